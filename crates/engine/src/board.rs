@@ -1,0 +1,571 @@
+//! The board: which piece lies in which cell, the frontier of cells where a
+//! square tile could go, edge matching, and the feature graph built as pieces
+//! are placed.
+//!
+//! Cells live in a plain array indexed by coordinates modulo a power of two
+//! large enough that no two cells of one game can alias. Every empty cell that
+//! touches a placed side is on the frontier together with the edge codes it
+//! faces, so testing a square tile against it is one masked compare.
+
+use std::fmt;
+
+use crate::catalog::{Catalog, FeatureKind, Oriented, Shape, TileIdx, NO_FEATURE};
+use crate::features::{Features, NodeId};
+use crate::geometry::{Corner, Place, Pos, Rotation, Side};
+use crate::map::MapBounds;
+
+/// A piece placed on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Tile kind.
+    pub tile: TileIdx,
+    /// Anchor cell (the catalog's first cell).
+    pub pos: Pos,
+    /// Rotation.
+    pub rot: Rotation,
+    /// For a half tile, the corner of its right angle.
+    pub corner: Option<Corner>,
+    /// Node of its first feature; feature `i` is node `node_base + i`.
+    pub node_base: NodeId,
+}
+
+/// An empty cell touching at least one placed side, with the edge codes the
+/// cell's own sides must match (byte `i` for side `i`, where `mask` is 0xFF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontierCell {
+    /// The cell.
+    pub pos: Pos,
+    /// Edge codes facing the cell, one byte a side (N lowest).
+    pub code: u32,
+    /// 0xFF in the bytes of sides that face a placed piece.
+    pub mask: u32,
+}
+
+/// Why a piece cannot go where it was put.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlacementError {
+    /// The cell is off the map.
+    OffMap(Pos),
+    /// The cell already holds a tile.
+    Occupied(Pos),
+    /// A square tile was put into a cell that holds a half tile.
+    HalfFilled(Pos),
+    /// A half tile was put where its corner is taken or crosses the other
+    /// half's diagonal.
+    HalfClash(Pos, Corner),
+    /// The piece touches no placed tile along a full side.
+    NoContact,
+    /// A side does not match the tile it touches.
+    Mismatch {
+        /// The cell of the piece whose side does not match.
+        pos: Pos,
+        /// Its side (`None`: the long side of a half).
+        side: Option<Side>,
+        /// What the new piece has there.
+        mine: &'static str,
+        /// What the touching tile has there.
+        theirs: &'static str,
+    },
+}
+
+impl fmt::Display for PlacementError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlacementError::OffMap(p) => write!(f, "cell {p} is not a square of the map"),
+            PlacementError::Occupied(p) => write!(f, "cell {p} already holds a tile"),
+            PlacementError::HalfFilled(p) => write!(
+                f,
+                "cell {p} holds a half tile: only the matching half may go there, never a square tile"
+            ),
+            PlacementError::HalfClash(p, c) => write!(
+                f,
+                "cell {p} already holds a half that does not leave the {c} corner free on the same diagonal"
+            ),
+            PlacementError::NoContact => f.write_str(
+                "the tile must touch a placed tile along a full side (corner contact is not enough)",
+            ),
+            PlacementError::Mismatch {
+                pos,
+                side,
+                mine,
+                theirs,
+            } => match side {
+                Some(s) => write!(
+                    f,
+                    "the {} side at {pos} has {mine} but the neighbouring tile has {theirs}: touching sides must match",
+                    s.name()
+                ),
+                None => write!(
+                    f,
+                    "the long side at {pos} has {mine} but the other half has {theirs}: touching sides must match"
+                ),
+            },
+        }
+    }
+}
+
+/// Describes an edge code in words.
+fn describe(code: u8) -> &'static str {
+    let kind = |k: u8| match k & 3 {
+        0 => "field",
+        1 => "city",
+        2 => "road",
+        _ => "river",
+    };
+    let (a, b, c) = (code & 3, (code >> 2) & 3, (code >> 4) & 3);
+    if a == b && b == c {
+        match a {
+            0 => "a field",
+            1 => "a city",
+            2 => "a road",
+            _ => "a river",
+        }
+    } else if a == c {
+        match kind(b) {
+            "road" => "a road",
+            "river" => "a river",
+            "city" => "a city",
+            _ => "a field",
+        }
+    } else {
+        "a mixed edge"
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// Piece index + 1 (0 = empty), part number in the top bit.
+    occ: u16,
+    /// Frontier index + 1 (0 = not on the frontier).
+    fr: u16,
+}
+
+const PART_BIT: u16 = 0x8000;
+
+/// The board of one game.
+#[derive(Clone, Debug)]
+pub struct Board {
+    shift: u32,
+    mask: i32,
+    cells: Vec<Slot>,
+    pieces: Vec<Piece>,
+    /// For each piece that is a half: the other half in its cell, if any.
+    partner: Vec<u16>,
+    frontier: Vec<FrontierCell>,
+    half_cells: Vec<Pos>,
+    features: Features,
+    bounds: Option<MapBounds>,
+}
+
+const NO_PIECE: u16 = u16::MAX;
+
+impl Board {
+    /// An empty board for games of at most `max_cells` occupied cells.
+    pub fn new(max_cells: usize, bounds: Option<MapBounds>) -> Board {
+        // Every occupied cell is connected, so a game spans at most
+        // `max_cells` cells in each direction, plus the frontier around it.
+        let need = match &bounds {
+            Some(b) => b.width().max(b.height()) as usize + 2,
+            None => max_cells + 3,
+        };
+        let dim = need.next_power_of_two().max(8);
+        let shift = dim.trailing_zeros();
+        Board {
+            shift,
+            mask: dim as i32 - 1,
+            cells: vec![Slot::default(); dim * dim],
+            pieces: Vec::with_capacity(max_cells + 2),
+            partner: Vec::with_capacity(max_cells + 2),
+            frontier: Vec::with_capacity(64),
+            half_cells: Vec::new(),
+            features: Features::with_capacity(max_cells * 4),
+            bounds,
+        }
+    }
+
+    #[inline]
+    fn idx(&self, p: Pos) -> usize {
+        (((p.y & self.mask) as usize) << self.shift) | (p.x & self.mask) as usize
+    }
+
+    /// Whether a tile may ever lie at `p` (always, on an unbounded board).
+    pub fn allowed(&self, p: Pos) -> bool {
+        self.bounds.as_ref().is_none_or(|b| b.contains(p))
+    }
+
+    /// The map, if the board is bounded.
+    pub fn bounds(&self) -> Option<&MapBounds> {
+        self.bounds.as_ref()
+    }
+
+    /// Placed pieces, in order of placement.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// The feature graph.
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// The feature graph, for the game's follower bookkeeping.
+    pub(crate) fn features_mut(&mut self) -> &mut Features {
+        &mut self.features
+    }
+
+    /// Cells where a square tile could touch the board.
+    pub fn frontier(&self) -> &[FrontierCell] {
+        &self.frontier
+    }
+
+    /// Cells holding exactly one half tile.
+    pub fn half_cells(&self) -> &[Pos] {
+        &self.half_cells
+    }
+
+    /// The pieces in cell `p` (none, one, or two halves), as
+    /// `(piece index, part of the piece)`.
+    pub fn pieces_at(&self, p: Pos) -> impl Iterator<Item = (u16, u8)> + '_ {
+        let s = self.cells[self.idx(p)];
+        let first = (s.occ != 0).then(|| ((s.occ & !PART_BIT) - 1, (s.occ >> 15) as u8));
+        let second = first.and_then(|(pi, _)| {
+            let q = self.partner[pi as usize];
+            (q != NO_PIECE).then_some((q, 0))
+        });
+        first.into_iter().chain(second)
+    }
+
+    /// Whether cell `p` holds anything.
+    pub fn is_occupied(&self, p: Pos) -> bool {
+        self.cells[self.idx(p)].occ != 0
+    }
+
+    /// How many pieces lie in cell `p` (two halves count two).
+    pub fn pieces_in_cell(&self, p: Pos) -> u8 {
+        let s = self.cells[self.idx(p)];
+        if s.occ == 0 {
+            0
+        } else if self.partner[((s.occ & !PART_BIT) - 1) as usize] != NO_PIECE {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The piece in cell `p` whose side `side` is a real side (for a cell
+    /// with halves, the half whose short side lies there).
+    pub fn piece_facing(&self, p: Pos, side: Side) -> Option<(u16, u8)> {
+        self.pieces_at(p)
+            .find(|(pi, _)| self.side_present(*pi, side))
+    }
+
+    fn side_present(&self, pi: u16, side: Side) -> bool {
+        // Internal sides of a double tile face its own other cell, never an
+        // outside query, so only a half can lack an outward side.
+        match self.pieces[pi as usize].corner {
+            Some(c) => c.touches(side),
+            None => true,
+        }
+    }
+
+    /// The feature node at `place` of the piece in cell `p` (for a half-filled
+    /// cell, `corner` picks the half).
+    pub fn node_at(&self, cat: &Catalog, p: Pos, corner: Option<Corner>, place: Place) -> Option<NodeId> {
+        let (pi, part) = self
+            .pieces_at(p)
+            .find(|(pi, _)| self.pieces[*pi as usize].corner == corner)?;
+        self.node_of(cat, pi, part, place)
+    }
+
+    /// The feature node at `place` of part `part` of piece `pi`.
+    pub fn node_of(&self, cat: &Catalog, pi: u16, part: u8, place: Place) -> Option<NodeId> {
+        let piece = &self.pieces[pi as usize];
+        let o = cat.tile(piece.tile).oriented(piece.rot);
+        let f = o.place_feature[part as usize][place.index()];
+        (f != NO_FEATURE).then(|| piece.node_base + f as NodeId)
+    }
+
+    /// Checks whether a tile fits at `anchor` turned by `rot`; says why not.
+    pub fn check(&self, cat: &Catalog, tile: TileIdx, anchor: Pos, rot: Rotation) -> Result<(), PlacementError> {
+        let def = cat.tile(tile);
+        let o = def.oriented(rot);
+        let mut contacts = 0;
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let pos = anchor.offset(dx, dy);
+            if !self.allowed(pos) {
+                return Err(PlacementError::OffMap(pos));
+            }
+            let here: Vec<(u16, u8)> = self.pieces_at(pos).collect();
+            match (def.shape, here.as_slice()) {
+                (_, []) => {}
+                (Shape::Half, [(q, _)]) => {
+                    let theirs = self.pieces[*q as usize].corner;
+                    let mine = Corner::of_half(rot);
+                    if theirs != Some(mine.opposite()) {
+                        return Err(PlacementError::HalfClash(pos, mine));
+                    }
+                    let (_, their_long) = cat.tile(self.pieces[*q as usize].tile).oriented(self.pieces[*q as usize].rot).half.unwrap_or_default_half();
+                    let (_, my_long) = o.half.unwrap_or_default_half();
+                    if their_long.code != my_long.code {
+                        return Err(PlacementError::Mismatch {
+                            pos,
+                            side: None,
+                            mine: describe(my_long.code),
+                            theirs: describe(their_long.code),
+                        });
+                    }
+                    contacts += 1;
+                }
+                (Shape::Half, _) => return Err(PlacementError::Occupied(pos)),
+                (_, [(q, _)]) if self.pieces[*q as usize].corner.is_some() => {
+                    return Err(PlacementError::HalfFilled(pos))
+                }
+                _ => return Err(PlacementError::Occupied(pos)),
+            }
+            for side in Side::ALL {
+                let mine = o.sides[k][side.index()];
+                if !mine.present {
+                    continue;
+                }
+                let npos = pos.step(side);
+                if let Some((q, qpart)) = self.piece_facing(npos, side.opposite()) {
+                    let theirs = self.side_code(cat, q, qpart, side.opposite());
+                    if theirs != mine.code {
+                        return Err(PlacementError::Mismatch {
+                            pos,
+                            side: Some(side),
+                            mine: describe(mine.code),
+                            theirs: describe(theirs),
+                        });
+                    }
+                    contacts += 1;
+                }
+            }
+        }
+        if contacts == 0 {
+            return Err(PlacementError::NoContact);
+        }
+        Ok(())
+    }
+
+    fn side_code(&self, cat: &Catalog, pi: u16, part: u8, side: Side) -> u8 {
+        let piece = &self.pieces[pi as usize];
+        cat.tile(piece.tile).oriented(piece.rot).sides[part as usize][side.index()].code
+    }
+
+    /// Whether an oriented single square fits the frontier cell `f`.
+    #[inline]
+    pub fn square_fits(f: &FrontierCell, o: &Oriented) -> bool {
+        (o.packed ^ f.code) & f.mask == 0
+    }
+
+    /// Places a tile (already checked) and joins its features to their
+    /// neighbours. Returns the new piece's index.
+    pub fn place(&mut self, cat: &Catalog, tile: TileIdx, anchor: Pos, rot: Rotation) -> u16 {
+        let def = cat.tile(tile);
+        let o = def.oriented(rot);
+        let pi = self.pieces.len() as u16;
+        let node_base = self.features.len() as NodeId;
+        let corner = (def.shape == Shape::Half).then(|| Corner::of_half(rot));
+        self.pieces.push(Piece {
+            tile,
+            pos: anchor,
+            rot,
+            corner,
+            node_base,
+        });
+        self.partner.push(NO_PIECE);
+        for (fi, f) in def.features.iter().enumerate() {
+            self.features.add(pi, fi as u8, f.kind, f.arms);
+        }
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let pos = anchor.offset(dx, dy);
+            let i = self.idx(pos);
+            if self.cells[i].occ == 0 {
+                self.cells[i].occ = (pi + 1) | ((k as u16) << 15);
+                if corner.is_some() {
+                    self.half_cells.push(pos);
+                }
+            } else {
+                // The second half of a cell.
+                let first = (self.cells[i].occ & !PART_BIT) - 1;
+                self.partner[first as usize] = pi;
+                self.partner[pi as usize] = first;
+                self.half_cells.retain(|c| *c != pos);
+            }
+            self.remove_frontier(pos);
+        }
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let pos = anchor.offset(dx, dy);
+            for side in Side::ALL {
+                if !o.sides[k][side.index()].present {
+                    continue;
+                }
+                let mine = side.places().map(|p| o.place_feature[k][p.index()]);
+                let npos = pos.step(side);
+                match self.piece_facing(npos, side.opposite()) {
+                    Some((q, qpart)) => {
+                        let qp = self.pieces[q as usize];
+                        let qo = cat.tile(qp.tile).oriented(qp.rot);
+                        let theirs = side
+                            .places()
+                            .map(|p| qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]);
+                        self.join_side(qp.node_base, theirs, node_base, mine);
+                    }
+                    None => {
+                        self.open_side(node_base, mine);
+                        if self.allowed(npos) && !self.is_occupied(npos) {
+                            let code = o.sides[k][side.index()].code;
+                            self.add_frontier(npos, side.opposite(), code);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(c) = corner {
+            let mine = [Place::H1, Place::H, Place::H2].map(|p| o.place_feature[0][p.index()]);
+            let pos = anchor;
+            let other = self
+                .pieces_at(pos)
+                .find(|(q, _)| *q != pi && self.pieces[*q as usize].corner == Some(c.opposite()));
+            match other {
+                Some((q, _)) => {
+                    let qp = self.pieces[q as usize];
+                    let qo = cat.tile(qp.tile).oriented(qp.rot);
+                    // Long sides run in opposite directions: H1 meets H2.
+                    let theirs = [Place::H2, Place::H, Place::H1].map(|p| qo.place_feature[0][p.index()]);
+                    self.join_side(qp.node_base, theirs, node_base, mine);
+                }
+                None => self.open_side(node_base, mine),
+            }
+        }
+        pi
+    }
+
+    /// Joins the three places of a side to the three facing places of the
+    /// neighbour, closing the neighbour's open edge there.
+    fn join_side(&mut self, their_base: NodeId, theirs: [u8; 3], my_base: NodeId, mine: [u8; 3]) {
+        for (i, t) in theirs.iter().enumerate() {
+            if *t != NO_FEATURE && !theirs[..i].contains(t) {
+                self.features.add_open(their_base + *t as NodeId, -1);
+            }
+        }
+        for i in 0..3 {
+            if theirs[i] != NO_FEATURE && mine[i] != NO_FEATURE {
+                self.features
+                    .union(their_base + theirs[i] as NodeId, my_base + mine[i] as NodeId);
+            }
+        }
+    }
+
+    fn open_side(&mut self, base: NodeId, mine: [u8; 3]) {
+        for (i, m) in mine.iter().enumerate() {
+            if *m != NO_FEATURE && !mine[..i].contains(m) {
+                self.features.add_open(base + *m as NodeId, 1);
+            }
+        }
+    }
+
+    fn add_frontier(&mut self, pos: Pos, side: Side, code: u8) {
+        let i = self.idx(pos);
+        let shift = 8 * side.index() as u32;
+        if self.cells[i].fr == 0 {
+            self.frontier.push(FrontierCell {
+                pos,
+                code: 0,
+                mask: 0,
+            });
+            self.cells[i].fr = self.frontier.len() as u16;
+        }
+        let f = &mut self.frontier[self.cells[i].fr as usize - 1];
+        f.code = (f.code & !(0xFF << shift)) | ((code as u32) << shift);
+        f.mask |= 0xFF << shift;
+    }
+
+    fn remove_frontier(&mut self, pos: Pos) {
+        let i = self.idx(pos);
+        let fr = self.cells[i].fr;
+        if fr == 0 {
+            return;
+        }
+        self.cells[i].fr = 0;
+        let at = fr as usize - 1;
+        self.frontier.swap_remove(at);
+        if at < self.frontier.len() {
+            let moved = self.frontier[at].pos;
+            let mi = self.idx(moved);
+            self.cells[mi].fr = at as u16 + 1;
+        }
+    }
+
+    /// Whether the feature of node `n` is a finished road or city.
+    pub fn is_complete(&self, n: NodeId) -> bool {
+        self.features.open(n) == 0
+    }
+
+    /// The distinct pieces of the feature of `n`, each with its weight (cells
+    /// it covers), for "a tile counts once" rules. `per_cell` counts the
+    /// cells covered instead of pieces (two halves in a cell count one).
+    pub fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
+        let mut seen: Vec<u32> = Vec::with_capacity(16);
+        for m in self.features.members(n) {
+            let (pi, _) = self.features.origin(m);
+            let piece = &self.pieces[pi as usize];
+            if per_cell && piece.corner.is_some() {
+                let key = 0x8000_0000 | ((piece.pos.x as u32 & 0x7FFF) << 15) | (piece.pos.y as u32 & 0x7FFF);
+                seen.push(key);
+            } else {
+                seen.push(pi as u32);
+            }
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        seen.iter()
+            .map(|k| {
+                if k & 0x8000_0000 != 0 {
+                    1
+                } else {
+                    cat.tile(self.pieces[*k as usize].tile).cell_count() as u32
+                }
+            })
+            .sum()
+    }
+
+    /// For a monastery on piece `pi`: (pieces around it, whether every
+    /// surrounding cell is occupied).
+    pub fn monastery_surroundings(&self, pi: u16) -> (u32, bool) {
+        let piece = self.pieces[pi as usize];
+        let mut count = 0u32;
+        let mut full = true;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let n = self.pieces_in_cell(piece.pos.offset(dx, dy)) as u32;
+                count += n;
+                full &= n > 0;
+            }
+        }
+        if piece.corner.is_some() && self.partner[pi as usize] != NO_PIECE {
+            count += 1;
+        }
+        (count, full)
+    }
+
+    /// Kind of the feature of node `n`.
+    pub fn kind(&self, n: NodeId) -> FeatureKind {
+        self.features.kind(n)
+    }
+}
+
+/// Lets a non-half oriented tile be asked for its long side without a panic.
+trait HalfOrDefault {
+    fn unwrap_or_default_half(self) -> (Corner, crate::catalog::SideProfile);
+}
+
+impl HalfOrDefault for Option<(Corner, crate::catalog::SideProfile)> {
+    fn unwrap_or_default_half(self) -> (Corner, crate::catalog::SideProfile) {
+        self.unwrap_or((Corner::SW, crate::catalog::SideProfile::default()))
+    }
+}

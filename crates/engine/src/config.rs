@@ -1,0 +1,179 @@
+//! Game configuration: plain public data that becomes a checked game only
+//! through [`crate::Game::new`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// How a game is set up: the `config` object of a game record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    /// Player names (colours), in turn order; 2–6.
+    pub players: Vec<String>,
+    /// `"base"` or `"winter"`.
+    #[serde(default = "default_base")]
+    pub base: String,
+    /// Expansion and tile-set ids.
+    #[serde(default)]
+    pub expansions: Vec<String>,
+    /// A bounded map, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<String>,
+    /// Named rule variants and counts.
+    #[serde(default)]
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// Drives every random event.
+    #[serde(default)]
+    pub seed: u64,
+    /// Fixed draw order (first drawn first); the rest follows shuffled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Vec<String>>,
+    /// Makes `deck` the whole draw pile.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deck_only: bool,
+}
+
+fn default_base() -> String {
+    "base".to_string()
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl GameConfig {
+    /// A base game for `players` players named after the usual colours.
+    pub fn new(players: usize, seed: u64) -> GameConfig {
+        GameConfig {
+            players: PLAYER_COLOURS
+                .iter()
+                .cycle()
+                .take(players)
+                .map(|s| s.to_string())
+                .collect(),
+            base: default_base(),
+            expansions: Vec::new(),
+            map: None,
+            options: BTreeMap::new(),
+            seed,
+            deck: None,
+            deck_only: false,
+        }
+    }
+}
+
+/// Default player names, in seat order.
+pub const PLAYER_COLOURS: [&str; 6] = ["RED", "BLUE", "GREEN", "YELLOW", "BLACK", "GREY"];
+
+/// Checked rule options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Followers each player starts with.
+    pub followers: u8,
+}
+
+/// Every option name the engine knows, with what it takes.
+pub const KNOWN_OPTIONS: &[(&str, &str)] = &[("followers", "followers per player, 1–20 (default 7)")];
+
+impl Options {
+    /// Reads the options map of a configuration.
+    pub fn parse(map: &BTreeMap<String, serde_json::Value>) -> Result<Options, ConfigError> {
+        let mut o = Options { followers: 7 };
+        for (k, v) in map {
+            match k.as_str() {
+                "followers" => {
+                    o.followers = v
+                        .as_u64()
+                        .filter(|n| (1..=20).contains(n))
+                        .ok_or_else(|| ConfigError::BadOption {
+                            name: k.clone(),
+                            problem: format!("{v} is not a whole number from 1 to 20"),
+                        })? as u8;
+                }
+                _ => {
+                    return Err(ConfigError::UnknownOption {
+                        name: k.clone(),
+                        known: KNOWN_OPTIONS
+                            .iter()
+                            .map(|(n, d)| format!("{n} ({d})"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// A configuration that does not describe a playable game.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// Wrong number of players.
+    #[error("a game needs 2 to 6 players, not {0}")]
+    PlayerCount(usize),
+    /// Two players share a name.
+    #[error("player name {0:?} is used twice; names must be distinct")]
+    DuplicatePlayer(String),
+    /// Unknown base game.
+    #[error("unknown base game {0:?}: use \"base\" or \"winter\"")]
+    UnknownBase(String),
+    /// Unknown expansion.
+    #[error("unknown expansion {name:?}; known: {known}")]
+    UnknownExpansion {
+        /// The name given.
+        name: String,
+        /// What is available.
+        known: String,
+    },
+    /// An expansion that this version cannot play yet.
+    #[error("expansion {0:?} is not implemented in this version of Bastide")]
+    NotImplemented(String),
+    /// An unknown map.
+    #[error("unknown map {0:?}")]
+    UnknownMap(String),
+    /// Unknown option name.
+    #[error("unknown option {name:?}; known options: {known}")]
+    UnknownOption {
+        /// The name given.
+        name: String,
+        /// What is available.
+        known: String,
+    },
+    /// An option with a bad value.
+    #[error("option {name:?}: {problem}")]
+    BadOption {
+        /// The option.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A deck names an unknown tile.
+    #[error("deck position {index}: unknown tile id {id:?} (ids look like \"base/U\")")]
+    UnknownTile {
+        /// Position in the deck list.
+        index: usize,
+        /// The id given.
+        id: String,
+    },
+    /// A deck names a tile of a set that is not in play.
+    #[error("deck position {index}: tile {id} belongs to a set that is not in this game")]
+    TileNotInGame {
+        /// Position in the deck list.
+        index: usize,
+        /// The id given.
+        id: String,
+    },
+    /// A deck names more copies of a tile than the sets hold.
+    #[error("deck position {index}: no copy of {id} is left (the sets in play hold {copies}); use \"deck_only\": true for a free deck")]
+    TooManyCopies {
+        /// Position in the deck list.
+        index: usize,
+        /// The tile.
+        id: String,
+        /// How many copies exist (the start tile's copy excluded).
+        copies: usize,
+    },
+}

@@ -1,0 +1,584 @@
+//! The turn state machine: one [`Action`] type, [`Game::legal_actions`] and
+//! [`Game::try_apply`] as the only way the state changes.
+
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::board::{Board, PlacementError};
+use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
+use crate::config::{ConfigError, GameConfig, Options};
+use crate::deck;
+use crate::features::NodeId;
+use crate::geometry::{Corner, Place, Pos, Rotation, Side};
+use crate::scoring::Event;
+
+/// Everything a player can do; the vocabulary of `notation.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Place the drawn tile (or, with halves, a half from the hand).
+    Place {
+        /// The tile being placed.
+        tile: TileIdx,
+        /// Its anchor cell.
+        pos: Pos,
+        /// Its rotation.
+        rot: Rotation,
+    },
+    /// Put a follower on a feature of the tile just placed.
+    Follower {
+        /// The cell.
+        pos: Pos,
+        /// For a cell with half tiles: which half.
+        corner: Option<Corner>,
+        /// Any place of the feature.
+        place: Place,
+    },
+    /// Decline the current optional step.
+    Pass,
+}
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player must place the drawn tile.
+    Place,
+    /// The current player may put a follower on the tile just placed.
+    Follower,
+    /// The game is over and final scoring is done.
+    Over,
+}
+
+/// An action that breaks a rule; the state is left unchanged.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{rule}: {message}")]
+pub struct IllegalAction {
+    /// The rule broken, as a short tag (`placement`, `follower`, `turn` …).
+    pub rule: &'static str,
+    /// What is wrong, in words that say what to do instead.
+    pub message: String,
+}
+
+fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
+    IllegalAction {
+        rule,
+        message: message.into(),
+    }
+}
+
+/// A follower on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Follower {
+    /// Owner (seat index).
+    pub player: u8,
+    /// The piece it stands on.
+    pub piece: u16,
+    /// The feature of that piece.
+    pub feature: u8,
+}
+
+/// A player's supply and score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerState {
+    /// Points so far.
+    pub score: u32,
+    /// Followers not on the board.
+    pub supply: u8,
+}
+
+/// Set-up facts shared by every state of one game.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) config: GameConfig,
+    pub(crate) options: Options,
+    pub(crate) start: TileIdx,
+}
+
+/// A game in progress: every `Game` is a legal position.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) board: Board,
+    pub(crate) players: Vec<PlayerState>,
+    pub(crate) followers: Vec<Follower>,
+    pub(crate) current: u8,
+    pub(crate) phase: Phase,
+    pub(crate) drawn: Option<TileIdx>,
+    /// Tiles still to draw, next draw last.
+    pub(crate) pile: Vec<TileIdx>,
+    pub(crate) last: Option<u16>,
+    pub(crate) events: Vec<Event>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.rules.config == other.rules.config
+            && self.board.pieces() == other.board.pieces()
+            && self.players == other.players
+            && self.followers == other.followers
+            && self.current == other.current
+            && self.phase == other.phase
+            && self.drawn == other.drawn
+            && self.pile == other.pile
+            && self.last == other.last
+            && self.events == other.events
+    }
+}
+
+impl Game {
+    /// Sets up a game with the built-in catalog.
+    pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
+        Game::with_catalog(config, Catalog::builtin())
+    }
+
+    /// Sets up a game with a given catalog (tests, user tile sets).
+    pub fn with_catalog(config: GameConfig, catalog: Arc<Catalog>) -> Result<Game, ConfigError> {
+        let n = config.players.len();
+        if !(2..=6).contains(&n) {
+            return Err(ConfigError::PlayerCount(n));
+        }
+        for (i, p) in config.players.iter().enumerate() {
+            if config.players[..i].contains(p) {
+                return Err(ConfigError::DuplicatePlayer(p.clone()));
+            }
+        }
+        let options = Options::parse(&config.options)?;
+        let setup = deck::build(&catalog, &config)?;
+        let cells: usize = setup
+            .pile
+            .iter()
+            .chain(std::iter::once(&setup.start))
+            .map(|t| catalog.tile(*t).cell_count())
+            .sum();
+        let board = Board::new(cells, None);
+        let rules = Arc::new(Rules {
+            catalog,
+            config,
+            options,
+            start: setup.start,
+        });
+        let mut pile = setup.pile;
+        pile.reverse();
+        let mut game = Game {
+            board,
+            players: vec![
+                PlayerState {
+                    score: 0,
+                    supply: rules.options.followers,
+                };
+                n
+            ],
+            followers: Vec::with_capacity(n * rules.options.followers as usize),
+            current: 0,
+            phase: Phase::Place,
+            drawn: None,
+            pile,
+            last: None,
+            events: Vec::new(),
+            rules,
+        };
+        let start = game.rules.start;
+        let cat = game.rules.catalog.clone();
+        game.board.place(&cat, start, Pos::new(0, 0), Rotation::default());
+        game.draw();
+        Ok(game)
+    }
+
+    /// The configuration this game was set up from.
+    pub fn config(&self) -> &GameConfig {
+        &self.rules.config
+    }
+
+    /// The tile catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.rules.catalog
+    }
+
+    /// The checked options.
+    pub fn options(&self) -> &Options {
+        &self.rules.options
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Seat of the player to act.
+    pub fn current_player(&self) -> usize {
+        self.current as usize
+    }
+
+    /// Number of players.
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Scores and supplies, in seat order.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    /// Points per player, in seat order.
+    pub fn scores(&self) -> Vec<u32> {
+        self.players.iter().map(|p| p.score).collect()
+    }
+
+    /// Followers on the board.
+    pub fn followers(&self) -> &[Follower] {
+        &self.followers
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether the game is over.
+    pub fn is_finished(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The tile the current player must place.
+    pub fn drawn_tile(&self) -> Option<TileIdx> {
+        self.drawn
+    }
+
+    /// Tiles left to draw (the drawn tile excluded).
+    pub fn tiles_left(&self) -> usize {
+        self.pile.len()
+    }
+
+    /// The remaining draw pile, next draw first. Hidden information: a
+    /// player's view shows only which tiles remain, never their order.
+    pub fn pile_in_order(&self) -> impl Iterator<Item = TileIdx> + '_ {
+        self.pile.iter().rev().copied()
+    }
+
+    /// Every event so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The piece placed this turn.
+    pub fn last_piece(&self) -> Option<u16> {
+        self.last
+    }
+
+    /// Every action the current player may take now.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// Like [`Game::legal_actions`], reusing a buffer.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Place => {
+                if let Some(t) = self.drawn {
+                    self.placements(t, |a| {
+                        out.push(a);
+                        true
+                    });
+                }
+            }
+            Phase::Follower => {
+                self.follower_options(|a| out.push(a));
+                out.push(Action::Pass);
+            }
+        }
+    }
+
+    /// Calls `f` with each legal placement of `tile` until it returns false.
+    fn placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
+        let cat = &*self.rules.catalog;
+        let def = cat.tile(tile);
+        if def.shape == Shape::Square {
+            let os = Rotation::ALL.map(|r| def.oriented(r));
+            for fc in self.board.frontier() {
+                for r in Rotation::ALL {
+                    if Board::square_fits(fc, os[r.quarters() as usize])
+                        && !f(Action::Place {
+                            tile,
+                            pos: fc.pos,
+                            rot: r,
+                        })
+                    {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        // Halves and multi-cell tiles: try every anchor that puts one of the
+        // tile's cells on a candidate cell, then check in full.
+        let mut cands: Vec<Pos> = self.board.frontier().iter().map(|c| c.pos).collect();
+        cands.extend_from_slice(self.board.half_cells());
+        let mut tried: Vec<(Pos, Rotation)> = Vec::new();
+        for c in cands {
+            for r in Rotation::ALL {
+                for &(dx, dy) in &def.oriented(r).cells {
+                    let anchor = c.offset(-dx, -dy);
+                    if tried.contains(&(anchor, r)) {
+                        continue;
+                    }
+                    tried.push((anchor, r));
+                    if self.board.check(cat, tile, anchor, r).is_ok()
+                        && !f(Action::Place {
+                            tile,
+                            pos: anchor,
+                            rot: r,
+                        })
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn has_placement(&self, tile: TileIdx) -> bool {
+        let mut any = false;
+        self.placements(tile, |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Where a follower may go on the piece just placed.
+    fn follower_options(&self, mut f: impl FnMut(Action)) {
+        let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) else {
+            return;
+        };
+        let cat = &*self.rules.catalog;
+        let piece = self.board.pieces()[pi as usize];
+        let def = cat.tile(piece.tile);
+        for (fi, feat) in def.features.iter().enumerate() {
+            if !feat.kind.can_hold_follower() {
+                continue;
+            }
+            let node = piece.node_base + fi as NodeId;
+            if self.board.features().followers(node) > 0 {
+                continue;
+            }
+            let (pos, place) = self.feature_anchor(pi, fi as u8);
+            f(Action::Follower {
+                pos,
+                corner: piece.corner,
+                place,
+            });
+        }
+    }
+
+    /// The cell and canonical place naming feature `fi` of piece `pi`:
+    /// the centre for a monastery, else the first side middle it touches
+    /// (clockwise from north), else its first border place.
+    pub fn feature_anchor(&self, pi: u16, fi: u8) -> (Pos, Place) {
+        let cat = &*self.rules.catalog;
+        let piece = self.board.pieces()[pi as usize];
+        let o = cat.tile(piece.tile).oriented(piece.rot);
+        let order = [
+            Place::C,
+            Place::N,
+            Place::E,
+            Place::S,
+            Place::W,
+            Place::H,
+            Place::Nnw,
+            Place::Nne,
+            Place::Ene,
+            Place::Ese,
+            Place::Sse,
+            Place::Ssw,
+            Place::Wsw,
+            Place::Wnw,
+            Place::H1,
+            Place::H2,
+        ];
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            for p in order {
+                if o.place_feature[k][p.index()] == fi {
+                    return (piece.pos.offset(dx, dy), p);
+                }
+            }
+        }
+        (piece.pos, Place::C)
+    }
+
+    /// Applies an action if it is legal; otherwise says which rule it breaks
+    /// and leaves the game unchanged.
+    pub fn try_apply(&mut self, action: &Action) -> Result<(), IllegalAction> {
+        match (*action, self.phase) {
+            (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
+            (Action::Place { tile, pos, rot }, Phase::Place) => {
+                let drawn = self.drawn.ok_or_else(|| illegal("turn", "no tile is drawn"))?;
+                let cat = self.rules.catalog.clone();
+                if tile != drawn {
+                    return Err(illegal(
+                        "draw",
+                        format!(
+                            "the drawn tile is {}, not {}",
+                            cat.tile(drawn).id,
+                            cat.tile(tile).id
+                        ),
+                    ));
+                }
+                self.board
+                    .check(&cat, tile, pos, rot)
+                    .map_err(|e| placement_error(&e))?;
+                self.do_place(tile, pos, rot);
+                Ok(())
+            }
+            (Action::Place { .. }, _) => Err(illegal(
+                "turn",
+                "a tile is already placed this turn: place a follower or pass",
+            )),
+            (Action::Follower { pos, corner, place }, Phase::Follower) => {
+                let (pi, fi) = self.check_follower(pos, corner, place)?;
+                self.do_follower(pi, fi);
+                self.end_turn();
+                Ok(())
+            }
+            (Action::Pass, Phase::Follower) => {
+                self.end_turn();
+                Ok(())
+            }
+            (Action::Follower { .. } | Action::Pass, Phase::Place) => {
+                let cat = &self.rules.catalog;
+                Err(illegal(
+                    "turn",
+                    format!(
+                        "the drawn tile {} must be placed first",
+                        self.drawn.map_or("?", |t| cat.tile(t).id.as_str())
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Applies an action taken from [`Game::legal_actions`] without checking
+    /// it again (simulations). An action not from that list is a logic error.
+    pub fn apply_legal(&mut self, action: &Action) {
+        match *action {
+            Action::Place { tile, pos, rot } => self.do_place(tile, pos, rot),
+            Action::Follower { pos, corner, place } => {
+                if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
+                    self.do_follower(pi, fi);
+                }
+                self.end_turn();
+            }
+            Action::Pass => self.end_turn(),
+        }
+    }
+
+    fn check_follower(&self, pos: Pos, corner: Option<Corner>, place: Place) -> Result<(u16, u8), IllegalAction> {
+        let cat = &*self.rules.catalog;
+        let pi = self.last.ok_or_else(|| illegal("turn", "no tile was placed this turn"))?;
+        let piece = self.board.pieces()[pi as usize];
+        let o = cat.tile(piece.tile).oriented(piece.rot);
+        let part = o
+            .cells
+            .iter()
+            .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)
+            .filter(|_| piece.corner == corner)
+            .ok_or_else(|| {
+                illegal(
+                    "follower",
+                    format!("a follower goes on the tile just placed, at {}", piece.pos),
+                )
+            })?;
+        let fi = o.place_feature[part][place.index()];
+        if fi == NO_FEATURE {
+            return Err(illegal(
+                "follower",
+                format!("the tile at {pos} has no feature at {place}"),
+            ));
+        }
+        let kind = cat.tile(piece.tile).features[fi as usize].kind;
+        if !kind.can_hold_follower() {
+            return Err(illegal("follower", "followers may never stand on a river"));
+        }
+        if self.players[self.current as usize].supply == 0 {
+            return Err(illegal("follower", "you have no follower left in your supply"));
+        }
+        if self.board.features().followers(piece.node_base + fi as NodeId) > 0 {
+            return Err(illegal(
+                "follower",
+                format!(
+                    "the {} at {place} already holds a follower; a follower may only go on an unoccupied feature",
+                    kind.name()
+                ),
+            ));
+        }
+        Ok((pi, fi))
+    }
+
+    fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
+        let cat = self.rules.catalog.clone();
+        let pi = self.board.place(&cat, tile, pos, rot);
+        self.last = Some(pi);
+        self.drawn = None;
+        self.phase = Phase::Follower;
+    }
+
+    fn do_follower(&mut self, pi: u16, fi: u8) {
+        let node = self.board.pieces()[pi as usize].node_base + fi as NodeId;
+        self.board.features_mut().add_followers(node, 1);
+        self.players[self.current as usize].supply -= 1;
+        self.followers.push(Follower {
+            player: self.current,
+            piece: pi,
+            feature: fi,
+        });
+    }
+
+    fn end_turn(&mut self) {
+        if let Some(pi) = self.last {
+            self.score_completed(pi);
+        }
+        self.last = None;
+        self.current = (self.current + 1) % self.players.len() as u8;
+        self.draw();
+    }
+
+    /// Draws the next tile that fits somewhere, discarding those that fit
+    /// nowhere; ends the game when the pile runs out.
+    fn draw(&mut self) {
+        while let Some(t) = self.pile.pop() {
+            if self.has_placement(t) {
+                self.drawn = Some(t);
+                self.phase = Phase::Place;
+                return;
+            }
+            self.events.push(Event::discard(t, self.players.len()));
+        }
+        self.drawn = None;
+        self.final_scoring();
+        self.phase = Phase::Over;
+    }
+
+    /// The node of feature `fi` of piece `pi`.
+    pub fn node(&self, pi: u16, fi: u8) -> NodeId {
+        self.board.pieces()[pi as usize].node_base + fi as NodeId
+    }
+
+    /// Kind of the feature a follower stands on.
+    pub fn follower_kind(&self, f: &Follower) -> FeatureKind {
+        let piece = self.board.pieces()[f.piece as usize];
+        self.rules.catalog.tile(piece.tile).features[f.feature as usize].kind
+    }
+}
+
+fn placement_error(e: &PlacementError) -> IllegalAction {
+    illegal("placement", e.to_string())
+}
+
+/// Names a side for messages.
+pub fn side_name(s: Side) -> &'static str {
+    s.name()
+}

@@ -1,0 +1,255 @@
+//! Scoring of completed features during play and of everything left at the
+//! end, with an event for every point given.
+
+use crate::catalog::{FeatureKind, TileIdx};
+use crate::features::NodeId;
+use crate::game::Game;
+use crate::geometry::{Corner, Place, Pos};
+
+/// Why points were given (or a tile was set aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// A road, city or monastery was completed during play.
+    Completed,
+    /// Final scoring of an unfinished feature or a farm.
+    GameEnd,
+    /// A drawn tile fit nowhere and left the game (no points).
+    Discarded,
+}
+
+impl Reason {
+    /// The word used in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Completed => "completed",
+            Reason::GameEnd => "game end",
+            Reason::Discarded => "discarded",
+        }
+    }
+}
+
+/// Something that happened inside `apply`, with the points it gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Why.
+    pub reason: Reason,
+    /// The feature scored, if any.
+    pub feature: Option<FeatureKind>,
+    /// A place naming the feature: cell, half corner, place.
+    pub at: Option<(Pos, Option<Corner>, Place)>,
+    /// Tiles counted.
+    pub tiles: u32,
+    /// Coats of arms counted (cities), or completed cities (farms).
+    pub extra: u32,
+    /// Points given, per seat (unused seats zero).
+    pub points: [u32; 6],
+    /// Followers each seat had on the feature.
+    pub followers: [u8; 6],
+    /// The tile concerned (discards).
+    pub tile: Option<TileIdx>,
+}
+
+impl Event {
+    pub(crate) fn discard(tile: TileIdx, _players: usize) -> Event {
+        Event {
+            reason: Reason::Discarded,
+            feature: None,
+            at: None,
+            tiles: 0,
+            extra: 0,
+            points: [0; 6],
+            followers: [0; 6],
+            tile: Some(tile),
+        }
+    }
+}
+
+impl Game {
+    /// Scores every road, city and monastery the piece `pi` completed.
+    pub(crate) fn score_completed(&mut self, pi: u16) {
+        let cat = self.rules.catalog.clone();
+        let piece = self.board.pieces()[pi as usize];
+        let def = cat.tile(piece.tile);
+        let mut done: Vec<NodeId> = Vec::new();
+        for (fi, f) in def.features.iter().enumerate() {
+            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
+                let root = self.board.features().root(piece.node_base + fi as NodeId);
+                if !done.contains(&root)
+                    && !self.board.features().is_closed(root)
+                    && self.board.features().open(root) == 0
+                {
+                    done.push(root);
+                }
+            }
+        }
+        // Monasteries on this piece or around any of its cells.
+        let o = def.oriented(piece.rot);
+        for &(cx, cy) in &o.cells {
+            let c = piece.pos.offset(cx, cy);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let around: Vec<(u16, u8)> = self.board.pieces_at(c.offset(dx, dy)).collect();
+                    for (q, _) in around {
+                        if let Some(node) = self.monastery_node(q) {
+                            let root = self.board.features().root(node);
+                            if !done.contains(&root)
+                                && !self.board.features().is_closed(root)
+                                && self.board.monastery_surroundings(q).1
+                            {
+                                done.push(root);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for root in done {
+            self.score_feature(root, Reason::Completed);
+            self.board.features_mut().close(root);
+            self.return_followers(root);
+        }
+    }
+
+    /// The monastery node of piece `q`, if it has one.
+    pub(crate) fn monastery_node(&self, q: u16) -> Option<NodeId> {
+        let piece = self.board.pieces()[q as usize];
+        self.rules
+            .catalog
+            .tile(piece.tile)
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::Monastery)
+            .map(|fi| piece.node_base + fi as NodeId)
+    }
+
+    /// Followers per seat on the feature rooted at `root`.
+    pub(crate) fn followers_on(&self, root: NodeId) -> [u8; 6] {
+        let mut counts = [0u8; 6];
+        for f in &self.followers {
+            let node = self.node(f.piece, f.feature);
+            if self.board.features().root(node) == root {
+                counts[f.player as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// The points a feature is worth now (complete or not) and what was
+    /// counted: (points, tiles, extra).
+    pub fn feature_value(&self, root: NodeId) -> (u32, u32, u32) {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        let complete = feats.open(root) == 0;
+        match feats.kind(root) {
+            FeatureKind::Road => {
+                let t = self.board.feature_tiles(cat, root, false);
+                (t, t, 0)
+            }
+            FeatureKind::City => {
+                let t = self.board.feature_tiles(cat, root, false);
+                let a = feats.arms(root) as u32;
+                let per = if complete { 2 } else { 1 };
+                (per * (t + a), t, a)
+            }
+            FeatureKind::Monastery => {
+                let (pi, _) = feats.origin(root);
+                let (around, _) = self.board.monastery_surroundings(pi);
+                (1 + around, 1 + around, 0)
+            }
+            FeatureKind::Field => {
+                let cities = self.farm_cities(root);
+                (3 * cities, self.board.feature_tiles(cat, root, false), cities)
+            }
+            FeatureKind::River => (0, 0, 0),
+        }
+    }
+
+    /// Completed cities bordering the farm rooted at `root`.
+    pub fn farm_cities(&self, root: NodeId) -> u32 {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        let mut cities: Vec<NodeId> = Vec::new();
+        for m in feats.members(root) {
+            let (pi, fi) = feats.origin(m);
+            let piece = self.board.pieces()[pi as usize];
+            for &c in &cat.tile(piece.tile).features[fi as usize].cities {
+                let r = feats.root(piece.node_base + c as NodeId);
+                if feats.open(r) == 0 && !cities.contains(&r) {
+                    cities.push(r);
+                }
+            }
+        }
+        cities.len() as u32
+    }
+
+    /// Gives the feature's value to the players with the most followers on
+    /// it and records the event.
+    fn score_feature(&mut self, root: NodeId, reason: Reason) {
+        let counts = self.followers_on(root);
+        let best = *counts.iter().max().unwrap_or(&0);
+        if best == 0 {
+            return;
+        }
+        let (value, tiles, extra) = self.feature_value(root);
+        let mut points = [0u32; 6];
+        for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
+            if *c == best {
+                points[seat] = value;
+                self.players[seat].score += value;
+            }
+        }
+        let (pi, fi) = self.board.features().origin(root);
+        let (pos, place) = self.feature_anchor(pi, fi);
+        let corner = self.board.pieces()[pi as usize].corner;
+        self.events.push(Event {
+            reason,
+            feature: Some(self.board.features().kind(root)),
+            at: Some((pos, corner, place)),
+            tiles,
+            extra,
+            points,
+            followers: counts,
+            tile: None,
+        });
+    }
+
+    /// Sends every follower on the feature rooted at `root` home.
+    fn return_followers(&mut self, root: NodeId) {
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            let node = self.node(f.piece, f.feature);
+            if self.board.features().root(node) == root {
+                self.players[f.player as usize].supply += 1;
+                self.board.features_mut().add_followers(node, -1);
+                self.followers.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// End of game: unfinished roads, cities and monasteries, then farms.
+    pub(crate) fn final_scoring(&mut self) {
+        let mut roots: Vec<(u8, NodeId)> = Vec::new();
+        for f in &self.followers {
+            let root = self.board.features().root(self.node(f.piece, f.feature));
+            let order = match self.board.features().kind(root) {
+                FeatureKind::Road => 0,
+                FeatureKind::City => 1,
+                FeatureKind::Monastery => 2,
+                FeatureKind::Field => 3,
+                FeatureKind::River => continue,
+            };
+            if !roots.contains(&(order, root)) {
+                roots.push((order, root));
+            }
+        }
+        roots.sort_unstable();
+        for (_, root) in roots {
+            if !self.board.features().is_closed(root) {
+                self.score_feature(root, Reason::GameEnd);
+            }
+        }
+    }
+}
