@@ -16,7 +16,10 @@ pub mod game;
 pub mod geometry;
 pub mod map;
 pub mod rng;
+pub mod record;
 pub mod scoring;
+pub mod sim;
+pub mod state;
 
 pub use catalog::{Catalog, FeatureKind, TileIdx};
 pub use config::{ConfigError, GameConfig};

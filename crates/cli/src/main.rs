@@ -1,0 +1,276 @@
+//! `bastide`: replay and validate game records, list legal actions, play and
+//! simulate games, benchmark the engine.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use bastide_engine::record::{ActionJson, Record};
+use bastide_engine::rng::Rng;
+use bastide_engine::sim::play_random;
+use bastide_engine::{Game, GameConfig};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+mod bench;
+
+#[derive(Parser)]
+#[command(name = "bastide", version, about = "Carcassonne rules engine, simulator and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay a game record and print the final state as JSON.
+    Replay {
+        /// The record file (`-` for standard input).
+        record: PathBuf,
+        /// Stop after this many actions.
+        #[arg(long)]
+        at: Option<usize>,
+        /// One line instead of indented JSON.
+        #[arg(long)]
+        compact: bool,
+    },
+    /// List the legal actions at the end of a record, as JSON.
+    Legal {
+        /// The record file (`-` for standard input).
+        record: PathBuf,
+    },
+    /// Play a whole game with built-in players and write its record.
+    Play {
+        /// Number of players (2–6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Seed of the shuffle and of the random players.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// One player kind per seat, comma-separated (`random`).
+        #[arg(long, value_delimiter = ',', default_value = "random,random")]
+        bots: Vec<String>,
+        /// Base game and expansions, comma-separated (`base`, `winter`, …).
+        #[arg(long, value_delimiter = ',', default_value = "base")]
+        sets: Vec<String>,
+        /// Where to write the record (default: print it).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Play many random games and report speed and mean scores.
+    Simulate {
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Players per game (2–6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// First seed; game `i` uses seed + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Base game and expansions, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "base")]
+        sets: Vec<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Measure engine speed on one core.
+    Bench {
+        /// Seconds to spend on each measurement.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Base game and expansions, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "base")]
+        sets: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Replay {
+            record,
+            at,
+            compact,
+        } => {
+            let rec = read_record(&record)?;
+            let game = rec.replay_to(at.unwrap_or(rec.actions.len()))?;
+            let state = game.state_json();
+            let text = if compact {
+                serde_json::to_string(&state)?
+            } else {
+                serde_json::to_string_pretty(&state)?
+            };
+            println!("{text}");
+        }
+        Command::Legal { record } => {
+            let rec = read_record(&record)?;
+            let game = rec.replay()?;
+            println!("{}", serde_json::to_string_pretty(&game.legal_actions_json())?);
+        }
+        Command::Play {
+            players,
+            seed,
+            bots,
+            sets,
+            out,
+        } => {
+            if bots.len() != players {
+                bail!("--bots names {} players but --players is {players}: give one bot per seat", bots.len());
+            }
+            if let Some(b) = bots.iter().find(|b| b.as_str() != "random") {
+                bail!("unknown bot {b:?}: this version has `random`");
+            }
+            let config = config_for(players, seed, &sets)?;
+            let mut game = Game::new(config.clone())?;
+            let mut rec = Record::new(config);
+            let mut rng = Rng::for_stream(seed, 0xB07);
+            play_random(&mut game, &mut rng, |a| {
+                rec.actions.push(ActionJson::from_action(a, game_catalog()));
+            });
+            let json = rec.to_json();
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, json + "\n")
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    let names = &rec.config.players;
+                    let scores = game.scores();
+                    let line: Vec<String> = names
+                        .iter()
+                        .zip(scores)
+                        .map(|(n, s)| format!("{n} {s}"))
+                        .collect();
+                    println!("{} ({} actions) written to {}", line.join(", "), rec.actions.len(), path.display());
+                }
+                None => println!("{json}"),
+            }
+        }
+        Command::Simulate {
+            games,
+            players,
+            seed,
+            sets,
+            threads,
+        } => simulate(games, players, seed, &sets, threads)?,
+        Command::Bench { seconds, sets } => bench::run(seconds, &sets)?,
+    }
+    Ok(())
+}
+
+/// The built-in catalog (the same one every game uses).
+fn game_catalog() -> &'static bastide_engine::Catalog {
+    use std::sync::OnceLock;
+    static CAT: OnceLock<std::sync::Arc<bastide_engine::Catalog>> = OnceLock::new();
+    CAT.get_or_init(bastide_engine::Catalog::builtin)
+}
+
+/// A configuration from `--sets` (the base game first, then expansions).
+pub fn config_for(players: usize, seed: u64, sets: &[String]) -> Result<GameConfig> {
+    let mut config = GameConfig::new(players, seed);
+    for s in sets {
+        match s.as_str() {
+            "base" | "winter" => config.base = s.clone(),
+            "" => {}
+            other => config.expansions.push(other.to_string()),
+        }
+    }
+    // Check now, so a bad flag fails before any work starts.
+    Game::new(config.clone())?;
+    Ok(config)
+}
+
+fn read_record(path: &Path) -> Result<Record> {
+    let text = if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read the record from standard input")?;
+        s
+    } else {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read record file {}", path.display()))?
+    };
+    Record::parse(&text).with_context(|| format!("in {}", path.display()))
+}
+
+fn simulate(games: u64, players: usize, seed: u64, sets: &[String], threads: Option<usize>) -> Result<()> {
+    let config = config_for(players, seed, sets)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if std::env::var_os("CI").is_some() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let start = Instant::now();
+    let totals = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|i| {
+                let mut c = config.clone();
+                c.seed = seed.wrapping_add(i);
+                let mut game = Game::new(c).expect("configuration checked above");
+                let mut rng = Rng::for_stream(seed.wrapping_add(i), 0xB07);
+                let actions = play_random(&mut game, &mut rng, |_| {});
+                bar.inc(1);
+                let scores = game.scores();
+                (scores, actions as u64, game.board().pieces().len() as u64)
+            })
+            .fold(
+                || (vec![0u64; players], 0u64, 0u64),
+                |mut acc, (s, a, t)| {
+                    for (x, y) in acc.0.iter_mut().zip(s) {
+                        *x += y as u64;
+                    }
+                    acc.1 += a;
+                    acc.2 += t;
+                    acc
+                },
+            )
+            .reduce(
+                || (vec![0u64; players], 0u64, 0u64),
+                |mut a, b| {
+                    for (x, y) in a.0.iter_mut().zip(b.0) {
+                        *x += y;
+                    }
+                    (a.0, a.1 + b.1, a.2 + b.2)
+                },
+            )
+    });
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let g = games.max(1) as f64;
+    println!("games: {games} in {secs:.2} s = {:.0} games/s ({} threads)", games as f64 / secs, pool.current_num_threads());
+    let means: Vec<String> = config
+        .players
+        .iter()
+        .zip(&totals.0)
+        .map(|(n, s)| format!("{n} {:.1}", *s as f64 / g))
+        .collect();
+    println!("mean scores: {}", means.join(", "));
+    println!(
+        "mean actions per game: {:.1}; mean tiles on the board: {:.1}",
+        totals.1 as f64 / g,
+        totals.2 as f64 / g
+    );
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! The JSON game record of `notation.md`: a configuration plus the actions
+//! taken, and the replay that turns it back into a game.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::catalog::Catalog;
+use crate::config::{ConfigError, GameConfig};
+use crate::game::{Action, Game, IllegalAction};
+use crate::geometry::{Corner, Place, Pos, Rotation};
+
+/// The record format this version reads and writes.
+pub const FORMAT: u64 = 1;
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Format version (1).
+    pub format: u64,
+    /// Set-up.
+    pub config: GameConfig,
+    /// Actions in order.
+    #[serde(default)]
+    pub actions: Vec<ActionJson>,
+}
+
+/// One action as written in a record: an object with one key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ActionJson {
+    /// Place a tile.
+    Place {
+        /// Tile id.
+        tile: String,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// 0, 90, 180 or 270.
+        rotation: i64,
+    },
+    /// Put a follower on the tile just placed.
+    Follower {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// A place of the feature.
+        place: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
+    /// Decline the current optional step.
+    Pass {},
+}
+
+/// A record that cannot be read or replayed.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    /// Not JSON, or not shaped like a record.
+    #[error("malformed record: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A format this version does not read.
+    #[error("record format {0} is not supported: this version of Bastide reads format {FORMAT}")]
+    Format(String),
+    /// The configuration is not a playable game.
+    #[error("bad configuration: {0}")]
+    Config(#[from] ConfigError),
+    /// An action that does not name real things (tile, place, rotation).
+    #[error("action {index}: {message}")]
+    BadAction {
+        /// Index in the action list (0-based).
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An action that breaks a rule.
+    #[error("action {index} ({action}) is illegal: {error}")]
+    Illegal {
+        /// Index in the action list (0-based).
+        index: usize,
+        /// The action as written.
+        action: String,
+        /// The rule it breaks.
+        error: IllegalAction,
+    },
+}
+
+impl Record {
+    /// Parses a record from JSON text, checking the format version first.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let value: serde_json::Value = serde_json::from_str(text)?;
+        match value.get("format") {
+            Some(v) if v.as_u64() == Some(FORMAT) => {}
+            Some(v) => return Err(RecordError::Format(v.to_string())),
+            None => return Err(RecordError::Format("(missing)".into())),
+        }
+        Ok(serde_json::from_value(value)?)
+    }
+
+    /// The record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // A record holds only strings, numbers and maps: serialising it
+        // cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// A record of a new game.
+    pub fn new(config: GameConfig) -> Record {
+        Record {
+            format: FORMAT,
+            config,
+            actions: Vec::new(),
+        }
+    }
+
+    /// Replays every action.
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        self.replay_to(self.actions.len())
+    }
+
+    /// Replays the first `n` actions.
+    pub fn replay_to(&self, n: usize) -> Result<Game, RecordError> {
+        let mut game = Game::new(self.config.clone())?;
+        for (index, a) in self.actions.iter().take(n).enumerate() {
+            let action = a
+                .to_action(game.catalog())
+                .map_err(|message| RecordError::BadAction { index, message })?;
+            game.try_apply(&action).map_err(|error| RecordError::Illegal {
+                index,
+                action: serde_json::to_string(a).unwrap_or_default(),
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+impl ActionJson {
+    /// Resolves names into an engine action.
+    pub fn to_action(&self, cat: &Catalog) -> Result<Action, String> {
+        Ok(match self {
+            ActionJson::Place {
+                tile,
+                x,
+                y,
+                rotation,
+            } => Action::Place {
+                tile: cat
+                    .find(tile)
+                    .ok_or_else(|| format!("unknown tile id {tile:?} (ids look like \"base/U\")"))?,
+                pos: Pos::new(*x, *y),
+                rot: Rotation::from_degrees(*rotation)
+                    .ok_or_else(|| format!("rotation must be 0, 90, 180 or 270, not {rotation}"))?,
+            },
+            ActionJson::Follower { x, y, place, half } => Action::Follower {
+                pos: Pos::new(*x, *y),
+                corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
+                place: place.parse::<Place>()?,
+            },
+            ActionJson::Pass {} => Action::Pass,
+        })
+    }
+
+    /// Writes an engine action with names.
+    pub fn from_action(a: &Action, cat: &Catalog) -> ActionJson {
+        match *a {
+            Action::Place { tile, pos, rot } => ActionJson::Place {
+                tile: cat.tile(tile).id.clone(),
+                x: pos.x,
+                y: pos.y,
+                rotation: rot.degrees() as i64,
+            },
+            Action::Follower { pos, corner, place } => ActionJson::Follower {
+                x: pos.x,
+                y: pos.y,
+                place: place.name().to_string(),
+                half: corner.map(|c| c.name().to_string()),
+            },
+            Action::Pass => ActionJson::Pass {},
+        }
+    }
+}

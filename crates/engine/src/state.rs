@@ -1,0 +1,189 @@
+//! The game state as JSON, as `bastide replay` prints it: scores, events,
+//! board, followers. Names follow `notation.md`.
+
+use serde::Serialize;
+
+use crate::game::{Game, Phase};
+use crate::record::ActionJson;
+use crate::scoring::Event;
+
+/// A snapshot of a game in the notation's names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StateJson {
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Points per player, in seat order.
+    pub scores: Vec<u32>,
+    /// Whether the game is over (final scoring done).
+    pub finished: bool,
+    /// Seat of the player to act (`null` when finished).
+    pub current_player: Option<usize>,
+    /// `place`, `follower` or `over`.
+    pub phase: &'static str,
+    /// The tile to place now.
+    pub drawn: Option<String>,
+    /// Tiles still in the draw pile.
+    pub tiles_left: usize,
+    /// Followers in each player's supply.
+    pub supply: Vec<u8>,
+    /// Every scoring and set-aside event.
+    pub events: Vec<EventJson>,
+    /// Placed tiles in placement order (the start tile first).
+    pub board: Vec<PieceJson>,
+    /// Followers on the board.
+    pub followers: Vec<FollowerJson>,
+}
+
+/// A placed tile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PieceJson {
+    /// Tile id.
+    pub tile: String,
+    /// Column of the anchor cell.
+    pub x: i32,
+    /// Row of the anchor cell.
+    pub y: i32,
+    /// Rotation in degrees.
+    pub rotation: u16,
+    /// A half tile's corner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half: Option<&'static str>,
+}
+
+/// A follower on the board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FollowerJson {
+    /// Owner's name.
+    pub player: String,
+    /// Owner's seat.
+    pub seat: usize,
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Canonical place of the feature.
+    pub place: &'static str,
+    /// Half corner, for a half tile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half: Option<&'static str>,
+    /// `road`, `city`, `monastery` or `field`.
+    pub feature: &'static str,
+}
+
+/// One event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EventJson {
+    /// `completed`, `game end`, `discarded`, …
+    pub reason: &'static str,
+    /// Points per player in seat order (zeros for events without points).
+    pub points: Vec<u32>,
+    /// The feature scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<&'static str>,
+    /// Column of a place naming the feature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<i32>,
+    /// Row of a place naming the feature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<i32>,
+    /// Place naming the feature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<&'static str>,
+    /// Half corner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half: Option<&'static str>,
+    /// Tiles counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<u32>,
+    /// Coats of arms counted (cities).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arms: Option<u32>,
+    /// Completed cities counted (farms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cities: Option<u32>,
+    /// Followers per player on the feature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub followers: Option<Vec<u8>>,
+    /// The tile concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<String>,
+}
+
+impl Game {
+    /// The full state in JSON form (everything, including hidden pile size).
+    pub fn state_json(&self) -> StateJson {
+        let cat = self.catalog();
+        let n = self.player_count();
+        let names = &self.config().players;
+        StateJson {
+            players: names.clone(),
+            scores: self.scores(),
+            finished: self.is_finished(),
+            current_player: (!self.is_finished()).then_some(self.current_player()),
+            phase: match self.phase() {
+                Phase::Place => "place",
+                Phase::Follower => "follower",
+                Phase::Over => "over",
+            },
+            drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
+            tiles_left: self.tiles_left(),
+            supply: self.players().iter().map(|p| p.supply).collect(),
+            events: self.events().iter().map(|e| self.event_json(e, n)).collect(),
+            board: self
+                .board()
+                .pieces()
+                .iter()
+                .map(|p| PieceJson {
+                    tile: cat.tile(p.tile).id.clone(),
+                    x: p.pos.x,
+                    y: p.pos.y,
+                    rotation: p.rot.degrees(),
+                    half: p.corner.map(|c| c.name()),
+                })
+                .collect(),
+            followers: self
+                .followers()
+                .iter()
+                .map(|f| {
+                    let (pos, place) = self.feature_anchor(f.piece, f.feature);
+                    FollowerJson {
+                        player: names[f.player as usize].clone(),
+                        seat: f.player as usize,
+                        x: pos.x,
+                        y: pos.y,
+                        place: place.name(),
+                        half: self.board().pieces()[f.piece as usize].corner.map(|c| c.name()),
+                        feature: self.follower_kind(f).name(),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    fn event_json(&self, e: &Event, n: usize) -> EventJson {
+        let is_city = e.feature == Some(crate::FeatureKind::City);
+        let is_field = e.feature == Some(crate::FeatureKind::Field);
+        EventJson {
+            reason: e.reason.name(),
+            points: e.points[..n].to_vec(),
+            feature: e.feature.map(|k| k.name()),
+            x: e.at.map(|a| a.0.x),
+            y: e.at.map(|a| a.0.y),
+            place: e.at.map(|a| a.2.name()),
+            half: e.at.and_then(|a| a.1).map(|c| c.name()),
+            tiles: e.feature.map(|_| e.tiles),
+            arms: is_city.then_some(e.extra),
+            cities: is_field.then_some(e.extra),
+            followers: e.feature.map(|_| e.followers[..n].to_vec()),
+            tile: e.tile.map(|t| self.catalog().tile(t).id.clone()),
+        }
+    }
+
+    /// The legal actions in record form.
+    pub fn legal_actions_json(&self) -> Vec<ActionJson> {
+        self.legal_actions()
+            .iter()
+            .map(|a| ActionJson::from_action(a, self.catalog()))
+            .collect()
+    }
+}
