@@ -18,7 +18,11 @@ use rayon::prelude::*;
 mod bench;
 
 #[derive(Parser)]
-#[command(name = "bastide", version, about = "Carcassonne rules engine, simulator and tools")]
+#[command(
+    name = "bastide",
+    version,
+    about = "Carcassonne rules engine, simulator and tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -120,7 +124,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Legal { record } => {
             let rec = read_record(&record)?;
             let game = rec.replay()?;
-            println!("{}", serde_json::to_string_pretty(&game.legal_actions_json())?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&game.legal_actions_json())?
+            );
         }
         Command::Play {
             players,
@@ -130,7 +137,10 @@ fn run(cli: Cli) -> Result<()> {
             out,
         } => {
             if bots.len() != players {
-                bail!("--bots names {} players but --players is {players}: give one bot per seat", bots.len());
+                bail!(
+                    "--bots names {} players but --players is {players}: give one bot per seat",
+                    bots.len()
+                );
             }
             if let Some(b) = bots.iter().find(|b| b.as_str() != "random") {
                 bail!("unknown bot {b:?}: this version has `random`");
@@ -154,7 +164,12 @@ fn run(cli: Cli) -> Result<()> {
                         .zip(scores)
                         .map(|(n, s)| format!("{n} {s}"))
                         .collect();
-                    println!("{} ({} actions) written to {}", line.join(", "), rec.actions.len(), path.display());
+                    println!(
+                        "{} ({} actions) written to {}",
+                        line.join(", "),
+                        rec.actions.len(),
+                        path.display()
+                    );
                 }
                 None => println!("{json}"),
             }
@@ -207,7 +222,13 @@ fn read_record(path: &Path) -> Result<Record> {
     Record::parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
-fn simulate(games: u64, players: usize, seed: u64, sets: &[String], threads: Option<usize>) -> Result<()> {
+fn simulate(
+    games: u64,
+    players: usize,
+    seed: u64,
+    sets: &[String],
+    threads: Option<usize>,
+) -> Result<()> {
     let config = config_for(players, seed, sets)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
@@ -259,7 +280,11 @@ fn simulate(games: u64, players: usize, seed: u64, sets: &[String], threads: Opt
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let g = games.max(1) as f64;
-    println!("games: {games} in {secs:.2} s = {:.0} games/s ({} threads)", games as f64 / secs, pool.current_num_threads());
+    println!(
+        "games: {games} in {secs:.2} s = {:.0} games/s ({} threads)",
+        games as f64 / secs,
+        pool.current_num_threads()
+    );
     let means: Vec<String> = config
         .players
         .iter()

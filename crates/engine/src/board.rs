@@ -270,7 +270,13 @@ impl Board {
 
     /// The feature node at `place` of the piece in cell `p` (for a half-filled
     /// cell, `corner` picks the half).
-    pub fn node_at(&self, cat: &Catalog, p: Pos, corner: Option<Corner>, place: Place) -> Option<NodeId> {
+    pub fn node_at(
+        &self,
+        cat: &Catalog,
+        p: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Option<NodeId> {
         let (pi, part) = self
             .pieces_at(p)
             .find(|(pi, _)| self.pieces[*pi as usize].corner == corner)?;
@@ -286,7 +292,13 @@ impl Board {
     }
 
     /// Checks whether a tile fits at `anchor` turned by `rot`; says why not.
-    pub fn check(&self, cat: &Catalog, tile: TileIdx, anchor: Pos, rot: Rotation) -> Result<(), PlacementError> {
+    pub fn check(
+        &self,
+        cat: &Catalog,
+        tile: TileIdx,
+        anchor: Pos,
+        rot: Rotation,
+    ) -> Result<(), PlacementError> {
         let def = cat.tile(tile);
         let o = def.oriented(rot);
         let mut contacts = 0;
@@ -304,7 +316,11 @@ impl Board {
                     if theirs != Some(mine.opposite()) {
                         return Err(PlacementError::HalfClash(pos, mine));
                     }
-                    let (_, their_long) = cat.tile(self.pieces[*q as usize].tile).oriented(self.pieces[*q as usize].rot).half.unwrap_or_default_half();
+                    let (_, their_long) = cat
+                        .tile(self.pieces[*q as usize].tile)
+                        .oriented(self.pieces[*q as usize].rot)
+                        .half
+                        .unwrap_or_default_half();
                     let (_, my_long) = o.half.unwrap_or_default_half();
                     if their_long.code != my_long.code {
                         return Err(PlacementError::Mismatch {
@@ -407,9 +423,9 @@ impl Board {
                     Some((q, qpart)) => {
                         let qp = self.pieces[q as usize];
                         let qo = cat.tile(qp.tile).oriented(qp.rot);
-                        let theirs = side
-                            .places()
-                            .map(|p| qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]);
+                        let theirs = side.places().map(|p| {
+                            qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]
+                        });
                         self.join_side(qp.node_base, theirs, node_base, mine);
                     }
                     None => {
@@ -433,7 +449,8 @@ impl Board {
                     let qp = self.pieces[q as usize];
                     let qo = cat.tile(qp.tile).oriented(qp.rot);
                     // Long sides run in opposite directions: H1 meets H2.
-                    let theirs = [Place::H2, Place::H, Place::H1].map(|p| qo.place_feature[0][p.index()]);
+                    let theirs =
+                        [Place::H2, Place::H, Place::H1].map(|p| qo.place_feature[0][p.index()]);
                     self.join_side(qp.node_base, theirs, node_base, mine);
                 }
                 None => self.open_side(node_base, mine),
@@ -452,8 +469,10 @@ impl Board {
         }
         for i in 0..3 {
             if theirs[i] != NO_FEATURE && mine[i] != NO_FEATURE {
-                self.features
-                    .union(their_base + theirs[i] as NodeId, my_base + mine[i] as NodeId);
+                self.features.union(
+                    their_base + theirs[i] as NodeId,
+                    my_base + mine[i] as NodeId,
+                );
             }
         }
     }
@@ -512,7 +531,9 @@ impl Board {
             let (pi, _) = self.features.origin(m);
             let piece = &self.pieces[pi as usize];
             if per_cell && piece.corner.is_some() {
-                let key = 0x8000_0000 | ((piece.pos.x as u32 & 0x7FFF) << 15) | (piece.pos.y as u32 & 0x7FFF);
+                let key = 0x8000_0000
+                    | ((piece.pos.x as u32 & 0x7FFF) << 15)
+                    | (piece.pos.y as u32 & 0x7FFF);
                 seen.push(key);
             } else {
                 seen.push(pi as u32);

@@ -305,7 +305,10 @@ impl Catalog {
         if total != spec.total {
             return Err(err(
                 "-",
-                format!("tile counts add up to {total}, but the file says total = {}", spec.total),
+                format!(
+                    "tile counts add up to {total}, but the file says total = {}",
+                    spec.total
+                ),
             ));
         }
         let start = match &spec.start {
@@ -393,7 +396,10 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
                 .iter()
                 .position(|f| f.places.contains(&(cell, place)))
                 .ok_or_else(|| {
-                    format!("feature {:?} names a city at {place}, but no feature is there", t.features[i])
+                    format!(
+                        "feature {:?} names a city at {place}, but no feature is there",
+                        t.features[i]
+                    )
                 })?;
             if features[target].kind != FeatureKind::City {
                 return Err(format!(
@@ -403,7 +409,10 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
                 ));
             }
             if features[i].kind != FeatureKind::Field {
-                return Err(format!("only a field can border cities: {:?}", t.features[i]));
+                return Err(format!(
+                    "only a field can border cities: {:?}",
+                    t.features[i]
+                ));
             }
             if !features[i].cities.contains(&(target as u8)) {
                 features[i].cities.push(target as u8);
@@ -497,7 +506,9 @@ fn parse_feature(line: &str, shape: Shape) -> Result<(FeatureDef, Vec<(u8, Place
         }
         let max_cell = if shape == Shape::Double { 1 } else { 0 };
         if cell > max_cell {
-            return Err(format!("cell {cell} in {line:?}: the tile has no such cell"));
+            return Err(format!(
+                "cell {cell} in {line:?}: the tile has no such cell"
+            ));
         }
         let places = expand_places(kind, name, after_arrow);
         if after_arrow {
@@ -513,7 +524,9 @@ fn parse_feature(line: &str, shape: Shape) -> Result<(FeatureDef, Vec<(u8, Place
     }
     if kind == FeatureKind::Monastery {
         if !f.places.is_empty() {
-            return Err(format!("a monastery lies in the centre and names no places: {line:?}"));
+            return Err(format!(
+                "a monastery lies in the centre and names no places: {line:?}"
+            ));
         }
         f.places.push((0, Place::C));
     } else if f.places.is_empty() {
@@ -605,7 +618,10 @@ fn check_coverage(shape: Shape, features: &[FeatureDef]) -> Result<(), String> {
             let mid = matches!(p, Place::N | Place::E | Place::S | Place::W | Place::H);
             match f.kind {
                 FeatureKind::Road | FeatureKind::River if !mid => {
-                    return Err(format!("a {} meets a side in its middle, not at {p}", f.kind.name()))
+                    return Err(format!(
+                        "a {} meets a side in its middle, not at {p}",
+                        f.kind.name()
+                    ))
                 }
                 _ => {}
             }
@@ -729,7 +745,10 @@ mod tests {
             assert_eq!(b.features, w.features);
             assert_eq!(b.count, w.count);
         }
-        assert_eq!(cat.tile(cat.set("winter").unwrap().start.unwrap()).id, "winter/D");
+        assert_eq!(
+            cat.tile(cat.set("winter").unwrap().start.unwrap()).id,
+            "winter/D"
+        );
     }
 
     #[test]
@@ -740,13 +759,23 @@ mod tests {
         // D's east side (road) against U's west side (road): equal codes.
         let d0 = d.oriented(Rotation::from_quarters(0));
         let u0 = u.oriented(Rotation::from_quarters(0));
-        assert_eq!(d0.sides[0][Side::E.index()].code, u0.sides[0][Side::W.index()].code);
+        assert_eq!(
+            d0.sides[0][Side::E.index()].code,
+            u0.sides[0][Side::W.index()].code
+        );
         // D's north side (city) against U's south side (field): different.
-        assert_ne!(d0.sides[0][Side::N.index()].code, u0.sides[0][Side::S.index()].code);
+        assert_ne!(
+            d0.sides[0][Side::N.index()].code,
+            u0.sides[0][Side::S.index()].code
+        );
         // An asymmetric side: K's field/road... J turned 90 has its road on S and W.
         let j = cat.tile(cat.find("base/J").unwrap());
         let j1 = j.oriented(Rotation::from_quarters(1));
-        assert_eq!(j1.place_feature[0][Place::E.index()], 0, "city moved from N to E");
+        assert_eq!(
+            j1.place_feature[0][Place::E.index()],
+            0,
+            "city moved from N to E"
+        );
     }
 
     fn load(text: &str) -> Result<Catalog, CatalogError> {
@@ -755,7 +784,8 @@ mod tests {
 
     #[test]
     fn bad_catalogs_name_the_tile_and_the_problem() {
-        let missing = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['city N']\n";
+        let missing =
+            "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['city N']\n";
         let e = load(missing).unwrap_err();
         assert_eq!(e.tile, "A");
         assert!(e.problem.contains("belongs to no feature"), "{e}");
@@ -766,14 +796,22 @@ mod tests {
         let bad_ref = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['road W E', 'field WNW N ENE -> S', 'field ESE S WSW']\n";
         assert!(load(bad_ref).unwrap_err().problem.contains("as a city"));
 
-        let bad_total = "set='t'\ntitle='t'\ntotal=2\n[[tile]]\nid='A'\ncount=1\nfeatures=['field N E S W']\n";
+        let bad_total =
+            "set='t'\ntitle='t'\ntotal=2\n[[tile]]\nid='A'\ncount=1\nfeatures=['field N E S W']\n";
         assert!(load(bad_total).unwrap_err().problem.contains("add up to 1"));
 
         let bad_edges = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nedges='CFFF'\nfeatures=['field N E S W']\n";
-        assert!(load(bad_edges).unwrap_err().problem.contains("edges says C"));
+        assert!(load(bad_edges)
+            .unwrap_err()
+            .problem
+            .contains("edges says C"));
 
-        let bad_kind = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['castle N E S W']\n";
-        assert!(load(bad_kind).unwrap_err().problem.contains("unknown feature kind"));
+        let bad_kind =
+            "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['castle N E S W']\n";
+        assert!(load(bad_kind)
+            .unwrap_err()
+            .problem
+            .contains("unknown feature kind"));
 
         let road_side = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['road NNW', 'field N E S W']\n";
         assert!(load(road_side).is_err());
@@ -811,8 +849,14 @@ features = ["river 0:W 1:E", "field 0:WNW 0:N 1:N 1:ENE", "field 0:WSW 0:S 1:S 1
         // Road on W moves to N after a quarter turn.
         assert_eq!(o.place_feature[0][Place::N.index()], 0);
         let q = cat.tile(cat.find("t/Q").unwrap());
-        assert_eq!(q.oriented(Rotation::from_quarters(1)).cells, vec![(0, 0), (0, 1)]);
-        assert_eq!(q.oriented(Rotation::from_quarters(3)).cells, vec![(0, 0), (0, -1)]);
+        assert_eq!(
+            q.oriented(Rotation::from_quarters(1)).cells,
+            vec![(0, 0), (0, 1)]
+        );
+        assert_eq!(
+            q.oriented(Rotation::from_quarters(3)).cells,
+            vec![(0, 0), (0, -1)]
+        );
         // Cell 1's west side is internal: not present.
         assert!(!q.oriented(Rotation::from_quarters(0)).sides[1][Side::W.index()].present);
         assert!(q.oriented(Rotation::from_quarters(0)).sides[1][Side::E.index()].present);

@@ -75,7 +75,8 @@ pub struct Options {
 }
 
 /// Every option name the engine knows, with what it takes.
-pub const KNOWN_OPTIONS: &[(&str, &str)] = &[("followers", "followers per player, 1–20 (default 7)")];
+pub const KNOWN_OPTIONS: &[(&str, &str)] =
+    &[("followers", "followers per player, 1–20 (default 7)")];
 
 impl Options {
     /// Reads the options map of a configuration.
@@ -84,13 +85,12 @@ impl Options {
         for (k, v) in map {
             match k.as_str() {
                 "followers" => {
-                    o.followers = v
-                        .as_u64()
-                        .filter(|n| (1..=20).contains(n))
-                        .ok_or_else(|| ConfigError::BadOption {
+                    o.followers = v.as_u64().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
+                        ConfigError::BadOption {
                             name: k.clone(),
                             problem: format!("{v} is not a whole number from 1 to 20"),
-                        })? as u8;
+                        }
+                    })? as u8;
                 }
                 _ => {
                     return Err(ConfigError::UnknownOption {

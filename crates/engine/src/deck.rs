@@ -35,7 +35,7 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     if config.base != "base" && config.base != "winter" {
         return Err(ConfigError::UnknownBase(config.base.clone()));
     }
-    for e in &config.expansions {
+    if let Some(e) = config.expansions.first() {
         if !EXPANSIONS.contains(&e.as_str()) {
             return Err(ConfigError::UnknownExpansion {
                 name: e.clone(),

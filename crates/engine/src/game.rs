@@ -10,7 +10,7 @@ use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
 use crate::features::NodeId;
-use crate::geometry::{Corner, Place, Pos, Rotation, Side};
+use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::scoring::Event;
 
 /// Everything a player can do; the vocabulary of `notation.md`.
@@ -180,7 +180,8 @@ impl Game {
         };
         let start = game.rules.start;
         let cat = game.rules.catalog.clone();
-        game.board.place(&cat, start, Pos::new(0, 0), Rotation::default());
+        game.board
+            .place(&cat, start, Pos::new(0, 0), Rotation::default());
         game.draw();
         Ok(game)
     }
@@ -416,7 +417,9 @@ impl Game {
         match (*action, self.phase) {
             (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
-                let drawn = self.drawn.ok_or_else(|| illegal("turn", "no tile is drawn"))?;
+                let drawn = self
+                    .drawn
+                    .ok_or_else(|| illegal("turn", "no tile is drawn"))?;
                 let cat = self.rules.catalog.clone();
                 if tile != drawn {
                     return Err(illegal(
@@ -476,9 +479,16 @@ impl Game {
         }
     }
 
-    fn check_follower(&self, pos: Pos, corner: Option<Corner>, place: Place) -> Result<(u16, u8), IllegalAction> {
+    fn check_follower(
+        &self,
+        pos: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Result<(u16, u8), IllegalAction> {
         let cat = &*self.rules.catalog;
-        let pi = self.last.ok_or_else(|| illegal("turn", "no tile was placed this turn"))?;
+        let pi = self
+            .last
+            .ok_or_else(|| illegal("turn", "no tile was placed this turn"))?;
         let piece = self.board.pieces()[pi as usize];
         let o = cat.tile(piece.tile).oriented(piece.rot);
         let part = o
@@ -504,9 +514,17 @@ impl Game {
             return Err(illegal("follower", "followers may never stand on a river"));
         }
         if self.players[self.current as usize].supply == 0 {
-            return Err(illegal("follower", "you have no follower left in your supply"));
+            return Err(illegal(
+                "follower",
+                "you have no follower left in your supply",
+            ));
         }
-        if self.board.features().followers(piece.node_base + fi as NodeId) > 0 {
+        if self
+            .board
+            .features()
+            .followers(piece.node_base + fi as NodeId)
+            > 0
+        {
             return Err(illegal(
                 "follower",
                 format!(
@@ -576,9 +594,4 @@ impl Game {
 
 fn placement_error(e: &PlacementError) -> IllegalAction {
     illegal("placement", e.to_string())
-}
-
-/// Names a side for messages.
-pub fn side_name(s: Side) -> &'static str {
-    s.name()
 }

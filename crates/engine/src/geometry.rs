@@ -146,11 +146,7 @@ impl Side {
     /// The three border places on this side, clockwise.
     pub const fn places(self) -> [Place; 3] {
         let b = self as u8 * 3;
-        [
-            Place::border(b),
-            Place::border(b + 1),
-            Place::border(b + 2),
-        ]
+        [Place::border(b), Place::border(b + 1), Place::border(b + 2)]
     }
 
     /// The middle place of this side.
@@ -383,7 +379,7 @@ impl Place {
         }
         // North/south places mirror about the vertical, east/west about the
         // horizontal: NNW meets SSW, ENE meets WNW.
-        let j = if (i / 3) % 2 == 0 {
+        let j = if (i / 3).is_multiple_of(2) {
             (20 - i) % 12
         } else {
             (26 - i) % 12

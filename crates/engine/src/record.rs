@@ -128,11 +128,12 @@ impl Record {
             let action = a
                 .to_action(game.catalog())
                 .map_err(|message| RecordError::BadAction { index, message })?;
-            game.try_apply(&action).map_err(|error| RecordError::Illegal {
-                index,
-                action: serde_json::to_string(a).unwrap_or_default(),
-                error,
-            })?;
+            game.try_apply(&action)
+                .map_err(|error| RecordError::Illegal {
+                    index,
+                    action: serde_json::to_string(a).unwrap_or_default(),
+                    error,
+                })?;
         }
         Ok(game)
     }
@@ -148,9 +149,9 @@ impl ActionJson {
                 y,
                 rotation,
             } => Action::Place {
-                tile: cat
-                    .find(tile)
-                    .ok_or_else(|| format!("unknown tile id {tile:?} (ids look like \"base/U\")"))?,
+                tile: cat.find(tile).ok_or_else(|| {
+                    format!("unknown tile id {tile:?} (ids look like \"base/U\")")
+                })?,
                 pos: Pos::new(*x, *y),
                 rot: Rotation::from_degrees(*rotation)
                     .ok_or_else(|| format!("rotation must be 0, 90, 180 or 270, not {rotation}"))?,

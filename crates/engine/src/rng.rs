@@ -73,7 +73,11 @@ mod tests {
         let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
         assert_eq!(
             first,
-            vec![0x63CB_E1E4_5932_0DD7_u64, 0x044C_3CD7_F43C_661C, 0xE698_4080_BAB1_2A02]
+            vec![
+                0x63CB_E1E4_5932_0DD7_u64,
+                0x044C_3CD7_F43C_661C,
+                0xE698_4080_BAB1_2A02
+            ]
         );
         let mut r = Rng::new(42);
         let mut v: Vec<u32> = (0..10).collect();

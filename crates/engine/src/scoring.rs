@@ -158,7 +158,11 @@ impl Game {
             }
             FeatureKind::Field => {
                 let cities = self.farm_cities(root);
-                (3 * cities, self.board.feature_tiles(cat, root, false), cities)
+                (
+                    3 * cities,
+                    self.board.feature_tiles(cat, root, false),
+                    cities,
+                )
             }
             FeatureKind::River => (0, 0, 0),
         }

@@ -128,7 +128,11 @@ impl Game {
             drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
             tiles_left: self.tiles_left(),
             supply: self.players().iter().map(|p| p.supply).collect(),
-            events: self.events().iter().map(|e| self.event_json(e, n)).collect(),
+            events: self
+                .events()
+                .iter()
+                .map(|e| self.event_json(e, n))
+                .collect(),
             board: self
                 .board()
                 .pieces()
@@ -152,7 +156,9 @@ impl Game {
                         x: pos.x,
                         y: pos.y,
                         place: place.name(),
-                        half: self.board().pieces()[f.piece as usize].corner.map(|c| c.name()),
+                        half: self.board().pieces()[f.piece as usize]
+                            .corner
+                            .map(|c| c.name()),
                         feature: self.follower_kind(f).name(),
                     }
                 })
