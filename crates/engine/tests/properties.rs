@@ -1,0 +1,208 @@
+//! Property tests over many seeded random games: no panic, followers
+//! conserved, scores never fall, replays reproduce the game, and
+//! `legal_actions` and `try_apply` agree.
+
+use std::collections::HashSet;
+
+use bastide_engine::record::{ActionJson, Record};
+use bastide_engine::rng::Rng;
+use bastide_engine::{Action, Game, GameConfig, Phase, Pos, Rotation};
+use proptest::prelude::*;
+
+fn config(players: usize, seed: u64, base: &str) -> GameConfig {
+    let mut c = GameConfig::new(players, seed);
+    c.base = base.to_string();
+    c
+}
+
+/// Plays a random game, checking invariants after every action; returns the
+/// game and its record.
+fn play_checked(players: usize, seed: u64, base: &str) -> (Game, Record) {
+    let cfg = config(players, seed, base);
+    let mut game = Game::new(cfg.clone()).expect("valid config");
+    let mut rec = Record::new(cfg);
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let per_player = game.options().followers as usize;
+    let mut last_scores = game.scores();
+    let mut steps = 0;
+    while !game.is_finished() {
+        let legal = game.legal_actions();
+        assert!(!legal.is_empty(), "a running game always has an action");
+        let a = legal[rng.below(legal.len() as u64) as usize];
+        rec.actions
+            .push(ActionJson::from_action(&a, game.catalog()));
+        game.try_apply(&a).expect("a listed action is accepted");
+        // Followers are conserved: in supply or on the board.
+        for seat in 0..players {
+            let on_board = game
+                .followers()
+                .iter()
+                .filter(|f| f.player as usize == seat)
+                .count();
+            assert_eq!(
+                on_board + game.players()[seat].supply as usize,
+                per_player,
+                "seat {seat} lost or gained a follower (seed {seed})"
+            );
+        }
+        // Scores never decrease.
+        let s = game.scores();
+        for (a, b) in last_scores.iter().zip(&s) {
+            assert!(b >= a, "a score went down (seed {seed})");
+        }
+        // Scores are the sum of the events.
+        let mut sums = vec![0u32; players];
+        for e in game.events() {
+            for (seat, p) in sums.iter_mut().enumerate() {
+                *p += e.points[seat];
+            }
+        }
+        assert_eq!(sums, s, "scores differ from the sum of events (seed {seed})");
+        last_scores = s;
+        steps += 1;
+        assert!(steps < 10_000, "game does not end (seed {seed})");
+    }
+    (game, rec)
+}
+
+#[test]
+fn thousands_of_random_games_keep_every_invariant() {
+    for seed in 0..2000u64 {
+        let players = 2 + (seed % 5) as usize;
+        let base = if seed % 3 == 0 { "winter" } else { "base" };
+        let (game, _) = play_checked(players, seed, base);
+        assert!(game.is_finished());
+        assert_eq!(game.phase(), Phase::Over);
+        // Every tile was placed or discarded.
+        let discarded = game
+            .events()
+            .iter()
+            .filter(|e| e.tile.is_some())
+            .count();
+        let total = if base == "winter" { 84 } else { 72 };
+        assert_eq!(game.board().pieces().len() + discarded, total, "seed {seed}");
+    }
+}
+
+#[test]
+fn replaying_a_record_reproduces_the_final_state() {
+    for seed in 0..300u64 {
+        let players = 2 + (seed % 5) as usize;
+        let (game, rec) = play_checked(players, seed, "base");
+        let text = rec.to_json();
+        let again = Record::parse(&text).expect("own record parses");
+        assert_eq!(again, rec);
+        let replayed = again.replay().expect("own record replays");
+        assert!(replayed == game, "replay differs (seed {seed})");
+        assert_eq!(replayed.state_json(), game.state_json());
+    }
+}
+
+/// Every listed action is accepted, and every action that is accepted is
+/// listed: checked on candidate placements around the board and on every
+/// place name for followers.
+#[test]
+fn legal_actions_and_try_apply_agree() {
+    for seed in 0..60u64 {
+        let cfg = config(2 + (seed % 3) as usize, seed, "base");
+        let mut game = Game::new(cfg).unwrap();
+        let mut rng = Rng::new(seed);
+        while !game.is_finished() {
+            let legal = game.legal_actions();
+            let listed: HashSet<Action> = legal.iter().copied().collect();
+            for a in &legal {
+                let mut g = game.clone();
+                assert!(g.try_apply(a).is_ok(), "listed but rejected: {a:?}");
+            }
+            for cand in candidates(&game) {
+                let mut g = game.clone();
+                let ok = g.try_apply(&cand).is_ok();
+                if !ok {
+                    assert!(!listed.contains(&cand), "listed but rejected: {cand:?}");
+                    assert!(g == game, "a rejected action changed the state");
+                } else if !listed.contains(&cand) {
+                    // A follower may name its feature by any of its places;
+                    // the list names each feature once. The result must equal
+                    // that of a listed action.
+                    let same = legal.iter().any(|l| {
+                        let mut h = game.clone();
+                        h.try_apply(l).is_ok() && h == g
+                    });
+                    assert!(
+                        same,
+                        "accepted but not listed, and unlike any listed action: {cand:?} (seed {seed})"
+                    );
+                }
+            }
+            let a = legal[rng.below(legal.len() as u64) as usize];
+            game.try_apply(&a).unwrap();
+        }
+    }
+}
+
+fn candidates(game: &Game) -> Vec<Action> {
+    let pieces = game.board().pieces();
+    let (mut x0, mut x1, mut y0, mut y1) = (0, 0, 0, 0);
+    for p in pieces {
+        x0 = x0.min(p.pos.x);
+        x1 = x1.max(p.pos.x);
+        y0 = y0.min(p.pos.y);
+        y1 = y1.max(p.pos.y);
+    }
+    let mut v = vec![Action::Pass];
+    if let Some(tile) = game.drawn_tile() {
+        for y in y0 - 1..=y1 + 1 {
+            for x in x0 - 1..=x1 + 1 {
+                for rot in Rotation::ALL {
+                    v.push(Action::Place {
+                        tile,
+                        pos: Pos::new(x, y),
+                        rot,
+                    });
+                }
+            }
+        }
+    }
+    if let Some(last) = pieces.last() {
+        for place in bastide_engine::Place::ALL {
+            v.push(Action::Follower {
+                pos: last.pos,
+                corner: None,
+                place,
+            });
+        }
+    }
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Arbitrary actions thrown at a game in progress never panic and never
+    /// change the state when rejected.
+    #[test]
+    fn arbitrary_actions_never_panic(seed in 0u64..1000, steps in 0usize..120, x in -8i32..8, y in -8i32..8, r in 0u8..4, p in 0usize..16, kind in 0u8..3) {
+        let mut game = Game::new(config(2, seed, "base")).unwrap();
+        let mut rng = Rng::new(seed);
+        for _ in 0..steps {
+            let legal = game.legal_actions();
+            if legal.is_empty() { break; }
+            game.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
+        }
+        let tile = game.drawn_tile().unwrap_or(bastide_engine::TileIdx(0));
+        let a = match kind {
+            0 => Action::Place { tile, pos: Pos::new(x, y), rot: Rotation::from_quarters(r) },
+            1 => Action::Follower { pos: Pos::new(x, y), corner: None, place: bastide_engine::Place::ALL[p] },
+            _ => Action::Pass,
+        };
+        let before = game.clone();
+        let legal = game.legal_actions();
+        match game.try_apply(&a) {
+            Ok(()) => prop_assert!(legal.contains(&a)),
+            Err(e) => {
+                prop_assert!(game == before);
+                prop_assert!(!e.message.is_empty());
+            }
+        }
+    }
+}
