@@ -1,0 +1,62 @@
+//! Criterion benchmarks: whole random games and legal-placement generation.
+//! Figures and commands: docs/performance.md.
+
+use std::hint::black_box;
+
+use bastide_engine::rng::Rng;
+use bastide_engine::sim::play_random;
+use bastide_engine::{Game, GameConfig, Phase};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+fn random_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_game");
+    group.throughput(Throughput::Elements(1));
+    for (name, base) in [("base_2p", "base"), ("winter_2p", "winter")] {
+        let mut seed = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut cfg = GameConfig::new(2, seed);
+                cfg.base = base.to_string();
+                let mut game = Game::new(cfg).expect("valid config");
+                let mut rng = Rng::for_stream(seed, 0xB07);
+                play_random(&mut game, &mut rng, |_| {});
+                black_box(game.scores())
+            })
+        });
+    }
+    group.finish();
+}
+
+fn legal_placements(c: &mut Criterion) {
+    // Positions at the placement step, sampled from random games.
+    let mut positions = Vec::new();
+    for seed in 0..10u64 {
+        let mut game = Game::new(GameConfig::new(2, seed)).expect("valid config");
+        let mut rng = Rng::new(seed);
+        while !game.is_finished() {
+            let legal = game.legal_actions();
+            if game.phase() == Phase::Place && rng.below(3) == 0 {
+                positions.push(game.clone());
+            }
+            game.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
+        }
+    }
+    let mut group = c.benchmark_group("legal_placements");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let mut buf = Vec::with_capacity(256);
+    group.bench_function("base_2p_positions", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for g in &positions {
+                g.legal_actions_into(&mut buf);
+                n += buf.len();
+            }
+            black_box(n)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, random_games, legal_placements);
+criterion_main!(benches);
