@@ -145,9 +145,7 @@ const PART_BIT: u16 = 0x8000;
 /// The board of one game.
 #[derive(Clone, Debug)]
 pub struct Board {
-    shift: u32,
-    mask: i32,
-    cells: Vec<Slot>,
+    cells: CellMap,
     pieces: Vec<Piece>,
     /// For each piece that is a half: the other half in its cell, if any.
     partner: Vec<u16>,
@@ -159,21 +157,78 @@ pub struct Board {
 
 const NO_PIECE: u16 = u16::MAX;
 
+/// Cells that are occupied or on the frontier, in an open-addressing hash
+/// table: a few kilobytes however far the board spreads, so a new game or a
+/// clone for tree search costs little. Entries are never removed.
+#[derive(Clone, Debug)]
+struct CellMap {
+    entries: Vec<(u32, Slot)>,
+    bits: u32,
+}
+
+impl CellMap {
+    fn new(max_cells: usize) -> CellMap {
+        // Occupied plus frontier cells stay below 3 per tile; keep the load
+        // under a half.
+        let cap = (6 * max_cells + 16).next_power_of_two();
+        CellMap {
+            entries: vec![(0, Slot::default()); cap],
+            bits: cap.trailing_zeros(),
+        }
+    }
+
+    #[inline]
+    fn key(p: Pos) -> u32 {
+        0x8000_0000 | (((p.y + 0x4000) as u32 & 0x7FFF) << 16) | ((p.x + 0x4000) as u32 & 0x7FFF)
+    }
+
+    #[inline]
+    fn home(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> (32 - self.bits)) as usize
+    }
+
+    #[inline]
+    fn get(&self, p: Pos) -> Slot {
+        let key = CellMap::key(p);
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v) = self.entries[i];
+            if k == key {
+                return v;
+            }
+            if k == 0 {
+                return Slot::default();
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn entry(&mut self, p: Pos) -> &mut Slot {
+        let key = CellMap::key(p);
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.entries[i].0;
+            if k == key {
+                break;
+            }
+            if k == 0 {
+                self.entries[i].0 = key;
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        &mut self.entries[i].1
+    }
+}
+
 impl Board {
     /// An empty board for games of at most `max_cells` occupied cells.
     pub fn new(max_cells: usize, bounds: Option<MapBounds>) -> Board {
-        // Every occupied cell is connected, so a game spans at most
-        // `max_cells` cells in each direction, plus the frontier around it.
-        let need = match &bounds {
-            Some(b) => b.width().max(b.height()) as usize + 2,
-            None => max_cells + 3,
-        };
-        let dim = need.next_power_of_two().max(8);
-        let shift = dim.trailing_zeros();
         Board {
-            shift,
-            mask: dim as i32 - 1,
-            cells: vec![Slot::default(); dim * dim],
+            cells: CellMap::new(max_cells),
             pieces: Vec::with_capacity(max_cells + 2),
             partner: Vec::with_capacity(max_cells + 2),
             frontier: Vec::with_capacity(64),
@@ -181,11 +236,6 @@ impl Board {
             features: Features::with_capacity(max_cells * 4),
             bounds,
         }
-    }
-
-    #[inline]
-    fn idx(&self, p: Pos) -> usize {
-        (((p.y & self.mask) as usize) << self.shift) | (p.x & self.mask) as usize
     }
 
     /// Whether a tile may ever lie at `p` (always, on an unbounded board).
@@ -226,7 +276,7 @@ impl Board {
     /// The pieces in cell `p` (none, one, or two halves), as
     /// `(piece index, part of the piece)`.
     pub fn pieces_at(&self, p: Pos) -> impl Iterator<Item = (u16, u8)> + '_ {
-        let s = self.cells[self.idx(p)];
+        let s = self.cells.get(p);
         let first = (s.occ != 0).then(|| ((s.occ & !PART_BIT) - 1, (s.occ >> 15) as u8));
         let second = first.and_then(|(pi, _)| {
             let q = self.partner[pi as usize];
@@ -237,12 +287,12 @@ impl Board {
 
     /// Whether cell `p` holds anything.
     pub fn is_occupied(&self, p: Pos) -> bool {
-        self.cells[self.idx(p)].occ != 0
+        self.cells.get(p).occ != 0
     }
 
     /// How many pieces lie in cell `p` (two halves count two).
     pub fn pieces_in_cell(&self, p: Pos) -> u8 {
-        let s = self.cells[self.idx(p)];
+        let s = self.cells.get(p);
         if s.occ == 0 {
             0
         } else if self.partner[((s.occ & !PART_BIT) - 1) as usize] != NO_PIECE {
@@ -396,15 +446,15 @@ impl Board {
         }
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let pos = anchor.offset(dx, dy);
-            let i = self.idx(pos);
-            if self.cells[i].occ == 0 {
-                self.cells[i].occ = (pi + 1) | ((k as u16) << 15);
+            let slot = self.cells.entry(pos);
+            if slot.occ == 0 {
+                slot.occ = (pi + 1) | ((k as u16) << 15);
                 if corner.is_some() {
                     self.half_cells.push(pos);
                 }
             } else {
                 // The second half of a cell.
-                let first = (self.cells[i].occ & !PART_BIT) - 1;
+                let first = (slot.occ & !PART_BIT) - 1;
                 self.partner[first as usize] = pi;
                 self.partner[pi as usize] = first;
                 self.half_cells.retain(|c| *c != pos);
@@ -486,34 +536,34 @@ impl Board {
     }
 
     fn add_frontier(&mut self, pos: Pos, side: Side, code: u8) {
-        let i = self.idx(pos);
         let shift = 8 * side.index() as u32;
-        if self.cells[i].fr == 0 {
+        let slot = self.cells.entry(pos);
+        if slot.fr == 0 {
             self.frontier.push(FrontierCell {
                 pos,
                 code: 0,
                 mask: 0,
             });
-            self.cells[i].fr = self.frontier.len() as u16;
+            slot.fr = self.frontier.len() as u16;
         }
-        let f = &mut self.frontier[self.cells[i].fr as usize - 1];
+        let fr = slot.fr;
+        let f = &mut self.frontier[fr as usize - 1];
         f.code = (f.code & !(0xFF << shift)) | ((code as u32) << shift);
         f.mask |= 0xFF << shift;
     }
 
     fn remove_frontier(&mut self, pos: Pos) {
-        let i = self.idx(pos);
-        let fr = self.cells[i].fr;
+        let slot = self.cells.entry(pos);
+        let fr = slot.fr;
         if fr == 0 {
             return;
         }
-        self.cells[i].fr = 0;
+        slot.fr = 0;
         let at = fr as usize - 1;
         self.frontier.swap_remove(at);
         if at < self.frontier.len() {
             let moved = self.frontier[at].pos;
-            let mi = self.idx(moved);
-            self.cells[mi].fr = at as u16 + 1;
+            self.cells.entry(moved).fr = at as u16 + 1;
         }
     }
 

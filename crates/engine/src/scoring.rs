@@ -70,15 +70,18 @@ impl Game {
         let cat = self.rules.catalog.clone();
         let piece = self.board.pieces()[pi as usize];
         let def = cat.tile(piece.tile);
-        let mut done: Vec<NodeId> = Vec::new();
+        // At most a handful of features complete at once: no allocation.
+        let mut done = [0 as NodeId; 24];
+        let mut n = 0;
         for (fi, f) in def.features.iter().enumerate() {
             if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
                 let root = self.board.features().root(piece.node_base + fi as NodeId);
-                if !done.contains(&root)
+                if !done[..n].contains(&root)
                     && !self.board.features().is_closed(root)
                     && self.board.features().open(root) == 0
                 {
-                    done.push(root);
+                    done[n] = root;
+                    n += 1;
                 }
             }
         }
@@ -88,22 +91,23 @@ impl Game {
             let c = piece.pos.offset(cx, cy);
             for dy in -1..=1 {
                 for dx in -1..=1 {
-                    let around: Vec<(u16, u8)> = self.board.pieces_at(c.offset(dx, dy)).collect();
-                    for (q, _) in around {
-                        if let Some(node) = self.monastery_node(q) {
-                            let root = self.board.features().root(node);
-                            if !done.contains(&root)
-                                && !self.board.features().is_closed(root)
-                                && self.board.monastery_surroundings(q).1
-                            {
-                                done.push(root);
-                            }
+                    for (q, _) in self.board.pieces_at(c.offset(dx, dy)) {
+                        let Some(node) = self.monastery_node(q) else {
+                            continue;
+                        };
+                        let root = self.board.features().root(node);
+                        if !done[..n].contains(&root)
+                            && !self.board.features().is_closed(root)
+                            && self.board.monastery_surroundings(q).1
+                        {
+                            done[n] = root;
+                            n += 1;
                         }
                     }
                 }
             }
         }
-        for root in done {
+        for &root in &done[..n] {
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
             self.return_followers(root);
