@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 mod bench;
+mod render_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -91,6 +92,10 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "base")]
         sets: Vec<String>,
     },
+    /// Draw a board (SVG or PNG) after some actions of a record, or one tile.
+    Render(render_cmd::RenderArgs),
+    /// Draw a contact sheet of every tile of a set (default: all sets).
+    Catalog(render_cmd::CatalogArgs),
 }
 
 fn main() -> ExitCode {
@@ -182,6 +187,8 @@ fn run(cli: Cli) -> Result<()> {
             threads,
         } => simulate(games, players, seed, &sets, threads)?,
         Command::Bench { seconds, sets } => bench::run(seconds, &sets)?,
+        Command::Render(args) => render_cmd::render(args)?,
+        Command::Catalog(args) => render_cmd::catalog(args)?,
     }
     Ok(())
 }

@@ -1,0 +1,166 @@
+//! `bastide render` and `bastide catalog`: pictures of boards and tiles.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use bastide_engine::{Catalog, Rotation};
+use bastide_render::{BoardOptions, RenderError};
+use clap::Args;
+
+/// Arguments of `bastide render`.
+#[derive(Args)]
+pub struct RenderArgs {
+    /// The record file (`-` for standard input); not with --tile.
+    #[arg(required_unless_present = "tile")]
+    record: Option<PathBuf>,
+    /// Draw the board after this many actions (default: all of them).
+    #[arg(long)]
+    at: Option<usize>,
+    /// Output file: `.svg` or `.png` (default: SVG on standard output).
+    #[arg(short = 'o', long)]
+    out: Option<PathBuf>,
+    /// Show cell coordinates and dashed cell lines.
+    #[arg(long)]
+    grid: bool,
+    /// Highlight the cells where the drawn tile may be placed.
+    #[arg(long)]
+    legal: bool,
+    /// Leave out the players' legend under the board.
+    #[arg(long)]
+    no_legend: bool,
+    /// Draw one tile instead of a board, by id (`base/D`).
+    #[arg(long, conflicts_with_all = ["record", "at", "grid", "legal", "no_legend"])]
+    tile: Option<String>,
+    /// The tile's rotation: 0, 90, 180 or 270 (clockwise).
+    #[arg(long, default_value_t = 0, requires = "tile")]
+    rotation: i64,
+    /// Scale factor for PNG output.
+    #[arg(long, default_value_t = 1.0)]
+    zoom: f32,
+}
+
+/// Arguments of `bastide catalog`.
+#[derive(Args)]
+pub struct CatalogArgs {
+    /// The tile set (`base`, `winter`, …); default: every set.
+    set: Option<String>,
+    /// Output file: `.svg` or `.png` (default: SVG on standard output).
+    #[arg(short = 'o', long)]
+    out: Option<PathBuf>,
+    /// Scale factor for PNG output.
+    #[arg(long, default_value_t = 1.0)]
+    zoom: f32,
+}
+
+enum Format {
+    Svg,
+    Png,
+}
+
+fn format_of(out: Option<&Path>) -> Result<Format> {
+    let Some(path) = out else {
+        return Ok(Format::Svg);
+    };
+    if path.as_os_str() == "-" {
+        return Ok(Format::Svg);
+    }
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => bail!(
+            "cannot tell the picture format of {}: name the output file *.svg or *.png",
+            path.display()
+        ),
+    }
+}
+
+/// Writes an SVG picture where `out` says, converting it to PNG if asked.
+fn emit(svg: String, out: Option<&Path>, zoom: f32) -> Result<()> {
+    let format = format_of(out)?;
+    if !(zoom.is_finite() && zoom > 0.0) {
+        bail!("--zoom must be a positive number, not {zoom}");
+    }
+    let bytes = match format {
+        Format::Svg => svg.into_bytes(),
+        Format::Png => bastide_render::svg_to_png(&svg, zoom)?,
+    };
+    match out {
+        Some(path) if path.as_os_str() != "-" => std::fs::write(path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        _ => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(&bytes)
+                .and_then(|_| stdout.flush())
+                .context("cannot write the picture to standard output")?;
+        }
+    }
+    Ok(())
+}
+
+/// `bastide render`.
+pub fn render(args: RenderArgs) -> Result<()> {
+    if let Some(id) = &args.tile {
+        let rotation = Rotation::from_degrees(args.rotation).with_context(|| {
+            format!(
+                "--rotation {} is not a rotation: use 0, 90, 180 or 270",
+                args.rotation
+            )
+        })?;
+        let catalog = Catalog::builtin();
+        let svg = bastide_render::tile_svg(&catalog, id, rotation)?;
+        return emit(svg, args.out.as_deref(), args.zoom);
+    }
+    let Some(path) = &args.record else {
+        bail!("give a record file to draw, or --tile ID for a single tile");
+    };
+    let rec = crate::read_record(path)?;
+    let total = rec.actions.len();
+    let at = args.at.unwrap_or(total);
+    if at > total {
+        bail!("--at {at} is past the end: the record has {total} actions, so use at most {total}");
+    }
+    let game = rec
+        .replay_to(at)
+        .with_context(|| format!("cannot replay {}", path.display()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "record".into());
+    let state = if game.is_finished() {
+        "game over".to_string()
+    } else {
+        match game.tiles_left() {
+            1 => "1 tile left".to_string(),
+            n => format!("{n} tiles left"),
+        }
+    };
+    let opts = BoardOptions {
+        grid: args.grid,
+        legal: args.legal,
+        legend: !args.no_legend,
+        title: Some(format!("{name}: after {at} of {total} actions, {state}")),
+        ..BoardOptions::default()
+    };
+    emit(
+        bastide_render::board_svg(&game, &opts),
+        args.out.as_deref(),
+        args.zoom,
+    )
+}
+
+/// `bastide catalog`.
+pub fn catalog(args: CatalogArgs) -> Result<()> {
+    let catalog = Catalog::builtin();
+    let svg = bastide_render::catalog_svg(&catalog, args.set.as_deref()).map_err(|e| match e {
+        RenderError::UnknownSet { .. } => anyhow::anyhow!("{e}"),
+        other => other.into(),
+    })?;
+    emit(svg, args.out.as_deref(), args.zoom)
+}

@@ -1,0 +1,641 @@
+//! Drawing pieces, boards and sheets as SVG text.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use bastide_engine::catalog::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
+use bastide_engine::geometry::{Corner, Pos, Rotation};
+use bastide_engine::{Action, Game, Phase};
+
+use crate::geom::{self, Deco, Pt, TileGeom, S};
+use crate::svg::{d, esc, num, points, pt};
+use crate::BoardOptions;
+
+const STYLE: &str = "\
+.table{fill:#ece7db}\
+.gridline{fill:none;stroke:#bdb39c;stroke-width:1;stroke-dasharray:4 4}\
+.coord{font-size:16px;fill:#6b6355;text-anchor:middle}\
+.field{fill:#8fc25b}\
+.city{fill:#e0b87f}\
+.wall{fill:none;stroke:#7b4a21;stroke-width:5;stroke-linecap:round}\
+.roadedge{fill:none;stroke:#6f624c;stroke-width:12;stroke-linecap:round}\
+.road{fill:none;stroke:#f7f1de;stroke-width:8.5;stroke-linecap:round}\
+.riveredge{fill:none;stroke:#2c66a3;stroke-width:17;stroke-linecap:round}\
+.river{fill:none;stroke:#5aa7ea;stroke-width:13;stroke-linecap:round}\
+.pond{fill:#5aa7ea;stroke:#2c66a3;stroke-width:2}\
+.house{fill:#f2e6c8;stroke:#4a3b2c;stroke-width:1.5;stroke-linejoin:round}\
+.tileedge{fill:none;stroke:#33491f;stroke-width:1.2;stroke-opacity:0.75}\
+.gap{stroke:#8a5a44;stroke-width:1.5;stroke-dasharray:5 4}\
+.legal{fill:#ffd84d;fill-opacity:0.45;stroke:#b88700;stroke-width:2;stroke-dasharray:6 4}\
+.last{fill:none;stroke:#fff36b;stroke-width:3;stroke-opacity:0.9}\
+.mwall{fill:#f4ead6;stroke:#3f3226;stroke-width:1.5}\
+.mroof{fill:#b8402b;stroke:#3f3226;stroke-width:1.5;stroke-linejoin:round}\
+.mcross{fill:none;stroke:#3f3226;stroke-width:2}\
+.iroof{fill:#7a4fb0;stroke:#3f3226;stroke-width:1.5;stroke-linejoin:round}\
+.shield{fill:#2749a8;stroke:#f8f3e3;stroke-width:1.6;stroke-linejoin:round}\
+.chevron{fill:none;stroke:#f3cf3c;stroke-width:2}\
+.halo{fill:#ffffff;stroke:#ffffff;stroke-width:5;stroke-linejoin:round}\
+.meeple{stroke:#161616;stroke-width:1.6;stroke-linejoin:round}\
+.label{font-size:13px;fill:#3a3428;text-anchor:middle}\
+.small{font-size:11px;fill:#6b6355;text-anchor:middle}\
+.title{font-size:22px;fill:#3a3428}\
+.legend{font-size:18px;fill:#3a3428}";
+
+/// A meeple, about 24 units tall, centred on the origin.
+const MEEPLE: &str = "M4.5,-8 A4.5,4.5 0 1 1 -4.5,-8 A4.5,4.5 0 1 1 4.5,-8 Z \
+M-3.5,-3.2 L3.5,-3.2 C7,-3 11,-2 11.5,0.5 C11.8,2.5 9,2.8 5.5,2 L8.5,10.5 L2.5,10.5 \
+L0,6.5 L-2.5,10.5 L-8.5,10.5 L-5.5,2 C-9,2.8 -11.8,2.5 -11.5,0.5 C-11,-2 -7,-3 -3.5,-3.2 Z";
+
+/// The colour of a player: their name if it is a colour, else by seat.
+pub fn player_colour(name: &str, seat: usize) -> &'static str {
+    const BY_NAME: [(&str, &str); 11] = [
+        ("red", "#d62828"),
+        ("blue", "#1f5fd1"),
+        ("green", "#1e8c34"),
+        ("yellow", "#f2c91d"),
+        ("black", "#262626"),
+        ("grey", "#9b9b9b"),
+        ("gray", "#9b9b9b"),
+        ("white", "#f4f4f4"),
+        ("pink", "#f07ab8"),
+        ("purple", "#7f3fbf"),
+        ("orange", "#f07d1a"),
+    ];
+    const BY_SEAT: [&str; 8] = [
+        "#d62828", "#1f5fd1", "#1e8c34", "#f2c91d", "#262626", "#9b9b9b", "#f07ab8", "#7f3fbf",
+    ];
+    let lower = name.to_ascii_lowercase();
+    BY_NAME
+        .iter()
+        .find(|(n, _)| lower == *n)
+        .map(|(_, c)| *c)
+        .unwrap_or(BY_SEAT[seat % BY_SEAT.len()])
+}
+
+fn shape_name(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Square => "square",
+        Shape::Half => "half",
+        Shape::Double => "double",
+    }
+}
+
+/// Opens the document: root element, style, shared definitions, table.
+fn open(out: &mut String, w: f64, h: f64, px_per_unit: f64, title: &str) {
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" \
+font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title>{}</title>\n<style>{STYLE}</style>\n<defs>\n",
+        num((w * px_per_unit).ceil()),
+        num((h * px_per_unit).ceil()),
+        num(w),
+        num(h),
+        esc(title)
+    );
+    for shape in [Shape::Square, Shape::Half, Shape::Double] {
+        let _ = writeln!(
+            out,
+            "<clipPath id=\"clip-{}\"><polygon points=\"{}\"/></clipPath>",
+            shape_name(shape),
+            points(&geom::outline(shape))
+        );
+    }
+    out.push_str(
+        "<pattern id=\"hatch\" width=\"10\" height=\"10\" patternUnits=\"userSpaceOnUse\">\
+<rect width=\"10\" height=\"10\" fill=\"#f6efe6\"/><path d=\"M0,10 L10,0\" stroke=\"#c9a48e\" stroke-width=\"2\"/></pattern>\n</defs>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<rect class=\"table\" width=\"{}\" height=\"{}\"/>",
+        num(w),
+        num(h)
+    );
+}
+
+/// Maps a point of a tile's catalog frame to the board: the tile turns
+/// clockwise about the centre of its first cell, whose corner is at `origin`.
+fn to_board(p: Pt, origin: Pt, rot: Rotation) -> Pt {
+    let (dx, dy) = (p.x - S / 2.0, p.y - S / 2.0);
+    let (rx, ry) = match rot.quarters() {
+        0 => (dx, dy),
+        1 => (-dy, dx),
+        2 => (-dx, -dy),
+        _ => (dy, -dx),
+    };
+    Pt::new(origin.x + S / 2.0 + rx, origin.y + S / 2.0 + ry)
+}
+
+/// Draws the flat part of a piece (fields, cities, rivers, roads).
+fn piece(out: &mut String, def: &TileDef, g: &TileGeom, origin: Pt, rot: Rotation) {
+    let mut tags: Vec<String> = def.tags.clone();
+    for f in &def.features {
+        tags.extend(f.tags.iter().cloned());
+    }
+    let tag_attr = if tags.is_empty() {
+        String::new()
+    } else {
+        format!(" data-tags=\"{}\"", esc(&tags.join(" ")))
+    };
+    let rotate = if rot.quarters() == 0 {
+        String::new()
+    } else {
+        format!(" rotate({} 50 50)", rot.degrees())
+    };
+    let _ = writeln!(
+        out,
+        "<g transform=\"translate({}){rotate}\" data-tile=\"{}\"{tag_attr}>",
+        pt(origin),
+        esc(&def.id)
+    );
+    let _ = writeln!(out, "<g clip-path=\"url(#clip-{})\">", shape_name(g.shape));
+    let _ = writeln!(
+        out,
+        "<polygon class=\"field\" points=\"{}\"/>",
+        points(&g.outline)
+    );
+    for c in &g.cities {
+        let _ = writeln!(out, "<path class=\"city\" d=\"{}\"/>", d(&c.fill));
+    }
+    for c in &g.cities {
+        for w in &c.walls {
+            let _ = writeln!(out, "<path class=\"wall\" d=\"{}\"/>", d(w));
+        }
+    }
+    for kind in [FeatureKind::River, FeatureKind::Road] {
+        let (edge, body) = if kind == FeatureKind::River {
+            ("riveredge", "river")
+        } else {
+            ("roadedge", "road")
+        };
+        let lines: Vec<_> = g.lines.iter().filter(|l| l.kind == kind).collect();
+        for l in &lines {
+            let _ = writeln!(out, "<path class=\"{edge}\" d=\"{}\"/>", d(&l.path));
+        }
+        for l in &lines {
+            let _ = writeln!(out, "<path class=\"{body}\" d=\"{}\"/>", d(&l.path));
+        }
+        if kind == FeatureKind::River {
+            for p in &g.ponds {
+                let _ = writeln!(
+                    out,
+                    "<circle class=\"pond\" cx=\"{}\" cy=\"{}\" r=\"12\"/>",
+                    num(p.x),
+                    num(p.y)
+                );
+            }
+        }
+    }
+    out.push_str("</g>\n");
+    let _ = writeln!(
+        out,
+        "<polygon class=\"tileedge\" points=\"{}\"/>\n</g>",
+        points(&g.outline)
+    );
+}
+
+/// Draws the upright things of a piece: monasteries, coats of arms, inns.
+fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
+    for &p in &g.junctions {
+        let q = to_board(p, origin, rot);
+        let _ = writeln!(
+            out,
+            "<path class=\"house\" d=\"M{},{} l6.5,-6.5 l6.5,6.5 v7 h-13 Z\"/>",
+            num(q.x - 6.5),
+            num(q.y - 2.0)
+        );
+    }
+    for deco in &g.decos {
+        match *deco {
+            Deco::Monastery(p) => {
+                let q = to_board(p, origin, rot);
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({})\"><rect class=\"mwall\" x=\"-11\" y=\"-4\" width=\"22\" height=\"14\"/>\
+<path class=\"mroof\" d=\"M-14,-4 L0,-15 L14,-4 Z\"/><path class=\"mcross\" d=\"M0,-22 V-14 M-3.5,-19 H3.5\"/>\
+<rect class=\"mroof\" x=\"-3\" y=\"2\" width=\"6\" height=\"8\"/></g>",
+                    pt(q)
+                );
+            }
+            Deco::Shield(p) => {
+                let q = to_board(p, origin, rot);
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({})\"><path class=\"shield\" d=\"M-7,-8 H7 V0 Q7,6 0,9 Q-7,6 -7,0 Z\"/>\
+<path class=\"chevron\" d=\"M-5,-2 L0,3 L5,-2\"/></g>",
+                    pt(q)
+                );
+            }
+            Deco::Inn(p) => {
+                let q = to_board(p, origin, rot);
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({})\"><rect class=\"mwall\" x=\"-7\" y=\"-2\" width=\"14\" height=\"9\"/>\
+<path class=\"iroof\" d=\"M-9,-2 L0,-9 L9,-2 Z\"/></g>",
+                    pt(q)
+                );
+            }
+        }
+    }
+}
+
+/// A follower: a meeple in the player's colour, lying down for a farmer.
+fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str) {
+    let turn = if lying { " rotate(90)" } else { "" };
+    let _ = writeln!(
+        out,
+        "<g transform=\"translate({}){turn} scale(1.1)\" data-player=\"{}\"><path class=\"halo\" d=\"{MEEPLE}\"/>\
+<path class=\"meeple\" fill=\"{colour}\" d=\"{MEEPLE}\"/></g>",
+        pt(at),
+        esc(player)
+    );
+}
+
+/// The triangle of a cell with its right angle at `corner`.
+fn half_triangle(corner: Corner, origin: Pt) -> Vec<Pt> {
+    let c = |k: u8| {
+        let (x, y) = match Corner::from_index(k) {
+            Corner::NW => (0.0, 0.0),
+            Corner::NE => (S, 0.0),
+            Corner::SE => (S, S),
+            Corner::SW => (0.0, S),
+        };
+        Pt::new(origin.x + x, origin.y + y)
+    };
+    let i = corner as u8;
+    vec![c(i), c(i + 1), c(i + 3)]
+}
+
+fn gap(out: &mut String, corner: Corner, origin: Pt) {
+    let _ = writeln!(
+        out,
+        "<polygon class=\"gap\" fill=\"url(#hatch)\" points=\"{}\"/>",
+        points(&half_triangle(corner, origin))
+    );
+}
+
+/// Geometry of each tile kind, computed once per drawing.
+#[derive(Default)]
+struct Geoms(BTreeMap<TileIdx, TileGeom>);
+
+impl Geoms {
+    fn get(&mut self, cat: &Catalog, t: TileIdx) -> &TileGeom {
+        self.0
+            .entry(t)
+            .or_insert_with(|| geom::tile_geom(cat.tile(t)))
+    }
+}
+
+/// Cells a piece covers.
+fn cells_of(def: &TileDef, pos: Pos, rot: Rotation) -> Vec<Pos> {
+    def.oriented(rot)
+        .cells
+        .iter()
+        .map(|&(dx, dy)| pos.offset(dx, dy))
+        .collect()
+}
+
+/// The whole board of a game.
+pub fn board(game: &Game, opts: &BoardOptions) -> String {
+    let cat = game.catalog();
+    let pieces = game.board().pieces();
+    let mut cells: BTreeSet<Pos> = BTreeSet::new();
+    for p in pieces {
+        cells.extend(cells_of(cat.tile(p.tile), p.pos, p.rot));
+    }
+    let mut legal: BTreeSet<Pos> = BTreeSet::new();
+    if opts.legal && game.phase() == Phase::Place {
+        for a in game.legal_actions() {
+            if let Action::Place { tile, pos, rot } = a {
+                legal.extend(cells_of(cat.tile(tile), pos, rot));
+            }
+        }
+    }
+    let all: Vec<Pos> = cells.iter().chain(legal.iter()).copied().collect();
+    let minx = all.iter().map(|p| p.x).min().unwrap_or(0);
+    let maxx = all.iter().map(|p| p.x).max().unwrap_or(0);
+    let miny = all.iter().map(|p| p.y).min().unwrap_or(0);
+    let maxy = all.iter().map(|p| p.y).max().unwrap_or(0);
+    let margin = 24.0;
+    let label_room = if opts.grid { 26.0 } else { 0.0 };
+    let ox = margin + label_room;
+    let oy = margin + label_room;
+    let ncols = (maxx - minx + 1) as f64;
+    let nrows = (maxy - miny + 1) as f64;
+    let names = &game.config().players;
+    let col_w = 250.0;
+    let mut w = ox + ncols * S + margin;
+    if opts.legend {
+        w = w.max(2.0 * margin + col_w * names.len().clamp(1, 3) as f64);
+    }
+    let per_row = (((w - 2.0 * margin) / col_w).floor() as usize).max(1);
+    let legend_rows = names.len().div_ceil(per_row);
+    let legend_h = if opts.legend {
+        let title = if opts.title.is_some() { 30.0 } else { 0.0 };
+        title + legend_rows as f64 * 34.0 + 10.0
+    } else {
+        0.0
+    };
+    let h = oy + nrows * S + margin + legend_h;
+    let origin_of = |p: Pos| Pt::new(ox + (p.x - minx) as f64 * S, oy + (p.y - miny) as f64 * S);
+    let mut out = String::new();
+    let title = opts.title.clone().unwrap_or_else(|| "Bastide board".into());
+    open(&mut out, w, h, opts.px_per_cell / S, &title);
+    if opts.grid {
+        out.push_str("<g class=\"grid\">\n");
+        for i in 0..=(maxx - minx + 1) {
+            let x = ox + i as f64 * S;
+            let _ = writeln!(
+                out,
+                "<line class=\"gridline\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                num(x),
+                num(oy),
+                num(x),
+                num(oy + nrows * S)
+            );
+        }
+        for j in 0..=(maxy - miny + 1) {
+            let y = oy + j as f64 * S;
+            let _ = writeln!(
+                out,
+                "<line class=\"gridline\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                num(ox),
+                num(y),
+                num(ox + ncols * S),
+                num(y)
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    let mut geoms = Geoms::default();
+    for p in pieces {
+        let def = cat.tile(p.tile);
+        let g = geoms.get(cat, p.tile);
+        piece(&mut out, def, g, origin_of(p.pos), p.rot);
+    }
+    // Cells holding one half: the empty triangle.
+    let mut halves: BTreeMap<Pos, Vec<Corner>> = BTreeMap::new();
+    for p in pieces {
+        if let Some(c) = p.corner {
+            halves.entry(p.pos).or_default().push(c);
+        } else if cat.tile(p.tile).shape == Shape::Half {
+            halves
+                .entry(p.pos)
+                .or_default()
+                .push(Corner::of_half(p.rot));
+        }
+    }
+    for (pos, cs) in &halves {
+        if cs.len() == 1 {
+            gap(&mut out, cs[0].opposite(), origin_of(*pos));
+        }
+    }
+    for pos in &legal {
+        let o = origin_of(*pos);
+        let _ = writeln!(
+            out,
+            "<rect class=\"legal\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            num(o.x + 3.0),
+            num(o.y + 3.0),
+            num(S - 6.0),
+            num(S - 6.0)
+        );
+    }
+    if opts.mark_last {
+        if let Some(last) = game.last_piece().and_then(|i| pieces.get(i as usize)) {
+            let g = geoms.get(cat, last.tile);
+            let o = origin_of(last.pos);
+            let ring: Vec<Pt> = g
+                .outline
+                .iter()
+                .map(|&p| to_board(p, o, last.rot))
+                .collect();
+            let _ = writeln!(
+                out,
+                "<polygon class=\"last\" points=\"{}\"/>",
+                points(&ring)
+            );
+        }
+    }
+    for p in pieces {
+        let g = geoms.get(cat, p.tile);
+        decos(&mut out, g, origin_of(p.pos), p.rot);
+    }
+    let mut seen: BTreeMap<(u16, u8), usize> = BTreeMap::new();
+    for f in game.followers() {
+        let Some(p) = pieces.get(f.piece as usize) else {
+            continue;
+        };
+        let g = geoms.get(cat, p.tile);
+        let fi = f.feature as usize;
+        let (Some(&local), lying) = (g.anchors.get(fi), g.lying.get(fi).copied().unwrap_or(false))
+        else {
+            continue;
+        };
+        let k = seen.entry((f.piece, f.feature)).or_insert(0);
+        let shift = *k as f64 * 9.0;
+        *k += 1;
+        let at = to_board(local, origin_of(p.pos), p.rot);
+        let at = Pt::new(at.x + shift, at.y + shift);
+        let seat = f.player as usize;
+        let name = names.get(seat).map(String::as_str).unwrap_or("?");
+        follower(&mut out, at, player_colour(name, seat), lying, name);
+    }
+    if opts.grid {
+        for i in 0..=(maxx - minx) {
+            let _ = writeln!(
+                out,
+                "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
+                num(ox + (i as f64 + 0.5) * S),
+                num(oy - 9.0),
+                minx + i
+            );
+        }
+        for j in 0..=(maxy - miny) {
+            let _ = writeln!(
+                out,
+                "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
+                num(ox - 18.0),
+                num(oy + (j as f64 + 0.5) * S + 6.0),
+                miny + j
+            );
+        }
+    }
+    if opts.legend {
+        let mut y = oy + nrows * S + margin;
+        if let Some(t) = &opts.title {
+            let _ = writeln!(
+                out,
+                "<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
+                num(margin),
+                num(y + 18.0),
+                esc(t)
+            );
+            y += 30.0;
+        }
+        let scores = game.scores();
+        for (seat, name) in names.iter().enumerate() {
+            let row = seat / per_row;
+            let x = margin + (seat % per_row) as f64 * col_w;
+            let yy = y + row as f64 * 34.0;
+            follower(
+                &mut out,
+                Pt::new(x + 13.0, yy + 15.0),
+                player_colour(name, seat),
+                false,
+                name,
+            );
+            let score = scores.get(seat).copied().unwrap_or(0);
+            let supply = game.players().get(seat).map_or(0, |p| p.supply);
+            let _ = writeln!(
+                out,
+                "<text class=\"legend\" x=\"{}\" y=\"{}\">{} {score} pts, {supply} left</text>",
+                num(x + 32.0),
+                num(yy + 22.0),
+                esc(name)
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One tile kind in one rotation.
+pub fn tile(cat: &Catalog, t: TileIdx, rot: Rotation, px_per_cell: f64) -> String {
+    let def = cat.tile(t);
+    let g = geom::tile_geom(def);
+    let cells = cells_of(def, Pos::new(0, 0), rot);
+    let minx = cells.iter().map(|p| p.x).min().unwrap_or(0);
+    let maxx = cells.iter().map(|p| p.x).max().unwrap_or(0);
+    let miny = cells.iter().map(|p| p.y).min().unwrap_or(0);
+    let maxy = cells.iter().map(|p| p.y).max().unwrap_or(0);
+    let m = 8.0;
+    let w = (maxx - minx + 1) as f64 * S + 2.0 * m;
+    let h = (maxy - miny + 1) as f64 * S + 2.0 * m;
+    let origin = Pt::new(m - minx as f64 * S, m - miny as f64 * S);
+    let mut out = String::new();
+    open(
+        &mut out,
+        w,
+        h,
+        px_per_cell / S,
+        &format!("{} at {}", def.id, rot.degrees()),
+    );
+    piece(&mut out, def, &g, origin, rot);
+    if def.shape == Shape::Half {
+        gap(&mut out, Corner::of_half(rot).opposite(), origin);
+    }
+    decos(&mut out, &g, origin, rot);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A contact sheet: every tile kind of the given sets, with ids and counts.
+pub fn sheet(cat: &Catalog, sets: &[&str], px_per_cell: f64) -> String {
+    let m = 24.0;
+    let gap_x = 26.0;
+    let label_h = 36.0;
+    let per_row = 8usize;
+    let row_h = S + label_h + 14.0;
+    let w = 2.0 * m + per_row as f64 * (S + gap_x) - gap_x;
+    // Lay out first, to know the height.
+    struct Item {
+        idx: TileIdx,
+        at: Pt,
+    }
+    let mut items: Vec<Item> = Vec::new();
+    let mut heads: Vec<(f64, String)> = Vec::new();
+    let mut y = m;
+    for name in sets {
+        let Some(set) = cat.set(name) else { continue };
+        let kinds: Vec<TileIdx> = set.tiles.clone();
+        let count: u32 = kinds.iter().map(|&t| cat.tile(t).count as u32).sum();
+        heads.push((
+            y + 22.0,
+            format!(
+                "{} ({}): {} kinds, {} tiles",
+                set.title,
+                set.name,
+                kinds.len(),
+                count
+            ),
+        ));
+        y += 40.0;
+        let mut col = 0usize;
+        for t in kinds {
+            let span = cat.tile(t).cell_count().max(1);
+            if col + span > per_row && col > 0 {
+                col = 0;
+                y += row_h;
+            }
+            items.push(Item {
+                idx: t,
+                at: Pt::new(m + col as f64 * (S + gap_x), y),
+            });
+            col += span;
+        }
+        y += row_h + 10.0;
+    }
+    let h = y + m - 10.0;
+    let mut out = String::new();
+    open(&mut out, w, h, px_per_cell / S, "Bastide tile catalog");
+    for (hy, text) in &heads {
+        let _ = writeln!(
+            out,
+            "<text class=\"title\" x=\"{}\" y=\"{}\">{}</text>",
+            num(m),
+            num(*hy),
+            esc(text)
+        );
+    }
+    let mut geoms = Geoms::default();
+    for it in &items {
+        let def = cat.tile(it.idx);
+        let g = geoms.get(cat, it.idx).clone();
+        piece(&mut out, def, &g, it.at, Rotation::default());
+        if def.shape == Shape::Half {
+            gap(&mut out, Corner::SW.opposite(), it.at);
+        }
+        decos(&mut out, &g, it.at, Rotation::default());
+        let cx = it.at.x + geom::width(def.shape) / 2.0;
+        // The full id where it fits, else the part after the set name.
+        let mut label = def.id.as_str();
+        if label.chars().count() > 16 {
+            label = label.split_once('/').map_or(label, |(_, rest)| rest);
+        }
+        let squeeze = if label.chars().count() > 16 {
+            format!(
+                " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+                num(S + gap_x - 8.0)
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "<text class=\"label\" x=\"{}\" y=\"{}\"{squeeze}>{}</text>",
+            num(cx),
+            num(it.at.y + S + 16.0),
+            esc(label)
+        );
+        let start = cat
+            .set(&def.set)
+            .and_then(|s| s.start)
+            .is_some_and(|s| s == it.idx);
+        let mut note = format!("\u{d7}{}", def.count);
+        if start {
+            note.push_str(", start");
+        }
+        if def.reconstructed {
+            note.push_str(", reconstructed");
+        }
+        let _ = writeln!(
+            out,
+            "<text class=\"small\" x=\"{}\" y=\"{}\">{}</text>",
+            num(cx),
+            num(it.at.y + S + 30.0),
+            esc(&note)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}

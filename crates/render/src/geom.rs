@@ -1,0 +1,837 @@
+//! Tile geometry computed from catalog data alone.
+//!
+//! Every tile is laid out in its catalog orientation in a local frame where
+//! one cell is [`S`] units wide, `x` east and `y` south. Each border place is
+//! a stretch of the tile's outline; a city is the polygon over the stretches
+//! it covers, closed by wall curves bowing into the tile; roads and rivers
+//! run from the middles of sides to the centre or across; fields are what is
+//! left. Where a follower stands is worked out on a coarse grid: the spot of
+//! a feature's area that lies farthest from everything else.
+
+use bastide_engine::catalog::{FeatureKind, Shape, TileDef};
+use bastide_engine::geometry::{Place, Side};
+
+/// Width of one cell in local units.
+pub const S: f64 = 100.0;
+
+/// Where the middle place of a side starts and ends, as fractions of the side.
+const SPLIT: [f64; 4] = [0.0, 0.4, 0.6, 1.0];
+
+/// Half width of a drawn road (local units).
+pub const ROAD_HALF: f64 = 4.5;
+/// Half width of a drawn river.
+pub const RIVER_HALF: f64 = 7.0;
+
+/// A point in the local frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pt {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Pt {
+    pub const fn new(x: f64, y: f64) -> Pt {
+        Pt { x, y }
+    }
+    pub fn lerp(self, o: Pt, t: f64) -> Pt {
+        Pt::new(self.x + (o.x - self.x) * t, self.y + (o.y - self.y) * t)
+    }
+    pub fn dist(self, o: Pt) -> f64 {
+        ((self.x - o.x).powi(2) + (self.y - o.y).powi(2)).sqrt()
+    }
+}
+
+/// One border place: a stretch of the outline, clockwise.
+#[derive(Clone, Copy, Debug)]
+pub struct Seg {
+    pub cell: u8,
+    pub place: Place,
+    pub a: Pt,
+    pub b: Pt,
+}
+
+impl Seg {
+    fn mid(&self) -> Pt {
+        self.a.lerp(self.b, 0.5)
+    }
+}
+
+/// A path command.
+#[derive(Clone, Copy, Debug)]
+pub enum Cmd {
+    M(Pt),
+    L(Pt),
+    Q(Pt, Pt),
+    Z,
+}
+
+/// A path, as SVG draws it and as a polyline for hit tests.
+#[derive(Clone, Debug, Default)]
+pub struct Path(pub Vec<Cmd>);
+
+impl Path {
+    /// Points along the path (quadratic curves cut into short lines); a
+    /// closing command adds nothing, polygons are closed implicitly.
+    pub fn flatten(&self) -> Vec<Pt> {
+        let mut out = Vec::new();
+        let mut cur = Pt::new(0.0, 0.0);
+        for c in &self.0 {
+            match *c {
+                Cmd::M(p) | Cmd::L(p) => {
+                    out.push(p);
+                    cur = p;
+                }
+                Cmd::Q(c1, p) => {
+                    for k in 1..=16 {
+                        out.push(quad(cur, c1, p, k as f64 / 16.0));
+                    }
+                    cur = p;
+                }
+                Cmd::Z => {}
+            }
+        }
+        out
+    }
+
+    /// The direction of the first drawn piece at its middle.
+    fn tangent(&self) -> (f64, f64) {
+        let mut cur = None;
+        for c in &self.0 {
+            match *c {
+                Cmd::M(p) => cur = Some(p),
+                Cmd::L(p) | Cmd::Q(_, p) => {
+                    if let Some(a) = cur {
+                        return (p.x - a.x, p.y - a.y);
+                    }
+                }
+                Cmd::Z => {}
+            }
+        }
+        (1.0, 0.0)
+    }
+
+    /// The point halfway along the first drawn piece.
+    fn middle(&self) -> Option<Pt> {
+        let mut cur = None;
+        for c in &self.0 {
+            match *c {
+                Cmd::M(p) => cur = Some(p),
+                Cmd::L(p) => return cur.map(|a| a.lerp(p, 0.5)),
+                Cmd::Q(c1, p) => return cur.map(|a| quad(a, c1, p, 0.5)),
+                Cmd::Z => {}
+            }
+        }
+        cur
+    }
+}
+
+fn quad(a: Pt, c: Pt, b: Pt, t: f64) -> Pt {
+    let u = 1.0 - t;
+    Pt::new(
+        u * u * a.x + 2.0 * u * t * c.x + t * t * b.x,
+        u * u * a.y + 2.0 * u * t * c.y + t * t * b.y,
+    )
+}
+
+/// The tile's outline, clockwise.
+pub fn outline(shape: Shape) -> Vec<Pt> {
+    match shape {
+        Shape::Square => vec![
+            Pt::new(0.0, 0.0),
+            Pt::new(S, 0.0),
+            Pt::new(S, S),
+            Pt::new(0.0, S),
+        ],
+        Shape::Half => vec![Pt::new(0.0, 0.0), Pt::new(S, S), Pt::new(0.0, S)],
+        Shape::Double => vec![
+            Pt::new(0.0, 0.0),
+            Pt::new(2.0 * S, 0.0),
+            Pt::new(2.0 * S, S),
+            Pt::new(0.0, S),
+        ],
+    }
+}
+
+/// Local width of a shape (height is always one cell).
+pub fn width(shape: Shape) -> f64 {
+    if shape == Shape::Double {
+        2.0 * S
+    } else {
+        S
+    }
+}
+
+fn side_segs(cell: u8, side: Side, out: &mut Vec<Seg>) {
+    let ox = cell as f64 * S;
+    let (a, b) = match side {
+        Side::N => (Pt::new(ox, 0.0), Pt::new(ox + S, 0.0)),
+        Side::E => (Pt::new(ox + S, 0.0), Pt::new(ox + S, S)),
+        Side::S => (Pt::new(ox + S, S), Pt::new(ox, S)),
+        Side::W => (Pt::new(ox, S), Pt::new(ox, 0.0)),
+    };
+    for (k, place) in side.places().into_iter().enumerate() {
+        out.push(Seg {
+            cell,
+            place,
+            a: a.lerp(b, SPLIT[k]),
+            b: a.lerp(b, SPLIT[k + 1]),
+        });
+    }
+}
+
+/// The border places of a shape as stretches of its outline, clockwise.
+pub fn perimeter(shape: Shape) -> Vec<Seg> {
+    let mut v = Vec::new();
+    match shape {
+        Shape::Square => {
+            for s in Side::ALL {
+                side_segs(0, s, &mut v);
+            }
+        }
+        Shape::Half => {
+            side_segs(0, Side::W, &mut v);
+            let (a, b) = (Pt::new(0.0, 0.0), Pt::new(S, S));
+            for (k, place) in [Place::H1, Place::H, Place::H2].into_iter().enumerate() {
+                v.push(Seg {
+                    cell: 0,
+                    place,
+                    a: a.lerp(b, SPLIT[k]),
+                    b: a.lerp(b, SPLIT[k + 1]),
+                });
+            }
+            side_segs(0, Side::S, &mut v);
+        }
+        Shape::Double => {
+            side_segs(0, Side::N, &mut v);
+            side_segs(1, Side::N, &mut v);
+            side_segs(1, Side::E, &mut v);
+            side_segs(1, Side::S, &mut v);
+            side_segs(0, Side::S, &mut v);
+            side_segs(0, Side::W, &mut v);
+        }
+    }
+    v
+}
+
+/// The centre of a cell of the shape (a half's centroid for a half).
+pub fn cell_centre(shape: Shape, cell: u8) -> Pt {
+    match shape {
+        Shape::Half => Pt::new(S / 3.0, 2.0 * S / 3.0),
+        _ => Pt::new(cell.min(1) as f64 * S + S / 2.0, S / 2.0),
+    }
+}
+
+/// The centre of the cell a point lies in; for a point near the middle of
+/// a double-size tile, the centre of the whole tile.
+fn centre_near(shape: Shape, p: Pt) -> Pt {
+    if shape == Shape::Double {
+        if (p.x - S).abs() < S / 4.0 {
+            return Pt::new(S, S / 2.0);
+        }
+        return cell_centre(shape, u8::from(p.x > S));
+    }
+    cell_centre(shape, 0)
+}
+
+/// The point where a place lies: the middle of its stretch, or a centre.
+fn place_point(segs: &[Seg], shape: Shape, cell: u8, place: Place) -> Option<Pt> {
+    if place == Place::C {
+        return Some(cell_centre(shape, cell));
+    }
+    segs.iter()
+        .find(|s| s.cell == cell && s.place == place)
+        .map(Seg::mid)
+}
+
+/// A city: its area and the walls between it and the rest of the tile.
+#[derive(Clone, Debug)]
+pub struct CityGeom {
+    pub feature: usize,
+    pub fill: Path,
+    pub walls: Vec<Path>,
+    poly: Vec<Pt>,
+}
+
+/// A road or river piece.
+#[derive(Clone, Debug)]
+pub struct LineGeom {
+    pub feature: usize,
+    pub kind: FeatureKind,
+    pub path: Path,
+}
+
+/// Small things drawn upright over the tiles.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Deco {
+    /// A monastery building.
+    Monastery(Pt),
+    /// A coat of arms.
+    Shield(Pt),
+    /// An inn by a road.
+    Inn(Pt),
+}
+
+/// Everything needed to draw one tile kind, in catalog orientation.
+#[derive(Clone, Debug)]
+pub struct TileGeom {
+    pub shape: Shape,
+    pub outline: Vec<Pt>,
+    pub cities: Vec<CityGeom>,
+    pub lines: Vec<LineGeom>,
+    /// Where roads meet or end in the open: a small house.
+    pub junctions: Vec<Pt>,
+    /// Where rivers start, end or fork: a pond.
+    pub ponds: Vec<Pt>,
+    pub decos: Vec<Deco>,
+    /// For each feature: where its follower stands.
+    pub anchors: Vec<Pt>,
+    /// For each feature: whether a follower there lies down (a farmer).
+    pub lying: Vec<bool>,
+}
+
+/// Closing curve control point for a wall from `p` to `q`: bowed from the
+/// chord's middle towards the centre of its cell.
+fn wall_control(shape: Shape, p: Pt, q: Pt) -> Pt {
+    let m = p.lerp(q, 0.5);
+    let c = centre_near(shape, m);
+    m.lerp(c, 1.2)
+}
+
+fn city_geom(shape: Shape, segs: &[Seg], fi: usize, places: &[(u8, Place)]) -> CityGeom {
+    let n = segs.len();
+    let inside: Vec<bool> = segs
+        .iter()
+        .map(|s| places.contains(&(s.cell, s.place)))
+        .collect();
+    let mut fill = Path::default();
+    let mut walls = Vec::new();
+    if inside.iter().all(|&b| b) {
+        let o = outline(shape);
+        fill.0.push(Cmd::M(o[0]));
+        fill.0.extend(o[1..].iter().map(|&p| Cmd::L(p)));
+        fill.0.push(Cmd::Z);
+    } else if !inside.iter().any(|&b| b) {
+        // No border place: a small walled town in the middle.
+        let c = cell_centre(shape, places.first().map_or(0, |p| p.0));
+        let r = 14.0;
+        let pts = [
+            Pt::new(c.x - r, c.y - r),
+            Pt::new(c.x + r, c.y - r),
+            Pt::new(c.x + r, c.y + r),
+            Pt::new(c.x - r, c.y + r),
+        ];
+        fill.0.push(Cmd::M(pts[0]));
+        fill.0.extend(pts[1..].iter().map(|&p| Cmd::L(p)));
+        fill.0.push(Cmd::Z);
+        let mut w = fill.clone();
+        w.0.pop();
+        w.0.push(Cmd::L(pts[0]));
+        walls.push(w);
+    } else {
+        // Runs of consecutive covered stretches, clockwise.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for start in 0..n {
+            if inside[start] && !inside[(start + n - 1) % n] {
+                let mut end = start;
+                while inside[(end + 1) % n] {
+                    end = (end + 1) % n;
+                }
+                runs.push((start, end));
+            }
+        }
+        fill.0.push(Cmd::M(segs[runs[0].0].a));
+        for (k, &(start, end)) in runs.iter().enumerate() {
+            let mut i = start;
+            loop {
+                fill.0.push(Cmd::L(segs[i].b));
+                if i == end {
+                    break;
+                }
+                i = (i + 1) % n;
+            }
+            let from = segs[end].b;
+            let to = segs[runs[(k + 1) % runs.len()].0].a;
+            let ctrl = wall_control(shape, from, to);
+            fill.0.push(Cmd::Q(ctrl, to));
+            walls.push(Path(vec![Cmd::M(from), Cmd::Q(ctrl, to)]));
+        }
+        fill.0.push(Cmd::Z);
+    }
+    let poly = fill.flatten();
+    CityGeom {
+        feature: fi,
+        fill,
+        walls,
+        poly,
+    }
+}
+
+fn point_in_poly(p: Pt, poly: &[Pt]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    if n < 3 {
+        return false;
+    }
+    let mut j = n - 1;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[j]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+fn dist_to_polyline(p: Pt, line: &[Pt]) -> f64 {
+    let mut best = f64::INFINITY;
+    for w in line.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 > 0.0 {
+            (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        best = best.min(p.dist(Pt::new(a.x + t * dx, a.y + t * dy)));
+    }
+    if line.len() == 1 {
+        best = p.dist(line[0]);
+    }
+    best
+}
+
+/// Where a road or river from `p` that ends at a city meets its wall: the
+/// wall point on the shortest way from `p` via the wall to the cell centre.
+fn gate(p: Pt, centre: Pt, cities: &[CityGeom]) -> Option<Pt> {
+    let mut best: Option<(f64, Pt)> = None;
+    for c in cities {
+        for w in &c.walls {
+            for q in w.flatten() {
+                let cost = p.dist(q) + q.dist(centre);
+                if best.is_none_or(|(b, _)| cost < b - 1e-9) {
+                    best = Some((cost, q));
+                }
+            }
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
+/// A path from `p` to `end` heading for the cell centre first.
+fn approach(p: Pt, centre: Pt, end: Pt) -> Path {
+    let (dx, dy) = (centre.x - p.x, centre.y - p.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((end.x - p.x) * dx + (end.y - p.y) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let ctrl = p.lerp(p.lerp(centre, t), 0.7);
+    Path(vec![Cmd::M(p), Cmd::Q(ctrl, end)])
+}
+
+const GRID: f64 = 4.0;
+const OUT: i32 = -1;
+const EMPTY: i32 = -2;
+const BLOCK: i32 = -3;
+
+/// Builds the drawing geometry of a tile kind.
+pub fn tile_geom(def: &TileDef) -> TileGeom {
+    let shape = def.shape;
+    let segs = perimeter(shape);
+    let nf = def.features.len();
+    let mut g = TileGeom {
+        shape,
+        outline: outline(shape),
+        cities: Vec::new(),
+        lines: Vec::new(),
+        junctions: Vec::new(),
+        ponds: Vec::new(),
+        decos: Vec::new(),
+        anchors: vec![cell_centre(shape, 0); nf],
+        lying: def
+            .features
+            .iter()
+            .map(|f| f.kind == FeatureKind::Field)
+            .collect(),
+    };
+    let mut monastery_at: Vec<(u8, Pt)> = Vec::new();
+    for (fi, f) in def.features.iter().enumerate() {
+        match f.kind {
+            FeatureKind::City => g.cities.push(city_geom(shape, &segs, fi, &f.places)),
+            FeatureKind::Monastery => {
+                let cell = f.places.first().map_or(0, |p| p.0);
+                let p = cell_centre(shape, cell);
+                monastery_at.push((cell, p));
+                g.decos.push(Deco::Monastery(p));
+                // The monk stands by the door, leaving the building visible.
+                g.anchors[fi] = Pt::new(p.x + 17.0, p.y + 9.0);
+            }
+            _ => {}
+        }
+    }
+    // Roads and rivers.
+    for kind in [FeatureKind::River, FeatureKind::Road] {
+        let lines: Vec<(usize, Vec<(u8, Pt)>)> = def
+            .features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == kind)
+            .map(|(fi, f)| {
+                let pts = f
+                    .places
+                    .iter()
+                    .filter_map(|&(c, p)| place_point(&segs, shape, c, p).map(|q| (c, q)))
+                    .collect();
+                (fi, pts)
+            })
+            .collect();
+        let marker = |g: &mut TileGeom, p: Pt| {
+            let list = if kind == FeatureKind::River {
+                &mut g.ponds
+            } else {
+                &mut g.junctions
+            };
+            if !list.contains(&p) {
+                list.push(p);
+            }
+        };
+        for (fi, pts) in &lines {
+            let fi = *fi;
+            match pts.len() {
+                0 => {}
+                2 => {
+                    let (c0, p0) = pts[0];
+                    let (c1, p1) = pts[1];
+                    let ctrl = cell_centre(shape, c0).lerp(cell_centre(shape, c1), 0.5);
+                    g.lines.push(LineGeom {
+                        feature: fi,
+                        kind,
+                        path: Path(vec![Cmd::M(p0), Cmd::Q(ctrl, p1)]),
+                    });
+                }
+                1 => {
+                    let (cell, p) = pts[0];
+                    let centre = cell_centre(shape, cell);
+                    // Single ends of the same kind in this cell.
+                    let singles = lines
+                        .iter()
+                        .filter(|(_, q)| q.len() == 1 && q[0].0 == cell)
+                        .count();
+                    let monastery = monastery_at.iter().find(|m| m.0 == cell);
+                    let path = if let Some(&(_, m)) = monastery {
+                        Path(vec![Cmd::M(p), Cmd::L(m)])
+                    } else if singles >= 3 || g.cities.is_empty() || p == centre {
+                        marker(&mut g, centre);
+                        Path(vec![Cmd::M(p), Cmd::L(centre)])
+                    } else {
+                        match gate(p, centre, &g.cities) {
+                            Some(end) => approach(p, centre, end),
+                            None => {
+                                marker(&mut g, centre);
+                                Path(vec![Cmd::M(p), Cmd::L(centre)])
+                            }
+                        }
+                    };
+                    g.lines.push(LineGeom {
+                        feature: fi,
+                        kind,
+                        path,
+                    });
+                }
+                _ => {
+                    // A fork or crossing: every end runs to the centre.
+                    let cell = pts[0].0;
+                    let centre = cell_centre(shape, cell);
+                    for &(_, p) in pts {
+                        g.lines.push(LineGeom {
+                            feature: fi,
+                            kind,
+                            path: Path(vec![Cmd::M(p), Cmd::L(centre)]),
+                        });
+                    }
+                    marker(&mut g, centre);
+                }
+            }
+        }
+    }
+    // Followers on roads stand halfway along.
+    for fi in 0..nf {
+        if let Some(m) = g
+            .lines
+            .iter()
+            .find(|l| l.feature == fi)
+            .and_then(|l| l.path.middle())
+        {
+            g.anchors[fi] = m;
+        }
+    }
+    // Inns stand beside their road, on the side away from cities.
+    for (fi, f) in def.features.iter().enumerate() {
+        if f.kind != FeatureKind::Road || !f.tags.iter().any(|t| t == "inn") {
+            continue;
+        }
+        let Some(line) = g.lines.iter().find(|l| l.feature == fi) else {
+            continue;
+        };
+        let a = g.anchors[fi];
+        let (t0, t1) = line.path.tangent();
+        let len = (t0 * t0 + t1 * t1).sqrt().max(1e-9);
+        let (nx, ny) = (-t1 / len, t0 / len);
+        let (ux, uy) = (t0 / len, t1 / len);
+        let mut candidates = Vec::new();
+        for along in [0.0, 24.0, -24.0] {
+            for side in [16.0, -16.0] {
+                candidates.push(Pt::new(
+                    a.x + ux * along + nx * side,
+                    a.y + uy * along + ny * side,
+                ));
+            }
+        }
+        let flat: Vec<(FeatureKind, Vec<Pt>)> =
+            g.lines.iter().map(|l| (l.kind, l.path.flatten())).collect();
+        let free = |p: &Pt| {
+            point_in_poly(*p, &g.outline)
+                && !g.cities.iter().any(|c| point_in_poly(*p, &c.poly))
+                && flat.iter().all(|(kind, line)| {
+                    let hw = if *kind == FeatureKind::River {
+                        RIVER_HALF
+                    } else {
+                        ROAD_HALF
+                    };
+                    dist_to_polyline(*p, line) > hw + 8.0
+                })
+        };
+        let spot = candidates
+            .iter()
+            .copied()
+            .find(free)
+            .unwrap_or(candidates[0]);
+        // Move the road's follower along the road, away from the inn.
+        g.anchors[fi] = [0.0, 16.0, -16.0]
+            .into_iter()
+            .map(|k| Pt::new(a.x + ux * k, a.y + uy * k))
+            .max_by(|p, q| p.dist(spot).total_cmp(&q.dist(spot)))
+            .unwrap_or(a);
+        g.decos.push(Deco::Inn(spot));
+    }
+    place_areas(def, &segs, &mut g);
+    g
+}
+
+/// Labels a grid over the tile and puts field and city followers (and the
+/// coats of arms) where their areas are widest.
+fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
+    let shape = g.shape;
+    let cols = (width(shape) / GRID) as usize;
+    let rows = (S / GRID) as usize;
+    let at = |i: usize, j: usize| Pt::new((i as f64 + 0.5) * GRID, (j as f64 + 0.5) * GRID);
+    let lines: Vec<(FeatureKind, Vec<Pt>)> =
+        g.lines.iter().map(|l| (l.kind, l.path.flatten())).collect();
+    let mut label = vec![EMPTY; cols * rows];
+    for j in 0..rows {
+        for i in 0..cols {
+            let p = at(i, j);
+            let k = j * cols + i;
+            if !point_in_poly(p, &g.outline) {
+                label[k] = OUT;
+                continue;
+            }
+            let blocked = lines.iter().any(|(kind, line)| {
+                let hw = if *kind == FeatureKind::River {
+                    RIVER_HALF
+                } else {
+                    ROAD_HALF
+                };
+                dist_to_polyline(p, line) < hw + 3.0
+            }) || g.junctions.iter().any(|q| q.dist(p) < 9.0)
+                || g.ponds.iter().any(|q| q.dist(p) < 13.0)
+                || g.decos.iter().any(|d| match d {
+                    Deco::Monastery(q) => (q.x - p.x).abs() < 17.0 && (q.y - p.y).abs() < 17.0,
+                    Deco::Inn(q) => (q.x - p.x).abs() < 12.0 && (q.y - p.y).abs() < 12.0,
+                    Deco::Shield(_) => false,
+                });
+            if blocked {
+                label[k] = BLOCK;
+                continue;
+            }
+            if let Some(c) = g.cities.iter().find(|c| point_in_poly(p, &c.poly)) {
+                label[k] = c.feature as i32;
+            }
+        }
+    }
+    // Fields spread from their border places, all at once.
+    let cell_of = |p: Pt| -> Option<usize> {
+        let i = (p.x / GRID).floor();
+        let j = (p.y / GRID).floor();
+        (i >= 0.0 && j >= 0.0 && (i as usize) < cols && (j as usize) < rows)
+            .then(|| j as usize * cols + i as usize)
+    };
+    let mut queue = std::collections::VecDeque::new();
+    for (fi, f) in def.features.iter().enumerate() {
+        if f.kind != FeatureKind::Field {
+            continue;
+        }
+        for s in segs
+            .iter()
+            .filter(|s| f.places.contains(&(s.cell, s.place)))
+        {
+            for t in [0.5, 0.2, 0.8] {
+                let p = s.a.lerp(s.b, t);
+                let c = centre_near(shape, p);
+                let d = p.dist(c).max(1e-9);
+                let q = p.lerp(c, 2.5 / d);
+                if let Some(k) = cell_of(q) {
+                    if label[k] == EMPTY {
+                        label[k] = fi as i32;
+                        queue.push_back(k);
+                    }
+                }
+            }
+        }
+    }
+    while let Some(k) = queue.pop_front() {
+        let (i, j) = (k % cols, k / cols);
+        let mut next = Vec::with_capacity(4);
+        if i > 0 {
+            next.push(k - 1);
+        }
+        if i + 1 < cols {
+            next.push(k + 1);
+        }
+        if j > 0 {
+            next.push(k - cols);
+        }
+        if j + 1 < rows {
+            next.push(k + cols);
+        }
+        for n in next {
+            if label[n] == EMPTY {
+                label[n] = label[k];
+                queue.push_back(n);
+            }
+        }
+    }
+    // Clearance: chamfer distance to the nearest cell of another label.
+    let big = 1_000_000;
+    let mut dist: Vec<i32> = (0..cols * rows)
+        .map(|k| if label[k] >= 0 { big } else { 0 })
+        .collect();
+    let idx = |i: i64, j: i64| -> Option<usize> {
+        (i >= 0 && j >= 0 && (i as usize) < cols && (j as usize) < rows)
+            .then(|| j as usize * cols + i as usize)
+    };
+    let near = [
+        (-1i64, 0i64, 3),
+        (0, -1, 3),
+        (-1, -1, 4),
+        (1, -1, 4),
+        (1, 0, 3),
+        (0, 1, 3),
+        (1, 1, 4),
+        (-1, 1, 4),
+    ];
+    for pass in 0..2 {
+        let order: Vec<usize> = if pass == 0 {
+            (0..cols * rows).collect()
+        } else {
+            (0..cols * rows).rev().collect()
+        };
+        let nb = if pass == 0 { &near[..4] } else { &near[4..] };
+        for k in order {
+            if label[k] < 0 {
+                continue;
+            }
+            let (i, j) = ((k % cols) as i64, (k / cols) as i64);
+            // The tile's edge counts as a neighbour of another kind.
+            if i == 0 || j == 0 || i as usize == cols - 1 || j as usize == rows - 1 {
+                dist[k] = dist[k].min(3);
+            }
+            for &(di, dj, w) in nb {
+                let d = match idx(i + di, j + dj) {
+                    Some(n) if label[n] == label[k] => dist[n] + w,
+                    Some(_) => w,
+                    None => w,
+                };
+                dist[k] = dist[k].min(d);
+            }
+        }
+    }
+    let best_in = |fi: usize, avoid: Option<Pt>| -> Option<Pt> {
+        let cells: Vec<usize> = (0..cols * rows)
+            .filter(|&k| label[k] == fi as i32)
+            .filter(|&k| avoid.is_none_or(|a| at(k % cols, k / cols).dist(a) >= 27.0))
+            .collect();
+        let max = cells.iter().map(|&k| dist[k]).max()?;
+        let n = cells.len() as f64;
+        let cx = cells.iter().map(|&k| at(k % cols, k / cols).x).sum::<f64>() / n;
+        let cy = cells.iter().map(|&k| at(k % cols, k / cols).y).sum::<f64>() / n;
+        let centroid = Pt::new(cx, cy);
+        let good = (max as f64 * 0.8).max(max.min(6) as f64);
+        cells
+            .iter()
+            .filter(|&&k| dist[k] as f64 >= good)
+            .map(|&k| at(k % cols, k / cols))
+            .min_by(|a, b| a.dist(centroid).total_cmp(&b.dist(centroid)))
+    };
+    for (fi, f) in def.features.iter().enumerate() {
+        match f.kind {
+            FeatureKind::Field | FeatureKind::City => {
+                let spot = best_in(fi, None).unwrap_or_else(|| {
+                    // Nothing of it is visible: just inside its first place.
+                    f.places
+                        .first()
+                        .and_then(|&(c, p)| place_point(segs, shape, c, p))
+                        .map(|p| p.lerp(centre_near(shape, p), 0.3))
+                        .unwrap_or_else(|| cell_centre(shape, 0))
+                });
+                g.anchors[fi] = spot;
+                if f.kind == FeatureKind::City && f.arms > 0 {
+                    let s =
+                        best_in(fi, Some(spot)).unwrap_or(Pt::new(spot.x - 14.0, spot.y - 10.0));
+                    g.decos.push(Deco::Shield(s));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastide_engine::Catalog;
+
+    #[test]
+    fn perimeter_is_closed_and_clockwise() {
+        for shape in [Shape::Square, Shape::Half, Shape::Double] {
+            let p = perimeter(shape);
+            for w in 0..p.len() {
+                let a = p[w];
+                let b = p[(w + 1) % p.len()];
+                assert!(a.b.dist(b.a) < 1e-9, "{shape:?} gap after {:?}", a.place);
+            }
+        }
+    }
+
+    #[test]
+    fn city_cap_follower_is_in_the_north() {
+        let cat = Catalog::builtin();
+        let e = cat.tile(cat.find("base/E").expect("base/E"));
+        let g = tile_geom(e);
+        let city = e
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::City)
+            .expect("city");
+        assert!(g.anchors[city].y < 30.0, "{:?}", g.anchors[city]);
+        let field = e
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::Field)
+            .expect("field");
+        assert!(g.anchors[field].y > 40.0, "{:?}", g.anchors[field]);
+    }
+}

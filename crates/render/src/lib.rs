@@ -1,0 +1,184 @@
+//! Board pictures for Bastide.
+//!
+//! Everything is drawn procedurally from the tile catalog: no artwork is
+//! copied. Fields are the green ground of a tile; a city is the polygon over
+//! the border places it covers, closed by brown walls that bow into the tile;
+//! roads and rivers run from the middles of sides to the centre or across;
+//! monasteries, coats of arms and inns are small upright symbols; followers
+//! are meeples in their player's colour (farmers lie down in their field).
+//!
+//! The output is SVG text, deterministic for a given state (no maps with
+//! random order, fixed number formatting), and PNG through `resvg`.
+//!
+//! ```
+//! use bastide_engine::{Game, GameConfig};
+//! let game = Game::new(GameConfig::new(2, 1)).unwrap();
+//! let svg = bastide_render::board_svg(&game, &bastide_render::BoardOptions::default());
+//! assert!(svg.starts_with("<svg"));
+//! ```
+
+#![warn(missing_docs)]
+
+use std::sync::{Arc, OnceLock};
+
+use bastide_engine::catalog::Catalog;
+use bastide_engine::geometry::Rotation;
+use bastide_engine::Game;
+use resvg::{tiny_skia, usvg};
+use thiserror::Error;
+
+mod draw;
+mod geom;
+mod svg;
+
+pub use draw::player_colour;
+
+/// What a board picture shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardOptions {
+    /// Coordinates along the edges and dashed cell lines.
+    pub grid: bool,
+    /// Highlight the cells where the drawn tile may go (when a tile is to be
+    /// placed).
+    pub legal: bool,
+    /// Players' colours, scores and supplies under the board.
+    pub legend: bool,
+    /// Outline the piece placed last.
+    pub mark_last: bool,
+    /// A line of text above the legend.
+    pub title: Option<String>,
+    /// Size of one cell in the SVG's width and height (pixels).
+    pub px_per_cell: f64,
+}
+
+impl Default for BoardOptions {
+    fn default() -> Self {
+        BoardOptions {
+            grid: false,
+            legal: false,
+            legend: true,
+            mark_last: true,
+            title: None,
+            px_per_cell: 80.0,
+        }
+    }
+}
+
+/// Size of one cell of a tile or sheet picture, in pixels.
+pub const TILE_PX: f64 = 100.0;
+
+/// A picture that cannot be made, with what to do about it.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// No tile has that id.
+    #[error("unknown tile {0:?}: use an id like base/D (see `bastide catalog`)")]
+    UnknownTile(String),
+    /// No set has that name.
+    #[error("unknown tile set {name:?}: the catalog has {known}")]
+    UnknownSet {
+        /// The name asked for.
+        name: String,
+        /// The sets there are.
+        known: String,
+    },
+    /// The SVG could not be read back for rasterising (a bug in the renderer).
+    #[error("cannot rasterise the picture: {0}")]
+    Svg(String),
+    /// The picture is too big or empty for a PNG.
+    #[error("cannot make a PNG of {width}x{height} pixels: use a smaller zoom")]
+    Size {
+        /// Width asked for.
+        width: f64,
+        /// Height asked for.
+        height: f64,
+    },
+    /// PNG encoding failed.
+    #[error("cannot encode the PNG: {0}")]
+    Png(String),
+}
+
+/// The board of a game as SVG.
+pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
+    draw::board(game, opts)
+}
+
+/// One tile by id, turned clockwise by `rotation`, as SVG.
+pub fn tile_svg(catalog: &Catalog, id: &str, rotation: Rotation) -> Result<String, RenderError> {
+    let t = catalog
+        .find(id)
+        .ok_or_else(|| RenderError::UnknownTile(id.to_string()))?;
+    Ok(draw::tile(catalog, t, rotation, TILE_PX))
+}
+
+/// A contact sheet of every tile kind of a set (of every set for `None`),
+/// with ids and counts, as SVG.
+pub fn catalog_svg(catalog: &Catalog, set: Option<&str>) -> Result<String, RenderError> {
+    let names: Vec<&str> = match set {
+        Some(name) => {
+            if catalog.set(name).is_none() {
+                return Err(RenderError::UnknownSet {
+                    name: name.to_string(),
+                    known: set_names(catalog),
+                });
+            }
+            vec![name]
+        }
+        None => catalog.sets().iter().map(|s| s.name.as_str()).collect(),
+    };
+    Ok(draw::sheet(catalog, &names, TILE_PX))
+}
+
+fn set_names(catalog: &Catalog) -> String {
+    catalog
+        .sets()
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_system_fonts();
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Rasterises SVG text to PNG bytes, `zoom` times its nominal size.
+/// Text uses the system's fonts (DejaVu Sans where installed); without any
+/// font the picture is drawn without its labels.
+pub fn svg_to_png(svg: &str, zoom: f32) -> Result<Vec<u8>, RenderError> {
+    let opt = usvg::Options {
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let size = tree.size();
+    let (w, h) = ((size.width() * zoom).ceil(), (size.height() * zoom).ceil());
+    let too_big = || RenderError::Size {
+        width: w as f64,
+        height: h as f64,
+    };
+    if !(w >= 1.0 && h >= 1.0 && w * h <= 400_000_000.0) {
+        return Err(too_big());
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(w as u32, h as u32).ok_or_else(too_big)?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(zoom, zoom),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// The pixel size a picture's SVG declares (`width`, `height`).
+pub fn svg_size(svg: &str) -> Result<(f32, f32), RenderError> {
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|e| RenderError::Svg(e.to_string()))?;
+    Ok((tree.size().width(), tree.size().height()))
+}
