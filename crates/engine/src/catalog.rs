@@ -205,6 +205,13 @@ pub struct CatalogError {
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("base.toml", include_str!("../catalog/base.toml")),
     ("winter.toml", include_str!("../catalog/winter.toml")),
+    ("river1.toml", include_str!("../catalog/river1.toml")),
+    ("river2.toml", include_str!("../catalog/river2.toml")),
+    ("river20.toml", include_str!("../catalog/river20.toml")),
+    (
+        "cutcassonne.toml",
+        include_str!("../catalog/cutcassonne.toml"),
+    ),
 ];
 
 #[derive(Deserialize)]

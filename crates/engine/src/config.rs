@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::expansions::river::RiverOptions;
+
 /// How a game is set up: the `config` object of a game record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -72,6 +74,8 @@ pub const PLAYER_COLOURS: [&str; 6] = ["RED", "BLUE", "GREEN", "YELLOW", "BLACK"
 pub struct Options {
     /// Followers each player starts with.
     pub followers: u8,
+    /// The river's house rules.
+    pub river: RiverOptions,
 }
 
 /// Every option name the engine knows, with what it takes.
@@ -81,9 +85,13 @@ pub const KNOWN_OPTIONS: &[(&str, &str)] =
 impl Options {
     /// Reads the options map of a configuration.
     pub fn parse(map: &BTreeMap<String, serde_json::Value>) -> Result<Options, ConfigError> {
-        let mut o = Options { followers: 7 };
+        let mut o = Options {
+            followers: 7,
+            river: RiverOptions::parse(map)?,
+        };
         for (k, v) in map {
             match k.as_str() {
+                k if RiverOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
                 "followers" => {
                     o.followers = v.as_u64().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
                         ConfigError::BadOption {
@@ -97,6 +105,7 @@ impl Options {
                         name: k.clone(),
                         known: KNOWN_OPTIONS
                             .iter()
+                            .chain(RiverOptions::KNOWN)
                             .map(|(n, d)| format!("{n} ({d})"))
                             .collect::<Vec<_>>()
                             .join(", "),

@@ -3,6 +3,7 @@
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig};
+use crate::expansions::river;
 use crate::rng::Rng;
 
 /// Stream number of the draw-pile shuffle (see [`Rng::for_stream`]).
@@ -30,19 +31,31 @@ pub struct Setup {
     pub pile: Vec<TileIdx>,
 }
 
-/// Builds the set-up of a game.
+/// Expansions this version plays.
+pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne"];
+
+/// Builds the set-up of a game: start tile, then the pile in draw order
+/// (river tiles first), then the fixed `deck` prefix on top.
 pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     if config.base != "base" && config.base != "winter" {
         return Err(ConfigError::UnknownBase(config.base.clone()));
     }
-    if let Some(e) = config.expansions.first() {
+    for (i, e) in config.expansions.iter().enumerate() {
         if !EXPANSIONS.contains(&e.as_str()) {
             return Err(ConfigError::UnknownExpansion {
                 name: e.clone(),
                 known: EXPANSIONS.join(", "),
             });
         }
-        return Err(ConfigError::NotImplemented(e.clone()));
+        if !IMPLEMENTED.contains(&e.as_str()) {
+            return Err(ConfigError::NotImplemented(e.clone()));
+        }
+        if config.expansions[..i].contains(e) {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!("{e} is listed twice"),
+            });
+        }
     }
     if let Some(m) = &config.map {
         return Err(ConfigError::UnknownMap(m.clone()));
@@ -50,33 +63,54 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     let set = cat
         .set(&config.base)
         .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
-    let start = set
-        .start
-        .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
+    let options = crate::config::Options::parse(&config.options)?;
+    let mut rng = Rng::for_stream(config.seed, DECK_STREAM);
+    let rivers: Vec<&str> = config
+        .expansions
+        .iter()
+        .map(String::as_str)
+        .filter(|e| river::RIVER_SETS.contains(e))
+        .collect();
     let mut bag: Vec<TileIdx> = Vec::new();
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
             bag.push(t);
         }
     }
-    if let Some(i) = bag.iter().position(|t| *t == start) {
-        bag.remove(i);
-    }
+    let (start, mut ordered) = if rivers.is_empty() {
+        let start = set
+            .start
+            .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
+        if let Some(i) = bag.iter().position(|t| *t == start) {
+            bag.remove(i);
+        }
+        (start, Vec::new())
+    } else {
+        // The river replaces the start tile, which joins the others.
+        let r = river::setup(cat, &rivers, &options.river, &mut rng)?;
+        (r.start, r.pile)
+    };
+    rng.shuffle(&mut bag);
+    ordered.extend(bag);
+    let in_play = |t: TileIdx| {
+        let s = &cat.tile(t).set;
+        *s == config.base || config.expansions.iter().any(|e| e == s)
+    };
     let mut prefix = Vec::new();
     for (index, id) in config.deck.iter().flatten().enumerate() {
         let t = cat.find(id).ok_or_else(|| ConfigError::UnknownTile {
             index,
             id: id.clone(),
         })?;
-        if !set.tiles.contains(&t) {
+        if !in_play(t) {
             return Err(ConfigError::TileNotInGame {
                 index,
                 id: id.clone(),
             });
         }
-        match bag.iter().position(|b| *b == t) {
+        match ordered.iter().position(|b| *b == t) {
             Some(i) => {
-                bag.remove(i);
+                ordered.remove(i);
             }
             // A free-form deck may repeat tiles beyond the printed counts.
             None if config.deck_only => {}
@@ -92,9 +126,7 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         prefix.push(t);
     }
     if !config.deck_only {
-        let mut rng = Rng::for_stream(config.seed, DECK_STREAM);
-        rng.shuffle(&mut bag);
-        prefix.extend(bag);
+        prefix.extend(ordered);
     }
     Ok(Setup {
         start,

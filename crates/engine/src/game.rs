@@ -9,6 +9,7 @@ use crate::board::{Board, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
+use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::scoring::Event;
@@ -109,6 +110,8 @@ pub struct Game {
     pub(crate) pile: Vec<TileIdx>,
     pub(crate) last: Option<u16>,
     pub(crate) events: Vec<Event>,
+    /// The river, while river sets are in play.
+    pub(crate) river: Option<River>,
 }
 
 impl PartialEq for Game {
@@ -123,6 +126,7 @@ impl PartialEq for Game {
             && self.pile == other.pile
             && self.last == other.last
             && self.events == other.events
+            && self.river == other.river
     }
 }
 
@@ -176,8 +180,19 @@ impl Game {
             pile,
             last: None,
             events: Vec::new(),
+            river: None,
             rules,
         };
+        if game
+            .rules
+            .config
+            .expansions
+            .iter()
+            .any(|e| river::RIVER_SETS.contains(&e.as_str()))
+        {
+            let opts = game.rules.options.river.clone();
+            game.river = Some(River::new(&game.rules.catalog, setup.start, opts));
+        }
         let start = game.rules.start;
         let cat = game.rules.catalog.clone();
         game.board
@@ -297,6 +312,22 @@ impl Game {
     /// Calls `f` with each legal placement of `tile` until it returns false.
     fn placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
         let cat = &*self.rules.catalog;
+        match &self.river {
+            Some(r) if river::is_river_tile(cat, tile) => self.edge_placements(tile, |a| match a {
+                Action::Place { pos, rot, .. }
+                    if r.check(&self.board, cat, tile, pos, rot).is_err() =>
+                {
+                    true
+                }
+                _ => f(a),
+            }),
+            _ => self.edge_placements(tile, f),
+        }
+    }
+
+    /// Placements where every touching edge matches.
+    fn edge_placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
+        let cat = &*self.rules.catalog;
         let def = cat.tile(tile);
         if def.shape == Shape::Square {
             let os = Rotation::ALL.map(|r| def.oriented(r));
@@ -356,6 +387,9 @@ impl Game {
         let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) else {
             return;
         };
+        if self.follower_ban().is_some() {
+            return;
+        }
         let cat = &*self.rules.catalog;
         let piece = self.board.pieces()[pi as usize];
         let def = cat.tile(piece.tile);
@@ -434,6 +468,12 @@ impl Game {
                 self.board
                     .check(&cat, tile, pos, rot)
                     .map_err(|e| placement_error(&e))?;
+                if let Some(r) = &self.river {
+                    if river::is_river_tile(&cat, tile) {
+                        r.check(&self.board, &cat, tile, pos, rot)
+                            .map_err(|m| illegal("river", m))?;
+                    }
+                }
                 self.do_place(tile, pos, rot);
                 Ok(())
             }
@@ -479,6 +519,23 @@ impl Game {
         }
     }
 
+    /// Why no follower may be placed this turn, if an expansion forbids it.
+    fn follower_ban(&self) -> Option<&'static str> {
+        let r = self.river.as_ref()?;
+        let cat = &*self.rules.catalog;
+        let piece = self.board.pieces()[self.last? as usize];
+        if cat.tile(piece.tile).has_tag("volcano") {
+            return Some("no follower may be placed on the lake with the volcano");
+        }
+        if r.options.no_followers_until_complete
+            && (river::is_river_tile(cat, piece.tile)
+                || self.pile.iter().any(|t| river::is_river_tile(cat, *t)))
+        {
+            return Some("house rule: no followers until the river is complete");
+        }
+        None
+    }
+
     fn check_follower(
         &self,
         pos: Pos,
@@ -489,6 +546,9 @@ impl Game {
         let pi = self
             .last
             .ok_or_else(|| illegal("turn", "no tile was placed this turn"))?;
+        if let Some(why) = self.follower_ban() {
+            return Err(illegal("follower", why));
+        }
         let piece = self.board.pieces()[pi as usize];
         let o = cat.tile(piece.tile).oriented(piece.rot);
         let part = o
@@ -538,6 +598,14 @@ impl Game {
 
     fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
         let cat = self.rules.catalog.clone();
+        if let Some(r) = &mut self.river {
+            if river::is_river_tile(&cat, tile) {
+                let ends = r
+                    .check(&self.board, &cat, tile, pos, rot)
+                    .unwrap_or_default();
+                r.placed(&cat, tile, pos, rot, ends);
+            }
+        }
         let pi = self.board.place(&cat, tile, pos, rot);
         self.last = Some(pi);
         self.drawn = None;
@@ -556,11 +624,21 @@ impl Game {
     }
 
     fn end_turn(&mut self) {
+        let mut again = false;
         if let Some(pi) = self.last {
             self.score_completed(pi);
+            // River II: after the volcano lake the same player draws again.
+            again = self.river.is_some()
+                && self
+                    .rules
+                    .catalog
+                    .tile(self.board.pieces()[pi as usize].tile)
+                    .has_tag("volcano");
         }
         self.last = None;
-        self.current = (self.current + 1) % self.players.len() as u8;
+        if !again {
+            self.current = (self.current + 1) % self.players.len() as u8;
+        }
         self.draw();
     }
 

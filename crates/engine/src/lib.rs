@@ -11,6 +11,7 @@ pub mod board;
 pub mod catalog;
 pub mod config;
 pub mod deck;
+pub mod expansions;
 pub mod features;
 pub mod game;
 pub mod geometry;

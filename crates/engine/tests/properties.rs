@@ -18,7 +18,12 @@ fn config(players: usize, seed: u64, base: &str) -> GameConfig {
 /// Plays a random game, checking invariants after every action; returns the
 /// game and its record.
 fn play_checked(players: usize, seed: u64, base: &str) -> (Game, Record) {
-    let cfg = config(players, seed, base);
+    play_config(config(players, seed, base))
+}
+
+fn play_config(cfg: GameConfig) -> (Game, Record) {
+    let players = cfg.players.len();
+    let seed = cfg.seed;
     let mut game = Game::new(cfg.clone()).expect("valid config");
     let mut rec = Record::new(cfg);
     let mut rng = Rng::new(seed ^ 0x5EED);
@@ -57,7 +62,10 @@ fn play_checked(players: usize, seed: u64, base: &str) -> (Game, Record) {
                 *p += e.points[seat];
             }
         }
-        assert_eq!(sums, s, "scores differ from the sum of events (seed {seed})");
+        assert_eq!(
+            sums, s,
+            "scores differ from the sum of events (seed {seed})"
+        );
         last_scores = s;
         steps += 1;
         assert!(steps < 10_000, "game does not end (seed {seed})");
@@ -74,13 +82,13 @@ fn thousands_of_random_games_keep_every_invariant() {
         assert!(game.is_finished());
         assert_eq!(game.phase(), Phase::Over);
         // Every tile was placed or discarded.
-        let discarded = game
-            .events()
-            .iter()
-            .filter(|e| e.tile.is_some())
-            .count();
+        let discarded = game.events().iter().filter(|e| e.tile.is_some()).count();
         let total = if base == "winter" { 84 } else { 72 };
-        assert_eq!(game.board().pieces().len() + discarded, total, "seed {seed}");
+        assert_eq!(
+            game.board().pieces().len() + discarded,
+            total,
+            "seed {seed}"
+        );
     }
 }
 
@@ -103,8 +111,14 @@ fn replaying_a_record_reproduces_the_final_state() {
 /// place name for followers.
 #[test]
 fn legal_actions_and_try_apply_agree() {
-    for seed in 0..60u64 {
-        let cfg = config(2 + (seed % 3) as usize, seed, "base");
+    for seed in 0..90u64 {
+        let mut cfg = config(2 + (seed % 3) as usize, seed, "base");
+        if seed >= 60 {
+            cfg.expansions = RIVER_COMBOS[seed as usize % RIVER_COMBOS.len()]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        }
         let mut game = Game::new(cfg).unwrap();
         let mut rng = Rng::new(seed);
         while !game.is_finished() {
@@ -203,6 +217,53 @@ proptest! {
                 prop_assert!(game == before);
                 prop_assert!(!e.message.is_empty());
             }
+        }
+    }
+}
+
+const RIVER_COMBOS: &[&[&str]] = &[
+    &["river1"],
+    &["river2"],
+    &["river1", "river2"],
+    &["river20"],
+    &["river1", "cutcassonne"],
+    &["river2", "cutcassonne"],
+    &["river20", "cutcassonne"],
+];
+
+#[test]
+fn river_games_finish_with_the_river_first() {
+    for (ci, combo) in RIVER_COMBOS.iter().enumerate() {
+        for seed in 0..150u64 {
+            let mut cfg = config(2 + (seed % 4) as usize, seed * 7 + ci as u64, "base");
+            cfg.expansions = combo.iter().map(|s| s.to_string()).collect();
+            let (game, rec) = play_config(cfg);
+            assert!(game.is_finished());
+            let cat = game.catalog();
+            let is_river = |id: &str| {
+                let t = cat.tile(cat.find(id).unwrap());
+                t.features
+                    .iter()
+                    .any(|f| f.kind == bastide_engine::FeatureKind::River)
+            };
+            let placed: Vec<&str> = rec
+                .actions
+                .iter()
+                .filter_map(|a| match a {
+                    ActionJson::Place { tile, .. } => Some(tile.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let first_normal = placed
+                .iter()
+                .position(|t| !is_river(t))
+                .unwrap_or(placed.len());
+            assert!(
+                placed[first_normal..].iter().all(|t| !is_river(t)),
+                "a river tile came after a normal tile ({combo:?}, seed {seed})"
+            );
+            // Replays reproduce river games too.
+            assert!(rec.replay().unwrap() == game);
         }
     }
 }

@@ -1,0 +1,399 @@
+//! The River: River I, River II, the 20th-anniversary River and the
+//! CutCassonne river tiles (`river.md`).
+//!
+//! Set-up puts the source down as the start tile and the river tiles on top
+//! of the pile (fork first, lakes last). While river tiles are placed, each
+//! must extend one open end of the river, must not make an immediate U-turn or
+//! a third turn the same way on its branch, must not point a curve at river
+//! already on the board, and must never join two branches. Rivers separate
+//! fields and are never scored or occupied: that needs nothing here, since a
+//! river is a feature kind of its own.
+
+use std::collections::BTreeMap;
+
+use crate::board::Board;
+use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::config::ConfigError;
+use crate::geometry::{Pos, Rotation, Side};
+use crate::rng::Rng;
+
+/// River set ids.
+pub const RIVER_SETS: [&str; 4] = ["river1", "river2", "river20", "cutcassonne"];
+
+/// The river's house rules (all off by default).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RiverOptions {
+    /// `river_no_followers`: no follower may be placed until every river
+    /// tile has left the pile.
+    pub no_followers_until_complete: bool,
+    /// `river_shuffle_all`: source and lakes are shuffled with the other
+    /// river tiles; the first river tile drawn is the start tile.
+    pub shuffle_all: bool,
+    /// `river_lake_to_source`: the lake is the start tile and the source is
+    /// drawn last.
+    pub lake_to_source: bool,
+    /// `river_both_lakes`: River I with River II keeps both lakes (last, in
+    /// random order) instead of River I's lake only.
+    pub both_lakes: bool,
+}
+
+impl RiverOptions {
+    /// Option names and descriptions.
+    pub const KNOWN: &'static [(&'static str, &'static str)] = &[
+        (
+            "river_no_followers",
+            "true: no followers until the river is complete",
+        ),
+        (
+            "river_shuffle_all",
+            "true: source and lakes shuffled with the river tiles",
+        ),
+        (
+            "river_lake_to_source",
+            "true: build from the lake to the source",
+        ),
+        (
+            "river_both_lakes",
+            "true: River I + River II keep both lakes",
+        ),
+    ];
+
+    /// Takes the river options out of the options map.
+    pub fn parse(map: &BTreeMap<String, serde_json::Value>) -> Result<RiverOptions, ConfigError> {
+        let flag = |name: &str| -> Result<bool, ConfigError> {
+            match map.get(name) {
+                None => Ok(false),
+                Some(v) => v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                    name: name.to_string(),
+                    problem: format!("{v} is not true or false"),
+                }),
+            }
+        };
+        Ok(RiverOptions {
+            no_followers_until_complete: flag("river_no_followers")?,
+            shuffle_all: flag("river_shuffle_all")?,
+            lake_to_source: flag("river_lake_to_source")?,
+            both_lakes: flag("river_both_lakes")?,
+        })
+    }
+}
+
+/// The river part of the set-up: start tile and river tiles in draw order.
+pub struct RiverSetup {
+    /// The start tile (a source, or a lake building upstream).
+    pub start: TileIdx,
+    /// River tiles, first drawn first.
+    pub pile: Vec<TileIdx>,
+}
+
+/// Builds the river stack from the river sets in play.
+pub fn setup(
+    cat: &Catalog,
+    sets: &[&str],
+    opts: &RiverOptions,
+    rng: &mut Rng,
+) -> Result<RiverSetup, ConfigError> {
+    let has = |s: &str| sets.contains(&s);
+    let mains: Vec<&str> = ["river1", "river2", "river20"]
+        .into_iter()
+        .filter(|s| has(s))
+        .collect();
+    if mains.is_empty() {
+        return Err(ConfigError::BadOption {
+            name: "expansions".into(),
+            problem: "cutcassonne's river tiles need a river set with a source: add river1, river2 or river20".into(),
+        });
+    }
+    if has("river20") && mains.len() > 1 {
+        return Err(ConfigError::BadOption {
+            name: "expansions".into(),
+            problem:
+                "river20 has its own double source and two lakes: combine it only with cutcassonne"
+                    .into(),
+        });
+    }
+    let mut tiles: Vec<TileIdx> = Vec::new();
+    for s in sets {
+        if let Some(set) = cat.set(s) {
+            for &t in &set.tiles {
+                for _ in 0..cat.tile(t).count {
+                    tiles.push(t);
+                }
+            }
+        }
+    }
+    let tagged = |t: &TileIdx, tag: &str| cat.tile(*t).has_tag(tag);
+    let both = has("river1") && has("river2");
+    // River I with River II: one long river from River II's source and fork
+    // to River I's lake.
+    if both {
+        tiles.retain(|t| !(cat.tile(*t).set == "river1" && tagged(t, "source")));
+        if !opts.both_lakes {
+            tiles.retain(|t| !(cat.tile(*t).set == "river2" && tagged(t, "lake")));
+        }
+    }
+    if opts.shuffle_all {
+        rng.shuffle(&mut tiles);
+        let start = tiles.remove(0);
+        return Ok(RiverSetup { start, pile: tiles });
+    }
+    let (first_tag, last_tag) = if opts.lake_to_source {
+        ("lake", "source")
+    } else {
+        ("source", "lake")
+    };
+    let mut starts: Vec<TileIdx> = tiles
+        .iter()
+        .copied()
+        .filter(|t| tagged(t, first_tag))
+        .collect();
+    let mut lasts: Vec<TileIdx> = tiles
+        .iter()
+        .copied()
+        .filter(|t| tagged(t, last_tag))
+        .collect();
+    let forks: Vec<TileIdx> = if opts.lake_to_source {
+        Vec::new()
+    } else {
+        tiles
+            .iter()
+            .copied()
+            .filter(|t| tagged(t, "fork"))
+            .collect()
+    };
+    let mut middle: Vec<TileIdx> = tiles
+        .iter()
+        .copied()
+        .filter(|t| !tagged(t, first_tag) && !tagged(t, last_tag) && !forks.contains(t))
+        .collect();
+    // Building upstream, the extra start candidates (a second lake) join the
+    // stack's bottom with the sources.
+    let start = starts.remove(0);
+    lasts.append(&mut starts);
+    rng.shuffle(&mut middle);
+    rng.shuffle(&mut lasts);
+    let mut pile = forks;
+    pile.extend(middle);
+    pile.extend(lasts);
+    Ok(RiverSetup { start, pile })
+}
+
+/// A turn of the river as it flows away from the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Left,
+    Right,
+}
+
+/// The course of one branch: what the turn rules need to know.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Course {
+    /// The last turn on the branch.
+    last: Option<Turn>,
+    /// Whether a straight lies after the last turn.
+    straight_since: bool,
+    /// Consecutive turns the same way, ending with `last`.
+    run: u8,
+}
+
+impl Course {
+    /// The course after one more tile, or why that tile is not allowed.
+    fn then(self, turn: Option<Turn>) -> Result<Course, &'static str> {
+        let Some(t) = turn else {
+            return Ok(Course {
+                straight_since: true,
+                ..self
+            });
+        };
+        if self.last == Some(t) {
+            if !self.straight_since {
+                return Err("no immediate U-turn: a curve may not turn the same way as the curve just before it");
+            }
+            if self.run >= 2 {
+                return Err("the river may not turn a third time the same way on one branch");
+            }
+        }
+        Ok(Course {
+            last: Some(t),
+            straight_since: false,
+            run: if self.last == Some(t) {
+                self.run + 1
+            } else {
+                1
+            },
+        })
+    }
+}
+
+/// An open end of the river: the cell whose river leaves through `side` into
+/// an empty cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiverEnd {
+    /// The cell with the open end.
+    pub pos: Pos,
+    /// The side the river leaves by.
+    pub side: Side,
+    course: Course,
+}
+
+/// The river during play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct River {
+    /// Open ends of the river.
+    pub ends: Vec<RiverEnd>,
+    /// House rules.
+    pub options: RiverOptions,
+}
+
+/// River sides of a tile turned by `rot`: (cell offset, side).
+fn river_sides(cat: &Catalog, tile: TileIdx, rot: Rotation) -> Vec<((i32, i32), Side)> {
+    let def = cat.tile(tile);
+    let o = def.oriented(rot);
+    let mut v = Vec::new();
+    for (k, &off) in o.cells.iter().enumerate() {
+        for s in Side::ALL {
+            if !o.sides[k][s.index()].present {
+                continue;
+            }
+            let f = o.place_feature[k][s.middle().index()];
+            if def.features.get(f as usize).map(|d| d.kind) == Some(FeatureKind::River) {
+                v.push((off, s));
+            }
+        }
+    }
+    v
+}
+
+/// Whether a tile has any river on it.
+pub fn is_river_tile(cat: &Catalog, tile: TileIdx) -> bool {
+    cat.tile(tile)
+        .features
+        .iter()
+        .any(|f| f.kind == FeatureKind::River)
+}
+
+impl River {
+    /// The river after the start tile is down.
+    pub fn new(cat: &Catalog, start: TileIdx, options: RiverOptions) -> River {
+        let ends = river_sides(cat, start, Rotation::default())
+            .into_iter()
+            .map(|((dx, dy), side)| RiverEnd {
+                pos: Pos::new(dx, dy),
+                side,
+                course: Course::default(),
+            })
+            .collect();
+        River { ends, options }
+    }
+
+    /// Checks the river rules for a river tile that already fits by its
+    /// edges; returns the new open ends it would leave.
+    pub fn check(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        tile: TileIdx,
+        pos: Pos,
+        rot: Rotation,
+    ) -> Result<Vec<RiverEnd>, String> {
+        let sides = river_sides(cat, tile, rot);
+        if sides.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut incoming: Option<(usize, Side)> = None;
+        let mut outs: Vec<(Pos, Side)> = Vec::new();
+        for ((dx, dy), s) in sides {
+            let cell = pos.offset(dx, dy);
+            let next = cell.step(s);
+            if let Some(i) = self
+                .ends
+                .iter()
+                .position(|e| e.pos == next && e.side == s.opposite())
+            {
+                if incoming.is_some() {
+                    return Err("the branches of the river may never be joined".into());
+                }
+                incoming = Some((i, s));
+            } else if board.is_occupied(next) {
+                return Err("a river end of this tile would run into a placed tile".into());
+            } else {
+                outs.push((cell, s));
+            }
+        }
+        let Some((ei, in_side)) = incoming else {
+            return Err("a river tile must extend an open end of the river".into());
+        };
+        let end = self.ends[ei];
+        let heading = in_side.opposite();
+        let fork = outs.len() > 1;
+        let mut new_ends = Vec::new();
+        for (cell, s) in outs {
+            let turn = if s == heading {
+                None
+            } else if s == heading.rotate(Rotation::from_quarters(1)) {
+                Some(Turn::Right)
+            } else {
+                Some(Turn::Left)
+            };
+            // A fork starts a fresh history on each branch.
+            let base = if fork { Course::default() } else { end.course };
+            let course = base.then(turn)?;
+            if turn.is_some() && self.points_at_river(board, cat, cell, s) {
+                return Err(
+                    "a curve may not point the river towards river tiles already placed".into(),
+                );
+            }
+            new_ends.push(RiverEnd {
+                pos: cell,
+                side: s,
+                course,
+            });
+        }
+        Ok(new_ends)
+    }
+
+    /// Whether the cells straight ahead of `from` across `side` hold river.
+    fn points_at_river(&self, board: &Board, cat: &Catalog, from: Pos, side: Side) -> bool {
+        let (x0, x1, y0, y1) = board.pieces().iter().fold(
+            (i32::MAX, i32::MIN, i32::MAX, i32::MIN),
+            |(a, b, c, d), p| {
+                (
+                    a.min(p.pos.x - 1),
+                    b.max(p.pos.x + 1),
+                    c.min(p.pos.y - 1),
+                    d.max(p.pos.y + 1),
+                )
+            },
+        );
+        let mut cell = from.step(side);
+        while cell.x >= x0 && cell.x <= x1 && cell.y >= y0 && cell.y <= y1 {
+            if board
+                .pieces_at(cell)
+                .any(|(q, _)| is_river_tile(cat, board.pieces()[q as usize].tile))
+            {
+                return true;
+            }
+            cell = cell.step(side);
+        }
+        false
+    }
+
+    /// Records a placed river tile: its incoming end is closed, its outgoing
+    /// ends open.
+    pub fn placed(
+        &mut self,
+        cat: &Catalog,
+        tile: TileIdx,
+        pos: Pos,
+        rot: Rotation,
+        new_ends: Vec<RiverEnd>,
+    ) {
+        for ((dx, dy), s) in river_sides(cat, tile, rot) {
+            let cell = pos.offset(dx, dy);
+            let next = cell.step(s);
+            self.ends
+                .retain(|e| !(e.pos == next && e.side == s.opposite()));
+        }
+        self.ends.extend(new_ends);
+    }
+}
