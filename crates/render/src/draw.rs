@@ -34,6 +34,11 @@ const STYLE: &str = "\
 .iroof{fill:#7a4fb0;stroke:#3f3226;stroke-width:1.5;stroke-linejoin:round}\
 .shield{fill:#2749a8;stroke:#f8f3e3;stroke-width:1.6;stroke-linejoin:round}\
 .chevron{fill:none;stroke:#f3cf3c;stroke-width:2}\
+.tree{fill:#3d7d2c;stroke:#24461a;stroke-width:1.2}\
+.sroof{fill:#5d6d82;stroke:#3f3226;stroke-width:1.5;stroke-linejoin:round}\
+.pig{fill:#f2a7b8;stroke:#7a3f52;stroke-width:1.2}\
+.badge{fill:#fffbe8;stroke:#5a4632;stroke-width:1.5}\
+.badgetext{font-size:11px;font-weight:bold;fill:#5a4632;text-anchor:middle}\
 .halo{fill:#ffffff;stroke:#ffffff;stroke-width:5;stroke-linejoin:round}\
 .meeple{stroke:#161616;stroke-width:1.6;stroke-linejoin:round}\
 .label{font-size:13px;fill:#3a3428;text-anchor:middle}\
@@ -223,6 +228,47 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                     "<g transform=\"translate({})\"><path class=\"shield\" d=\"M-7,-8 H7 V0 Q7,6 0,9 Q-7,6 -7,0 Z\"/>\
 <path class=\"chevron\" d=\"M-5,-2 L0,3 L5,-2\"/></g>",
                     pt(q)
+                );
+            }
+            Deco::Scenery(p, ref tag) => {
+                let q = to_board(p, origin, rot);
+                let body = match tag.as_str() {
+                    "garden" => "<path d=\"M-5,2 V7 M5,3 V8\" stroke=\"#4a3b2c\" stroke-width=\"2\"/>\
+<circle cx=\"-5\" cy=\"-2\" r=\"6\" class=\"tree\"/><circle cx=\"5\" cy=\"-1\" r=\"5.5\" class=\"tree\"/>"
+                        .to_string(),
+                    "farmhouse" | "houses" | "donkey-stable" => "<rect class=\"mwall\" x=\"-8\" y=\"-2\" width=\"16\" height=\"10\"/>\
+<path class=\"sroof\" d=\"M-10,-2 L-4,-9 L4,-9 L10,-2 Z\"/>"
+                        .to_string(),
+                    "water-tower" => "<rect class=\"mwall\" x=\"-4\" y=\"-8\" width=\"8\" height=\"17\"/>\
+<path class=\"sroof\" d=\"M-6,-8 L0,-14 L6,-8 Z\"/>"
+                        .to_string(),
+                    "pigherd" | "pig-herd" | "pig" => "<ellipse class=\"pig\" cx=\"-1\" cy=\"1\" rx=\"8\" ry=\"5.5\"/>\
+<circle class=\"pig\" cx=\"8\" cy=\"-2\" r=\"4\"/><path d=\"M-5,6 V9 M3,6 V9\" stroke=\"#7a3f52\" stroke-width=\"1.8\"/>"
+                        .to_string(),
+                    "volcano" => "<path d=\"M-11,7 L-3,-8 L3,-8 L11,7 Z\" fill=\"#6b4a32\" stroke=\"#3a2a1e\" stroke-width=\"1.5\"/>\
+<path d=\"M-3,-8 Q0,-16 3,-8 Z\" fill=\"#e0452b\"/>"
+                        .to_string(),
+                    "robbers" => "<circle cx=\"0\" cy=\"-6\" r=\"4\" fill=\"#3a3a3a\"/>\
+<path d=\"M-7,8 L0,-3 L7,8 Z\" fill=\"#3a3a3a\" stroke=\"#111\" stroke-width=\"1\"/>"
+                        .to_string(),
+                    other => {
+                        let initial: String = other
+                            .chars()
+                            .find(|c| c.is_alphanumeric())
+                            .map(|c| c.to_uppercase().collect())
+                            .unwrap_or_else(|| "?".into());
+                        format!(
+                            "<circle r=\"8\" class=\"badge\"/><text class=\"badgetext\" y=\"4\">{}</text>",
+                            esc(&initial)
+                        )
+                    }
+                };
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({})\" data-tag=\"{}\"><title>{}</title>{body}</g>",
+                    pt(q),
+                    esc(tag),
+                    esc(tag)
                 );
             }
             Deco::Inn(p) => {

@@ -269,6 +269,18 @@ pub enum Deco {
     Shield(Pt),
     /// An inn by a road.
     Inn(Pt),
+    /// A picture named by a tag (`garden`, `farmhouse`, …); unknown tags are
+    /// drawn as a plain badge with their initial.
+    Scenery(Pt, String),
+}
+
+impl Deco {
+    /// Where it stands.
+    pub fn at(&self) -> Pt {
+        match self {
+            Deco::Monastery(p) | Deco::Shield(p) | Deco::Inn(p) | Deco::Scenery(p, _) => *p,
+        }
+    }
 }
 
 /// Everything needed to draw one tile kind, in catalog orientation.
@@ -651,7 +663,7 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
                 || g.decos.iter().any(|d| match d {
                     Deco::Monastery(q) => (q.x - p.x).abs() < 17.0 && (q.y - p.y).abs() < 17.0,
                     Deco::Inn(q) => (q.x - p.x).abs() < 12.0 && (q.y - p.y).abs() < 12.0,
-                    Deco::Shield(_) => false,
+                    Deco::Shield(_) | Deco::Scenery(..) => false,
                 });
             if blocked {
                 label[k] = BLOCK;
@@ -759,10 +771,15 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
             }
         }
     }
-    let best_in = |fi: usize, avoid: Option<Pt>| -> Option<Pt> {
+    // The widest spot of the cells whose label passes `want`, at least
+    // `min_d` from every point of `avoid`, nearest the middle of the area.
+    let best = |want: &dyn Fn(i32) -> bool, avoid: &[Pt], min_d: f64| -> Option<Pt> {
         let cells: Vec<usize> = (0..cols * rows)
-            .filter(|&k| label[k] == fi as i32)
-            .filter(|&k| avoid.is_none_or(|a| at(k % cols, k / cols).dist(a) >= 27.0))
+            .filter(|&k| want(label[k]))
+            .filter(|&k| {
+                let p = at(k % cols, k / cols);
+                avoid.iter().all(|a| p.dist(*a) >= min_d)
+            })
             .collect();
         let max = cells.iter().map(|&k| dist[k]).max()?;
         let n = cells.len() as f64;
@@ -779,7 +796,8 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
     for (fi, f) in def.features.iter().enumerate() {
         match f.kind {
             FeatureKind::Field | FeatureKind::City => {
-                let spot = best_in(fi, None).unwrap_or_else(|| {
+                let me = fi as i32;
+                let spot = best(&|l| l == me, &[], 0.0).unwrap_or_else(|| {
                     // Nothing of it is visible: just inside its first place.
                     f.places
                         .first()
@@ -789,15 +807,69 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
                 });
                 g.anchors[fi] = spot;
                 if f.kind == FeatureKind::City && f.arms > 0 {
-                    let s =
-                        best_in(fi, Some(spot)).unwrap_or(Pt::new(spot.x - 14.0, spot.y - 10.0));
+                    let s = best(&|l| l == me, &[spot], 27.0)
+                        .unwrap_or(Pt::new(spot.x - 14.0, spot.y - 10.0));
                     g.decos.push(Deco::Shield(s));
                 }
             }
             _ => {}
         }
     }
+    // Scenery: pictures with no rule (farmhouses, gardens, a pig herd, …),
+    // each on a free bit of field (its own field for a field's tag).
+    let mut wanted: Vec<(Option<usize>, String)> = Vec::new();
+    let on_feature = |t: &String| def.features.iter().any(|f| f.tags.contains(t));
+    for t in &def.tags {
+        if !NOT_SCENERY.contains(&t.as_str()) && !on_feature(t) {
+            wanted.push((None, t.clone()));
+        }
+    }
+    for (fi, f) in def.features.iter().enumerate() {
+        for t in &f.tags {
+            if !NOT_SCENERY.contains(&t.as_str()) {
+                wanted.push((Some(fi), t.clone()));
+            }
+        }
+    }
+    for (owner, tag) in wanted {
+        // A volcano rises from the lake.
+        if tag == "volcano" {
+            if let Some(&p) = g.ponds.first() {
+                g.decos.push(Deco::Scenery(p, tag));
+                continue;
+            }
+        }
+        let mut avoid: Vec<Pt> = g.anchors.clone();
+        avoid.extend(g.decos.iter().map(Deco::at));
+        let is_field = |l: i32| {
+            l >= 0
+                && def
+                    .features
+                    .get(l as usize)
+                    .is_some_and(|f| f.kind == FeatureKind::Field)
+        };
+        let spot = match owner {
+            Some(fi) => best(&|l| l == fi as i32, &avoid, 22.0)
+                .or_else(|| best(&|l| l == fi as i32, &[], 0.0)),
+            None => best(&is_field, &avoid, 22.0).or_else(|| best(&|l| l != OUT, &avoid, 18.0)),
+        };
+        let spot = spot.unwrap_or_else(|| cell_centre(shape, 0));
+        g.decos.push(Deco::Scenery(spot, tag));
+    }
 }
+
+/// Tags that are drawn by the river, road or city itself, or are not
+/// pictures at all.
+const NOT_SCENERY: [&str; 8] = [
+    "source",
+    "lake",
+    "fork",
+    "bridge",
+    "city-bridge",
+    "inn",
+    "start",
+    "reconstructed",
+];
 
 #[cfg(test)]
 mod tests {
@@ -813,6 +885,69 @@ mod tests {
                 let b = p[(w + 1) % p.len()];
                 assert!(a.b.dist(b.a) < 1e-9, "{shape:?} gap after {:?}", a.place);
             }
+        }
+    }
+
+    /// Followers stand on their own feature: a city's inside its walls, a
+    /// farmer in no city and off the roads, a road's on the road.
+    fn check_anchors(def: &TileDef) {
+        let g = tile_geom(def);
+        let lines: Vec<(FeatureKind, usize, Vec<Pt>)> = g
+            .lines
+            .iter()
+            .map(|l| (l.kind, l.feature, l.path.flatten()))
+            .collect();
+        for (fi, f) in def.features.iter().enumerate() {
+            let a = g.anchors[fi];
+            assert!(
+                point_in_poly(a, &g.outline),
+                "{} feature {fi}: {a:?} off the tile",
+                def.id
+            );
+            let in_city = g.cities.iter().find(|c| point_in_poly(a, &c.poly));
+            match f.kind {
+                FeatureKind::City => {
+                    assert_eq!(in_city.map(|c| c.feature), Some(fi), "{} city {fi}", def.id)
+                }
+                FeatureKind::Field => {
+                    assert!(
+                        in_city.is_none(),
+                        "{} field {fi} at {a:?} in a city",
+                        def.id
+                    );
+                    for (kind, _, line) in &lines {
+                        let d = dist_to_polyline(a, line);
+                        assert!(
+                            d > ROAD_HALF,
+                            "{} field {fi} at {a:?} on a {}",
+                            def.id,
+                            kind.name()
+                        );
+                    }
+                }
+                FeatureKind::Road => {
+                    let d = lines
+                        .iter()
+                        .filter(|(_, l, _)| *l == fi)
+                        .map(|(_, _, line)| dist_to_polyline(a, line))
+                        .fold(f64::INFINITY, f64::min);
+                    assert!(d < 2.0, "{} road {fi} follower {d} off the road", def.id);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn followers_stand_on_their_features() {
+        for def in Catalog::builtin().tiles() {
+            check_anchors(def);
+        }
+        let shapes =
+            Catalog::from_files(&[("shapes.toml", include_str!("../tests/data/shapes.toml"))])
+                .expect("test catalog");
+        for def in shapes.tiles() {
+            check_anchors(def);
         }
     }
 

@@ -1,0 +1,216 @@
+//! Pictures of fixed records (snapshots), every catalog tile in every
+//! rotation, made-up half and double-size tiles, and PNG output.
+
+use bastide_engine::catalog::Shape;
+use bastide_engine::record::Record;
+use bastide_engine::{Catalog, Game, Rotation};
+use bastide_render::{
+    board_svg, catalog_svg, svg_size, svg_to_png, tile_svg, BoardOptions, RenderError,
+};
+
+const BASE_SMALL: &str = include_str!("data/base-small.json");
+const WINTER_ANIMALS: &str = include_str!("data/winter-animals.json");
+const SHAPES: &str = include_str!("data/shapes.toml");
+
+fn replay(text: &str, at: Option<usize>) -> Game {
+    let rec = Record::parse(text).expect("test record parses");
+    let n = at.unwrap_or(rec.actions.len());
+    rec.replay_to(n).expect("test record replays")
+}
+
+fn shapes_catalog() -> Catalog {
+    Catalog::from_files(&[("shapes.toml", SHAPES)]).expect("test catalog loads")
+}
+
+/// A picture must be well-formed SVG that resvg reads.
+fn check_svg(svg: &str) -> (f32, f32) {
+    assert!(svg.starts_with("<svg "), "not an SVG document");
+    assert!(svg.trim_end().ends_with("</svg>"));
+    svg_size(svg).expect("resvg reads the picture")
+}
+
+#[test]
+fn snapshot_base_game_over_with_grid() {
+    let game = replay(BASE_SMALL, None);
+    let svg = board_svg(
+        &game,
+        &BoardOptions {
+            grid: true,
+            title: Some("base-small: game over".into()),
+            ..BoardOptions::default()
+        },
+    );
+    check_svg(&svg);
+    insta::assert_snapshot!("base_small_end", svg);
+}
+
+#[test]
+fn snapshot_base_mid_game_with_legal_cells() {
+    let game = replay(BASE_SMALL, Some(8));
+    let svg = board_svg(
+        &game,
+        &BoardOptions {
+            grid: true,
+            legal: true,
+            ..BoardOptions::default()
+        },
+    );
+    check_svg(&svg);
+    // The drawn tile (base/F) may go somewhere: cells are highlighted.
+    assert!(svg.contains("class=\"legal\""));
+    insta::assert_snapshot!("base_small_at_8_legal", svg);
+}
+
+#[test]
+fn snapshot_winter_animals_three_players() {
+    let game = replay(WINTER_ANIMALS, None);
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    // Followers of all three seats, in their colours.
+    for name in ["Anna", "Ben", "Chloe"] {
+        assert!(svg.contains(&format!("data-player=\"{name}\"")), "{name}");
+    }
+    insta::assert_snapshot!("winter_animals_end", svg);
+}
+
+#[test]
+fn snapshot_single_tiles() {
+    let cat = Catalog::builtin();
+    let d = tile_svg(&cat, "base/D", Rotation::from_quarters(1)).expect("base/D");
+    insta::assert_snapshot!("tile_base_d_90", d);
+    let shapes = shapes_catalog();
+    let h =
+        tile_svg(&shapes, "shapes/half-city-road", Rotation::from_quarters(3)).expect("half tile");
+    insta::assert_snapshot!("tile_half_city_road_270", h);
+    let dbl =
+        tile_svg(&shapes, "shapes/double-city", Rotation::from_quarters(1)).expect("double tile");
+    insta::assert_snapshot!("tile_double_city_90", dbl);
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = board_svg(&replay(BASE_SMALL, None), &BoardOptions::default());
+    let b = board_svg(&replay(BASE_SMALL, None), &BoardOptions::default());
+    assert_eq!(a, b);
+    let cat = Catalog::builtin();
+    assert_eq!(catalog_svg(&cat, None).ok(), catalog_svg(&cat, None).ok());
+}
+
+fn expected_tile_size(shape: Shape, rot: Rotation) -> (f32, f32) {
+    let (long, short) = (216.0, 116.0);
+    match (shape, rot.quarters() % 2) {
+        (Shape::Double, 0) => (long, short),
+        (Shape::Double, _) => (short, long),
+        _ => (short, short),
+    }
+}
+
+fn every_tile_in_every_rotation(cat: &Catalog) -> usize {
+    let mut n = 0;
+    for def in cat.tiles() {
+        for rot in Rotation::ALL {
+            let svg = tile_svg(cat, &def.id, rot)
+                .unwrap_or_else(|e| panic!("{} at {}: {e}", def.id, rot.degrees()));
+            let size = check_svg(&svg);
+            assert_eq!(
+                size,
+                expected_tile_size(def.shape, rot),
+                "{} at {}",
+                def.id,
+                rot.degrees()
+            );
+            assert!(svg.contains(&format!("data-tile=\"{}\"", def.id)));
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn every_builtin_tile_renders_in_all_rotations() {
+    let cat = Catalog::builtin();
+    let n = every_tile_in_every_rotation(&cat);
+    assert!(n >= 4 * 36, "only {n} pictures");
+}
+
+#[test]
+fn half_and_double_tiles_render_in_all_rotations() {
+    let cat = shapes_catalog();
+    assert_eq!(every_tile_in_every_rotation(&cat), 4 * cat.tiles().len());
+    // A half tile shows the empty half of its cell.
+    let svg = tile_svg(&cat, "shapes/half-monastery", Rotation::default()).expect("half");
+    assert!(svg.contains("class=\"gap\""));
+    // Unknown tags are kept as data, never an error.
+    let svg = tile_svg(&cat, "shapes/double-source", Rotation::default()).expect("double");
+    assert!(svg.contains("mystery-tag"));
+}
+
+#[test]
+fn contact_sheets_of_every_set() {
+    let cat = Catalog::builtin();
+    for set in cat.sets() {
+        let svg = catalog_svg(&cat, Some(&set.name)).expect("known set");
+        check_svg(&svg);
+        for &t in &set.tiles {
+            let id = &cat.tile(t).id;
+            assert!(svg.contains(&format!("data-tile=\"{id}\"")), "{id} missing");
+        }
+    }
+    check_svg(&catalog_svg(&cat, None).expect("all sets"));
+    check_svg(&catalog_svg(&shapes_catalog(), None).expect("shapes"));
+}
+
+#[test]
+fn every_position_of_a_record_renders() {
+    let rec = Record::parse(WINTER_ANIMALS).expect("parses");
+    for n in 0..=rec.actions.len() {
+        let game = rec.replay_to(n).expect("replays");
+        let opts = BoardOptions {
+            grid: n % 2 == 0,
+            legal: true,
+            legend: n % 3 != 0,
+            ..BoardOptions::default()
+        };
+        check_svg(&board_svg(&game, &opts));
+    }
+}
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
+    (info.width, info.height)
+}
+
+#[test]
+fn png_decodes_with_the_expected_size() {
+    let cat = Catalog::builtin();
+    let tile = tile_svg(&cat, "base/A", Rotation::default()).expect("base/A");
+    assert_eq!(png_size(&svg_to_png(&tile, 1.0).expect("png")), (116, 116));
+    assert_eq!(png_size(&svg_to_png(&tile, 2.0).expect("png")), (232, 232));
+
+    let board = board_svg(&replay(BASE_SMALL, None), &BoardOptions::default());
+    let (w, h) = svg_size(&board).expect("size");
+    let (pw, ph) = png_size(&svg_to_png(&board, 1.5).expect("png"));
+    assert_eq!((pw, ph), ((w * 1.5).ceil() as u32, (h * 1.5).ceil() as u32));
+    // Four columns of 80-pixel cells and margins: a sensible picture.
+    assert!(w > 4.0 * 80.0 && h > 3.0 * 80.0, "{w}x{h}");
+}
+
+#[test]
+fn bad_requests_say_what_to_do() {
+    let cat = Catalog::builtin();
+    let e = tile_svg(&cat, "base/Z", Rotation::default()).expect_err("no such tile");
+    assert!(matches!(e, RenderError::UnknownTile(_)));
+    assert!(e.to_string().contains("base/D"), "{e}");
+    let e = catalog_svg(&cat, Some("nope")).expect_err("no such set");
+    assert!(e.to_string().contains("base"), "{e}");
+    let e = svg_to_png("<svg", 1.0).expect_err("not SVG");
+    assert!(matches!(e, RenderError::Svg(_)));
+    let tile = tile_svg(&cat, "base/A", Rotation::default()).expect("base/A");
+    assert!(matches!(
+        svg_to_png(&tile, 0.0),
+        Err(RenderError::Size { .. })
+    ));
+}
