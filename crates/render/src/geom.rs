@@ -62,6 +62,7 @@ pub enum Cmd {
     M(Pt),
     L(Pt),
     Q(Pt, Pt),
+    C(Pt, Pt, Pt),
     Z,
 }
 
@@ -87,6 +88,12 @@ impl Path {
                     }
                     cur = p;
                 }
+                Cmd::C(c1, c2, p) => {
+                    for k in 1..=20 {
+                        out.push(cubic(cur, c1, c2, p, k as f64 / 20.0));
+                    }
+                    cur = p;
+                }
                 Cmd::Z => {}
             }
         }
@@ -99,7 +106,7 @@ impl Path {
         for c in &self.0 {
             match *c {
                 Cmd::M(p) => cur = Some(p),
-                Cmd::L(p) | Cmd::Q(_, p) => {
+                Cmd::L(p) | Cmd::Q(_, p) | Cmd::C(_, _, p) => {
                     if let Some(a) = cur {
                         return (p.x - a.x, p.y - a.y);
                     }
@@ -118,11 +125,21 @@ impl Path {
                 Cmd::M(p) => cur = Some(p),
                 Cmd::L(p) => return cur.map(|a| a.lerp(p, 0.5)),
                 Cmd::Q(c1, p) => return cur.map(|a| quad(a, c1, p, 0.5)),
+                Cmd::C(c1, c2, p) => return cur.map(|a| cubic(a, c1, c2, p, 0.5)),
                 Cmd::Z => {}
             }
         }
         cur
     }
+}
+
+fn cubic(a: Pt, c1: Pt, c2: Pt, b: Pt, t: f64) -> Pt {
+    let u = 1.0 - t;
+    let (w0, w1, w2, w3) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+    Pt::new(
+        w0 * a.x + w1 * c1.x + w2 * c2.x + w3 * b.x,
+        w0 * a.y + w1 * c1.y + w2 * c2.y + w3 * b.y,
+    )
 }
 
 fn quad(a: Pt, c: Pt, b: Pt, t: f64) -> Pt {
@@ -301,12 +318,21 @@ pub struct TileGeom {
     pub lying: Vec<bool>,
 }
 
-/// Closing curve control point for a wall from `p` to `q`: bowed from the
-/// chord's middle towards the centre of its cell.
-fn wall_control(shape: Shape, p: Pt, q: Pt) -> Pt {
+/// The wall of a city from `p` to `q` (clockwise around the tile), bowed
+/// from the chord towards the centre of its cell. It leaves each end at less
+/// than 45 degrees to the border, so caps on two sides that meet at a corner
+/// do not cross.
+fn wall(shape: Shape, p: Pt, q: Pt) -> Cmd {
     let m = p.lerp(q, 0.5);
     let c = centre_near(shape, m);
-    m.lerp(c, 1.2)
+    let bow = (m.lerp(c, 0.76).x - m.x, m.lerp(c, 0.76).y - m.y);
+    let c1 = p.lerp(q, 0.4);
+    let c2 = q.lerp(p, 0.4);
+    Cmd::C(
+        Pt::new(c1.x + bow.0, c1.y + bow.1),
+        Pt::new(c2.x + bow.0, c2.y + bow.1),
+        q,
+    )
 }
 
 fn city_geom(shape: Shape, segs: &[Seg], fi: usize, places: &[(u8, Place)]) -> CityGeom {
@@ -363,9 +389,9 @@ fn city_geom(shape: Shape, segs: &[Seg], fi: usize, places: &[(u8, Place)]) -> C
             }
             let from = segs[end].b;
             let to = segs[runs[(k + 1) % runs.len()].0].a;
-            let ctrl = wall_control(shape, from, to);
-            fill.0.push(Cmd::Q(ctrl, to));
-            walls.push(Path(vec![Cmd::M(from), Cmd::Q(ctrl, to)]));
+            let w = wall(shape, from, to);
+            fill.0.push(w);
+            walls.push(Path(vec![Cmd::M(from), w]));
         }
         fill.0.push(Cmd::Z);
     }

@@ -35,6 +35,9 @@ pub fn d(path: &Path) -> String {
             Cmd::Q(c1, p) => {
                 let _ = write!(s, "Q{} {}", pt(c1), pt(p));
             }
+            Cmd::C(c1, c2, p) => {
+                let _ = write!(s, "C{} {} {}", pt(c1), pt(c2), pt(p));
+            }
             Cmd::Z => s.push('Z'),
         }
     }

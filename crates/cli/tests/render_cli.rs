@@ -1,0 +1,109 @@
+//! `bastide render` and `bastide catalog` end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const RECORD: &str = "../render/tests/data/base-small.json";
+const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn bastide() -> Command {
+    Command::cargo_bin("bastide").expect("binary built")
+}
+
+#[test]
+fn render_prints_svg_by_default() {
+    bastide()
+        .args(["render", RECORD, "--grid"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("<svg "))
+        .stdout(predicate::str::contains("after 12 of 12 actions"))
+        .stdout(predicate::str::contains("class=\"coord\""));
+}
+
+#[test]
+fn render_at_writes_png_and_svg_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("board.png");
+    bastide()
+        .args(["render", RECORD, "--at", "4", "--legal", "-o"])
+        .arg(&png)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&png).expect("png written");
+    assert!(bytes.starts_with(PNG_MAGIC));
+    let svg = dir.path().join("board.SVG");
+    bastide()
+        .args(["render", RECORD, "--at", "0", "-o"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.contains("after 0 of 12 actions"));
+}
+
+#[test]
+fn render_one_tile_and_catalog_sheets() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tile = dir.path().join("tile.svg");
+    bastide()
+        .args(["render", "--tile", "base/O", "--rotation", "270", "-o"])
+        .arg(&tile)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&tile).expect("tile written");
+    assert!(text.contains("rotate(270 50 50)"));
+    bastide()
+        .args(["catalog", "winter"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("data-tile=\"winter/animal12\""));
+    let sheet = dir.path().join("sheet.png");
+    bastide()
+        .args(["catalog", "-o"])
+        .arg(&sheet)
+        .assert()
+        .success();
+    assert!(std::fs::read(&sheet)
+        .expect("sheet written")
+        .starts_with(PNG_MAGIC));
+}
+
+#[test]
+fn bad_render_requests_fail_with_advice() {
+    bastide()
+        .args(["render", RECORD, "--at", "99"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at most 12"));
+    bastide()
+        .args(["render", RECORD, "-o", "board.jpg"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(".svg or *.png"));
+    bastide()
+        .args(["render", "--tile", "base/D", "--rotation", "45"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("0, 90, 180 or 270"));
+    bastide()
+        .args(["render", "--tile", "base/ZZ"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown tile"));
+    bastide()
+        .args(["catalog", "nosuchset"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown tile set"));
+    bastide()
+        .args(["render", "no-such-record.json"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot read record file"));
+    bastide()
+        .arg("render")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("<RECORD>"));
+}
