@@ -212,6 +212,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "cutcassonne.toml",
         include_str!("../catalog/cutcassonne.toml"),
     ),
+    (
+        "gingerbread.toml",
+        include_str!("../catalog/gingerbread.toml"),
+    ),
 ];
 
 #[derive(Deserialize)]

@@ -76,11 +76,18 @@ pub struct Options {
     pub followers: u8,
     /// The river's house rules.
     pub river: RiverOptions,
+    /// The Gingerbread Man's first print run: no tile D, two tiles C.
+    pub gingerbread_misprint: bool,
 }
 
 /// Every option name the engine knows, with what it takes.
-pub const KNOWN_OPTIONS: &[(&str, &str)] =
-    &[("followers", "followers per player, 1–20 (default 7)")];
+pub const KNOWN_OPTIONS: &[(&str, &str)] = &[
+    ("followers", "followers per player, 1–20 (default 7)"),
+    (
+        "gingerbread_misprint",
+        "true: the Gingerbread Man's first print run (no D, two C)",
+    ),
+];
 
 impl Options {
     /// Reads the options map of a configuration.
@@ -88,10 +95,17 @@ impl Options {
         let mut o = Options {
             followers: 7,
             river: RiverOptions::parse(map)?,
+            gingerbread_misprint: false,
         };
         for (k, v) in map {
             match k.as_str() {
                 k if RiverOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
+                "gingerbread_misprint" => {
+                    o.gingerbread_misprint = v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                        name: k.clone(),
+                        problem: format!("{v} is not true or false"),
+                    })?;
+                }
                 "followers" => {
                     o.followers = v.as_u64().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
                         ConfigError::BadOption {

@@ -32,7 +32,7 @@ pub struct Setup {
 }
 
 /// Expansions this version plays.
-pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne"];
+pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne", "gingerbread"];
 
 /// Builds the set-up of a game: start tile, then the pile in draw order
 /// (river tiles first), then the fixed `deck` prefix on top.
@@ -57,6 +57,14 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
             });
         }
     }
+    if config.expansions.iter().any(|e| e == "gingerbread") && config.base != "winter" {
+        return Err(ConfigError::BadOption {
+            name: "expansions".into(),
+            problem:
+                "the Gingerbread Man plays only with the Winter Edition: set \"base\": \"winter\""
+                    .into(),
+        });
+    }
     if let Some(m) = &config.map {
         return Err(ConfigError::UnknownMap(m.clone()));
     }
@@ -75,6 +83,25 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
             bag.push(t);
+        }
+    }
+    if config.expansions.iter().any(|e| e == "gingerbread") {
+        let g = cat
+            .set("gingerbread")
+            .ok_or_else(|| ConfigError::NotImplemented("gingerbread".into()))?;
+        {
+            for &t in &g.tiles {
+                let id = &cat.tile(t).id;
+                // The first print run had a second C instead of D.
+                let copies = match (options.gingerbread_misprint, id.as_str()) {
+                    (true, "gingerbread/D") => 0,
+                    (true, "gingerbread/C") => 2,
+                    _ => cat.tile(t).count,
+                };
+                for _ in 0..copies {
+                    bag.push(t);
+                }
+            }
         }
     }
     let (start, mut ordered) = if rivers.is_empty() {

@@ -9,6 +9,7 @@ use crate::board::{Board, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
+use crate::expansions::gingerbread::Gingerbread;
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
@@ -37,6 +38,15 @@ pub enum Action {
     },
     /// Decline the current optional step.
     Pass,
+    /// Move the gingerbread man into the city at that place.
+    Gingerbread {
+        /// The cell.
+        pos: Pos,
+        /// For a cell with half tiles: which half.
+        corner: Option<Corner>,
+        /// Any place of the city.
+        place: Place,
+    },
 }
 
 /// What the game is waiting for.
@@ -46,6 +56,8 @@ pub enum Phase {
     Place,
     /// The current player may put a follower on the tile just placed.
     Follower,
+    /// The current player moves the gingerbread man.
+    Gingerbread,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -93,7 +105,6 @@ pub(crate) struct Rules {
     pub(crate) catalog: Arc<Catalog>,
     pub(crate) config: GameConfig,
     pub(crate) options: Options,
-    pub(crate) start: TileIdx,
 }
 
 /// A game in progress: every `Game` is a legal position.
@@ -112,6 +123,8 @@ pub struct Game {
     pub(crate) events: Vec<Event>,
     /// The river, while river sets are in play.
     pub(crate) river: Option<River>,
+    /// The gingerbread man, with the Winter Edition's Gingerbread Man.
+    pub(crate) gingerbread: Option<Gingerbread>,
 }
 
 impl PartialEq for Game {
@@ -127,6 +140,7 @@ impl PartialEq for Game {
             && self.last == other.last
             && self.events == other.events
             && self.river == other.river
+            && self.gingerbread == other.gingerbread
     }
 }
 
@@ -160,7 +174,6 @@ impl Game {
             catalog,
             config,
             options,
-            start: setup.start,
         });
         let mut pile = setup.pile;
         pile.reverse();
@@ -181,8 +194,12 @@ impl Game {
             last: None,
             events: Vec::new(),
             river: None,
+            gingerbread: None,
             rules,
         };
+        let cat = game.rules.catalog.clone();
+        game.board
+            .place(&cat, setup.start, Pos::new(0, 0), Rotation::default());
         if game
             .rules
             .config
@@ -193,10 +210,23 @@ impl Game {
             let opts = game.rules.options.river.clone();
             game.river = Some(River::new(&game.rules.catalog, setup.start, opts));
         }
-        let start = game.rules.start;
-        let cat = game.rules.catalog.clone();
-        game.board
-            .place(&cat, start, Pos::new(0, 0), Rotation::default());
+        if game
+            .rules
+            .config
+            .expansions
+            .iter()
+            .any(|e| e == "gingerbread")
+        {
+            // He starts in the start tile's city.
+            let city = game
+                .catalog()
+                .tile(setup.start)
+                .features
+                .iter()
+                .position(|f| f.kind == FeatureKind::City)
+                .map(|fi| game.node(0, fi as u8));
+            game.gingerbread = Some(Gingerbread::new(city));
+        }
         game.draw();
         Ok(game)
     }
@@ -306,6 +336,7 @@ impl Game {
                 self.follower_options(|a| out.push(a));
                 out.push(Action::Pass);
             }
+            Phase::Gingerbread => self.gingerbread_actions(out),
         }
     }
 
@@ -491,6 +522,33 @@ impl Game {
                 self.end_turn();
                 Ok(())
             }
+            (Action::Gingerbread { pos, corner, place }, Phase::Gingerbread) => {
+                let node = self.gingerbread_check(pos, corner, place)?;
+                self.gingerbread_move(node);
+                self.finish_turn();
+                Ok(())
+            }
+            (Action::Pass, Phase::Gingerbread) => {
+                let mut v = Vec::new();
+                self.gingerbread_actions(&mut v);
+                if v != [Action::Pass] {
+                    return Err(illegal(
+                        "gingerbread",
+                        "the gingerbread man must move to a different, unfinished city",
+                    ));
+                }
+                self.gingerbread_stay();
+                self.finish_turn();
+                Ok(())
+            }
+            (_, Phase::Gingerbread) => Err(illegal(
+                "turn",
+                "move the gingerbread man first (a gingerbread action)",
+            )),
+            (Action::Gingerbread { .. }, _) => Err(illegal(
+                "gingerbread",
+                "the gingerbread man moves only after a gingerbread tile's turn or when his city is completed",
+            )),
             (Action::Follower { .. } | Action::Pass, Phase::Place) => {
                 let cat = &self.rules.catalog;
                 Err(illegal(
@@ -515,7 +573,17 @@ impl Game {
                 }
                 self.end_turn();
             }
+            Action::Pass if self.phase == Phase::Gingerbread => {
+                self.gingerbread_stay();
+                self.finish_turn();
+            }
             Action::Pass => self.end_turn(),
+            Action::Gingerbread { pos, corner, place } => {
+                if let Ok(node) = self.gingerbread_check(pos, corner, place) {
+                    self.gingerbread_move(node);
+                }
+                self.finish_turn();
+            }
         }
     }
 
@@ -623,10 +691,23 @@ impl Game {
         });
     }
 
+    /// After the follower step: score what the tile completed, then any
+    /// step an expansion still owes, then the next turn.
     fn end_turn(&mut self) {
-        let mut again = false;
         if let Some(pi) = self.last {
             self.score_completed(pi);
+            if self.gingerbread.is_some() && self.gingerbread_step_owed(pi) {
+                self.phase = Phase::Gingerbread;
+                return;
+            }
+        }
+        self.finish_turn();
+    }
+
+    /// Passes the turn on and draws.
+    fn finish_turn(&mut self) {
+        let mut again = false;
+        if let Some(pi) = self.last {
             // River II: after the volcano lake the same player draws again.
             again = self.river.is_some()
                 && self

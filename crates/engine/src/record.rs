@@ -54,6 +54,18 @@ pub enum ActionJson {
     },
     /// Decline the current optional step.
     Pass {},
+    /// Move the gingerbread man into the city at that place.
+    Gingerbread {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// A place of the city.
+        place: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
 }
 
 /// A record that cannot be read or replayed.
@@ -162,6 +174,11 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Gingerbread { x, y, place, half } => Action::Gingerbread {
+                pos: Pos::new(*x, *y),
+                corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
+                place: place.parse::<Place>()?,
+            },
         })
     }
 
@@ -181,6 +198,12 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Gingerbread { pos, corner, place } => ActionJson::Gingerbread {
+                x: pos.x,
+                y: pos.y,
+                place: place.name().to_string(),
+                half: corner.map(|c| c.name().to_string()),
+            },
         }
     }
 }

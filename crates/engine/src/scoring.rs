@@ -15,6 +15,9 @@ pub enum Reason {
     GameEnd,
     /// A drawn tile fit nowhere and left the game (no points).
     Discarded,
+    /// The gingerbread man left (or saw completed) a city: 1 point a tile
+    /// per knight.
+    Gingerbread,
 }
 
 impl Reason {
@@ -24,6 +27,7 @@ impl Reason {
             Reason::Completed => "completed",
             Reason::GameEnd => "game end",
             Reason::Discarded => "discarded",
+            Reason::Gingerbread => "gingerbread",
         }
     }
 }
@@ -108,6 +112,9 @@ impl Game {
             }
         }
         for &root in &done[..n] {
+            if self.gingerbread.is_some() {
+                self.gingerbread_before_completion(root);
+            }
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
             self.return_followers(root);

@@ -32,6 +32,9 @@ pub struct StateJson {
     pub board: Vec<PieceJson>,
     /// Followers on the board.
     pub followers: Vec<FollowerJson>,
+    /// The gingerbread man: the city he stands in, or `{"set_aside": true}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gingerbread: Option<serde_json::Value>,
 }
 
 /// A placed tile.
@@ -123,6 +126,7 @@ impl Game {
             phase: match self.phase() {
                 Phase::Place => "place",
                 Phase::Follower => "follower",
+                Phase::Gingerbread => "gingerbread",
                 Phase::Over => "over",
             },
             drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
@@ -163,6 +167,20 @@ impl Game {
                     }
                 })
                 .collect(),
+            gingerbread: self.gingerbread.as_ref().map(|g| match g.at {
+                Some(node) => {
+                    let root = self.board().features().root(node);
+                    let (pi, fi) = self.board().features().origin(root);
+                    let (pos, place) = self.feature_anchor(pi, fi);
+                    serde_json::json!({
+                        "x": pos.x,
+                        "y": pos.y,
+                        "place": place.name(),
+                        "tiles": self.board().feature_tiles(cat, root, false),
+                    })
+                }
+                None => serde_json::json!({"set_aside": true}),
+            }),
         }
     }
 

@@ -267,3 +267,48 @@ fn river_games_finish_with_the_river_first() {
         }
     }
 }
+
+#[test]
+fn gingerbread_games_keep_him_in_an_unfinished_city_or_aside() {
+    for seed in 0..300u64 {
+        let mut cfg = config(2 + (seed % 5) as usize, seed, "winter");
+        cfg.expansions = vec!["gingerbread".into()];
+        if seed % 4 == 0 {
+            cfg.expansions.push("river2".into());
+        }
+        if seed % 7 == 0 {
+            cfg.options
+                .insert("gingerbread_misprint".into(), true.into());
+        }
+        let (game, rec) = play_config(cfg.clone());
+        assert!(game.is_finished());
+        assert!(rec.replay().unwrap() == game);
+        // Walk the game again and look at every turn boundary.
+        let mut g = Game::new(cfg).unwrap();
+        for a in &rec.actions {
+            let action = a.to_action(g.catalog()).unwrap();
+            g.try_apply(&action).unwrap();
+            if g.phase() == Phase::Place {
+                let him = g.gingerbread().expect("in play");
+                if let Some(node) = him.at {
+                    assert!(
+                        g.board().features().open(node) > 0,
+                        "he stands in a finished city (seed {seed})"
+                    );
+                    assert_eq!(
+                        g.board().features().kind(node),
+                        bastide_engine::FeatureKind::City
+                    );
+                }
+            }
+        }
+        // Each gingerbread score pays every knight 1 point a tile.
+        for e in g.events() {
+            if e.reason == bastide_engine::scoring::Reason::Gingerbread {
+                for seat in 0..g.player_count() {
+                    assert_eq!(e.points[seat], e.followers[seat] as u32 * e.tiles);
+                }
+            }
+        }
+    }
+}

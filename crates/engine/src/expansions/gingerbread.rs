@@ -1,0 +1,196 @@
+//! The Gingerbread Man (Winter Edition), `gingerbread.md`.
+//!
+//! He starts in the start tile's city. After a gingerbread tile's turn its
+//! player moves him to a different unfinished city; the city he leaves is
+//! scored for every knight in it (1 point a tile, per knight). When his city
+//! is completed he is scored the same way first, then the city is scored as
+//! usual, then the completing player moves him. With no other unfinished
+//! city he stays; if his city is finished he is set aside until the next
+//! gingerbread tile brings him back.
+
+use crate::catalog::FeatureKind;
+use crate::features::NodeId;
+use crate::game::{Action, Game, IllegalAction, Phase};
+use crate::geometry::{Corner, Place, Pos};
+use crate::scoring::{Event, Reason};
+
+/// Tag of the tiles that move him.
+pub const TAG: &str = "gingerbread";
+
+/// Where the gingerbread man is and what he still has to do this turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gingerbread {
+    /// A segment of his city; `None` while he is set aside.
+    pub at: Option<NodeId>,
+    /// A move is owed at the end of this turn.
+    owed: bool,
+}
+
+impl Gingerbread {
+    /// He stands in the city `at` of the start tile (if it has one).
+    pub fn new(at: Option<NodeId>) -> Gingerbread {
+        Gingerbread { at, owed: false }
+    }
+}
+
+impl Game {
+    /// Before a completed city is scored: if he stands in it, every knight
+    /// there scores 1 point a tile, and he must move at the end of the turn.
+    pub(crate) fn gingerbread_before_completion(&mut self, root: NodeId) {
+        let Some(g) = &self.gingerbread else { return };
+        let Some(at) = g.at else { return };
+        if self.board.features().root(at) != root {
+            return;
+        }
+        self.gingerbread_score(root);
+        if let Some(g) = &mut self.gingerbread {
+            g.owed = true;
+        }
+    }
+
+    /// After the turn's scoring: a gingerbread tile owes a move too. Returns
+    /// whether the move step comes next.
+    pub(crate) fn gingerbread_step_owed(&mut self, pi: u16) -> bool {
+        let tile = self.board.pieces()[pi as usize].tile;
+        let played = self.rules.catalog.tile(tile).has_tag(TAG);
+        match &mut self.gingerbread {
+            Some(g) => {
+                g.owed |= played;
+                g.owed
+            }
+            None => false,
+        }
+    }
+
+    /// Scores his city for its knights: per knight, 1 point a tile.
+    fn gingerbread_score(&mut self, root: NodeId) {
+        let counts = self.followers_on(root);
+        if counts.iter().all(|c| *c == 0) {
+            return;
+        }
+        let tiles = self.board.feature_tiles(&self.rules.catalog, root, false);
+        let mut points = [0u32; 6];
+        for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
+            points[seat] = *c as u32 * tiles;
+            self.players[seat].score += points[seat];
+        }
+        let (pi, fi) = self.board.features().origin(root);
+        let (pos, place) = self.feature_anchor(pi, fi);
+        let corner = self.board.pieces()[pi as usize].corner;
+        self.events.push(Event {
+            reason: Reason::Gingerbread,
+            feature: Some(FeatureKind::City),
+            at: Some((pos, corner, place)),
+            tiles,
+            extra: 0,
+            points,
+            followers: counts,
+            tile: None,
+        });
+    }
+
+    /// Unfinished cities he may move to (one segment each), excluding his own.
+    fn gingerbread_targets(&self) -> Vec<NodeId> {
+        let feats = self.board.features();
+        let here = self
+            .gingerbread
+            .as_ref()
+            .and_then(|g| g.at)
+            .map(|n| feats.root(n));
+        let mut roots = Vec::new();
+        for n in 0..feats.len() as NodeId {
+            if feats.kind(n) != FeatureKind::City {
+                continue;
+            }
+            let r = feats.root(n);
+            if r == n && feats.open(r) > 0 && Some(r) != here {
+                roots.push(r);
+            }
+        }
+        roots
+    }
+
+    /// The legal actions of the move step: one per target city, or `pass`
+    /// when there is none.
+    pub(crate) fn gingerbread_actions(&self, out: &mut Vec<Action>) {
+        for root in self.gingerbread_targets() {
+            let (pi, fi) = self.board.features().origin(root);
+            let (pos, place) = self.feature_anchor(pi, fi);
+            out.push(Action::Gingerbread {
+                pos,
+                corner: self.board.pieces()[pi as usize].corner,
+                place,
+            });
+        }
+        if out.is_empty() {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// Checks a move: the city named must be unfinished and not his own.
+    pub(crate) fn gingerbread_check(
+        &self,
+        pos: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Result<NodeId, IllegalAction> {
+        let cat = &*self.rules.catalog;
+        let node = self
+            .board
+            .node_at(cat, pos, corner, place)
+            .filter(|n| self.board.features().kind(*n) == FeatureKind::City)
+            .ok_or_else(|| IllegalAction {
+                rule: "gingerbread",
+                message: format!("there is no city at {place} of the tile at {pos}"),
+            })?;
+        let root = self.board.features().root(node);
+        if !self.gingerbread_targets().contains(&root) {
+            return Err(IllegalAction {
+                rule: "gingerbread",
+                message: "the gingerbread man must move to a different, unfinished city".into(),
+            });
+        }
+        Ok(node)
+    }
+
+    /// Moves him into the city of `node`; leaving an unfinished city scores it.
+    pub(crate) fn gingerbread_move(&mut self, node: NodeId) {
+        let from = self.gingerbread.as_ref().and_then(|g| g.at);
+        if let Some(f) = from {
+            let root = self.board.features().root(f);
+            if self.board.features().open(root) > 0 {
+                self.gingerbread_score(root);
+            }
+        }
+        if let Some(g) = &mut self.gingerbread {
+            g.at = Some(node);
+            g.owed = false;
+        }
+    }
+
+    /// The move step ends without a move (no other unfinished city): he stays,
+    /// or is set aside if his city is finished.
+    pub(crate) fn gingerbread_stay(&mut self) {
+        let finished = self
+            .gingerbread
+            .as_ref()
+            .and_then(|g| g.at)
+            .is_some_and(|n| self.board.features().open(n) == 0);
+        if let Some(g) = &mut self.gingerbread {
+            if finished {
+                g.at = None;
+            }
+            g.owed = false;
+        }
+    }
+
+    /// The gingerbread man, when his expansion is in play.
+    pub fn gingerbread(&self) -> Option<&Gingerbread> {
+        self.gingerbread.as_ref()
+    }
+
+    /// Whether the game waits for the gingerbread move.
+    pub fn in_gingerbread_step(&self) -> bool {
+        self.phase == Phase::Gingerbread
+    }
+}
