@@ -9,7 +9,7 @@ use bastide_engine::{Action, Game, Phase};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
-use crate::BoardOptions;
+use crate::{BoardOptions, Scene};
 
 const STYLE: &str = "\
 .table{fill:#ece7db}\
@@ -340,22 +340,34 @@ fn cells_of(def: &TileDef, pos: Pos, rot: Rotation) -> Vec<Pos> {
         .collect()
 }
 
-/// The whole board of a game.
-pub fn board(game: &Game, opts: &BoardOptions) -> String {
+/// The cells where the drawn tile of a game may go (none unless a tile is
+/// to be placed).
+pub fn legal_cells(game: &Game) -> Vec<Pos> {
     let cat = game.catalog();
-    let pieces = game.board().pieces();
-    let mut cells: BTreeSet<Pos> = BTreeSet::new();
-    for p in pieces {
-        cells.extend(cells_of(cat.tile(p.tile), p.pos, p.rot));
-    }
     let mut legal: BTreeSet<Pos> = BTreeSet::new();
-    if opts.legal && game.phase() == Phase::Place {
+    if game.phase() == Phase::Place {
         for a in game.legal_actions() {
             if let Action::Place { tile, pos, rot } = a {
                 legal.extend(cells_of(cat.tile(tile), pos, rot));
             }
         }
     }
+    legal.into_iter().collect()
+}
+
+/// A whole board.
+pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
+    let cat = scene.catalog;
+    let pieces = scene.pieces;
+    let mut cells: BTreeSet<Pos> = BTreeSet::new();
+    for p in pieces {
+        cells.extend(cells_of(cat.tile(p.tile), p.pos, p.rot));
+    }
+    let legal: BTreeSet<Pos> = if opts.legal {
+        scene.legal.iter().copied().collect()
+    } else {
+        BTreeSet::new()
+    };
     let all: Vec<Pos> = cells.iter().chain(legal.iter()).copied().collect();
     let minx = all.iter().map(|p| p.x).min().unwrap_or(0);
     let maxx = all.iter().map(|p| p.x).max().unwrap_or(0);
@@ -367,7 +379,7 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
     let oy = margin + label_room;
     let ncols = (maxx - minx + 1) as f64;
     let nrows = (maxy - miny + 1) as f64;
-    let names = &game.config().players;
+    let names: Vec<&str> = scene.players.iter().map(|p| p.name.as_str()).collect();
     let col_w = 250.0;
     let mut w = ox + ncols * S + margin;
     if opts.legend {
@@ -447,7 +459,7 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
         );
     }
     if opts.mark_last {
-        if let Some(last) = game.last_piece().and_then(|i| pieces.get(i as usize)) {
+        if let Some(last) = scene.last.and_then(|i| pieces.get(i as usize)) {
             let g = geoms.get(cat, last.tile);
             let o = origin_of(last.pos);
             let ring: Vec<Pt> = g
@@ -467,7 +479,7 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
         decos(&mut out, g, origin_of(p.pos), p.rot);
     }
     let mut seen: BTreeMap<(u16, u8), usize> = BTreeMap::new();
-    for f in game.followers() {
+    for f in scene.followers {
         let Some(p) = pieces.get(f.piece as usize) else {
             continue;
         };
@@ -483,7 +495,7 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
         let at = to_board(local, origin_of(p.pos), p.rot);
         let at = Pt::new(at.x + shift, at.y + shift);
         let seat = f.player as usize;
-        let name = names.get(seat).map(String::as_str).unwrap_or("?");
+        let name = names.get(seat).copied().unwrap_or("?");
         follower(&mut out, at, player_colour(name, seat), lying, name);
     }
     if opts.grid {
@@ -518,8 +530,8 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
             );
             y += 30.0;
         }
-        let scores = game.scores();
-        for (seat, name) in names.iter().enumerate() {
+        for (seat, line) in scene.players.iter().enumerate() {
+            let name = line.name.as_str();
             let row = seat / per_row;
             let x = margin + (seat % per_row) as f64 * col_w;
             let yy = y + row as f64 * 34.0;
@@ -530,14 +542,14 @@ pub fn board(game: &Game, opts: &BoardOptions) -> String {
                 false,
                 name,
             );
-            let score = scores.get(seat).copied().unwrap_or(0);
-            let supply = game.players().get(seat).map_or(0, |p| p.supply);
             let _ = writeln!(
                 out,
-                "<text class=\"legend\" x=\"{}\" y=\"{}\">{} {score} pts, {supply} left</text>",
+                "<text class=\"legend\" x=\"{}\" y=\"{}\">{} {} pts, {} left</text>",
                 num(x + 32.0),
                 num(yy + 22.0),
-                esc(name)
+                esc(name),
+                line.score,
+                line.supply
             );
         }
     }

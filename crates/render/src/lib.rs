@@ -21,8 +21,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use bastide_engine::board::Piece;
 use bastide_engine::catalog::Catalog;
-use bastide_engine::geometry::Rotation;
+use bastide_engine::game::Follower;
+use bastide_engine::geometry::{Pos, Rotation};
 use bastide_engine::Game;
 use resvg::{tiny_skia, usvg};
 use thiserror::Error;
@@ -97,9 +99,69 @@ pub enum RenderError {
     Png(String),
 }
 
+/// One player's line in the legend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerLine {
+    /// Name (a colour name picks that colour).
+    pub name: String,
+    /// Points so far.
+    pub score: u32,
+    /// Followers not on the board.
+    pub supply: u8,
+}
+
+/// Everything a board picture shows, whatever produced it: a game, a
+/// server's state or a test that lays pieces by hand.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    /// The catalog the pieces' tiles come from.
+    pub catalog: &'a Catalog,
+    /// Pieces on the board, in order of placement.
+    pub pieces: &'a [Piece],
+    /// Followers; `piece` indexes `pieces`, `player` indexes `players`.
+    pub followers: &'a [Follower],
+    /// Players in seat order.
+    pub players: Vec<PlayerLine>,
+    /// Cells to highlight when [`BoardOptions::legal`] is set.
+    pub legal: Vec<Pos>,
+    /// The piece placed last.
+    pub last: Option<u16>,
+}
+
+impl<'a> Scene<'a> {
+    /// The scene of a game's current position.
+    pub fn of_game(game: &'a Game) -> Scene<'a> {
+        let scores = game.scores();
+        let players = game
+            .config()
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| PlayerLine {
+                name: name.clone(),
+                score: scores.get(seat).copied().unwrap_or(0),
+                supply: game.players().get(seat).map_or(0, |p| p.supply),
+            })
+            .collect();
+        Scene {
+            catalog: game.catalog(),
+            pieces: game.board().pieces(),
+            followers: game.followers(),
+            players,
+            legal: draw::legal_cells(game),
+            last: game.last_piece(),
+        }
+    }
+}
+
 /// The board of a game as SVG.
 pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
-    draw::board(game, opts)
+    draw::board(&Scene::of_game(game), opts)
+}
+
+/// A scene as SVG.
+pub fn scene_svg(scene: &Scene, opts: &BoardOptions) -> String {
+    draw::board(scene, opts)
 }
 
 /// One tile by id, turned clockwise by `rotation`, as SVG.

@@ -1,11 +1,14 @@
 //! Pictures of fixed records (snapshots), every catalog tile in every
 //! rotation, made-up half and double-size tiles, and PNG output.
 
+use bastide_engine::board::Board;
 use bastide_engine::catalog::Shape;
+use bastide_engine::game::Follower;
 use bastide_engine::record::Record;
-use bastide_engine::{Catalog, Game, Rotation};
+use bastide_engine::{Catalog, Game, Pos, Rotation};
 use bastide_render::{
-    board_svg, catalog_svg, svg_size, svg_to_png, tile_svg, BoardOptions, RenderError,
+    board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, PlayerLine,
+    RenderError, Scene,
 };
 
 const BASE_SMALL: &str = include_str!("data/base-small.json");
@@ -85,6 +88,62 @@ fn snapshot_single_tiles() {
     let dbl =
         tile_svg(&shapes, "shapes/double-city", Rotation::from_quarters(1)).expect("double tile");
     insta::assert_snapshot!("tile_double_city_90", dbl);
+}
+
+/// Halves and double-size tiles laid by hand (no rules checked): two halves
+/// filling a cell, a lone half with its gap, double tiles both ways.
+fn hand_laid(cat: &Catalog) -> (Board, Vec<Follower>) {
+    let t = |id: &str| cat.find(id).unwrap_or_else(|| panic!("{id}"));
+    let r = Rotation::from_quarters;
+    let mut board = Board::new(16, None);
+    board.place(cat, t("shapes/crossing"), Pos::new(0, 0), r(0));
+    board.place(cat, t("shapes/half-city-road"), Pos::new(1, 0), r(0));
+    board.place(cat, t("shapes/half-road-across"), Pos::new(1, 0), r(2));
+    board.place(cat, t("shapes/half-monastery"), Pos::new(0, 1), r(1));
+    board.place(cat, t("shapes/double-city"), Pos::new(-2, 0), r(0));
+    board.place(cat, t("shapes/double-source"), Pos::new(1, 1), r(1));
+    board.place(cat, t("shapes/half-river"), Pos::new(-1, 1), r(3));
+    let f = |player, piece, feature| Follower {
+        player,
+        piece,
+        feature,
+    };
+    // City of the first half, monk, farmer and road of the double city.
+    let followers = vec![f(0, 1, 0), f(1, 3, 0), f(0, 4, 2), f(1, 4, 1), f(2, 2, 0)];
+    (board, followers)
+}
+
+#[test]
+fn snapshot_halves_and_double_tiles_on_a_board() {
+    let cat = shapes_catalog();
+    let (board, followers) = hand_laid(&cat);
+    let players = ["Red", "Blue", "Purple"]
+        .iter()
+        .map(|n| PlayerLine {
+            name: n.to_string(),
+            score: 0,
+            supply: 6,
+        })
+        .collect();
+    let scene = Scene {
+        catalog: &cat,
+        pieces: board.pieces(),
+        followers: &followers,
+        players,
+        legal: vec![Pos::new(2, 0), Pos::new(0, 2)],
+        last: Some(6),
+    };
+    let opts = BoardOptions {
+        grid: true,
+        legal: true,
+        ..BoardOptions::default()
+    };
+    let svg = scene_svg(&scene, &opts);
+    check_svg(&svg);
+    // Cell (1, 0) is full; the lone halves at (0, 1) and (-1, 1) show gaps.
+    assert_eq!(svg.matches("class=\"gap\"").count(), 2);
+    assert_eq!(svg.matches("data-player=").count(), 5 + 3);
+    insta::assert_snapshot!("hand_laid_halves_and_doubles", svg);
 }
 
 #[test]
