@@ -9,7 +9,7 @@ use bastide_engine::{Action, Game, Phase};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
-use crate::{BoardOptions, Scene};
+use crate::{BoardOptions, FigureKind, Scene};
 
 const STYLE: &str = "\
 .table{fill:#ece7db}\
@@ -39,6 +39,8 @@ const STYLE: &str = "\
 .pig{fill:#f2a7b8;stroke:#7a3f52;stroke-width:1.2}\
 .badge{fill:#fffbe8;stroke:#5a4632;stroke-width:1.5}\
 .badgetext{font-size:11px;font-weight:bold;fill:#5a4632;text-anchor:middle}\
+.ginger{fill:#b5702f;stroke:#5b3210;stroke-width:1.4;stroke-linejoin:round}\
+.icing{fill:none;stroke:#ffffff;stroke-width:1.5;stroke-linecap:round}\
 .halo{fill:#ffffff;stroke:#ffffff;stroke-width:5;stroke-linejoin:round}\
 .meeple{stroke:#161616;stroke-width:1.6;stroke-linejoin:round}\
 .label{font-size:13px;fill:#3a3428;text-anchor:middle}\
@@ -50,6 +52,11 @@ const STYLE: &str = "\
 const MEEPLE: &str = "M4.5,-8 A4.5,4.5 0 1 1 -4.5,-8 A4.5,4.5 0 1 1 4.5,-8 Z \
 M-3.5,-3.2 L3.5,-3.2 C7,-3 11,-2 11.5,0.5 C11.8,2.5 9,2.8 5.5,2 L8.5,10.5 L2.5,10.5 \
 L0,6.5 L-2.5,10.5 L-8.5,10.5 L-5.5,2 C-9,2.8 -11.8,2.5 -11.5,0.5 C-11,-2 -7,-3 -3.5,-3.2 Z";
+
+/// A gingerbread man, about 22 units tall.
+const GINGER: &str = "M0,-12 A4.5,4.5 0 0 1 3.6,-4.8 L9,-5 A2.5,2.5 0 0 1 9,0 L4.5,0 L7,8 \
+A2.6,2.6 0 0 1 2.4,9.6 L0,4 L-2.4,9.6 A2.6,2.6 0 0 1 -7,8 L-4.5,0 L-9,0 A2.5,2.5 0 0 1 -9,-5 \
+L-3.6,-4.8 A4.5,4.5 0 0 1 0,-12 Z";
 
 /// The colour of a player: their name if it is a colour, else by seat.
 pub fn player_colour(name: &str, seat: usize) -> &'static str {
@@ -247,6 +254,9 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                         .to_string(),
                     "volcano" => "<path d=\"M-11,7 L-3,-8 L3,-8 L11,7 Z\" fill=\"#6b4a32\" stroke=\"#3a2a1e\" stroke-width=\"1.5\"/>\
 <path d=\"M-3,-8 Q0,-16 3,-8 Z\" fill=\"#e0452b\"/>"
+                        .to_string(),
+                    "gingerbread" => "<circle r=\"7.5\" class=\"ginger\"/>\
+<path class=\"icing\" d=\"M-3,-2 h0.1 M3,-2 h0.1 M-3.5,2.5 Q0,5 3.5,2.5\"/>"
                         .to_string(),
                     "robbers" => "<circle cx=\"0\" cy=\"-6\" r=\"4\" fill=\"#3a3a3a\"/>\
 <path d=\"M-7,8 L0,-3 L7,8 Z\" fill=\"#3a3a3a\" stroke=\"#111\" stroke-width=\"1\"/>"
@@ -477,6 +487,28 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     for p in pieces {
         let g = geoms.get(cat, p.tile);
         decos(&mut out, g, origin_of(p.pos), p.rot);
+    }
+    for fig in &scene.figures {
+        let Some(p) = pieces.get(fig.piece as usize) else {
+            continue;
+        };
+        let g = geoms.get(cat, p.tile);
+        let Some(&local) = g.figure_spots.get(fig.feature as usize) else {
+            continue;
+        };
+        let at = to_board(local, origin_of(p.pos), p.rot);
+        match fig.kind {
+            FigureKind::Gingerbread => {
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({},{})\" data-figure=\"gingerbread\"><title>Gingerbread Man</title>\
+<path class=\"halo\" d=\"{GINGER}\"/><path class=\"ginger\" d=\"{GINGER}\"/>\
+<path class=\"icing\" d=\"M-4,-1 h8 M-2.5,5 h5\"/></g>",
+                    num(at.x),
+                    num(at.y)
+                );
+            }
+        }
     }
     let mut seen: BTreeMap<(u16, u8), usize> = BTreeMap::new();
     for f in scene.followers {

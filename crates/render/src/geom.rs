@@ -316,6 +316,9 @@ pub struct TileGeom {
     pub anchors: Vec<Pt>,
     /// For each feature: whether a follower there lies down (a farmer).
     pub lying: Vec<bool>,
+    /// For each feature: a second spot, clear of the follower and the coat
+    /// of arms, for a neutral figure.
+    pub figure_spots: Vec<Pt>,
 }
 
 /// The wall of a city from `p` to `q` (clockwise around the tile), bowed
@@ -489,6 +492,7 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
         ponds: Vec::new(),
         decos: Vec::new(),
         anchors: vec![cell_centre(shape, 0); nf],
+        figure_spots: vec![cell_centre(shape, 0); nf],
         lying: def
             .features
             .iter()
@@ -595,14 +599,19 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
             }
         }
     }
-    // Followers on roads stand halfway along.
+    // Followers on roads stand halfway along (nearer the edge on a road
+    // that leads to a monastery, to keep clear of the building).
     for fi in 0..nf {
-        if let Some(m) = g
-            .lines
-            .iter()
-            .find(|l| l.feature == fi)
-            .and_then(|l| l.path.middle())
-        {
+        let Some(line) = g.lines.iter().find(|l| l.feature == fi) else {
+            continue;
+        };
+        let to_monastery = match line.path.0.as_slice() {
+            [Cmd::M(a), Cmd::L(b)] if monastery_at.iter().any(|m| m.1 == *b) => {
+                Some(a.lerp(*b, 0.3))
+            }
+            _ => None,
+        };
+        if let Some(m) = to_monastery.or_else(|| line.path.middle()) {
             g.anchors[fi] = m;
         }
     }
@@ -832,11 +841,16 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
                         .unwrap_or_else(|| cell_centre(shape, 0))
                 });
                 g.anchors[fi] = spot;
+                let mut taken = vec![spot];
                 if f.kind == FeatureKind::City && f.arms > 0 {
                     let s = best(&|l| l == me, &[spot], 27.0)
                         .unwrap_or(Pt::new(spot.x - 14.0, spot.y - 10.0));
                     g.decos.push(Deco::Shield(s));
+                    taken.push(s);
                 }
+                g.figure_spots[fi] = best(&|l| l == me, &taken, 24.0)
+                    .or_else(|| best(&|l| l == me, &[spot], 16.0))
+                    .unwrap_or(Pt::new(spot.x - 15.0, spot.y + 6.0));
             }
             _ => {}
         }
@@ -874,10 +888,21 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
                     .get(l as usize)
                     .is_some_and(|f| f.kind == FeatureKind::Field)
         };
+        let is_city = |l: i32| {
+            l >= 0
+                && def
+                    .features
+                    .get(l as usize)
+                    .is_some_and(|f| f.kind == FeatureKind::City)
+        };
         let spot = match owner {
             Some(fi) => best(&|l| l == fi as i32, &avoid, 22.0)
                 .or_else(|| best(&|l| l == fi as i32, &[], 0.0)),
-            None => best(&is_field, &avoid, 22.0).or_else(|| best(&|l| l != OUT, &avoid, 18.0)),
+            // The gingerbread symbol is printed in a city.
+            None if tag == "gingerbread" => {
+                best(&is_city, &avoid, 22.0).or_else(|| best(&|l| l >= 0, &avoid, 18.0))
+            }
+            None => best(&is_field, &avoid, 22.0).or_else(|| best(&|l| l >= 0, &avoid, 18.0)),
         };
         let spot = spot.unwrap_or_else(|| cell_centre(shape, 0));
         g.decos.push(Deco::Scenery(spot, tag));

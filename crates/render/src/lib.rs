@@ -126,6 +126,26 @@ pub struct Scene<'a> {
     pub legal: Vec<Pos>,
     /// The piece placed last.
     pub last: Option<u16>,
+    /// Neutral figures standing on features.
+    pub figures: Vec<Figure>,
+}
+
+/// A neutral figure on a feature of a piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// What it is.
+    pub kind: FigureKind,
+    /// The piece (index into [`Scene::pieces`]).
+    pub piece: u16,
+    /// The feature of that piece.
+    pub feature: u8,
+}
+
+/// The neutral figures a picture knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigureKind {
+    /// The Gingerbread Man, in a city.
+    Gingerbread,
 }
 
 impl<'a> Scene<'a> {
@@ -150,6 +170,20 @@ impl<'a> Scene<'a> {
             players,
             legal: draw::legal_cells(game),
             last: game.last_piece(),
+            figures: game
+                .gingerbread()
+                .and_then(|g| g.at)
+                .filter(|&n| (n as usize) < game.board().features().len())
+                .map(|n| {
+                    let (piece, feature) = game.board().features().origin(n);
+                    Figure {
+                        kind: FigureKind::Gingerbread,
+                        piece,
+                        feature,
+                    }
+                })
+                .into_iter()
+                .collect(),
         }
     }
 }

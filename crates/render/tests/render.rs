@@ -5,10 +5,10 @@ use bastide_engine::board::Board;
 use bastide_engine::catalog::Shape;
 use bastide_engine::game::Follower;
 use bastide_engine::record::Record;
-use bastide_engine::{Catalog, Game, Pos, Rotation};
+use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
 use bastide_render::{
-    board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, PlayerLine,
-    RenderError, Scene,
+    board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,
+    FigureKind, PlayerLine, RenderError, Scene,
 };
 
 const BASE_SMALL: &str = include_str!("data/base-small.json");
@@ -132,6 +132,11 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
         players,
         legal: vec![Pos::new(2, 0), Pos::new(0, 2)],
         last: Some(6),
+        figures: vec![Figure {
+            kind: FigureKind::Gingerbread,
+            piece: 4,
+            feature: 0,
+        }],
     };
     let opts = BoardOptions {
         grid: true,
@@ -144,6 +149,18 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
     assert_eq!(svg.matches("class=\"gap\"").count(), 2);
     assert_eq!(svg.matches("data-player=").count(), 5 + 3);
     insta::assert_snapshot!("hand_laid_halves_and_doubles", svg);
+}
+
+#[test]
+fn the_gingerbread_man_is_drawn_in_his_city() {
+    let mut config = GameConfig::new(2, 5);
+    config.base = "winter".into();
+    config.expansions = vec!["gingerbread".into()];
+    let game = Game::new(config).expect("winter with gingerbread");
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    // He starts in the start tile's city.
+    assert_eq!(svg.matches("data-figure=\"gingerbread\"").count(), 1);
 }
 
 #[test]
