@@ -602,9 +602,11 @@ impl Board {
             .sum()
     }
 
-    /// For a monastery on piece `pi`: (pieces around it, whether every
-    /// surrounding cell is occupied).
-    pub fn monastery_surroundings(&self, pi: u16) -> (u32, bool) {
+    /// For a monastery on piece `pi`: (tiles around it, whether every
+    /// surrounding cell is occupied). Each half counts as a tile, and a
+    /// monastery on a half also counts the other half of its cell; with
+    /// `per_cell` (2014 Half-and-half rules) an occupied cell counts one.
+    pub fn monastery_surroundings(&self, pi: u16, per_cell: bool) -> (u32, bool) {
         let piece = self.pieces[pi as usize];
         let mut count = 0u32;
         let mut full = true;
@@ -614,11 +616,11 @@ impl Board {
                     continue;
                 }
                 let n = self.pieces_in_cell(piece.pos.offset(dx, dy)) as u32;
-                count += n;
+                count += if per_cell { n.min(1) } else { n };
                 full &= n > 0;
             }
         }
-        if piece.corner.is_some() && self.partner[pi as usize] != NO_PIECE {
+        if !per_cell && piece.corner.is_some() && self.partner[pi as usize] != NO_PIECE {
             count += 1;
         }
         (count, full)

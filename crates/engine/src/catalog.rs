@@ -216,6 +216,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "gingerbread.toml",
         include_str!("../catalog/gingerbread.toml"),
     ),
+    ("halfsies1.toml", include_str!("../catalog/halfsies1.toml")),
+    ("halfsies2.toml", include_str!("../catalog/halfsies2.toml")),
 ];
 
 #[derive(Deserialize)]

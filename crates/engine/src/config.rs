@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::expansions::halfsies::HalfOptions;
 use crate::expansions::river::RiverOptions;
 
 /// How a game is set up: the `config` object of a game record.
@@ -35,6 +36,9 @@ pub struct GameConfig {
     /// Makes `deck` the whole draw pile.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deck_only: bool,
+    /// Half-and-half: the halves each player holds, instead of a random deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<Vec<String>>>,
 }
 
 fn default_base() -> String {
@@ -62,6 +66,7 @@ impl GameConfig {
             seed,
             deck: None,
             deck_only: false,
+            hands: None,
         }
     }
 }
@@ -78,6 +83,8 @@ pub struct Options {
     pub river: RiverOptions,
     /// The Gingerbread Man's first print run: no tile D, two tiles C.
     pub gingerbread_misprint: bool,
+    /// Half-and-half options.
+    pub halves: HalfOptions,
 }
 
 /// Every option name the engine knows, with what it takes.
@@ -96,10 +103,12 @@ impl Options {
             followers: 7,
             river: RiverOptions::parse(map)?,
             gingerbread_misprint: false,
+            halves: HalfOptions::parse(map)?,
         };
         for (k, v) in map {
             match k.as_str() {
                 k if RiverOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
+                k if HalfOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
                 "gingerbread_misprint" => {
                     o.gingerbread_misprint = v.as_bool().ok_or_else(|| ConfigError::BadOption {
                         name: k.clone(),
@@ -120,6 +129,7 @@ impl Options {
                         known: KNOWN_OPTIONS
                             .iter()
                             .chain(RiverOptions::KNOWN)
+                            .chain(HalfOptions::KNOWN)
                             .map(|(n, d)| format!("{n} ({d})"))
                             .collect::<Vec<_>>()
                             .join(", "),

@@ -32,7 +32,15 @@ pub struct Setup {
 }
 
 /// Expansions this version plays.
-pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne", "gingerbread"];
+pub const IMPLEMENTED: &[&str] = &[
+    "river1",
+    "river2",
+    "river20",
+    "cutcassonne",
+    "gingerbread",
+    "halfsies1",
+    "halfsies2",
+];
 
 /// Builds the set-up of a game: start tile, then the pile in draw order
 /// (river tiles first), then the fixed `deck` prefix on top.
@@ -129,6 +137,12 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
             index,
             id: id.clone(),
         })?;
+        if cat.tile(t).shape == crate::catalog::Shape::Half {
+            return Err(ConfigError::BadOption {
+                name: "deck".into(),
+                problem: format!("deck position {index}: {id} is a half tile: halves are dealt (config \"hands\"), not drawn"),
+            });
+        }
         if !in_play(t) {
             return Err(ConfigError::TileNotInGame {
                 index,

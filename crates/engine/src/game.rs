@@ -10,6 +10,7 @@ use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
 use crate::expansions::gingerbread::Gingerbread;
+use crate::expansions::halfsies::{self, Halves};
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
@@ -38,6 +39,11 @@ pub enum Action {
     },
     /// Decline the current optional step.
     Pass,
+    /// Take a half tile in the Half-and-half draft.
+    Draft {
+        /// The half taken.
+        tile: TileIdx,
+    },
     /// Move the gingerbread man into the city at that place.
     Gingerbread {
         /// The cell.
@@ -58,6 +64,8 @@ pub enum Phase {
     Follower,
     /// The current player moves the gingerbread man.
     Gingerbread,
+    /// Before the first turn: players draft half tiles.
+    Draft,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -125,6 +133,8 @@ pub struct Game {
     pub(crate) river: Option<River>,
     /// The gingerbread man, with the Winter Edition's Gingerbread Man.
     pub(crate) gingerbread: Option<Gingerbread>,
+    /// Half-and-half hands.
+    pub(crate) halves: Option<Halves>,
 }
 
 impl PartialEq for Game {
@@ -141,6 +151,7 @@ impl PartialEq for Game {
             && self.events == other.events
             && self.river == other.river
             && self.gingerbread == other.gingerbread
+            && self.halves == other.halves
     }
 }
 
@@ -163,12 +174,34 @@ impl Game {
         }
         let options = Options::parse(&config.options)?;
         let setup = deck::build(&catalog, &config)?;
+        let half_sets: Vec<&str> = config
+            .expansions
+            .iter()
+            .map(String::as_str)
+            .filter(|e| halfsies::HALF_SETS.contains(e))
+            .collect();
+        let halves = if half_sets.is_empty() {
+            None
+        } else {
+            Some(Halves::setup(
+                &catalog,
+                &half_sets,
+                n,
+                &options.halves,
+                config.hands.as_ref(),
+                config.seed,
+            )?)
+        };
+        let in_hands = halves.as_ref().map_or(0, |h| {
+            h.pool.len() + h.hands.iter().map(Vec::len).sum::<usize>()
+        });
         let cells: usize = setup
             .pile
             .iter()
             .chain(std::iter::once(&setup.start))
             .map(|t| catalog.tile(*t).cell_count())
-            .sum();
+            .sum::<usize>()
+            + in_hands;
         let board = Board::new(cells, None);
         let rules = Arc::new(Rules {
             catalog,
@@ -195,6 +228,7 @@ impl Game {
             events: Vec::new(),
             river: None,
             gingerbread: None,
+            halves,
             rules,
         };
         let cat = game.rules.catalog.clone();
@@ -228,6 +262,12 @@ impl Game {
             game.gingerbread = Some(Gingerbread::new(city));
         }
         game.draw();
+        if let Some(first) = game.halves.as_ref().and_then(|h| h.drafter()) {
+            if game.phase == Phase::Place {
+                game.phase = Phase::Draft;
+                game.current = first;
+            }
+        }
         Ok(game)
     }
 
@@ -331,7 +371,16 @@ impl Game {
                         true
                     });
                 }
+                if self.halves.is_some() {
+                    for h in self.playable_halves() {
+                        self.placements(h, |a| {
+                            out.push(a);
+                            true
+                        });
+                    }
+                }
             }
+            Phase::Draft => self.draft_actions(out),
             Phase::Follower => {
                 self.follower_options(|a| out.push(a));
                 out.push(Action::Pass);
@@ -481,11 +530,25 @@ impl Game {
     pub fn try_apply(&mut self, action: &Action) -> Result<(), IllegalAction> {
         match (*action, self.phase) {
             (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
+            (Action::Draft { tile }, Phase::Draft) => self.draft(tile),
+            (_, Phase::Draft) => Err(illegal(
+                "draft",
+                "the halves are being drafted: take one with a draft action",
+            )),
+            (Action::Draft { .. }, _) => Err(illegal("draft", "the draft is over")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
                 let drawn = self
                     .drawn
                     .ok_or_else(|| illegal("turn", "no tile is drawn"))?;
                 let cat = self.rules.catalog.clone();
+                if tile != drawn && self.in_hand(tile) {
+                    self.board
+                        .check(&cat, tile, pos, rot)
+                        .map_err(|e| placement_error(&e))?;
+                    self.take_from_hand(tile);
+                    self.do_place(tile, pos, rot);
+                    return Ok(());
+                }
                 if tile != drawn {
                     return Err(illegal(
                         "draw",
@@ -566,7 +629,15 @@ impl Game {
     /// it again (simulations). An action not from that list is a logic error.
     pub fn apply_legal(&mut self, action: &Action) {
         match *action {
-            Action::Place { tile, pos, rot } => self.do_place(tile, pos, rot),
+            Action::Place { tile, pos, rot } => {
+                if Some(tile) != self.drawn && self.in_hand(tile) {
+                    self.take_from_hand(tile);
+                }
+                self.do_place(tile, pos, rot)
+            }
+            Action::Draft { tile } => {
+                let _ = self.draft(tile);
+            }
             Action::Follower { pos, corner, place } => {
                 if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
                     self.do_follower(pi, fi);

@@ -54,6 +54,11 @@ pub enum ActionJson {
     },
     /// Decline the current optional step.
     Pass {},
+    /// Take a half tile in the draft.
+    Draft {
+        /// Tile id of the half.
+        tile: String,
+    },
     /// Move the gingerbread man into the city at that place.
     Gingerbread {
         /// Column.
@@ -174,6 +179,11 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Draft { tile } => Action::Draft {
+                tile: cat.find(tile).ok_or_else(|| {
+                    format!("unknown tile id {tile:?} (ids look like \"halfsies1/A\")")
+                })?,
+            },
             ActionJson::Gingerbread { x, y, place, half } => Action::Gingerbread {
                 pos: Pos::new(*x, *y),
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
@@ -198,6 +208,9 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Draft { tile } => ActionJson::Draft {
+                tile: cat.tile(tile).id.clone(),
+            },
             Action::Gingerbread { pos, corner, place } => ActionJson::Gingerbread {
                 x: pos.x,
                 y: pos.y,

@@ -102,7 +102,7 @@ impl Game {
                         let root = self.board.features().root(node);
                         if !done[..n].contains(&root)
                             && !self.board.features().is_closed(root)
-                            && self.board.monastery_surroundings(q).1
+                            && self.board.monastery_surroundings(q, false).1
                         {
                             done[n] = root;
                             n += 1;
@@ -153,25 +153,27 @@ impl Game {
         let complete = feats.open(root) == 0;
         match feats.kind(root) {
             FeatureKind::Road => {
-                let t = self.board.feature_tiles(cat, root, false);
+                let t = self.board.feature_tiles(cat, root, self.halves_per_cell());
                 (t, t, 0)
             }
             FeatureKind::City => {
-                let t = self.board.feature_tiles(cat, root, false);
+                let t = self.board.feature_tiles(cat, root, self.halves_per_cell());
                 let a = feats.arms(root) as u32;
                 let per = if complete { 2 } else { 1 };
                 (per * (t + a), t, a)
             }
             FeatureKind::Monastery => {
                 let (pi, _) = feats.origin(root);
-                let (around, _) = self.board.monastery_surroundings(pi);
+                let (around, _) = self
+                    .board
+                    .monastery_surroundings(pi, self.halves_per_cell());
                 (1 + around, 1 + around, 0)
             }
             FeatureKind::Field => {
                 let cities = self.farm_cities(root);
                 (
                     3 * cities,
-                    self.board.feature_tiles(cat, root, false),
+                    self.board.feature_tiles(cat, root, self.halves_per_cell()),
                     cities,
                 )
             }

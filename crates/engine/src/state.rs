@@ -32,6 +32,13 @@ pub struct StateJson {
     pub board: Vec<PieceJson>,
     /// Followers on the board.
     pub followers: Vec<FollowerJson>,
+    /// Half-and-half: each seat's halves (hidden information: a player's
+    /// view shows only their own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<Vec<String>>>,
+    /// Half-and-half: halves still to draft.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draft_pool: Option<Vec<String>>,
     /// The gingerbread man: the city he stands in, or `{"set_aside": true}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gingerbread: Option<serde_json::Value>,
@@ -127,6 +134,7 @@ impl Game {
                 Phase::Place => "place",
                 Phase::Follower => "follower",
                 Phase::Gingerbread => "gingerbread",
+                Phase::Draft => "draft",
                 Phase::Over => "over",
             },
             drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
@@ -167,6 +175,16 @@ impl Game {
                     }
                 })
                 .collect(),
+            hands: self.halves().map(|h| {
+                h.hands
+                    .iter()
+                    .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
+                    .collect()
+            }),
+            draft_pool: self
+                .halves()
+                .filter(|h| !h.pool.is_empty())
+                .map(|h| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect()),
             gingerbread: self.gingerbread.as_ref().map(|g| match g.at {
                 Some(node) => {
                     let root = self.board().features().root(node);
@@ -176,7 +194,7 @@ impl Game {
                         "x": pos.x,
                         "y": pos.y,
                         "place": place.name(),
-                        "tiles": self.board().feature_tiles(cat, root, false),
+                        "tiles": self.board().feature_tiles(cat, root, self.halves_per_cell()),
                     })
                 }
                 None => serde_json::json!({"set_aside": true}),

@@ -111,9 +111,14 @@ fn replaying_a_record_reproduces_the_final_state() {
 /// place name for followers.
 #[test]
 fn legal_actions_and_try_apply_agree() {
-    for seed in 0..90u64 {
+    for seed in 0..120u64 {
         let mut cfg = config(2 + (seed % 3) as usize, seed, "base");
-        if seed >= 60 {
+        if seed >= 90 {
+            cfg.expansions = vec!["halfsies1".into(), "halfsies2".into()];
+            if seed % 2 == 0 {
+                cfg.options.insert("draft".into(), true.into());
+            }
+        } else if seed >= 60 {
             cfg.expansions = RIVER_COMBOS[seed as usize % RIVER_COMBOS.len()]
                 .iter()
                 .map(|s| s.to_string())
@@ -164,7 +169,11 @@ fn candidates(game: &Game) -> Vec<Action> {
         y1 = y1.max(p.pos.y);
     }
     let mut v = vec![Action::Pass];
-    if let Some(tile) = game.drawn_tile() {
+    let mut tiles: Vec<_> = game.drawn_tile().into_iter().collect();
+    if let Some(h) = game.halves() {
+        tiles.extend(h.hands[game.current_player()].iter().copied());
+    }
+    for tile in tiles {
         for y in y0 - 1..=y1 + 1 {
             for x in x0 - 1..=x1 + 1 {
                 for rot in Rotation::ALL {
@@ -179,11 +188,13 @@ fn candidates(game: &Game) -> Vec<Action> {
     }
     if let Some(last) = pieces.last() {
         for place in bastide_engine::Place::ALL {
-            v.push(Action::Follower {
-                pos: last.pos,
-                corner: None,
-                place,
-            });
+            for corner in [None, last.corner] {
+                v.push(Action::Follower {
+                    pos: last.pos,
+                    corner,
+                    place,
+                });
+            }
         }
     }
     v
@@ -308,6 +319,50 @@ fn gingerbread_games_keep_him_in_an_unfinished_city_or_aside() {
                 for seat in 0..g.player_count() {
                     assert_eq!(e.points[seat], e.followers[seat] as u32 * e.tiles);
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn half_tile_games_keep_every_invariant() {
+    for seed in 0..300u64 {
+        let players = 2 + (seed % 5) as usize;
+        let mut cfg = config(players, seed, if seed % 2 == 0 { "base" } else { "winter" });
+        cfg.expansions = vec!["halfsies1".into(), "halfsies2".into()];
+        if seed % 3 == 0 {
+            cfg.options.insert("draft".into(), true.into());
+        }
+        if seed % 5 == 0 {
+            cfg.options.insert("halfsies_scoring".into(), "2014".into());
+        }
+        if seed % 7 == 0 {
+            cfg.expansions.push("river1".into());
+        }
+        let (game, rec) = play_config(cfg);
+        assert!(game.is_finished());
+        assert!(
+            rec.replay().unwrap() == game,
+            "replay differs (seed {seed})"
+        );
+        // Every half is on the board or still in a hand (lost at the end).
+        let h = game.halves().unwrap();
+        let on_board = game
+            .board()
+            .pieces()
+            .iter()
+            .filter(|p| p.corner.is_some())
+            .count();
+        let in_hands: usize = h.hands.iter().map(Vec::len).sum();
+        assert_eq!(on_board + in_hands, 2 * players, "seed {seed}");
+        // A cell holds at most two halves, on opposite corners.
+        for p in game.board().pieces().iter().filter(|p| p.corner.is_some()) {
+            let here: Vec<_> = game.board().pieces_at(p.pos).collect();
+            assert!(here.len() <= 2);
+            if here.len() == 2 {
+                let a = game.board().pieces()[here[0].0 as usize].corner.unwrap();
+                let b = game.board().pieces()[here[1].0 as usize].corner.unwrap();
+                assert_eq!(a.opposite(), b);
             }
         }
     }

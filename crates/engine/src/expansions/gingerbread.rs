@@ -68,7 +68,9 @@ impl Game {
         if counts.iter().all(|c| *c == 0) {
             return;
         }
-        let tiles = self.board.feature_tiles(&self.rules.catalog, root, false);
+        let tiles = self
+            .board
+            .feature_tiles(&self.rules.catalog, root, self.halves_per_cell());
         let mut points = [0u32; 6];
         for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
             points[seat] = *c as u32 * tiles;

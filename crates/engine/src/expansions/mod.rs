@@ -3,4 +3,5 @@
 //! in play, so an expansion that is off costs one `Option` test.
 
 pub mod gingerbread;
+pub mod halfsies;
 pub mod river;

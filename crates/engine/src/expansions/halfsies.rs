@@ -1,0 +1,279 @@
+//! Half-and-half (first edition), `halfsies.md`.
+//!
+//! Each player holds two triangular half tiles, dealt at random or drafted.
+//! On their turn a player may play a half from the hand instead of drawing;
+//! the rest of the turn is normal. The board's geometry already knows halves:
+//! a half touches along a full short side or along the long side of the other
+//! half of its cell, and a triangular gap leaves edges open. The game ends
+//! after the turn in which the last normal tile is placed; halves still in
+//! hand are lost. Scoring counts each half as a tile (10/2015 rules), or two
+//! halves of a cell as one tile with `halfsies_scoring = "2014"`.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{Catalog, TileIdx};
+use crate::config::ConfigError;
+use crate::game::{Action, Game, IllegalAction};
+use crate::rng::Rng;
+
+/// Half-tile set ids.
+pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];
+
+/// Stream number of the deal (see [`Rng::for_stream`]).
+pub const DEAL_STREAM: u64 = 2;
+
+/// Halves in each hand at the start.
+pub const HAND_SIZE: usize = 2;
+
+/// Options of Half-and-half.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HalfOptions {
+    /// `draft`: halves are drafted face up instead of dealt.
+    pub draft: bool,
+    /// `halfsies_scoring = "2014"`: two halves in one cell count one tile.
+    pub scoring_2014: bool,
+}
+
+impl HalfOptions {
+    /// Option names and descriptions.
+    pub const KNOWN: &'static [(&'static str, &'static str)] = &[
+        (
+            "draft",
+            "true: halves are drafted face up, last player first",
+        ),
+        (
+            "halfsies_scoring",
+            "\"2015\" (default: each half is a tile) or \"2014\" (two halves of a cell count one)",
+        ),
+    ];
+
+    /// Takes the Half-and-half options out of the options map.
+    pub fn parse(map: &BTreeMap<String, serde_json::Value>) -> Result<HalfOptions, ConfigError> {
+        let draft = match map.get("draft") {
+            None => false,
+            Some(v) => v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                name: "draft".into(),
+                problem: format!("{v} is not true or false"),
+            })?,
+        };
+        let scoring_2014 = match map.get("halfsies_scoring").map(|v| v.as_str()) {
+            None | Some(Some("2015")) => false,
+            Some(Some("2014")) => true,
+            Some(_) => {
+                return Err(ConfigError::BadOption {
+                    name: "halfsies_scoring".into(),
+                    problem: "use \"2015\" or \"2014\"".into(),
+                })
+            }
+        };
+        Ok(HalfOptions {
+            draft,
+            scoring_2014,
+        })
+    }
+}
+
+/// Hands of half tiles, and the draft while it lasts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Halves {
+    /// Each seat's halves (hidden from the others).
+    pub hands: Vec<Vec<TileIdx>>,
+    /// Face-up halves still to draft.
+    pub pool: Vec<TileIdx>,
+    /// Seats in drafting order (empty once the draft is over).
+    pub draft_order: Vec<u8>,
+    /// Picks made so far.
+    pub picks: usize,
+}
+
+impl Halves {
+    /// Deals or prepares the draft. `fixed` hands (from the configuration)
+    /// replace the deal.
+    pub fn setup(
+        cat: &Catalog,
+        sets: &[&str],
+        players: usize,
+        opts: &HalfOptions,
+        fixed: Option<&Vec<Vec<String>>>,
+        seed: u64,
+    ) -> Result<Halves, ConfigError> {
+        let mut all: Vec<TileIdx> = Vec::new();
+        for s in sets {
+            let set = cat
+                .set(s)
+                .ok_or_else(|| ConfigError::NotImplemented(s.to_string()))?;
+            for &t in &set.tiles {
+                for _ in 0..cat.tile(t).count {
+                    all.push(t);
+                }
+            }
+        }
+        if let Some(hands) = fixed {
+            if opts.draft {
+                return Err(ConfigError::BadOption {
+                    name: "hands".into(),
+                    problem: "fixed hands and the draft exclude each other".into(),
+                });
+            }
+            if hands.len() != players {
+                return Err(ConfigError::BadOption {
+                    name: "hands".into(),
+                    problem: format!("give one hand per player ({players}), not {}", hands.len()),
+                });
+            }
+            let mut out = Vec::new();
+            for (seat, hand) in hands.iter().enumerate() {
+                let mut h = Vec::new();
+                for id in hand {
+                    let t = cat.find(id).ok_or_else(|| ConfigError::BadOption {
+                        name: "hands".into(),
+                        problem: format!("seat {seat}: unknown tile id {id:?}"),
+                    })?;
+                    let i = all.iter().position(|a| *a == t).ok_or_else(|| ConfigError::BadOption {
+                        name: "hands".into(),
+                        problem: format!("seat {seat}: {id} is not a half of the sets in play, or is dealt twice"),
+                    })?;
+                    all.remove(i);
+                    h.push(t);
+                }
+                out.push(h);
+            }
+            return Ok(Halves {
+                hands: out,
+                pool: Vec::new(),
+                draft_order: Vec::new(),
+                picks: 0,
+            });
+        }
+        if all.len() < players * HAND_SIZE {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!(
+                    "{} halves cannot give {players} players two each",
+                    all.len()
+                ),
+            });
+        }
+        let mut rng = Rng::for_stream(seed, DEAL_STREAM);
+        if opts.draft {
+            // Last player first, then on in turn order; twice round.
+            let order: Vec<u8> = (0..HAND_SIZE)
+                .flat_map(|_| (0..players).map(move |i| ((players - 1 + i) % players) as u8))
+                .collect();
+            return Ok(Halves {
+                hands: vec![Vec::new(); players],
+                pool: all,
+                draft_order: order,
+                picks: 0,
+            });
+        }
+        rng.shuffle(&mut all);
+        let mut hands = vec![Vec::new(); players];
+        for i in 0..players * HAND_SIZE {
+            hands[i % players].push(all[i]);
+        }
+        Ok(Halves {
+            hands,
+            pool: Vec::new(),
+            draft_order: Vec::new(),
+            picks: 0,
+        })
+    }
+
+    /// The seat to draft next, while the draft lasts.
+    pub fn drafter(&self) -> Option<u8> {
+        self.draft_order.get(self.picks).copied()
+    }
+}
+
+impl Game {
+    /// The halves, when Half-and-half is in play.
+    pub fn halves(&self) -> Option<&Halves> {
+        self.halves.as_ref()
+    }
+
+    /// Draft picks: one per kind still in the pool.
+    pub(crate) fn draft_actions(&self, out: &mut Vec<Action>) {
+        let Some(h) = &self.halves else { return };
+        let mut kinds: Vec<TileIdx> = h.pool.clone();
+        kinds.sort();
+        kinds.dedup();
+        out.extend(kinds.into_iter().map(|tile| Action::Draft { tile }));
+    }
+
+    /// Takes a half from the pool into the drafter's hand.
+    pub(crate) fn draft(&mut self, tile: TileIdx) -> Result<(), IllegalAction> {
+        let cat = self.rules.catalog.clone();
+        let Some(h) = &mut self.halves else {
+            return Err(IllegalAction {
+                rule: "draft",
+                message: "there is no draft in this game".into(),
+            });
+        };
+        let seat = h.drafter().ok_or_else(|| IllegalAction {
+            rule: "draft",
+            message: "the draft is over".into(),
+        })?;
+        let i = h
+            .pool
+            .iter()
+            .position(|t| *t == tile)
+            .ok_or_else(|| IllegalAction {
+                rule: "draft",
+                message: format!(
+                    "{} is not among the halves left to draft",
+                    cat.tile(tile).id
+                ),
+            })?;
+        h.pool.remove(i);
+        h.hands[seat as usize].push(tile);
+        h.picks += 1;
+        match h.drafter() {
+            Some(next) => self.current = next,
+            None => {
+                // Unused halves leave the game; play starts with seat 0.
+                h.pool.clear();
+                self.current = 0;
+                self.phase = crate::game::Phase::Place;
+            }
+        }
+        Ok(())
+    }
+
+    /// Distinct halves the current player may play now.
+    pub(crate) fn playable_halves(&self) -> Vec<TileIdx> {
+        let Some(h) = &self.halves else {
+            return Vec::new();
+        };
+        let mut v = h.hands[self.current as usize].clone();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Whether `tile` is a half in the current player's hand.
+    pub(crate) fn in_hand(&self, tile: TileIdx) -> bool {
+        self.halves
+            .as_ref()
+            .is_some_and(|h| h.hands[self.current as usize].contains(&tile))
+    }
+
+    /// Plays a half from the hand: the drawn tile goes back on top of the
+    /// pile, since playing a half replaces drawing.
+    pub(crate) fn take_from_hand(&mut self, tile: TileIdx) {
+        let seat = self.current as usize;
+        if let Some(h) = &mut self.halves {
+            if let Some(i) = h.hands[seat].iter().position(|t| *t == tile) {
+                h.hands[seat].remove(i);
+            }
+        }
+        if let Some(d) = self.drawn.take() {
+            self.pile.push(d);
+        }
+    }
+
+    /// Whether two halves of a cell count as one tile (2014 rules).
+    pub(crate) fn halves_per_cell(&self) -> bool {
+        self.rules.options.halves.scoring_2014
+    }
+}
