@@ -525,7 +525,14 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         let shift = *k as f64 * 9.0;
         *k += 1;
         let at = to_board(local, origin_of(p.pos), p.rot);
-        let at = Pt::new(at.x + shift, at.y + shift);
+        // A monk stands by the door, leaving the building visible.
+        let monk = cat
+            .tile(p.tile)
+            .features
+            .get(fi)
+            .is_some_and(|f| f.kind == FeatureKind::Monastery);
+        let (dx, dy) = if monk { (21.0, 8.0) } else { (0.0, 0.0) };
+        let at = Pt::new(at.x + dx + shift, at.y + dy + shift);
         let seat = f.player as usize;
         let name = names.get(seat).copied().unwrap_or("?");
         follower(&mut out, at, player_colour(name, seat), lying, name);

@@ -508,8 +508,8 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
                 let p = cell_centre(shape, cell);
                 monastery_at.push((cell, p));
                 g.decos.push(Deco::Monastery(p));
-                // The monk stands by the door, leaving the building visible.
-                g.anchors[fi] = Pt::new(p.x + 17.0, p.y + 9.0);
+                // The picture puts the monk beside the building, upright.
+                g.anchors[fi] = p;
             }
             _ => {}
         }
