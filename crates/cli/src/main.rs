@@ -207,8 +207,16 @@ pub fn config_for(players: usize, seed: u64, sets: &[String]) -> Result<GameConf
         match s.as_str() {
             "base" | "winter" => config.base = s.clone(),
             "" => {}
+            // A map name in the list puts the game on that map.
+            m if bastide_engine::map::MapDef::builtin(m).is_some() => {
+                config.map = Some(m.to_string())
+            }
             other => config.expansions.push(other.to_string()),
         }
+    }
+    // Map Chips need a map: the one map built in, unless another is named.
+    if config.expansions.iter().any(|e| e == "map-chips") && config.map.is_none() {
+        config.map = Some("ukraine".to_string());
     }
     // Check now, so a bad flag fails before any work starts.
     Game::new(config.clone())?;

@@ -39,6 +39,10 @@ pub struct GameConfig {
     /// Half-and-half: the halves each player holds, instead of a random deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<Vec<Vec<String>>>,
+    /// Map Chips: the first chips taken from the supply (`"purple:2"` …);
+    /// the rest follow shuffled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Option<Vec<String>>,
 }
 
 fn default_base() -> String {
@@ -67,6 +71,7 @@ impl GameConfig {
             deck: None,
             deck_only: false,
             hands: None,
+            chips: None,
         }
     }
 }
@@ -85,11 +90,17 @@ pub struct Options {
     pub gingerbread_misprint: bool,
     /// Half-and-half options.
     pub halves: HalfOptions,
+    /// On a map: the two start spaces used (1-based), default 1 and 2.
+    pub start_spaces: [u8; 2],
 }
 
 /// Every option name the engine knows, with what it takes.
 pub const KNOWN_OPTIONS: &[(&str, &str)] = &[
     ("followers", "followers per player, 1–20 (default 7)"),
+    (
+        "start_spaces",
+        "on a map: the two start spaces used, e.g. [1, 3] (default [1, 2])",
+    ),
     (
         "gingerbread_misprint",
         "true: the Gingerbread Man's first print run (no D, two C)",
@@ -104,11 +115,30 @@ impl Options {
             river: RiverOptions::parse(map)?,
             gingerbread_misprint: false,
             halves: HalfOptions::parse(map)?,
+            start_spaces: [1, 2],
         };
         for (k, v) in map {
             match k.as_str() {
                 k if RiverOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
                 k if HalfOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
+                "start_spaces" => {
+                    let bad = || ConfigError::BadOption {
+                        name: k.clone(),
+                        problem: format!(
+                            "{v} is not two different start space numbers, e.g. [1, 3]"
+                        ),
+                    };
+                    let list = v.as_array().ok_or_else(bad)?;
+                    let nums: Vec<u8> = list
+                        .iter()
+                        .map(|n| n.as_u64().filter(|n| (1..=9).contains(n)).map(|n| n as u8))
+                        .collect::<Option<_>>()
+                        .ok_or_else(bad)?;
+                    match nums.as_slice() {
+                        [a, b] if a != b => o.start_spaces = [*a, *b],
+                        _ => return Err(bad()),
+                    }
+                }
                 "gingerbread_misprint" => {
                     o.gingerbread_misprint = v.as_bool().ok_or_else(|| ConfigError::BadOption {
                         name: k.clone(),

@@ -40,6 +40,7 @@ pub const IMPLEMENTED: &[&str] = &[
     "gingerbread",
     "halfsies1",
     "halfsies2",
+    "map-chips",
 ];
 
 /// Builds the set-up of a game: start tile, then the pile in draw order
@@ -73,8 +74,11 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
                     .into(),
         });
     }
-    if let Some(m) = &config.map {
-        return Err(ConfigError::UnknownMap(m.clone()));
+    if config.expansions.iter().any(|e| e == "map-chips") && config.map.is_none() {
+        return Err(ConfigError::BadOption {
+            name: "expansions".into(),
+            problem: "map-chips needs a map: set \"map\": \"ukraine\"".into(),
+        });
     }
     let set = cat
         .set(&config.base)

@@ -11,9 +11,11 @@ use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
 use crate::expansions::gingerbread::Gingerbread;
 use crate::expansions::halfsies::{self, Halves};
+use crate::expansions::map_chips::{Chips, Colour};
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
+use crate::map::MapDef;
 use crate::scoring::Event;
 
 /// Everything a player can do; the vocabulary of `notation.md`.
@@ -39,6 +41,17 @@ pub enum Action {
     },
     /// Decline the current optional step.
     Pass,
+    /// Trade chips from the hand onto a chip space of a Chumak square.
+    Trade {
+        /// The Chumak square.
+        pos: Pos,
+        /// The chips' colour.
+        colour: Colour,
+        /// Chips worth 1 traded.
+        ones: u8,
+        /// Chips worth 2 traded.
+        twos: u8,
+    },
     /// Take a half tile in the Half-and-half draft.
     Draft {
         /// The half taken.
@@ -113,6 +126,7 @@ pub(crate) struct Rules {
     pub(crate) catalog: Arc<Catalog>,
     pub(crate) config: GameConfig,
     pub(crate) options: Options,
+    pub(crate) map: Option<MapDef>,
 }
 
 /// A game in progress: every `Game` is a legal position.
@@ -135,6 +149,8 @@ pub struct Game {
     pub(crate) gingerbread: Option<Gingerbread>,
     /// Half-and-half hands.
     pub(crate) halves: Option<Halves>,
+    /// Map Chips.
+    pub(crate) chips: Option<Chips>,
 }
 
 impl PartialEq for Game {
@@ -152,6 +168,7 @@ impl PartialEq for Game {
             && self.river == other.river
             && self.gingerbread == other.gingerbread
             && self.halves == other.halves
+            && self.chips == other.chips
     }
 }
 
@@ -202,13 +219,58 @@ impl Game {
             .map(|t| catalog.tile(*t).cell_count())
             .sum::<usize>()
             + in_hands;
-        let board = Board::new(cells, None);
+        let map = match &config.map {
+            None => None,
+            Some(name) => {
+                Some(MapDef::builtin(name).ok_or_else(|| ConfigError::UnknownMap(name.clone()))?)
+            }
+        };
+        let mut pile = setup.pile;
+        // On a map: the start tile on the first chosen start space, the
+        // first normal tile drawn on the second.
+        let mut starts = vec![(setup.start, Pos::new(0, 0))];
+        if let Some(m) = &map {
+            let pick = |k: u8| {
+                m.starts
+                    .get(k as usize - 1)
+                    .copied()
+                    .ok_or_else(|| ConfigError::BadOption {
+                        name: "start_spaces".into(),
+                        problem: format!(
+                            "map {} has {} start spaces, not {k}",
+                            m.name,
+                            m.starts.len()
+                        ),
+                    })
+            };
+            let [a, b] = options.start_spaces;
+            starts[0].1 = pick(a)?;
+            if let Some(i) = pile
+                .iter()
+                .position(|t| !river::is_river_tile(&catalog, *t))
+            {
+                starts.push((pile.remove(i), pick(b)?));
+            }
+        }
+        let chips = match (&map, config.expansions.iter().any(|e| e == "map-chips")) {
+            (Some(m), true) => Some(Chips::setup(m, n, config.seed, config.chips.as_ref())?),
+            _ => {
+                if config.chips.is_some() {
+                    return Err(ConfigError::BadOption {
+                        name: "chips".into(),
+                        problem: "a chip supply order needs the map-chips expansion".into(),
+                    });
+                }
+                None
+            }
+        };
+        let board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
         let rules = Arc::new(Rules {
             catalog,
             config,
             options,
+            map,
         });
-        let mut pile = setup.pile;
         pile.reverse();
         let mut game = Game {
             board,
@@ -229,11 +291,13 @@ impl Game {
             river: None,
             gingerbread: None,
             halves,
+            chips,
             rules,
         };
         let cat = game.rules.catalog.clone();
-        game.board
-            .place(&cat, setup.start, Pos::new(0, 0), Rotation::default());
+        for (tile, at) in starts {
+            game.board.place(&cat, tile, at, Rotation::default());
+        }
         if game
             .rules
             .config
@@ -383,6 +447,9 @@ impl Game {
             Phase::Draft => self.draft_actions(out),
             Phase::Follower => {
                 self.follower_options(|a| out.push(a));
+                if self.chips.is_some() {
+                    self.trade_actions(out);
+                }
                 out.push(Action::Pass);
             }
             Phase::Gingerbread => self.gingerbread_actions(out),
@@ -531,6 +598,29 @@ impl Game {
         match (*action, self.phase) {
             (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
             (Action::Draft { tile }, Phase::Draft) => self.draft(tile),
+            (Action::Gingerbread { pos, corner, place }, Phase::Gingerbread) => {
+                let node = self.gingerbread_check(pos, corner, place)?;
+                self.gingerbread_move(node);
+                self.finish_turn();
+                Ok(())
+            }
+            (Action::Pass, Phase::Gingerbread) => {
+                let mut v = Vec::new();
+                self.gingerbread_actions(&mut v);
+                if v != [Action::Pass] {
+                    return Err(illegal(
+                        "gingerbread",
+                        "the gingerbread man must move to a different, unfinished city",
+                    ));
+                }
+                self.gingerbread_stay();
+                self.finish_turn();
+                Ok(())
+            }
+            (_, Phase::Gingerbread) => Err(illegal(
+                "turn",
+                "move the gingerbread man first (a gingerbread action)",
+            )),
             (_, Phase::Draft) => Err(illegal(
                 "draft",
                 "the halves are being drafted: take one with a draft action",
@@ -585,28 +675,22 @@ impl Game {
                 self.end_turn();
                 Ok(())
             }
-            (Action::Gingerbread { pos, corner, place }, Phase::Gingerbread) => {
-                let node = self.gingerbread_check(pos, corner, place)?;
-                self.gingerbread_move(node);
-                self.finish_turn();
+            (
+                Action::Trade {
+                    pos,
+                    colour,
+                    ones,
+                    twos,
+                },
+                Phase::Follower,
+            ) => {
+                self.trade(pos, colour, ones, twos)?;
+                self.end_turn();
                 Ok(())
             }
-            (Action::Pass, Phase::Gingerbread) => {
-                let mut v = Vec::new();
-                self.gingerbread_actions(&mut v);
-                if v != [Action::Pass] {
-                    return Err(illegal(
-                        "gingerbread",
-                        "the gingerbread man must move to a different, unfinished city",
-                    ));
-                }
-                self.gingerbread_stay();
-                self.finish_turn();
-                Ok(())
-            }
-            (_, Phase::Gingerbread) => Err(illegal(
-                "turn",
-                "move the gingerbread man first (a gingerbread action)",
+            (Action::Trade { .. }, _) => Err(illegal(
+                "trade",
+                "chips are traded in the follower step, instead of placing a follower",
             )),
             (Action::Gingerbread { .. }, _) => Err(illegal(
                 "gingerbread",
@@ -637,6 +721,15 @@ impl Game {
             }
             Action::Draft { tile } => {
                 let _ = self.draft(tile);
+            }
+            Action::Trade {
+                pos,
+                colour,
+                ones,
+                twos,
+            } => {
+                let _ = self.trade(pos, colour, ones, twos);
+                self.end_turn();
             }
             Action::Follower { pos, corner, place } => {
                 if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
@@ -749,6 +842,9 @@ impl Game {
         self.last = Some(pi);
         self.drawn = None;
         self.phase = Phase::Follower;
+        if self.chips.is_some() {
+            self.chips_after_place(pi);
+        }
     }
 
     fn do_follower(&mut self, pi: u16, fi: u8) {

@@ -65,3 +65,140 @@ impl MapBounds {
         })
     }
 }
+
+/// A printed map: its squares, start spaces and special squares. Maps are
+/// data (`maps/*.toml`), embedded at build time like tile catalogs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapDef {
+    /// Map id (`ukraine`).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Whether the layout is a reconstruction.
+    pub reconstructed: bool,
+    /// The squares.
+    pub bounds: MapBounds,
+    /// Start spaces, numbered from 1 in reading order.
+    pub starts: Vec<Pos>,
+    /// Chumak squares with their names, in reading order.
+    pub chumak: Vec<(Pos, String)>,
+}
+
+/// The maps built into the binary.
+pub const BUILTIN_MAPS: &[(&str, &str)] = &[("ukraine.toml", include_str!("../maps/ukraine.toml"))];
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapSpec {
+    name: String,
+    title: String,
+    #[serde(default)]
+    reconstructed: bool,
+    origin: [i32; 2],
+    rows: Vec<String>,
+    #[serde(default)]
+    chumak: Vec<String>,
+}
+
+impl MapDef {
+    /// Parses and checks a map file; the error names the file and the problem.
+    pub fn parse(file: &str, text: &str) -> Result<MapDef, String> {
+        let spec: MapSpec = toml::from_str(text).map_err(|e| format!("map {file}: {e}"))?;
+        let mut cells = Vec::new();
+        let mut starts = Vec::new();
+        let mut chumak = Vec::new();
+        for (y, row) in spec.rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let p = Pos::new(spec.origin[0] + x as i32, spec.origin[1] + y as i32);
+                match c {
+                    '.' => continue,
+                    '#' => {}
+                    'S' => starts.push(p),
+                    'C' => chumak.push(p),
+                    other => {
+                        return Err(format!(
+                            "map {file}: row {y} column {x}: unknown symbol {other:?} (use . # S C)"
+                        ))
+                    }
+                }
+                cells.push(p);
+            }
+        }
+        if starts.len() < 2 {
+            return Err(format!(
+                "map {file}: needs at least 2 start spaces (S), has {}",
+                starts.len()
+            ));
+        }
+        if chumak.len() != spec.chumak.len() {
+            return Err(format!(
+                "map {file}: {} Chumak squares (C) but {} names in `chumak`",
+                chumak.len(),
+                spec.chumak.len()
+            ));
+        }
+        let bounds =
+            MapBounds::from_cells(&cells).ok_or_else(|| format!("map {file}: no squares"))?;
+        Ok(MapDef {
+            name: spec.name,
+            title: spec.title,
+            reconstructed: spec.reconstructed,
+            bounds,
+            starts,
+            chumak: chumak.into_iter().zip(spec.chumak).collect(),
+        })
+    }
+
+    /// A built-in map by name.
+    pub fn builtin(name: &str) -> Option<MapDef> {
+        BUILTIN_MAPS
+            .iter()
+            .filter_map(|(f, t)| MapDef::parse(f, t).ok())
+            .find(|m| m.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ukraine_loads_with_its_start_spaces_and_chumak_squares() {
+        for (f, t) in BUILTIN_MAPS {
+            MapDef::parse(f, t).unwrap();
+        }
+        let m = MapDef::builtin("ukraine").unwrap();
+        assert_eq!(m.starts.len(), 3);
+        assert_eq!(m.starts[0], Pos::new(0, 0));
+        assert_eq!(m.chumak.len(), 6);
+        let squares = m.bounds.cells().count();
+        assert!((130..=170).contains(&squares), "{squares} squares");
+        assert!(m.bounds.contains(Pos::new(0, 0)));
+        assert!(!m.bounds.contains(Pos::new(-6, -4)));
+        for (p, _) in &m.chumak {
+            assert!(m.bounds.contains(*p));
+        }
+    }
+
+    #[test]
+    fn bad_maps_say_what_is_wrong() {
+        let e = MapDef::parse(
+            "x.toml",
+            "name='x'\ntitle='x'\norigin=[0,0]\nrows=['S#X']\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("unknown symbol 'X'"), "{e}");
+        let e = MapDef::parse(
+            "x.toml",
+            "name='x'\ntitle='x'\norigin=[0,0]\nrows=['S##']\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("at least 2 start spaces"), "{e}");
+        let e = MapDef::parse(
+            "x.toml",
+            "name='x'\ntitle='x'\norigin=[0,0]\nrows=['S#SC']\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("names"), "{e}");
+    }
+}

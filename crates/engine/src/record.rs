@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
+use crate::expansions::map_chips::Colour;
 use crate::game::{Action, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 
@@ -54,6 +55,15 @@ pub enum ActionJson {
     },
     /// Decline the current optional step.
     Pass {},
+    /// Trade chips onto a chip space of the Chumak square at (x, y).
+    Trade {
+        /// Column of the Chumak square.
+        x: i32,
+        /// Row of the Chumak square.
+        y: i32,
+        /// The chips: 1–4 of one colour.
+        chips: Vec<ChipJson>,
+    },
     /// Take a half tile in the draft.
     Draft {
         /// Tile id of the half.
@@ -71,6 +81,16 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         half: Option<String>,
     },
+}
+
+/// A map chip in a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChipJson {
+    /// `purple`, `blue` or `orange`.
+    pub colour: String,
+    /// 1 or 2.
+    pub value: u8,
 }
 
 /// A record that cannot be read or replayed.
@@ -179,6 +199,28 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Trade { x, y, chips } => {
+                let mut colour = None;
+                let (mut ones, mut twos) = (0u8, 0u8);
+                for c in chips {
+                    let col: Colour = c.colour.parse()?;
+                    if colour.is_some_and(|k| k != col) {
+                        return Err("the chips of one trade must all have one colour".into());
+                    }
+                    colour = Some(col);
+                    match c.value {
+                        1 => ones += 1,
+                        2 => twos += 1,
+                        v => return Err(format!("a chip is worth 1 or 2, not {v}")),
+                    }
+                }
+                Action::Trade {
+                    pos: Pos::new(*x, *y),
+                    colour: colour.ok_or("a trade needs 1 to 4 chips")?,
+                    ones,
+                    twos,
+                }
+            }
             ActionJson::Draft { tile } => Action::Draft {
                 tile: cat.find(tile).ok_or_else(|| {
                     format!("unknown tile id {tile:?} (ids look like \"halfsies1/A\")")
@@ -208,6 +250,22 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Trade {
+                pos,
+                colour,
+                ones,
+                twos,
+            } => ActionJson::Trade {
+                x: pos.x,
+                y: pos.y,
+                chips: std::iter::repeat_n(1, ones as usize)
+                    .chain(std::iter::repeat_n(2, twos as usize))
+                    .map(|value| ChipJson {
+                        colour: colour.name().to_string(),
+                        value,
+                    })
+                    .collect(),
+            },
             Action::Draft { tile } => ActionJson::Draft {
                 tile: cat.tile(tile).id.clone(),
             },

@@ -18,6 +18,10 @@ pub enum Reason {
     /// The gingerbread man left (or saw completed) a city: 1 point a tile
     /// per knight.
     Gingerbread,
+    /// A tile was built on a Chumak square: the chips lying there.
+    Chips,
+    /// Chips traded onto a Chumak square.
+    Trade,
 }
 
 impl Reason {
@@ -28,6 +32,8 @@ impl Reason {
             Reason::GameEnd => "game end",
             Reason::Discarded => "discarded",
             Reason::Gingerbread => "gingerbread",
+            Reason::Chips => "chips",
+            Reason::Trade => "trade",
         }
     }
 }

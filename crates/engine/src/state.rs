@@ -39,6 +39,13 @@ pub struct StateJson {
     /// Half-and-half: halves still to draft.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draft_pool: Option<Vec<String>>,
+    /// The map: name and the start spaces used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<serde_json::Value>,
+    /// Map Chips: supply size, each seat's chips (hidden information: a
+    /// player's view shows only their own) and the Chumak squares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chips: Option<serde_json::Value>,
     /// The gingerbread man: the city he stands in, or `{"set_aside": true}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gingerbread: Option<serde_json::Value>,
@@ -185,6 +192,30 @@ impl Game {
                 .halves()
                 .filter(|h| !h.pool.is_empty())
                 .map(|h| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect()),
+            map: self.rules.map.as_ref().map(|m| {
+                serde_json::json!({
+                    "name": m.name,
+                    "title": m.title,
+                    "reconstructed": m.reconstructed,
+                    "start_spaces": self.rules.options.start_spaces,
+                })
+            }),
+            chips: self.chips().map(|c| {
+                let chip = |c: &crate::expansions::map_chips::Chip| {
+                    serde_json::json!({"colour": c.colour.name(), "value": c.value})
+                };
+                serde_json::json!({
+                    "supply": c.supply.len(),
+                    "hands": c.hands.iter().map(|h| h.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    "chumak": c.squares.iter().map(|s| serde_json::json!({
+                        "x": s.pos.x,
+                        "y": s.pos.y,
+                        "name": s.name,
+                        "built": s.built,
+                        "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                })
+            }),
             gingerbread: self.gingerbread.as_ref().map(|g| match g.at {
                 Some(node) => {
                     let root = self.board().features().root(node);

@@ -111,9 +111,12 @@ fn replaying_a_record_reproduces_the_final_state() {
 /// place name for followers.
 #[test]
 fn legal_actions_and_try_apply_agree() {
-    for seed in 0..120u64 {
+    for seed in 0..140u64 {
         let mut cfg = config(2 + (seed % 3) as usize, seed, "base");
-        if seed >= 90 {
+        if seed >= 120 {
+            cfg.map = Some("ukraine".into());
+            cfg.expansions = vec!["map-chips".into()];
+        } else if seed >= 90 {
             cfg.expansions = vec!["halfsies1".into(), "halfsies2".into()];
             if seed % 2 == 0 {
                 cfg.options.insert("draft".into(), true.into());
@@ -182,6 +185,22 @@ fn candidates(game: &Game) -> Vec<Action> {
                         pos: Pos::new(x, y),
                         rot,
                     });
+                }
+            }
+        }
+    }
+    if let Some(chips) = game.chips() {
+        for sq in &chips.squares {
+            for colour in bastide_engine::expansions::map_chips::Colour::ALL {
+                for ones in 0..3 {
+                    for twos in 0..3 {
+                        v.push(Action::Trade {
+                            pos: sq.pos,
+                            colour,
+                            ones,
+                            twos,
+                        });
+                    }
                 }
             }
         }
@@ -364,6 +383,58 @@ fn half_tile_games_keep_every_invariant() {
                 let b = game.board().pieces()[here[1].0 as usize].corner.unwrap();
                 assert_eq!(a.opposite(), b);
             }
+        }
+    }
+}
+
+#[test]
+fn map_chip_games_conserve_the_30_chips() {
+    let combos: &[&[&str]] = &[
+        &["map-chips"],
+        &["map-chips", "river2"],
+        &["map-chips", "halfsies1"],
+        &["map-chips", "river20", "cutcassonne", "halfsies2"],
+    ];
+    for seed in 0..200u64 {
+        let players = 2 + (seed % 5) as usize;
+        let mut cfg = config(players, seed, "base");
+        cfg.map = Some("ukraine".into());
+        cfg.expansions = combos[seed as usize % combos.len()]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if seed % 3 == 0 {
+            cfg.options
+                .insert("start_spaces".into(), serde_json::json!([3, 1]));
+        }
+        let (game, rec) = play_config(cfg.clone());
+        assert!(game.is_finished());
+        assert!(
+            rec.replay().unwrap() == game,
+            "replay differs (seed {seed})"
+        );
+        let mut g = Game::new(cfg).unwrap();
+        for a in &rec.actions {
+            g.try_apply(&a.to_action(g.catalog()).unwrap()).unwrap();
+            let c = g.chips().unwrap();
+            let on_squares: usize = c
+                .squares
+                .iter()
+                .map(|s| s.spaces.iter().map(Vec::len).sum::<usize>())
+                .sum();
+            let in_hands: usize = c.hands.iter().map(Vec::len).sum();
+            assert_eq!(c.supply.len() + in_hands + on_squares, 30, "seed {seed}");
+            assert!(c.squares.iter().all(|s| s.spaces.len() <= 4));
+            assert!(c.squares.iter().all(|s| !s.built || s.spaces.is_empty()));
+        }
+        // Every tile lies on a map square.
+        let map = bastide_engine::map::MapDef::builtin("ukraine").unwrap();
+        for p in g.board().pieces() {
+            assert!(
+                map.bounds.contains(p.pos),
+                "off the map at {} (seed {seed})",
+                p.pos
+            );
         }
     }
 }

@@ -4,4 +4,5 @@
 
 pub mod gingerbread;
 pub mod halfsies;
+pub mod map_chips;
 pub mod river;

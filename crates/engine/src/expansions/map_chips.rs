@@ -1,0 +1,380 @@
+//! Maps of Carcassonne: Ukraine with Map Chips, `map-chips-ukraine.md`.
+//!
+//! Thirty chips (purple, blue, orange; each six 1s and four 2s) lie face down
+//! as a supply. A tile placed beside an unbuilt Chumak square collects 2 chips
+//! if its side towards the square has a road, else 1, per Chumak square it
+//! touches. A tile built on a Chumak square scores the chips lying there, which
+//! go back into the supply, reshuffled. Instead of placing a follower a player
+//! may trade 1–4 chips of one colour onto a free chip space of an unbuilt
+//! Chumak square for 1, 3, 6 or 10 points. Unused chips score nothing.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::catalog::{FeatureKind, NO_FEATURE};
+use crate::config::ConfigError;
+use crate::game::{Action, Game, IllegalAction};
+use crate::geometry::{Pos, Side};
+use crate::map::MapDef;
+use crate::rng::Rng;
+use crate::scoring::{Event, Reason};
+
+/// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
+pub const CHIP_STREAM: u64 = 3;
+
+/// Chip spaces on a Chumak square.
+pub const SPACES: usize = 4;
+
+/// Points for trading 1, 2, 3 or 4 chips at once.
+pub const TRADE_POINTS: [u32; 5] = [0, 1, 3, 6, 10];
+
+/// A chip colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    /// Purple.
+    Purple,
+    /// Light blue.
+    Blue,
+    /// Orange.
+    Orange,
+}
+
+impl Colour {
+    /// The three colours.
+    pub const ALL: [Colour; 3] = [Colour::Purple, Colour::Blue, Colour::Orange];
+
+    /// The name used in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Purple => "purple",
+            Colour::Blue => "blue",
+            Colour::Orange => "orange",
+        }
+    }
+}
+
+impl FromStr for Colour {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Colour, String> {
+        match s {
+            "purple" => Ok(Colour::Purple),
+            "blue" | "light blue" | "lightblue" | "light-blue" => Ok(Colour::Blue),
+            "orange" => Ok(Colour::Orange),
+            _ => Err(format!(
+                "unknown chip colour {s:?}: use purple, blue or orange"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A map chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Chip {
+    /// Its colour.
+    pub colour: Colour,
+    /// 1 or 2.
+    pub value: u8,
+}
+
+impl Chip {
+    /// Parses `colour:value`, e.g. `purple:2`.
+    pub fn parse(s: &str) -> Result<Chip, String> {
+        let (c, v) = s
+            .split_once(':')
+            .ok_or_else(|| format!("chip {s:?}: write colour:value, e.g. \"purple:2\""))?;
+        let value = match v {
+            "1" => 1,
+            "2" => 2,
+            _ => return Err(format!("chip {s:?}: a chip is worth 1 or 2")),
+        };
+        Ok(Chip {
+            colour: c.parse()?,
+            value,
+        })
+    }
+
+    /// `colour:value`.
+    pub fn label(self) -> String {
+        format!("{}:{}", self.colour, self.value)
+    }
+}
+
+/// The 30 chips of the game.
+pub fn all_chips() -> Vec<Chip> {
+    let mut v = Vec::with_capacity(30);
+    for colour in Colour::ALL {
+        for value in [1u8, 1, 1, 1, 1, 1, 2, 2, 2, 2] {
+            v.push(Chip { colour, value });
+        }
+    }
+    v
+}
+
+/// One Chumak square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chumak {
+    /// Where it is.
+    pub pos: Pos,
+    /// Its town.
+    pub name: String,
+    /// Whether a tile lies on it.
+    pub built: bool,
+    /// Filled chip spaces (at most four), each with the chips traded there.
+    pub spaces: Vec<Vec<Chip>>,
+}
+
+/// Chips in the supply, the hands and on the Chumak squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chips {
+    /// Face-down supply; the next chip taken is the last.
+    pub supply: Vec<Chip>,
+    /// Each seat's chips (hidden from the others).
+    pub hands: Vec<Vec<Chip>>,
+    /// The map's Chumak squares.
+    pub squares: Vec<Chumak>,
+    rng: Rng,
+}
+
+impl Chips {
+    /// Shuffles the supply; `top` (from the configuration) fixes the first
+    /// chips taken.
+    pub fn setup(
+        map: &MapDef,
+        players: usize,
+        seed: u64,
+        top: Option<&Vec<String>>,
+    ) -> Result<Chips, ConfigError> {
+        let mut rng = Rng::for_stream(seed, CHIP_STREAM);
+        let mut rest = all_chips();
+        let mut first = Vec::new();
+        for (i, s) in top.into_iter().flatten().enumerate() {
+            let chip = Chip::parse(s).map_err(|problem| ConfigError::BadOption {
+                name: "chips".into(),
+                problem: format!("position {i}: {problem}"),
+            })?;
+            let at = rest.iter().position(|c| *c == chip).ok_or_else(|| {
+                ConfigError::BadOption {
+                    name: "chips".into(),
+                    problem: format!(
+                        "position {i}: no {s} chip is left (each colour has six 1s and four 2s)"
+                    ),
+                }
+            })?;
+            rest.remove(at);
+            first.push(chip);
+        }
+        rng.shuffle(&mut rest);
+        // The supply is taken from the back.
+        let mut supply: Vec<Chip> = rest;
+        first.reverse();
+        supply.extend(first);
+        Ok(Chips {
+            supply,
+            hands: vec![Vec::new(); players],
+            squares: map
+                .chumak
+                .iter()
+                .map(|(pos, name)| Chumak {
+                    pos: *pos,
+                    name: name.clone(),
+                    built: false,
+                    spaces: Vec::new(),
+                })
+                .collect(),
+            rng,
+        })
+    }
+
+    fn square_at(&self, p: Pos) -> Option<usize> {
+        self.squares.iter().position(|s| s.pos == p)
+    }
+}
+
+impl Game {
+    /// The chips, when Map Chips are in play.
+    pub fn chips(&self) -> Option<&Chips> {
+        self.chips.as_ref()
+    }
+
+    /// After a tile is placed: building on a Chumak square scores its chips;
+    /// then the tile collects chips for each unbuilt Chumak square it touches.
+    pub(crate) fn chips_after_place(&mut self, pi: u16) {
+        let piece = self.board.pieces()[pi as usize];
+        let def = self.rules.catalog.tile(piece.tile);
+        let o = def.oriented(piece.rot);
+        let seat = self.current as usize;
+        let Some(chips) = &mut self.chips else { return };
+        let mut gains: Vec<usize> = Vec::new();
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let cell = piece.pos.offset(dx, dy);
+            if let Some(i) = chips.square_at(cell) {
+                if !chips.squares[i].built {
+                    chips.squares[i].built = true;
+                    let lying: Vec<Chip> = chips.squares[i].spaces.drain(..).flatten().collect();
+                    let points: u32 = lying.iter().map(|c| c.value as u32).sum();
+                    chips.supply.extend(lying);
+                    chips.rng.shuffle(&mut chips.supply);
+                    if points > 0 {
+                        gains.push(points as usize);
+                    }
+                }
+            }
+            for side in Side::ALL {
+                if !o.sides[k][side.index()].present {
+                    continue;
+                }
+                if piece.corner.is_some_and(|c| !c.touches(side)) {
+                    continue;
+                }
+                let next = cell.step(side);
+                let Some(i) = chips.square_at(next) else {
+                    continue;
+                };
+                if chips.squares[i].built {
+                    continue;
+                }
+                let f = o.place_feature[k][side.middle().index()];
+                let road = f != NO_FEATURE && def.features[f as usize].kind == FeatureKind::Road;
+                for _ in 0..if road { 2 } else { 1 } {
+                    if let Some(c) = chips.supply.pop() {
+                        chips.hands[seat].push(c);
+                    }
+                }
+            }
+        }
+        for points in gains {
+            let mut p = [0u32; 6];
+            p[seat] = points as u32;
+            self.players[seat].score += points as u32;
+            self.events.push(Event {
+                reason: Reason::Chips,
+                feature: None,
+                at: Some((piece.pos, piece.corner, crate::geometry::Place::C)),
+                tiles: 0,
+                extra: 0,
+                points: p,
+                followers: [0; 6],
+                tile: None,
+            });
+        }
+    }
+
+    /// Trades the current player could make instead of placing a follower.
+    pub(crate) fn trade_actions(&self, out: &mut Vec<Action>) {
+        let Some(chips) = &self.chips else { return };
+        let hand = &chips.hands[self.current as usize];
+        if hand.is_empty() {
+            return;
+        }
+        for sq in chips
+            .squares
+            .iter()
+            .filter(|s| !s.built && s.spaces.len() < SPACES)
+        {
+            for colour in Colour::ALL {
+                let ones = hand
+                    .iter()
+                    .filter(|c| c.colour == colour && c.value == 1)
+                    .count() as u8;
+                let twos = hand
+                    .iter()
+                    .filter(|c| c.colour == colour && c.value == 2)
+                    .count() as u8;
+                for o in 0..=ones.min(4) {
+                    for t in 0..=twos.min(4 - o) {
+                        if o + t > 0 {
+                            out.push(Action::Trade {
+                                pos: sq.pos,
+                                colour,
+                                ones: o,
+                                twos: t,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks and makes a trade.
+    pub(crate) fn trade(
+        &mut self,
+        pos: Pos,
+        colour: Colour,
+        ones: u8,
+        twos: u8,
+    ) -> Result<(), IllegalAction> {
+        let err = |m: String| IllegalAction {
+            rule: "trade",
+            message: m,
+        };
+        let seat = self.current as usize;
+        let chips = self
+            .chips
+            .as_mut()
+            .ok_or_else(|| err("there are no map chips in this game".into()))?;
+        let n = (ones + twos) as usize;
+        if !(1..=4).contains(&n) {
+            return Err(err(format!(
+                "a trade puts 1 to 4 chips on one space, not {n}"
+            )));
+        }
+        let i = chips
+            .square_at(pos)
+            .ok_or_else(|| err(format!("{pos} is not a Chumak square")))?;
+        if chips.squares[i].built {
+            return Err(err(format!(
+                "a tile lies on the Chumak square at {pos}: trade only on unbuilt squares"
+            )));
+        }
+        if chips.squares[i].spaces.len() >= SPACES {
+            return Err(err(format!(
+                "the Chumak square at {pos} has no free chip space"
+            )));
+        }
+        let hand = &chips.hands[seat];
+        let have = |v: u8| {
+            hand.iter()
+                .filter(|c| c.colour == colour && c.value == v)
+                .count() as u8
+        };
+        if have(1) < ones || have(2) < twos {
+            return Err(err(format!(
+                "you hold {} {colour} 1s and {} {colour} 2s",
+                have(1),
+                have(2)
+            )));
+        }
+        let mut space = Vec::new();
+        for (v, k) in [(1u8, ones), (2u8, twos)] {
+            for _ in 0..k {
+                let hand = &mut chips.hands[seat];
+                if let Some(j) = hand.iter().position(|c| c.colour == colour && c.value == v) {
+                    space.push(hand.remove(j));
+                }
+            }
+        }
+        chips.squares[i].spaces.push(space);
+        let points = TRADE_POINTS[n];
+        let mut p = [0u32; 6];
+        p[seat] = points;
+        self.players[seat].score += points;
+        self.events.push(Event {
+            reason: Reason::Trade,
+            feature: None,
+            at: Some((pos, None, crate::geometry::Place::C)),
+            tiles: 0,
+            extra: n as u32,
+            points: p,
+            followers: [0; 6],
+            tile: None,
+        });
+        Ok(())
+    }
+}
