@@ -41,6 +41,10 @@ enum Command {
         /// One line instead of indented JSON.
         #[arg(long)]
         compact: bool,
+        /// Print what the player in this seat (0-based) may see: no draw
+        /// order, no other player's halves or chips.
+        #[arg(long = "as", value_name = "SEAT")]
+        seat: Option<usize>,
     },
     /// List the legal actions at the end of a record, as JSON.
     Legal {
@@ -115,10 +119,20 @@ fn run(cli: Cli) -> Result<()> {
             record,
             at,
             compact,
+            seat,
         } => {
             let rec = read_record(&record)?;
             let game = rec.replay_to(at.unwrap_or(rec.actions.len()))?;
-            let state = game.state_json();
+            let state = match seat {
+                Some(s) if s >= game.player_count() => {
+                    bail!(
+                        "--as {s}: the game has seats 0 to {}",
+                        game.player_count() - 1
+                    )
+                }
+                Some(s) => game.view_json(s),
+                None => serde_json::to_value(game.state_json())?,
+            };
             let text = if compact {
                 serde_json::to_string(&state)?
             } else {

@@ -123,6 +123,43 @@ pub struct Oriented {
     /// For a single square: the four side codes packed one byte each (N
     /// lowest), for matching against a frontier cell in one compare.
     pub packed: u32,
+    /// For each feature: the cell and place that name it (see
+    /// [`Oriented::anchor_of`]).
+    pub anchors: Vec<(u8, Place)>,
+}
+
+impl Oriented {
+    /// The canonical name of feature `f`: the centre for a monastery, else
+    /// the first side middle it touches clockwise from north, else its first
+    /// border place clockwise from NNW; the first cell that has one.
+    fn anchor_of(&self, f: u8) -> (u8, Place) {
+        const ORDER: [Place; 16] = [
+            Place::C,
+            Place::N,
+            Place::E,
+            Place::S,
+            Place::W,
+            Place::H,
+            Place::Nnw,
+            Place::Nne,
+            Place::Ene,
+            Place::Ese,
+            Place::Sse,
+            Place::Ssw,
+            Place::Wsw,
+            Place::Wnw,
+            Place::H1,
+            Place::H2,
+        ];
+        for (k, cell) in self.place_feature.iter().enumerate() {
+            for p in ORDER {
+                if cell[p.index()] == f {
+                    return (k as u8, p);
+                }
+            }
+        }
+        (0, Place::C)
+    }
 }
 
 /// Marks a place that holds no feature.
@@ -148,6 +185,8 @@ pub struct TileDef {
     /// Tile-level tags (`source`, `lake`, `fork`, `volcano`, `plague`, …).
     pub tags: Vec<String>,
     oriented: [Oriented; 4],
+    /// Index of its monastery feature, if it has one.
+    pub monastery: Option<u8>,
 }
 
 impl TileDef {
@@ -433,7 +472,11 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
         }
     }
     check_coverage(shape, &features)?;
-    let oriented = [0u8, 1, 2, 3].map(|q| orient(shape, &features, Rotation::from_quarters(q)));
+    let oriented = [0u8, 1, 2, 3].map(|q| {
+        let mut o = orient(shape, &features, Rotation::from_quarters(q));
+        o.anchors = (0..features.len() as u8).map(|f| o.anchor_of(f)).collect();
+        o
+    });
     if let Some(edges) = &t.edges {
         let want: Vec<char> = edges.chars().collect();
         if shape != Shape::Square || want.len() != 4 {
@@ -460,6 +503,10 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
     }
     let mut tags = t.tags.clone();
     tags.sort();
+    let monastery = features
+        .iter()
+        .position(|f| f.kind == FeatureKind::Monastery)
+        .map(|i| i as u8);
     Ok(TileDef {
         id: format!("{}/{}", file.set, t.id),
         set: file.set.clone(),
@@ -470,6 +517,7 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
         note: t.note.clone().unwrap_or_default(),
         tags,
         oriented,
+        monastery,
     })
 }
 
@@ -710,6 +758,7 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
         sides,
         half,
         packed,
+        anchors: Vec::new(),
     }
 }
 

@@ -406,6 +406,12 @@ impl Game {
         self.pile.iter().rev().copied()
     }
 
+    /// Reorders the hidden draw pile (tests of what a view reveals).
+    #[doc(hidden)]
+    pub fn shuffle_pile_for_tests(&mut self, seed: u64) {
+        crate::rng::Rng::new(seed).shuffle(&mut self.pile);
+    }
+
     /// Every event so far.
     pub fn events(&self) -> &[Event] {
         &self.events
@@ -561,35 +567,11 @@ impl Game {
     /// the centre for a monastery, else the first side middle it touches
     /// (clockwise from north), else its first border place.
     pub fn feature_anchor(&self, pi: u16, fi: u8) -> (Pos, Place) {
-        let cat = &*self.rules.catalog;
         let piece = self.board.pieces()[pi as usize];
-        let o = cat.tile(piece.tile).oriented(piece.rot);
-        let order = [
-            Place::C,
-            Place::N,
-            Place::E,
-            Place::S,
-            Place::W,
-            Place::H,
-            Place::Nnw,
-            Place::Nne,
-            Place::Ene,
-            Place::Ese,
-            Place::Sse,
-            Place::Ssw,
-            Place::Wsw,
-            Place::Wnw,
-            Place::H1,
-            Place::H2,
-        ];
-        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
-            for p in order {
-                if o.place_feature[k][p.index()] == fi {
-                    return (piece.pos.offset(dx, dy), p);
-                }
-            }
-        }
-        (piece.pos, Place::C)
+        let o = self.rules.catalog.tile(piece.tile).oriented(piece.rot);
+        let (k, place) = o.anchors[fi as usize];
+        let (dx, dy) = o.cells[k as usize];
+        (piece.pos.offset(dx, dy), place)
     }
 
     /// Applies an action if it is legal; otherwise says which rule it breaks

@@ -133,9 +133,7 @@ impl Game {
         self.rules
             .catalog
             .tile(piece.tile)
-            .features
-            .iter()
-            .position(|f| f.kind == FeatureKind::Monastery)
+            .monastery
             .map(|fi| piece.node_base + fi as NodeId)
     }
 

@@ -233,6 +233,44 @@ impl Game {
         }
     }
 
+    /// What the player in `seat` may see: the state without the other
+    /// players' halves and chips (their counts stay), plus how many of each
+    /// tile kind remain to be drawn — never their order.
+    pub fn view_json(&self, seat: usize) -> serde_json::Value {
+        let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
+        if let Some(hands) = v.get_mut("hands").and_then(|h| h.as_array_mut()) {
+            for (i, h) in hands.iter_mut().enumerate() {
+                if i != seat {
+                    let n = h.as_array().map_or(0, Vec::len);
+                    *h = serde_json::json!({ "hidden": n });
+                }
+            }
+        }
+        if let Some(hands) = v
+            .get_mut("chips")
+            .and_then(|c| c.get_mut("hands"))
+            .and_then(|h| h.as_array_mut())
+        {
+            for (i, h) in hands.iter_mut().enumerate() {
+                if i != seat {
+                    let n = h.as_array().map_or(0, Vec::len);
+                    *h = serde_json::json!({ "hidden": n });
+                }
+            }
+        }
+        let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
+        for t in self.pile_in_order() {
+            *remaining
+                .entry(self.catalog().tile(t).id.clone())
+                .or_default() += 1;
+        }
+        if let Some(o) = v.as_object_mut() {
+            o.insert("seat".into(), seat.into());
+            o.insert("remaining".into(), serde_json::json!(remaining));
+        }
+        v
+    }
+
     fn event_json(&self, e: &Event, n: usize) -> EventJson {
         let is_city = e.feature == Some(crate::FeatureKind::City);
         let is_field = e.feature == Some(crate::FeatureKind::Field);

@@ -438,3 +438,39 @@ fn map_chip_games_conserve_the_30_chips() {
         }
     }
 }
+
+#[test]
+fn a_players_view_hides_the_pile_order_and_the_others_hands() {
+    let mut cfg = config(3, 11, "base");
+    cfg.map = Some("ukraine".into());
+    cfg.expansions = vec!["map-chips".into(), "halfsies1".into()];
+    let (_, rec) = play_config(cfg.clone());
+    let mut g = Game::new(cfg).unwrap();
+    for a in rec.actions.iter().take(60) {
+        g.try_apply(&a.to_action(g.catalog()).unwrap()).unwrap();
+    }
+    let view = g.view_json(1);
+    let text = view.to_string();
+    // Others' halves and chips are counts only; one's own are listed.
+    assert!(view["hands"][0].get("hidden").is_some());
+    assert!(view["hands"][1].is_array());
+    assert!(view["chips"]["hands"][2].get("hidden").is_some());
+    assert!(view["chips"]["hands"][1].is_array());
+    // The remaining tiles are a multiset with the right total, in id order.
+    let total: u64 = view["remaining"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(total as usize, g.tiles_left());
+    assert!(!text.contains("pile"));
+    // Two games that differ only in the order of the remaining pile look the
+    // same to the player.
+    let mut other = g.clone();
+    let order: Vec<_> = g.pile_in_order().collect();
+    assert!(order.len() > 2);
+    other.shuffle_pile_for_tests(7);
+    assert_ne!(other.pile_in_order().collect::<Vec<_>>(), order);
+    assert_eq!(other.view_json(1), view);
+}

@@ -158,14 +158,15 @@ impl Chips {
                 name: "chips".into(),
                 problem: format!("position {i}: {problem}"),
             })?;
-            let at = rest.iter().position(|c| *c == chip).ok_or_else(|| {
-                ConfigError::BadOption {
-                    name: "chips".into(),
-                    problem: format!(
+            let at =
+                rest.iter()
+                    .position(|c| *c == chip)
+                    .ok_or_else(|| ConfigError::BadOption {
+                        name: "chips".into(),
+                        problem: format!(
                         "position {i}: no {s} chip is left (each colour has six 1s and four 2s)"
                     ),
-                }
-            })?;
+                    })?;
             rest.remove(at);
             first.push(chip);
         }
