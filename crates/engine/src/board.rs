@@ -360,6 +360,9 @@ impl Board {
             let here: Vec<(u16, u8)> = self.pieces_at(pos).collect();
             match (def.shape, here.as_slice()) {
                 (_, []) => {}
+                (Shape::Half, [(q, _)]) if self.pieces[*q as usize].corner.is_none() => {
+                    return Err(PlacementError::Occupied(pos))
+                }
                 (Shape::Half, [(q, _)]) => {
                     let theirs = self.pieces[*q as usize].corner;
                     let mine = Corner::of_half(rot);

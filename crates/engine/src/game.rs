@@ -149,6 +149,9 @@ pub struct Game {
     pub(crate) gingerbread: Option<Gingerbread>,
     /// Half-and-half hands.
     pub(crate) halves: Option<Halves>,
+    /// Tiles above the drawn one that fit nowhere: discarded once the drawn
+    /// tile is placed, put back if a half is played instead (Half-and-half).
+    pub(crate) skipped: Vec<TileIdx>,
     /// Map Chips.
     pub(crate) chips: Option<Chips>,
 }
@@ -168,6 +171,7 @@ impl PartialEq for Game {
             && self.river == other.river
             && self.gingerbread == other.gingerbread
             && self.halves == other.halves
+            && self.skipped == other.skipped
             && self.chips == other.chips
     }
 }
@@ -291,6 +295,7 @@ impl Game {
             river: None,
             gingerbread: None,
             halves,
+            skipped: Vec::new(),
             chips,
             rules,
         };
@@ -609,11 +614,8 @@ impl Game {
             )),
             (Action::Draft { .. }, _) => Err(illegal("draft", "the draft is over")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
-                let drawn = self
-                    .drawn
-                    .ok_or_else(|| illegal("turn", "no tile is drawn"))?;
                 let cat = self.rules.catalog.clone();
-                if tile != drawn && self.in_hand(tile) {
+                if Some(tile) != self.drawn && self.in_hand(tile) {
                     self.board
                         .check(&cat, tile, pos, rot)
                         .map_err(|e| placement_error(&e))?;
@@ -621,6 +623,9 @@ impl Game {
                     self.do_place(tile, pos, rot);
                     return Ok(());
                 }
+                let drawn = self
+                    .drawn
+                    .ok_or_else(|| illegal("draw", "no tile fits anywhere: play a half tile from your hand"))?;
                 if tile != drawn {
                     return Err(illegal(
                         "draw",
@@ -820,6 +825,11 @@ impl Game {
                 r.placed(&cat, tile, pos, rot, ends);
             }
         }
+        if Some(tile) == self.drawn {
+            for t in std::mem::take(&mut self.skipped) {
+                self.events.push(Event::discard(t, self.players.len()));
+            }
+        }
         let pi = self.board.place(&cat, tile, pos, rot);
         self.last = Some(pi);
         self.drawn = None;
@@ -875,6 +885,9 @@ impl Game {
     /// Draws the next tile that fits somewhere, discarding those that fit
     /// nowhere; ends the game when the pile runs out.
     fn draw(&mut self) {
+        if self.halves.is_some() {
+            return self.draw_or_half();
+        }
         while let Some(t) = self.pile.pop() {
             if self.has_placement(t) {
                 self.drawn = Some(t);
@@ -884,6 +897,39 @@ impl Game {
             self.events.push(Event::discard(t, self.players.len()));
         }
         self.drawn = None;
+        self.final_scoring();
+        self.phase = Phase::Over;
+    }
+
+    /// With half tiles a player may play a half instead of drawing, so tiles
+    /// that fit nowhere are only set aside once the player draws: the tile
+    /// offered is the first that fits, and those above it wait in
+    /// `skipped`, to be discarded when it is placed or put back when a half
+    /// is played.
+    fn draw_or_half(&mut self) {
+        while let Some(t) = self.pile.pop() {
+            if self.has_placement(t) {
+                self.drawn = Some(t);
+                self.phase = Phase::Place;
+                return;
+            }
+            self.skipped.push(t);
+        }
+        self.drawn = None;
+        // Normal tiles remain but none fits: a half may still make room. With
+        // no normal tile left the game is over.
+        let can_play_half = !self.skipped.is_empty()
+            && self
+                .playable_halves()
+                .into_iter()
+                .any(|h| self.has_placement(h));
+        if can_play_half {
+            self.phase = Phase::Place;
+            return;
+        }
+        for t in std::mem::take(&mut self.skipped) {
+            self.events.push(Event::discard(t, self.players.len()));
+        }
         self.final_scoring();
         self.phase = Phase::Over;
     }

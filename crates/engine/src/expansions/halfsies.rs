@@ -270,6 +270,10 @@ impl Game {
         if let Some(d) = self.drawn.take() {
             self.pile.push(d);
         }
+        // Playing a half replaces drawing: tiles that were passed over stay.
+        while let Some(t) = self.skipped.pop() {
+            self.pile.push(t);
+        }
     }
 
     /// Whether two halves of a cell count as one tile (2014 rules).
