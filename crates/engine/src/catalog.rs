@@ -187,6 +187,8 @@ pub struct TileDef {
     oriented: [Oriented; 4],
     /// Index of its monastery feature, if it has one.
     pub monastery: Option<u8>,
+    /// Whether a river runs on it.
+    pub is_river: bool,
 }
 
 impl TileDef {
@@ -503,6 +505,7 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
     }
     let mut tags = t.tags.clone();
     tags.sort();
+    let is_river = features.iter().any(|f| f.kind == FeatureKind::River);
     let monastery = features
         .iter()
         .position(|f| f.kind == FeatureKind::Monastery)
@@ -518,6 +521,7 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
         tags,
         oriented,
         monastery,
+        is_river,
     })
 }
 

@@ -471,7 +471,30 @@ impl Game {
     fn placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
         let cat = &*self.rules.catalog;
         match &self.river {
-            Some(r) if river::is_river_tile(cat, tile) => self.edge_placements(tile, |a| match a {
+            Some(r) if cat.tile(tile).is_river && cat.tile(tile).shape == Shape::Square => {
+                // A river tile must extend an open end: only the cells in
+                // front of the ends can take it.
+                let def = cat.tile(tile);
+                for end in &r.ends {
+                    let cell = end.pos.step(end.side);
+                    let Some(fc) = self.board.frontier().iter().find(|c| c.pos == cell) else {
+                        continue;
+                    };
+                    for rot in Rotation::ALL {
+                        if Board::square_fits(fc, def.oriented(rot))
+                            && r.check(&self.board, cat, tile, cell, rot).is_ok()
+                            && !f(Action::Place {
+                                tile,
+                                pos: cell,
+                                rot,
+                            })
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+            Some(r) if cat.tile(tile).is_river => self.edge_placements(tile, |a| match a {
                 Action::Place { pos, rot, .. }
                     if r.check(&self.board, cat, tile, pos, rot).is_err() =>
                 {
@@ -640,7 +663,7 @@ impl Game {
                     .check(&cat, tile, pos, rot)
                     .map_err(|e| placement_error(&e))?;
                 if let Some(r) = &self.river {
-                    if river::is_river_tile(&cat, tile) {
+                    if cat.tile(tile).is_river {
                         r.check(&self.board, &cat, tile, pos, rot)
                             .map_err(|m| illegal("river", m))?;
                     }
@@ -818,7 +841,7 @@ impl Game {
     fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
         let cat = self.rules.catalog.clone();
         if let Some(r) = &mut self.river {
-            if river::is_river_tile(&cat, tile) {
+            if cat.tile(tile).is_river {
                 let ends = r
                     .check(&self.board, &cat, tile, pos, rot)
                     .unwrap_or_default();

@@ -170,7 +170,10 @@ mod tests {
         let m = MapDef::builtin("ukraine").unwrap();
         assert_eq!(m.starts.len(), 3);
         assert_eq!(m.starts[0], Pos::new(0, 0));
-        assert_eq!(m.chumak.len(), 6);
+        assert_eq!(m.chumak.len(), 8);
+        // Bratslav and Uman lie two apart: the cell between them touches both.
+        assert_eq!(m.chumak[4].0, Pos::new(-4, 2));
+        assert_eq!(m.chumak[5].0, Pos::new(-2, 2));
         let squares = m.bounds.cells().count();
         assert!((130..=170).contains(&squares), "{squares} squares");
         assert!(m.bounds.contains(Pos::new(0, 0)));

@@ -266,10 +266,7 @@ fn river_sides(cat: &Catalog, tile: TileIdx, rot: Rotation) -> Vec<((i32, i32), 
 
 /// Whether a tile has any river on it.
 pub fn is_river_tile(cat: &Catalog, tile: TileIdx) -> bool {
-    cat.tile(tile)
-        .features
-        .iter()
-        .any(|f| f.kind == FeatureKind::River)
+    cat.tile(tile).is_river
 }
 
 impl River {
