@@ -10,10 +10,23 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 2 {
         return;
     }
+    // Expansion combinations to explore; the second byte picks one.
+    const COMBOS: &[(&str, &[&str])] = &[
+        ("base", &[]),
+        ("winter", &["gingerbread"]),
+        ("base", &["river1", "river2"]),
+        ("base", &["river20", "cutcassonne"]),
+        ("base", &["halfsies1", "halfsies2"]),
+        ("base", &["map-chips"]),
+        ("winter", &["gingerbread", "halfsies1", "river2", "map-chips"]),
+    ];
     let players = 2 + (data[0] % 5) as usize;
-    let mut cfg = GameConfig::new(players, data[1] as u64);
-    if data[0] & 0x80 != 0 {
-        cfg.base = "winter".into();
+    let (base, exps) = COMBOS[(data[1] as usize >> 4) % COMBOS.len()];
+    let mut cfg = GameConfig::new(players, (data[1] & 0x0F) as u64 | ((data[0] as u64) << 4));
+    cfg.base = base.into();
+    cfg.expansions = exps.iter().map(|e| e.to_string()).collect();
+    if cfg.expansions.iter().any(|e| e == "map-chips") {
+        cfg.map = Some("ukraine".into());
     }
     let Ok(mut game) = Game::new(cfg) else {
         return;
@@ -39,6 +52,11 @@ fuzz_target!(|data: &[u8]| {
                     pos: Pos::new(x, y),
                     corner: None,
                     place: Place::ALL[(chunk[1] % 16) as usize],
+                },
+                2 if chunk[1] & 1 == 1 => Action::Gingerbread {
+                    pos: Pos::new(x, y),
+                    corner: None,
+                    place: Place::ALL[(chunk[2] % 16) as usize],
                 },
                 _ => Action::Pass,
             }
