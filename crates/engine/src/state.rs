@@ -238,26 +238,21 @@ impl Game {
     /// tile kind remain to be drawn — never their order.
     pub fn view_json(&self, seat: usize) -> serde_json::Value {
         let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
-        if let Some(hands) = v.get_mut("hands").and_then(|h| h.as_array_mut()) {
-            for (i, h) in hands.iter_mut().enumerate() {
+        let hide_others = |hands: Option<&mut serde_json::Value>| {
+            for (i, h) in hands
+                .and_then(|h| h.as_array_mut())
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 if i != seat {
                     let n = h.as_array().map_or(0, Vec::len);
                     *h = serde_json::json!({ "hidden": n });
                 }
             }
-        }
-        if let Some(hands) = v
-            .get_mut("chips")
-            .and_then(|c| c.get_mut("hands"))
-            .and_then(|h| h.as_array_mut())
-        {
-            for (i, h) in hands.iter_mut().enumerate() {
-                if i != seat {
-                    let n = h.as_array().map_or(0, Vec::len);
-                    *h = serde_json::json!({ "hidden": n });
-                }
-            }
-        }
+        };
+        hide_others(v.get_mut("hands"));
+        hide_others(v.get_mut("chips").and_then(|c| c.get_mut("hands")));
         let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
         for t in self.pile_in_order() {
             *remaining
