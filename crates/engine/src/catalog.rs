@@ -212,6 +212,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "cutcassonne.toml",
         include_str!("../catalog/cutcassonne.toml"),
     ),
+    ("plague.toml", include_str!("../catalog/plague.toml")),
 ];
 
 #[derive(Deserialize)]

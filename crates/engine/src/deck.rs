@@ -3,7 +3,7 @@
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::river;
+use crate::expansions::{plague, river};
 use crate::rng::Rng;
 
 /// Stream number of the draw-pile shuffle (see [`Rng::for_stream`]).
@@ -32,7 +32,7 @@ pub struct Setup {
 }
 
 /// Expansions this version plays.
-pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne"];
+pub const IMPLEMENTED: &[&str] = &["river1", "river2", "river20", "cutcassonne", "plague"];
 
 /// Builds the set-up of a game: start tile, then the pile in draw order
 /// (river tiles first), then the fixed `deck` prefix on top.
@@ -91,6 +91,9 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         (r.start, r.pile)
     };
     rng.shuffle(&mut bag);
+    if config.expansions.iter().any(|e| e == plague::SET) {
+        plague::setup(cat, &mut bag, &mut rng);
+    }
     ordered.extend(bag);
     let in_play = |t: TileIdx| {
         let s = &cat.tile(t).set;

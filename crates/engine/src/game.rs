@@ -9,6 +9,7 @@ use crate::board::{Board, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
+use crate::expansions::plague::Plague;
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
@@ -37,6 +38,24 @@ pub enum Action {
     },
     /// Decline the current optional step.
     Pass,
+    /// The Plague: spread a flea onto a tile, from the supply or (`from`)
+    /// moved from the tile it lies on.
+    Flea {
+        /// The cell of the tile that gets the flea.
+        to: Pos,
+        /// For a cell with half tiles: which half.
+        to_corner: Option<Corner>,
+        /// The tile the flea comes from, when it moves on the board.
+        from: Option<(Pos, Option<Corner>)>,
+    },
+    /// The Plague: one of the current player's followers takes flight along
+    /// its road, city or field.
+    Flee {
+        /// A place of the segment it stands on: cell, half, place.
+        from: (Pos, Option<Corner>, Place),
+        /// A place of the segment it flees to.
+        to: (Pos, Option<Corner>, Place),
+    },
 }
 
 /// What the game is waiting for.
@@ -46,6 +65,9 @@ pub enum Phase {
     Place,
     /// The current player may put a follower on the tile just placed.
     Follower,
+    /// The Plague, after the follower step: the current player may still
+    /// spread (and must, while a spread is owed) and flee, then passes.
+    Plague,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -60,7 +82,7 @@ pub struct IllegalAction {
     pub message: String,
 }
 
-fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
+pub(crate) fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
     IllegalAction {
         rule,
         message: message.into(),
@@ -112,6 +134,8 @@ pub struct Game {
     pub(crate) events: Vec<Event>,
     /// The river, while river sets are in play.
     pub(crate) river: Option<River>,
+    /// The Plague's tokens, when it is in play.
+    pub(crate) plague: Option<Plague>,
 }
 
 impl PartialEq for Game {
@@ -127,6 +151,7 @@ impl PartialEq for Game {
             && self.last == other.last
             && self.events == other.events
             && self.river == other.river
+            && self.plague == other.plague
     }
 }
 
@@ -181,6 +206,7 @@ impl Game {
             last: None,
             events: Vec::new(),
             river: None,
+            plague: None,
             rules,
         };
         if game
@@ -192,6 +218,9 @@ impl Game {
         {
             let opts = game.rules.options.river.clone();
             game.river = Some(River::new(&game.rules.catalog, setup.start, opts));
+        }
+        if game.rules.config.expansions.iter().any(|e| e == "plague") {
+            game.plague = Some(Plague::new());
         }
         let start = game.rules.start;
         let cat = game.rules.catalog.clone();
@@ -305,7 +334,11 @@ impl Game {
             Phase::Follower => {
                 self.follower_options(|a| out.push(a));
                 out.push(Action::Pass);
+                if self.plague.is_some() {
+                    self.plague_actions(out);
+                }
             }
+            Phase::Plague => self.plague_step_actions(out),
         }
     }
 
@@ -484,13 +517,19 @@ impl Game {
             (Action::Follower { pos, corner, place }, Phase::Follower) => {
                 let (pi, fi) = self.check_follower(pos, corner, place)?;
                 self.do_follower(pi, fi);
-                self.end_turn();
+                self.end_follower_step();
                 Ok(())
             }
             (Action::Pass, Phase::Follower) => {
-                self.end_turn();
+                self.end_follower_step();
                 Ok(())
             }
+            (Action::Flea { .. } | Action::Flee { .. }, _) => self.try_plague(action),
+            (Action::Pass, Phase::Plague) => self.plague_pass(),
+            (Action::Follower { .. }, Phase::Plague) => Err(illegal(
+                "turn",
+                "the follower step is over: spread the plague, flee or pass",
+            )),
             (Action::Follower { .. } | Action::Pass, Phase::Place) => {
                 let cat = &self.rules.catalog;
                 Err(illegal(
@@ -513,14 +552,21 @@ impl Game {
                 if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
                     self.do_follower(pi, fi);
                 }
-                self.end_turn();
+                self.end_follower_step();
             }
-            Action::Pass => self.end_turn(),
+            Action::Pass if self.phase == Phase::Plague => self.end_turn(),
+            Action::Pass => self.end_follower_step(),
+            Action::Flea { .. } | Action::Flee { .. } => {
+                let _ = self.try_plague(action);
+            }
         }
     }
 
     /// Why no follower may be placed this turn, if an expansion forbids it.
     fn follower_ban(&self) -> Option<&'static str> {
+        if let Some(why) = self.plague_follower_ban() {
+            return Some(why);
+        }
         let r = self.river.as_ref()?;
         let cat = &*self.rules.catalog;
         let piece = self.board.pieces()[self.last? as usize];
@@ -610,6 +656,9 @@ impl Game {
         self.last = Some(pi);
         self.drawn = None;
         self.phase = Phase::Follower;
+        if self.plague.is_some() {
+            self.plague_placed(pi);
+        }
     }
 
     fn do_follower(&mut self, pi: u16, fi: u8) {
@@ -623,7 +672,16 @@ impl Game {
         });
     }
 
-    fn end_turn(&mut self) {
+    /// The follower step is over: an expansion may keep the turn going
+    /// (the plague step), else the turn ends.
+    fn end_follower_step(&mut self) {
+        if self.plague.is_some() && self.enter_plague_step() {
+            return;
+        }
+        self.end_turn();
+    }
+
+    pub(crate) fn end_turn(&mut self) {
         let mut again = false;
         if let Some(pi) = self.last {
             self.score_completed(pi);
@@ -640,6 +698,9 @@ impl Game {
             self.current = (self.current + 1) % self.players.len() as u8;
         }
         self.draw();
+        if self.plague.is_some() && self.phase == Phase::Place {
+            self.plague_turn_start();
+        }
     }
 
     /// Draws the next tile that fits somewhere, discarding those that fit

@@ -54,6 +54,78 @@ pub enum ActionJson {
     },
     /// Decline the current optional step.
     Pass {},
+    /// The Plague: spread a flea onto a tile (from the supply, or moved from
+    /// the tile `from`).
+    Flea {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+        /// The tile a flea on the board moves from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<TileAtJson>,
+    },
+    /// The Plague: one follower takes flight along its feature.
+    Flee {
+        /// Where it stands.
+        from: PlaceAtJson,
+        /// Where it goes.
+        to: PlaceAtJson,
+    },
+}
+
+/// A tile on the board, by cell (and half).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileAtJson {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// The half's corner, for a cell with half tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<String>,
+}
+
+/// A place on the board: cell, place (and half).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceAtJson {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// A place of the feature.
+    pub place: String,
+    /// The half's corner, for a cell with half tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<String>,
+}
+
+fn corner_of(half: &Option<String>) -> Result<Option<Corner>, String> {
+    half.as_deref().map(str::parse::<Corner>).transpose()
+}
+
+impl PlaceAtJson {
+    fn resolve(&self) -> Result<(Pos, Option<Corner>, Place), String> {
+        Ok((
+            Pos::new(self.x, self.y),
+            corner_of(&self.half)?,
+            self.place.parse::<Place>()?,
+        ))
+    }
+
+    fn of((pos, corner, place): (Pos, Option<Corner>, Place)) -> PlaceAtJson {
+        PlaceAtJson {
+            x: pos.x,
+            y: pos.y,
+            place: place.name().to_string(),
+            half: corner.map(|c| c.name().to_string()),
+        }
+    }
 }
 
 /// A record that cannot be read or replayed.
@@ -162,6 +234,18 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Flea { x, y, half, from } => Action::Flea {
+                to: Pos::new(*x, *y),
+                to_corner: corner_of(half)?,
+                from: match from {
+                    Some(f) => Some((Pos::new(f.x, f.y), corner_of(&f.half)?)),
+                    None => None,
+                },
+            },
+            ActionJson::Flee { from, to } => Action::Flee {
+                from: from.resolve()?,
+                to: to.resolve()?,
+            },
         })
     }
 
@@ -181,6 +265,24 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Flea {
+                to,
+                to_corner,
+                from,
+            } => ActionJson::Flea {
+                x: to.x,
+                y: to.y,
+                half: to_corner.map(|c| c.name().to_string()),
+                from: from.map(|(p, c)| TileAtJson {
+                    x: p.x,
+                    y: p.y,
+                    half: c.map(|c| c.name().to_string()),
+                }),
+            },
+            Action::Flee { from, to } => ActionJson::Flee {
+                from: PlaceAtJson::of(from),
+                to: PlaceAtJson::of(to),
+            },
         }
     }
 }

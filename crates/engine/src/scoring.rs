@@ -15,6 +15,14 @@ pub enum Reason {
     GameEnd,
     /// A drawn tile fit nowhere and left the game (no points).
     Discarded,
+    /// The Plague: a follower on a tile that got a flea went home unscored.
+    Plague,
+    /// The Plague: an outbreak token was put on a source tile (`extra`: its
+    /// number).
+    Outbreak,
+    /// The Plague: an outbreak token was flipped to its field side (`extra`:
+    /// its number).
+    Eradicated,
 }
 
 impl Reason {
@@ -24,6 +32,9 @@ impl Reason {
             Reason::Completed => "completed",
             Reason::GameEnd => "game end",
             Reason::Discarded => "discarded",
+            Reason::Plague => "plague",
+            Reason::Outbreak => "outbreak",
+            Reason::Eradicated => "eradicated",
         }
     }
 }

@@ -2,4 +2,5 @@
 //! The turn loop in `game.rs` calls into a module only when its expansion is
 //! in play, so an expansion that is off costs one `Option` test.
 
+pub mod plague;
 pub mod river;
