@@ -9,7 +9,7 @@ use crate::board::{Board, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
-use crate::expansions::plague::Plague;
+use crate::expansions::plague::{FeatureAt, Plague, TileAt};
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
@@ -41,20 +41,18 @@ pub enum Action {
     /// The Plague: spread a flea onto a tile, from the supply or (`from`)
     /// moved from the tile it lies on.
     Flea {
-        /// The cell of the tile that gets the flea.
-        to: Pos,
-        /// For a cell with half tiles: which half.
-        to_corner: Option<Corner>,
+        /// The tile that gets the flea.
+        to: TileAt,
         /// The tile the flea comes from, when it moves on the board.
-        from: Option<(Pos, Option<Corner>)>,
+        from: Option<TileAt>,
     },
     /// The Plague: one of the current player's followers takes flight along
     /// its road, city or field.
     Flee {
-        /// A place of the segment it stands on: cell, half, place.
-        from: (Pos, Option<Corner>, Place),
+        /// A place of the segment it stands on.
+        from: FeatureAt,
         /// A place of the segment it flees to.
-        to: (Pos, Option<Corner>, Place),
+        to: FeatureAt,
     },
 }
 

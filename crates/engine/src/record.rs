@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
+use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::game::{Action, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 
@@ -109,21 +110,34 @@ fn corner_of(half: &Option<String>) -> Result<Option<Corner>, String> {
     half.as_deref().map(str::parse::<Corner>).transpose()
 }
 
-impl PlaceAtJson {
-    fn resolve(&self) -> Result<(Pos, Option<Corner>, Place), String> {
-        Ok((
-            Pos::new(self.x, self.y),
-            corner_of(&self.half)?,
-            self.place.parse::<Place>()?,
-        ))
+impl TileAtJson {
+    fn resolve(&self) -> Result<TileAt, String> {
+        TileAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?)
+            .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
     }
 
-    fn of((pos, corner, place): (Pos, Option<Corner>, Place)) -> PlaceAtJson {
+    fn of(t: TileAt) -> TileAtJson {
+        TileAtJson {
+            x: t.x.into(),
+            y: t.y.into(),
+            half: t.half.map(|c| c.name().to_string()),
+        }
+    }
+}
+
+impl PlaceAtJson {
+    fn resolve(&self) -> Result<FeatureAt, String> {
+        let place = self.place.parse::<Place>()?;
+        FeatureAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?, place)
+            .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
+    }
+
+    fn of(f: FeatureAt) -> PlaceAtJson {
         PlaceAtJson {
-            x: pos.x,
-            y: pos.y,
-            place: place.name().to_string(),
-            half: corner.map(|c| c.name().to_string()),
+            x: f.x.into(),
+            y: f.y.into(),
+            place: f.place.name().to_string(),
+            half: f.half.map(|c| c.name().to_string()),
         }
     }
 }
@@ -235,12 +249,13 @@ impl ActionJson {
             },
             ActionJson::Pass {} => Action::Pass,
             ActionJson::Flea { x, y, half, from } => Action::Flea {
-                to: Pos::new(*x, *y),
-                to_corner: corner_of(half)?,
-                from: match from {
-                    Some(f) => Some((Pos::new(f.x, f.y), corner_of(&f.half)?)),
-                    None => None,
-                },
+                to: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                from: from.as_ref().map(TileAtJson::resolve).transpose()?,
             },
             ActionJson::Flee { from, to } => Action::Flee {
                 from: from.resolve()?,
@@ -265,19 +280,11 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
-            Action::Flea {
-                to,
-                to_corner,
-                from,
-            } => ActionJson::Flea {
-                x: to.x,
-                y: to.y,
-                half: to_corner.map(|c| c.name().to_string()),
-                from: from.map(|(p, c)| TileAtJson {
-                    x: p.x,
-                    y: p.y,
-                    half: c.map(|c| c.name().to_string()),
-                }),
+            Action::Flea { to, from } => ActionJson::Flea {
+                x: to.x.into(),
+                y: to.y.into(),
+                half: to.half.map(|c| c.name().to_string()),
+                from: from.map(TileAtJson::of),
             },
             Action::Flee { from, to } => ActionJson::Flee {
                 from: PlaceAtJson::of(from),

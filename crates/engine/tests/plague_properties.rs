@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use bastide_engine::expansions::plague::{self, FLEAS, OUTBREAKS};
+use bastide_engine::expansions::plague::{self, FeatureAt, TileAt, FLEAS, OUTBREAKS};
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Action, Game, GameConfig, Phase, Place};
@@ -255,9 +255,9 @@ fn candidates(game: &Game) -> Vec<Action> {
     let pieces = game.board().pieces();
     let mut v = vec![Action::Pass];
     for to in pieces {
+        let to_at = TileAt::new(to.pos, to.corner).unwrap();
         v.push(Action::Flea {
-            to: to.pos,
-            to_corner: to.corner,
+            to: to_at,
             from: None,
         });
         let fleas = game
@@ -272,9 +272,8 @@ fn candidates(game: &Game) -> Vec<Action> {
         for from in froms {
             let from = pieces[from];
             v.push(Action::Flea {
-                to: to.pos,
-                to_corner: to.corner,
-                from: Some((from.pos, from.corner)),
+                to: to_at,
+                from: TileAt::new(from.pos, from.corner),
             });
         }
     }
@@ -292,8 +291,8 @@ fn candidates(game: &Game) -> Vec<Action> {
                 Place::C,
             ] {
                 v.push(Action::Flee {
-                    from: (fpos, fp.corner, fplace),
-                    to: (to.pos, to.corner, place),
+                    from: FeatureAt::new(fpos, fp.corner, fplace).unwrap(),
+                    to: FeatureAt::new(to.pos, to.corner, place).unwrap(),
                 });
             }
         }
@@ -355,8 +354,7 @@ fn plague_actions_before_the_tile_is_placed_are_refused() {
             let pos = game.board().pieces()[0].pos;
             let e = game
                 .try_apply(&Action::Flea {
-                    to: pos,
-                    to_corner: None,
+                    to: TileAt::new(pos, None).unwrap(),
                     from: None,
                 })
                 .unwrap_err();
@@ -380,8 +378,7 @@ fn without_the_plague_nothing_changes() {
     let pos = game.board().pieces()[0].pos;
     let e = game
         .try_apply(&Action::Flea {
-            to: pos,
-            to_corner: None,
+            to: TileAt::new(pos, None).unwrap(),
             from: None,
         })
         .unwrap_err();

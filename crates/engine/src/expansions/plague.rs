@@ -67,6 +67,70 @@ pub fn is_source(cat: &Catalog, tile: TileIdx) -> bool {
 }
 
 // ---------------------------------------------------------------------------
+// Naming tiles and places in actions
+
+/// A tile named in an action: its cell and, for a half, its corner. Kept
+/// small (cells fit in 16 bits) so that adding these actions does not make
+/// every [`Action`] bigger than a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+}
+
+impl TileAt {
+    /// The tile at `pos` (`None` when the cell is out of range).
+    pub fn new(pos: Pos, half: Option<Corner>) -> Option<TileAt> {
+        Some(TileAt {
+            x: pos.x.try_into().ok()?,
+            y: pos.y.try_into().ok()?,
+            half,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
+    }
+}
+
+/// A feature named in an action by one of its places: cell, half, place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+    /// A place of the feature.
+    pub place: Place,
+}
+
+impl FeatureAt {
+    /// The feature at `place` of the tile at `pos` (`None` when the cell is
+    /// out of range).
+    pub fn new(pos: Pos, half: Option<Corner>, place: Place) -> Option<FeatureAt> {
+        let t = TileAt::new(pos, half)?;
+        Some(FeatureAt {
+            x: t.x,
+            y: t.y,
+            half,
+            place,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
+    }
+}
+
+// ---------------------------------------------------------------------------
 // State
 
 /// A flea token on the board.
@@ -114,6 +178,9 @@ pub struct Plague {
     fleas: Vec<Flea>,
     /// Outbreak tokens on the board; token number = index + 1.
     outbreaks: Vec<Outbreak>,
+    /// Every source piece on the board (a seventh copy in a free-form deck
+    /// gets no token but is still a source).
+    sources: Vec<u16>,
     turn: Turn,
 }
 
@@ -130,6 +197,7 @@ impl Plague {
             supply: FLEAS,
             fleas: Vec::with_capacity(FLEAS as usize),
             outbreaks: Vec::with_capacity(OUTBREAKS),
+            sources: Vec::with_capacity(OUTBREAKS),
             turn: Turn::default(),
         }
     }
@@ -293,7 +361,7 @@ impl Plague {
                 if Some(q) != exclude
                     && !out.contains(&q)
                     && self.flea_on(q).is_none()
-                    && !is_source(cat, board.pieces()[q as usize].tile)
+                    && !self.sources.contains(&q)
                 {
                     out.push(q);
                 }
@@ -376,6 +444,9 @@ impl Game {
             return;
         };
         let tile = self.board.pieces()[pi as usize].tile;
+        if is_source(&cat, tile) {
+            p.sources.push(pi);
+        }
         if is_source(&cat, tile) && p.outbreaks.len() < OUTBREAKS {
             p.turn.source = true;
             let one_region = match p.fleas.first() {
@@ -501,17 +572,20 @@ impl Game {
             .map(|(q, _)| q)
     }
 
-    fn tile_anchor(&self, pi: u16) -> (Pos, Option<Corner>) {
+    /// How a legal action names piece `pi`: its anchor cell (board cells
+    /// always fit in 16 bits: see `board.rs`).
+    fn tile_anchor(&self, pi: u16) -> TileAt {
         let p = self.board.pieces()[pi as usize];
-        (p.pos, p.corner)
+        TileAt {
+            x: p.pos.x as i16,
+            y: p.pos.y as i16,
+            half: p.corner,
+        }
     }
 
-    fn try_spread(
-        &mut self,
-        to: Pos,
-        to_corner: Option<Corner>,
-        from: Option<(Pos, Option<Corner>)>,
-    ) -> Result<(), IllegalAction> {
+    fn try_spread(&mut self, to: TileAt, from: Option<TileAt>) -> Result<(), IllegalAction> {
+        let (to, to_corner) = (to.pos(), to.half);
+        let from = from.map(|f| (f.pos(), f.half));
         let cat = self.rules.catalog.clone();
         let Some(p) = &self.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
@@ -700,13 +774,21 @@ impl Game {
     fn flight_reach(&self, p: &Plague, start: NodeId, out: &mut Vec<NodeId>) {
         out.clear();
         out.push(start);
+        let mut seen = vec![0u64; self.board.features().len().div_ceil(64)];
+        let mut mark = |n: NodeId| {
+            let (w, b) = (n as usize / 64, n % 64);
+            let new = seen[w] & (1 << b) == 0;
+            seen[w] |= 1 << b;
+            new
+        };
+        mark(start);
         let mut nb = Vec::new();
         let mut i = 0;
         while i < out.len() {
             self.segment_neighbours(out[i], &mut nb);
             i += 1;
             for &m in &nb {
-                if !out.contains(&m) && p.is_clear(self.board.features().origin(m).0) {
+                if p.is_clear(self.board.features().origin(m).0) && mark(m) {
                     out.push(m);
                 }
             }
@@ -740,17 +822,22 @@ impl Game {
         }
     }
 
-    fn segment_anchor(&self, n: NodeId) -> (Pos, Option<Corner>, Place) {
+    /// How a legal action names segment `n`: the canonical place of its
+    /// feature on its piece.
+    fn segment_anchor(&self, n: NodeId) -> FeatureAt {
         let (pi, fi) = self.board.features().origin(n);
         let (pos, place) = self.feature_anchor(pi, fi);
-        (pos, self.board.pieces()[pi as usize].corner, place)
+        FeatureAt {
+            x: pos.x as i16,
+            y: pos.y as i16,
+            half: self.board.pieces()[pi as usize].corner,
+            place,
+        }
     }
 
-    fn try_flee(
-        &mut self,
-        from: (Pos, Option<Corner>, Place),
-        to: (Pos, Option<Corner>, Place),
-    ) -> Result<(), IllegalAction> {
+    fn try_flee(&mut self, from: FeatureAt, to: FeatureAt) -> Result<(), IllegalAction> {
+        let from = (from.pos(), from.half, from.place);
+        let to = (to.pos(), to.half, to.place);
         let Some(p) = &self.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         };
@@ -829,10 +916,8 @@ impl Game {
     /// The legal `flea` and `flee` actions (follower step and plague step).
     pub(crate) fn plague_actions(&self, out: &mut Vec<Action>) {
         self.each_spread(|from, to| {
-            let (pos, corner) = self.tile_anchor(to);
             out.push(Action::Flea {
-                to: pos,
-                to_corner: corner,
+                to: self.tile_anchor(to),
                 from: from.map(|o| self.tile_anchor(o)),
             });
             true
@@ -904,11 +989,7 @@ impl Game {
             ));
         }
         match *action {
-            Action::Flea {
-                to,
-                to_corner,
-                from,
-            } => self.try_spread(to, to_corner, from),
+            Action::Flea { to, from } => self.try_spread(to, from),
             Action::Flee { from, to } => self.try_flee(from, to),
             _ => Err(illegal("plague", "not a plague action")),
         }
@@ -1040,19 +1121,21 @@ mod tests {
         }
     }
 
+    fn tile(x: i32, y: i32) -> TileAt {
+        TileAt::new(Pos::new(x, y), None).unwrap()
+    }
+
     fn flea(x: i32, y: i32) -> Action {
         Action::Flea {
-            to: Pos::new(x, y),
-            to_corner: None,
+            to: tile(x, y),
             from: None,
         }
     }
 
     fn flea_from(f: (i32, i32), t: (i32, i32)) -> Action {
         Action::Flea {
-            to: Pos::new(t.0, t.1),
-            to_corner: None,
-            from: Some((Pos::new(f.0, f.1), None)),
+            to: tile(t.0, t.1),
+            from: Some(tile(f.0, f.1)),
         }
     }
 
@@ -1192,12 +1275,7 @@ mod tests {
             .collect();
         assert!(!moves.is_empty());
         for a in &moves {
-            let Action::Flea {
-                from: Some((p, _)),
-                to,
-                ..
-            } = a
-            else {
+            let Action::Flea { from: Some(p), to } = a else {
                 panic!("{a:?} does not move a flea");
             };
             assert!(p.x < 0, "{a:?} moves an active flea");
@@ -1514,9 +1592,9 @@ features = ["road W H", "field WNW H1", "field WSW S H2"]
         turn(&mut g, (1, 0), Some(2), &[]);
         turn(&mut g, (0, 1), Some(0), &[]);
         place(&mut g, (1, 1), None);
-        let from = (Pos::new(-1, 0), None, Place::E);
-        let to_far = (Pos::new(1, 0), Some(Corner::NE), Place::E);
-        let to_near = (Pos::new(1, 0), Some(Corner::SW), Place::W);
+        let from = FeatureAt::new(Pos::new(-1, 0), None, Place::E).unwrap();
+        let to_far = FeatureAt::new(Pos::new(1, 0), Some(Corner::NE), Place::E).unwrap();
+        let to_near = FeatureAt::new(Pos::new(1, 0), Some(Corner::SW), Place::W).unwrap();
         let legal = g.legal_actions();
         assert!(
             legal.contains(&Action::Flee { from, to: to_far }),
