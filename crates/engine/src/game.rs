@@ -695,10 +695,10 @@ impl Game {
         if !again {
             self.current = (self.current + 1) % self.players.len() as u8;
         }
-        self.draw();
-        if self.plague.is_some() && self.phase == Phase::Place {
+        if self.plague.is_some() && !self.pile.is_empty() {
             self.plague_turn_start();
         }
+        self.draw();
     }
 
     /// Draws the next tile that fits somewhere, discarding those that fit

@@ -405,10 +405,11 @@ impl Game {
         self.plague.as_ref()
     }
 
-    /// Step 1, eradication at the start of a turn (called once the turn's tile is
-    /// drawn, which it does not depend on). Only once the flea supply is
-    /// empty: while no latent flea could be moved and more than one outbreak
-    /// is active, the lowest-numbered active outbreak is flipped.
+    /// Step 1, eradication at the start of a turn (before the draw; not
+    /// after the last turn). Only once the flea supply is empty: while no
+    /// latent flea could be moved and more than one outbreak is active, the
+    /// lowest-numbered active outbreak is flipped. Also clears the turn's
+    /// plague steps.
     pub(crate) fn plague_turn_start(&mut self) {
         let Some(mut p) = self.plague.take() else {
             return;
