@@ -3,7 +3,7 @@
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::river;
+use crate::expansions::{plague, river};
 use crate::rng::Rng;
 
 /// Stream number of the draw-pile shuffle (see [`Rng::for_stream`]).
@@ -41,6 +41,7 @@ pub const IMPLEMENTED: &[&str] = &[
     "halfsies1",
     "halfsies2",
     "map-chips",
+    "plague",
 ];
 
 /// Builds the set-up of a game: start tile, then the pile in draw order
@@ -130,6 +131,9 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         (r.start, r.pile)
     };
     rng.shuffle(&mut bag);
+    if config.expansions.iter().any(|e| e == plague::SET) {
+        plague::setup(cat, &mut bag, &mut rng);
+    }
     ordered.extend(bag);
     let in_play = |t: TileIdx| {
         let s = &cat.tile(t).set;

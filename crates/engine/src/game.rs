@@ -12,6 +12,7 @@ use crate::deck;
 use crate::expansions::gingerbread::Gingerbread;
 use crate::expansions::halfsies::{self, Halves};
 use crate::expansions::map_chips::{Chips, Colour};
+use crate::expansions::plague::{FeatureAt, Plague, TileAt};
 use crate::expansions::river::{self, River};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
@@ -66,6 +67,22 @@ pub enum Action {
         /// Any place of the city.
         place: Place,
     },
+    /// The Plague: spread a flea onto a tile, from the supply or (`from`)
+    /// moved from the tile it lies on.
+    Flea {
+        /// The tile that gets the flea.
+        to: TileAt,
+        /// The tile the flea comes from, when it moves on the board.
+        from: Option<TileAt>,
+    },
+    /// The Plague: one of the current player's followers takes flight along
+    /// its road, city or field.
+    Flee {
+        /// A place of the segment it stands on.
+        from: FeatureAt,
+        /// A place of the segment it flees to.
+        to: FeatureAt,
+    },
 }
 
 /// What the game is waiting for.
@@ -79,6 +96,9 @@ pub enum Phase {
     Gingerbread,
     /// Before the first turn: players draft half tiles.
     Draft,
+    /// The Plague, after the follower step: the current player may still
+    /// spread (and must, while a spread is owed) and flee, then passes.
+    Plague,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -93,7 +113,7 @@ pub struct IllegalAction {
     pub message: String,
 }
 
-fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
+pub(crate) fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
     IllegalAction {
         rule,
         message: message.into(),
@@ -154,6 +174,8 @@ pub struct Game {
     pub(crate) skipped: Vec<TileIdx>,
     /// Map Chips.
     pub(crate) chips: Option<Chips>,
+    /// The Plague's tokens, when it is in play.
+    pub(crate) plague: Option<Plague>,
 }
 
 impl PartialEq for Game {
@@ -173,6 +195,7 @@ impl PartialEq for Game {
             && self.halves == other.halves
             && self.skipped == other.skipped
             && self.chips == other.chips
+            && self.plague == other.plague
     }
 }
 
@@ -297,6 +320,7 @@ impl Game {
             halves,
             skipped: Vec::new(),
             chips,
+            plague: None,
             rules,
         };
         let cat = game.rules.catalog.clone();
@@ -329,6 +353,9 @@ impl Game {
                 .position(|f| f.kind == FeatureKind::City)
                 .map(|fi| game.node(0, fi as u8));
             game.gingerbread = Some(Gingerbread::new(city));
+        }
+        if game.rules.config.expansions.iter().any(|e| e == "plague") {
+            game.plague = Some(Plague::new());
         }
         game.draw();
         if let Some(first) = game.halves.as_ref().and_then(|h| h.drafter()) {
@@ -462,8 +489,12 @@ impl Game {
                     self.trade_actions(out);
                 }
                 out.push(Action::Pass);
+                if self.plague.is_some() {
+                    self.plague_actions(out);
+                }
             }
             Phase::Gingerbread => self.gingerbread_actions(out),
+            Phase::Plague => self.plague_step_actions(out),
         }
     }
 
@@ -678,11 +709,11 @@ impl Game {
             (Action::Follower { pos, corner, place }, Phase::Follower) => {
                 let (pi, fi) = self.check_follower(pos, corner, place)?;
                 self.do_follower(pi, fi);
-                self.end_turn();
+                self.end_follower_step();
                 Ok(())
             }
             (Action::Pass, Phase::Follower) => {
-                self.end_turn();
+                self.end_follower_step();
                 Ok(())
             }
             (
@@ -695,7 +726,7 @@ impl Game {
                 Phase::Follower,
             ) => {
                 self.trade(pos, colour, ones, twos)?;
-                self.end_turn();
+                self.end_follower_step();
                 Ok(())
             }
             (Action::Trade { .. }, _) => Err(illegal(
@@ -705,6 +736,12 @@ impl Game {
             (Action::Gingerbread { .. }, _) => Err(illegal(
                 "gingerbread",
                 "the gingerbread man moves only after a gingerbread tile's turn or when his city is completed",
+            )),
+            (Action::Flea { .. } | Action::Flee { .. }, _) => self.try_plague(action),
+            (Action::Pass, Phase::Plague) => self.plague_pass(),
+            (Action::Follower { .. }, Phase::Plague) => Err(illegal(
+                "turn",
+                "the follower step is over: spread the plague, flee or pass",
             )),
             (Action::Follower { .. } | Action::Pass, Phase::Place) => {
                 let cat = &self.rules.catalog;
@@ -739,19 +776,23 @@ impl Game {
                 twos,
             } => {
                 let _ = self.trade(pos, colour, ones, twos);
-                self.end_turn();
+                self.end_follower_step();
             }
             Action::Follower { pos, corner, place } => {
                 if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
                     self.do_follower(pi, fi);
                 }
-                self.end_turn();
+                self.end_follower_step();
             }
             Action::Pass if self.phase == Phase::Gingerbread => {
                 self.gingerbread_stay();
                 self.finish_turn();
             }
-            Action::Pass => self.end_turn(),
+            Action::Pass if self.phase == Phase::Plague => self.end_turn(),
+            Action::Pass => self.end_follower_step(),
+            Action::Flea { .. } | Action::Flee { .. } => {
+                let _ = self.try_plague(action);
+            }
             Action::Gingerbread { pos, corner, place } => {
                 if let Ok(node) = self.gingerbread_check(pos, corner, place) {
                     self.gingerbread_move(node);
@@ -763,6 +804,9 @@ impl Game {
 
     /// Why no follower may be placed this turn, if an expansion forbids it.
     fn follower_ban(&self) -> Option<&'static str> {
+        if let Some(why) = self.plague_follower_ban() {
+            return Some(why);
+        }
         let r = self.river.as_ref()?;
         let cat = &*self.rules.catalog;
         let piece = self.board.pieces()[self.last? as usize];
@@ -860,6 +904,9 @@ impl Game {
         if self.chips.is_some() {
             self.chips_after_place(pi);
         }
+        if self.plague.is_some() {
+            self.plague_placed(pi);
+        }
     }
 
     fn do_follower(&mut self, pi: u16, fi: u8) {
@@ -873,9 +920,18 @@ impl Game {
         });
     }
 
+    /// The follower step is over: an expansion may keep the turn going
+    /// (the plague step), else the turn ends.
+    fn end_follower_step(&mut self) {
+        if self.plague.is_some() && self.enter_plague_step() {
+            return;
+        }
+        self.end_turn();
+    }
+
     /// After the follower step: score what the tile completed, then any
     /// step an expansion still owes, then the next turn.
-    fn end_turn(&mut self) {
+    pub(crate) fn end_turn(&mut self) {
         if let Some(pi) = self.last {
             self.score_completed(pi);
             if self.gingerbread.is_some() && self.gingerbread_step_owed(pi) {
@@ -901,6 +957,9 @@ impl Game {
         self.last = None;
         if !again {
             self.current = (self.current + 1) % self.players.len() as u8;
+        }
+        if self.plague.is_some() && !self.pile.is_empty() {
+            self.plague_turn_start();
         }
         self.draw();
     }

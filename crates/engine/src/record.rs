@@ -7,6 +7,7 @@ use thiserror::Error;
 use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
 use crate::expansions::map_chips::Colour;
+use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::game::{Action, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 
@@ -81,6 +82,27 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         half: Option<String>,
     },
+    /// The Plague: spread a flea onto a tile (from the supply, or moved from
+    /// the tile `from`).
+    Flea {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+        /// The tile a flea on the board moves from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<TileAtJson>,
+    },
+    /// The Plague: one follower takes flight along its feature.
+    Flee {
+        /// Where it stands.
+        from: PlaceAtJson,
+        /// Where it goes.
+        to: PlaceAtJson,
+    },
 }
 
 /// A map chip in a record.
@@ -91,6 +113,70 @@ pub struct ChipJson {
     pub colour: String,
     /// 1 or 2.
     pub value: u8,
+}
+
+/// A tile on the board, by cell (and half).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileAtJson {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// The half's corner, for a cell with half tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<String>,
+}
+
+/// A place on the board: cell, place (and half).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceAtJson {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// A place of the feature.
+    pub place: String,
+    /// The half's corner, for a cell with half tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<String>,
+}
+
+fn corner_of(half: &Option<String>) -> Result<Option<Corner>, String> {
+    half.as_deref().map(str::parse::<Corner>).transpose()
+}
+
+impl TileAtJson {
+    fn resolve(&self) -> Result<TileAt, String> {
+        TileAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?)
+            .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
+    }
+
+    fn of(t: TileAt) -> TileAtJson {
+        TileAtJson {
+            x: t.x.into(),
+            y: t.y.into(),
+            half: t.half.map(|c| c.name().to_string()),
+        }
+    }
+}
+
+impl PlaceAtJson {
+    fn resolve(&self) -> Result<FeatureAt, String> {
+        let place = self.place.parse::<Place>()?;
+        FeatureAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?, place)
+            .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
+    }
+
+    fn of(f: FeatureAt) -> PlaceAtJson {
+        PlaceAtJson {
+            x: f.x.into(),
+            y: f.y.into(),
+            place: f.place.name().to_string(),
+            half: f.half.map(|c| c.name().to_string()),
+        }
+    }
 }
 
 /// A record that cannot be read or replayed.
@@ -199,6 +285,19 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Flea { x, y, half, from } => Action::Flea {
+                to: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                from: from.as_ref().map(TileAtJson::resolve).transpose()?,
+            },
+            ActionJson::Flee { from, to } => Action::Flee {
+                from: from.resolve()?,
+                to: to.resolve()?,
+            },
             ActionJson::Trade { x, y, chips } => {
                 let mut colour = None;
                 let (mut ones, mut twos) = (0u8, 0u8);
@@ -250,6 +349,16 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Flea { to, from } => ActionJson::Flea {
+                x: to.x.into(),
+                y: to.y.into(),
+                half: to.half.map(|c| c.name().to_string()),
+                from: from.map(TileAtJson::of),
+            },
+            Action::Flee { from, to } => ActionJson::Flee {
+                from: PlaceAtJson::of(from),
+                to: PlaceAtJson::of(to),
+            },
             Action::Trade {
                 pos,
                 colour,

@@ -22,6 +22,14 @@ pub enum Reason {
     Chips,
     /// Chips traded onto a Chumak square.
     Trade,
+    /// The Plague: a follower on a tile that got a flea went home unscored.
+    Plague,
+    /// The Plague: an outbreak token was put on a source tile (`extra`: its
+    /// number).
+    Outbreak,
+    /// The Plague: an outbreak token was flipped to its field side (`extra`:
+    /// its number).
+    Eradicated,
 }
 
 impl Reason {
@@ -34,6 +42,9 @@ impl Reason {
             Reason::Gingerbread => "gingerbread",
             Reason::Chips => "chips",
             Reason::Trade => "trade",
+            Reason::Plague => "plague",
+            Reason::Outbreak => "outbreak",
+            Reason::Eradicated => "eradicated",
         }
     }
 }

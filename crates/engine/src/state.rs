@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
+use crate::expansions::plague::PlagueJson;
 use crate::game::{Game, Phase};
 use crate::record::ActionJson;
-use crate::scoring::Event;
+use crate::scoring::{Event, Reason};
 
 /// A snapshot of a game in the notation's names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -18,7 +19,7 @@ pub struct StateJson {
     pub finished: bool,
     /// Seat of the player to act (`null` when finished).
     pub current_player: Option<usize>,
-    /// `place`, `follower` or `over`.
+    /// `place`, `follower`, `plague` (the Plague, after the follower step) or `over`.
     pub phase: &'static str,
     /// The tile to place now.
     pub drawn: Option<String>,
@@ -49,6 +50,9 @@ pub struct StateJson {
     /// The gingerbread man: the city he stands in, or `{"set_aside": true}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gingerbread: Option<serde_json::Value>,
+    /// The Plague's outbreak and flea tokens, when it is in play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plague: Option<PlagueJson>,
 }
 
 /// A placed tile.
@@ -124,6 +128,9 @@ pub struct EventJson {
     /// The tile concerned.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tile: Option<String>,
+    /// The number of the outbreak token placed or flipped (the Plague).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outbreak: Option<u32>,
 }
 
 impl Game {
@@ -142,6 +149,7 @@ impl Game {
                 Phase::Follower => "follower",
                 Phase::Gingerbread => "gingerbread",
                 Phase::Draft => "draft",
+                Phase::Plague => "plague",
                 Phase::Over => "over",
             },
             drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
@@ -230,6 +238,7 @@ impl Game {
                 }
                 None => serde_json::json!({"set_aside": true}),
             }),
+            plague: self.plague_json(),
         }
     }
 
@@ -267,8 +276,11 @@ impl Game {
     }
 
     fn event_json(&self, e: &Event, n: usize) -> EventJson {
-        let is_city = e.feature == Some(crate::FeatureKind::City);
-        let is_field = e.feature == Some(crate::FeatureKind::Field);
+        let scored = matches!(e.reason, Reason::Completed | Reason::GameEnd);
+        let counted = scored || e.reason == Reason::Gingerbread;
+        let is_city = scored && e.feature == Some(crate::FeatureKind::City);
+        let is_field = scored && e.feature == Some(crate::FeatureKind::Field);
+        let token = matches!(e.reason, Reason::Outbreak | Reason::Eradicated);
         EventJson {
             reason: e.reason.name(),
             points: e.points[..n].to_vec(),
@@ -277,11 +289,12 @@ impl Game {
             y: e.at.map(|a| a.0.y),
             place: e.at.map(|a| a.2.name()),
             half: e.at.and_then(|a| a.1).map(|c| c.name()),
-            tiles: e.feature.map(|_| e.tiles),
+            tiles: e.feature.filter(|_| counted).map(|_| e.tiles),
             arms: is_city.then_some(e.extra),
             cities: is_field.then_some(e.extra),
             followers: e.feature.map(|_| e.followers[..n].to_vec()),
             tile: e.tile.map(|t| self.catalog().tile(t).id.clone()),
+            outbreak: token.then_some(e.extra),
         }
     }
 

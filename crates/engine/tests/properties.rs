@@ -474,3 +474,31 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     assert_ne!(other.pile_in_order().collect::<Vec<_>>(), order);
     assert_eq!(other.view_json(1), view);
 }
+
+#[test]
+fn every_expansion_together_keeps_every_invariant() {
+    let combos: &[(&str, &[&str])] = &[
+        ("base", &["plague", "halfsies1", "halfsies2"]),
+        ("winter", &["plague", "gingerbread"]),
+        ("base", &["plague", "map-chips"]),
+        (
+            "winter",
+            &["plague", "gingerbread", "river2", "halfsies1", "map-chips"],
+        ),
+        ("base", &["plague", "river20", "cutcassonne", "halfsies2"]),
+    ];
+    for seed in 0..150u64 {
+        let (base, exps) = combos[seed as usize % combos.len()];
+        let mut cfg = config(2 + (seed % 5) as usize, seed, base);
+        cfg.expansions = exps.iter().map(|s| s.to_string()).collect();
+        if cfg.expansions.iter().any(|e| e == "map-chips") {
+            cfg.map = Some("ukraine".into());
+        }
+        let (game, rec) = play_config(cfg);
+        assert!(game.is_finished(), "seed {seed}");
+        assert!(
+            rec.replay().unwrap() == game,
+            "replay differs (seed {seed})"
+        );
+    }
+}

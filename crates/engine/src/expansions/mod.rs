@@ -5,4 +5,5 @@
 pub mod gingerbread;
 pub mod halfsies;
 pub mod map_chips;
+pub mod plague;
 pub mod river;

@@ -1,0 +1,1640 @@
+//! The Plague, first edition (`plague.md`, seed `004_68c9f7c7e00c8a83.txt`).
+//!
+//! Six plague-source tiles bring six numbered outbreak tokens (face: active,
+//! back: eradicated) into play; 18 flea tokens (red: active, pink: latent)
+//! spread the plague from tile to tile and send home the followers on the
+//! tiles they reach. This module reads top to bottom like the rules page:
+//! components, set-up, definitions (adjacency and plague regions), then the
+//! turn: eradication at its start, a new outbreak when a source is placed,
+//! the mandatory spread, the optional flight, and the plague step that
+//! follows the follower step.
+//!
+//! `game.rs` calls in here only while `Game::plague` is `Some`:
+//! [`Game::plague_placed`] after a tile is placed, [`Game::plague_follower_ban`]
+//! from the follower checks, [`Game::plague_actions`] in the follower step,
+//! [`Game::enter_plague_step`] when the follower step ends,
+//! [`Game::plague_step_actions`] / [`Game::plague_pass`] in the plague step,
+//! [`Game::try_plague`] for the `flea` and `flee` actions and
+//! [`Game::plague_turn_start`] when the next turn begins.
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::features::NodeId;
+use crate::game::{illegal, Action, Game, IllegalAction, Phase};
+use crate::geometry::{Corner, Place, Pos, Side};
+use crate::rng::Rng;
+use crate::scoring::{Event, Reason};
+
+// ---------------------------------------------------------------------------
+// Components
+
+/// The expansion id and tile-set id of the Plague.
+pub const SET: &str = "plague";
+/// The tag of a plague-source tile (the plague doctor's symbol).
+pub const SOURCE_TAG: &str = "plague";
+/// Flea tokens in the game.
+pub const FLEAS: u8 = 18;
+/// Outbreak tokens, numbered 1 to 6.
+pub const OUTBREAKS: usize = 6;
+/// Base tiles set aside to be played before the sources are shuffled in.
+pub const SAFE_TILES: usize = 17;
+
+// ---------------------------------------------------------------------------
+// Set-up
+
+/// Set-up: `bag` holds the shuffled base tiles (river tiles, if any, come
+/// before it and are not touched). The first 17 stay on top; the 6 source
+/// tiles are shuffled into the rest below them.
+pub fn setup(cat: &Catalog, bag: &mut Vec<TileIdx>, rng: &mut Rng) {
+    let Some(set) = cat.set(SET) else {
+        return;
+    };
+    let mut rest = bag.split_off(SAFE_TILES.min(bag.len()));
+    for &t in &set.tiles {
+        for _ in 0..cat.tile(t).count {
+            rest.push(t);
+        }
+    }
+    rng.shuffle(&mut rest);
+    bag.extend(rest);
+}
+
+/// Whether `tile` is a plague source.
+pub fn is_source(cat: &Catalog, tile: TileIdx) -> bool {
+    cat.tile(tile).has_tag(SOURCE_TAG)
+}
+
+// ---------------------------------------------------------------------------
+// Naming tiles and places in actions
+
+/// A tile named in an action: its cell and, for a half, its corner. Kept
+/// small (cells fit in 16 bits) so that adding these actions does not make
+/// every [`Action`] bigger than a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+}
+
+impl TileAt {
+    /// The tile at `pos` (`None` when the cell is out of range).
+    pub fn new(pos: Pos, half: Option<Corner>) -> Option<TileAt> {
+        Some(TileAt {
+            x: pos.x.try_into().ok()?,
+            y: pos.y.try_into().ok()?,
+            half,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
+    }
+}
+
+/// A feature named in an action by one of its places: cell, half, place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+    /// A place of the feature.
+    pub place: Place,
+}
+
+impl FeatureAt {
+    /// The feature at `place` of the tile at `pos` (`None` when the cell is
+    /// out of range).
+    pub fn new(pos: Pos, half: Option<Corner>, place: Place) -> Option<FeatureAt> {
+        let t = TileAt::new(pos, half)?;
+        Some(FeatureAt {
+            x: t.x,
+            y: t.y,
+            half,
+            place,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// State
+
+/// A flea token on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flea {
+    /// The piece (tile or half tile) it lies on.
+    pub piece: u16,
+    /// Active side up: the index (number − 1) of the active outbreak whose
+    /// region holds it. `None`: latent (pink side up).
+    pub region: Option<u8>,
+}
+
+impl Flea {
+    /// Whether it lies active (red) side up.
+    pub fn is_active(&self) -> bool {
+        self.region.is_some()
+    }
+}
+
+/// An outbreak token, on the source tile where it broke out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outbreak {
+    /// The source piece it lies on.
+    pub piece: u16,
+    /// Face up (rats): active. Flipped (field): eradicated for good.
+    pub active: bool,
+}
+
+/// What the current turn has done so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Turn {
+    /// A source was placed: no spread this turn.
+    source: bool,
+    /// The plague has spread this turn.
+    spread: bool,
+    /// A follower has fled this turn.
+    fled: bool,
+}
+
+/// The Plague's tokens and the current turn's plague steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plague {
+    supply: u8,
+    /// Fleas on the board, ordered by the piece they lie on.
+    fleas: Vec<Flea>,
+    /// Outbreak tokens on the board; token number = index + 1.
+    outbreaks: Vec<Outbreak>,
+    /// Every source piece on the board (a seventh copy in a free-form deck
+    /// gets no token but is still a source).
+    sources: Vec<u16>,
+    turn: Turn,
+}
+
+impl Default for Plague {
+    fn default() -> Plague {
+        Plague::new()
+    }
+}
+
+impl Plague {
+    /// All 18 fleas in the supply, no outbreak yet.
+    pub fn new() -> Plague {
+        Plague {
+            supply: FLEAS,
+            fleas: Vec::with_capacity(FLEAS as usize),
+            outbreaks: Vec::with_capacity(OUTBREAKS),
+            sources: Vec::with_capacity(OUTBREAKS),
+            turn: Turn::default(),
+        }
+    }
+
+    /// Fleas still in the supply.
+    pub fn supply(&self) -> u8 {
+        self.supply
+    }
+
+    /// Fleas on the board, ordered by the piece they lie on.
+    pub fn fleas(&self) -> &[Flea] {
+        &self.fleas
+    }
+
+    /// Outbreak tokens placed so far; token number = index + 1.
+    pub fn outbreaks(&self) -> &[Outbreak] {
+        &self.outbreaks
+    }
+
+    /// Whether the plague has broken out (a first outbreak token is down).
+    pub fn started(&self) -> bool {
+        !self.outbreaks.is_empty()
+    }
+
+    /// Whether the plague has spread this turn.
+    pub fn spread_done(&self) -> bool {
+        self.turn.spread
+    }
+
+    /// Whether a follower has fled this turn.
+    pub fn fled(&self) -> bool {
+        self.turn.fled
+    }
+
+    /// The flea on piece `pi`, if any (index into [`Plague::fleas`]).
+    pub fn flea_on(&self, pi: u16) -> Option<usize> {
+        self.fleas.iter().position(|f| f.piece == pi)
+    }
+
+    /// The active outbreak on piece `pi`, if any (index = number − 1).
+    pub fn active_outbreak_on(&self, pi: u16) -> Option<usize> {
+        self.outbreaks
+            .iter()
+            .position(|o| o.active && o.piece == pi)
+    }
+
+    /// A piece a follower may flee onto or across: no flea (active or
+    /// latent) and no active outbreak.
+    pub fn is_clear(&self, pi: u16) -> bool {
+        self.flea_on(pi).is_none() && self.active_outbreak_on(pi).is_none()
+    }
+
+    fn add_flea(&mut self, piece: u16) {
+        let at = self.fleas.partition_point(|f| f.piece < piece);
+        self.fleas.insert(
+            at,
+            Flea {
+                piece,
+                region: None,
+            },
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Definitions: adjacent tiles, plague regions
+
+/// The pieces adjacent to piece `pi`: those in orthogonally neighbouring
+/// cells of any of its cells, and the other half of its own cell. Adjacency
+/// is judged between occupied cells (`halfsies.md`): a single triangular gap
+/// does not break it, so a half is adjacent to all four neighbouring cells
+/// whichever of its sides face them.
+pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>) {
+    out.clear();
+    let piece = board.pieces()[pi as usize];
+    for &(dx, dy) in &cat.tile(piece.tile).oriented(piece.rot).cells {
+        let c = piece.pos.offset(dx, dy);
+        let cells = [
+            c,
+            c.step(Side::N),
+            c.step(Side::E),
+            c.step(Side::S),
+            c.step(Side::W),
+        ];
+        for cell in cells {
+            for (q, _) in board.pieces_at(cell) {
+                if q != pi && !out.contains(&q) {
+                    out.push(q);
+                }
+            }
+        }
+    }
+}
+
+impl Plague {
+    /// Recomputes the plague regions after any change. An active region is
+    /// an active outbreak's source tile plus every flea tile connected to it
+    /// through adjacent flea tiles (two source tiles side by side are not
+    /// connected by that alone). Fleas reached lie active side up, the others
+    /// latent. When several active outbreaks share a region, all but the
+    /// highest-numbered are flipped, and the regions are computed again.
+    /// Returns the indexes of the outbreaks flipped.
+    fn recompute(&mut self, board: &Board, cat: &Catalog) -> Vec<usize> {
+        let mut flipped = Vec::new();
+        let mut nb = Vec::new();
+        let mut queue: Vec<(u16, bool)> = Vec::new();
+        loop {
+            for f in &mut self.fleas {
+                f.region = None;
+            }
+            let mut merged: Vec<usize> = Vec::new();
+            for o in (0..self.outbreaks.len()).rev() {
+                if !self.outbreaks[o].active || merged.contains(&o) {
+                    continue;
+                }
+                queue.clear();
+                queue.push((self.outbreaks[o].piece, false));
+                while let Some((p, is_flea)) = queue.pop() {
+                    adjacent_pieces(board, cat, p, &mut nb);
+                    for &q in &nb {
+                        if let Some(i) = self.flea_on(q) {
+                            if self.fleas[i].region.is_none() {
+                                self.fleas[i].region = Some(o as u8);
+                                queue.push((q, true));
+                            }
+                        } else if is_flea {
+                            if let Some(k) = self.active_outbreak_on(q) {
+                                if k != o && !merged.contains(&k) {
+                                    merged.push(k);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if merged.is_empty() {
+                return flipped;
+            }
+            for k in merged {
+                self.outbreaks[k].active = false;
+                flipped.push(k);
+            }
+        }
+    }
+
+    /// Tiles a flea may be put on now: no flea, not a source tile, adjacent
+    /// to an active outbreak's tile or an active flea's tile; `exclude` (the
+    /// tile a moving flea leaves) left out. Sorted by piece.
+    fn targets(&self, board: &Board, cat: &Catalog, exclude: Option<u16>, out: &mut Vec<u16>) {
+        out.clear();
+        let mut nb = Vec::new();
+        let actives = self
+            .outbreaks
+            .iter()
+            .filter(|o| o.active)
+            .map(|o| o.piece)
+            .chain(self.fleas.iter().filter(|f| f.is_active()).map(|f| f.piece));
+        for p in actives {
+            adjacent_pieces(board, cat, p, &mut nb);
+            for &q in &nb {
+                if Some(q) != exclude
+                    && !out.contains(&q)
+                    && self.flea_on(q).is_none()
+                    && !self.sources.contains(&q)
+                {
+                    out.push(q);
+                }
+            }
+        }
+        out.sort_unstable();
+    }
+}
+
+/// An event about an outbreak token (`extra` is its number).
+fn token_event(board: &Board, reason: Reason, index: usize, piece: u16) -> Event {
+    let p = board.pieces()[piece as usize];
+    Event {
+        reason,
+        feature: None,
+        at: Some((p.pos, p.corner, Place::C)),
+        tiles: 0,
+        extra: index as u32 + 1,
+        points: [0; 6],
+        followers: [0; 6],
+        tile: Some(p.tile),
+    }
+}
+
+impl Plague {
+    /// Recomputes the regions and records every outbreak flipped by a merge.
+    fn settle(&mut self, board: &Board, cat: &Catalog, events: &mut Vec<Event>) {
+        for k in self.recompute(board, cat) {
+            let piece = self.outbreaks[k].piece;
+            events.push(token_event(board, Reason::Eradicated, k, piece));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The turn
+
+impl Game {
+    /// The Plague's tokens, when it is in play.
+    pub fn plague(&self) -> Option<&Plague> {
+        self.plague.as_ref()
+    }
+
+    /// Step 1, eradication at the start of a turn (before the draw; not
+    /// after the last turn). Only once the flea supply is empty: while no
+    /// latent flea could be moved and more than one outbreak is active, the
+    /// lowest-numbered active outbreak is flipped. Also clears the turn's
+    /// plague steps.
+    pub(crate) fn plague_turn_start(&mut self) {
+        let Some(mut p) = self.plague.take() else {
+            return;
+        };
+        p.turn = Turn::default();
+        if p.supply == 0 {
+            loop {
+                let latent = p.fleas.iter().any(|f| !f.is_active());
+                let active = p.outbreaks.iter().filter(|o| o.active).count();
+                if latent || active <= 1 {
+                    break;
+                }
+                let Some(k) = p.outbreaks.iter().position(|o| o.active) else {
+                    break;
+                };
+                p.outbreaks[k].active = false;
+                let piece = p.outbreaks[k].piece;
+                self.events
+                    .push(token_event(&self.board, Reason::Eradicated, k, piece));
+                p.settle(&self.board, &self.rules.catalog, &mut self.events);
+            }
+        }
+        self.plague = Some(p);
+    }
+
+    /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
+    /// active. No follower on it and no spread this turn. If all 18 fleas
+    /// formed one region and the new source is not connected to it, that
+    /// region's outbreak is flipped (its fleas turn latent).
+    pub(crate) fn plague_placed(&mut self, pi: u16) {
+        let cat = self.rules.catalog.clone();
+        let Some(mut p) = self.plague.take() else {
+            return;
+        };
+        let tile = self.board.pieces()[pi as usize].tile;
+        if is_source(&cat, tile) {
+            p.sources.push(pi);
+        }
+        if is_source(&cat, tile) && p.outbreaks.len() < OUTBREAKS {
+            p.turn.source = true;
+            let one_region = match p.fleas.first() {
+                Some(f) if p.supply == 0 && p.fleas.len() == FLEAS as usize => f
+                    .region
+                    .filter(|r| p.fleas.iter().all(|g| g.region == Some(*r))),
+                _ => None,
+            };
+            let k = p.outbreaks.len();
+            p.outbreaks.push(Outbreak {
+                piece: pi,
+                active: true,
+            });
+            self.events
+                .push(token_event(&self.board, Reason::Outbreak, k, pi));
+            if let Some(r) = one_region {
+                let mut nb = Vec::new();
+                adjacent_pieces(&self.board, &cat, pi, &mut nb);
+                if !nb.iter().any(|q| p.flea_on(*q).is_some()) {
+                    let r = r as usize;
+                    p.outbreaks[r].active = false;
+                    let old = p.outbreaks[r].piece;
+                    self.events
+                        .push(token_event(&self.board, Reason::Eradicated, r, old));
+                }
+            }
+            p.settle(&self.board, &cat, &mut self.events);
+        }
+        self.plague = Some(p);
+    }
+
+    /// Why no follower may go onto the piece just placed: it has a flea, or
+    /// it is a source with an active outbreak (the turn it was placed, and
+    /// while its outbreak stays active).
+    pub(crate) fn plague_follower_ban(&self) -> Option<&'static str> {
+        let p = self.plague.as_ref()?;
+        let pi = self.last?;
+        if p.flea_on(pi).is_some() {
+            return Some("a follower may never go onto a tile with a flea");
+        }
+        if p.active_outbreak_on(pi).is_some() {
+            return Some("no follower may go onto a plague source with an active outbreak");
+        }
+        None
+    }
+
+    /// Whether the tile of the turn is down, so that plague actions may be
+    /// taken (in the follower step or the plague step after it).
+    fn plague_turn_open(&self) -> bool {
+        matches!(self.phase, Phase::Follower | Phase::Plague)
+            && self.plague.as_ref().is_some_and(Plague::started)
+    }
+
+    // -- 4. Spread ---------------------------------------------------------
+
+    /// Calls `f(from, to)` for every legal spread until it returns false:
+    /// `from` is `None` for a flea from the supply, else the piece a flea
+    /// leaves. The flea comes from the supply while it has any; otherwise
+    /// any latent flea moves; otherwise (all fleas active) any active one.
+    /// A moving flea is lifted first: the target is judged on the board
+    /// without it, and must be a new tile.
+    fn each_spread(&self, mut f: impl FnMut(Option<u16>, u16) -> bool) {
+        let Some(p) = &self.plague else {
+            return;
+        };
+        if !self.plague_turn_open() || p.turn.source || p.turn.spread {
+            return;
+        }
+        let cat = &*self.rules.catalog;
+        let mut targets = Vec::new();
+        if p.supply > 0 {
+            p.targets(&self.board, cat, None, &mut targets);
+            for &t in &targets {
+                if !f(None, t) {
+                    return;
+                }
+            }
+            return;
+        }
+        let any_latent = p.fleas.iter().any(|fl| !fl.is_active());
+        if any_latent {
+            // Lifting a latent flea changes no active region, and a latent
+            // flea never lies next to one.
+            p.targets(&self.board, cat, None, &mut targets);
+            for fl in p.fleas.iter().filter(|fl| !fl.is_active()) {
+                for &t in &targets {
+                    if !f(Some(fl.piece), t) {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        for (i, fl) in p.fleas.iter().enumerate() {
+            let mut q = p.clone();
+            q.fleas.remove(i);
+            q.recompute(&self.board, cat);
+            q.targets(&self.board, cat, Some(fl.piece), &mut targets);
+            for &t in &targets {
+                if !f(Some(fl.piece), t) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether the current player still has to spread the plague this turn
+    /// (a spread is owed and some tile can take a flea). The turn cannot end
+    /// while it is.
+    pub fn spread_owed(&self) -> bool {
+        let mut any = false;
+        self.each_spread(|_, _| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    fn tile_at(&self, pos: Pos, corner: Option<Corner>) -> Option<u16> {
+        self.board
+            .pieces_at(pos)
+            .find(|(q, _)| self.board.pieces()[*q as usize].corner == corner)
+            .map(|(q, _)| q)
+    }
+
+    /// How a legal action names piece `pi`: its anchor cell (board cells
+    /// always fit in 16 bits: see `board.rs`).
+    fn tile_anchor(&self, pi: u16) -> TileAt {
+        let p = self.board.pieces()[pi as usize];
+        TileAt {
+            x: p.pos.x as i16,
+            y: p.pos.y as i16,
+            half: p.corner,
+        }
+    }
+
+    fn try_spread(&mut self, to: TileAt, from: Option<TileAt>) -> Result<(), IllegalAction> {
+        let (to, to_corner) = (to.pos(), to.half);
+        let from = from.map(|f| (f.pos(), f.half));
+        let cat = self.rules.catalog.clone();
+        let Some(p) = &self.plague else {
+            return Err(illegal("plague", "the Plague is not in play in this game"));
+        };
+        if p.turn.source {
+            return Err(illegal(
+                "plague",
+                "a plague source was placed this turn: the plague does not spread this turn",
+            ));
+        }
+        if p.turn.spread {
+            return Err(illegal(
+                "plague",
+                "the plague has already spread this turn (once per turn)",
+            ));
+        }
+        let target = self
+            .tile_at(to, to_corner)
+            .ok_or_else(|| illegal("plague", format!("there is no tile at {to}")))?;
+        let mut q = p.clone();
+        let origin = match from {
+            None if p.supply > 0 => None,
+            None => {
+                return Err(illegal(
+                    "plague",
+                    "the flea supply is empty: move a flea on the board (add \"from\")",
+                ))
+            }
+            Some(_) if p.supply > 0 => {
+                return Err(illegal(
+                    "plague",
+                    "fleas come from the supply while it has any: leave out \"from\"",
+                ))
+            }
+            Some((fp, fc)) => {
+                let o = self
+                    .tile_at(fp, fc)
+                    .ok_or_else(|| illegal("plague", format!("there is no tile at {fp}")))?;
+                let i = p.flea_on(o).ok_or_else(|| {
+                    illegal("plague", format!("no flea lies on the tile at {fp}"))
+                })?;
+                if p.fleas[i].is_active() && p.fleas.iter().any(|f| !f.is_active()) {
+                    return Err(illegal(
+                        "plague",
+                        format!("the flea at {fp} is active: while a latent flea lies on the board, a latent one moves"),
+                    ));
+                }
+                if o == target {
+                    return Err(illegal("plague", "a moving flea must go to a new tile"));
+                }
+                q.fleas.remove(i);
+                q.recompute(&self.board, &cat);
+                Some(o)
+            }
+        };
+        if q.flea_on(target).is_some() {
+            return Err(illegal(
+                "plague",
+                format!("the tile at {to} already has a flea"),
+            ));
+        }
+        if is_source(&cat, self.board.pieces()[target as usize].tile) {
+            return Err(illegal(
+                "plague",
+                "a flea never goes onto a plague source tile",
+            ));
+        }
+        let mut targets = Vec::new();
+        q.targets(&self.board, &cat, origin, &mut targets);
+        if !targets.contains(&target) {
+            return Err(illegal(
+                "plague",
+                format!("the tile at {to} is not next to an active outbreak or an active flea"),
+            ));
+        }
+        // Every follower on the tile goes home unscored; then the flea lands.
+        self.remove_followers_on(target);
+        if origin.is_none() {
+            q.supply -= 1;
+        }
+        q.add_flea(target);
+        q.turn.spread = true;
+        q.settle(&self.board, &cat, &mut self.events);
+        self.plague = Some(q);
+        Ok(())
+    }
+
+    /// Sends home every follower on piece `pi`, unscored, with an event each.
+    fn remove_followers_on(&mut self, pi: u16) {
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            if f.piece != pi {
+                i += 1;
+                continue;
+            }
+            let node = self.node(pi, f.feature);
+            let kind = self.board.features().kind(node);
+            let (pos, place) = self.feature_anchor(pi, f.feature);
+            let corner = self.board.pieces()[pi as usize].corner;
+            self.players[f.player as usize].supply += 1;
+            self.board.features_mut().add_followers(node, -1);
+            self.followers.remove(i);
+            let mut followers = [0u8; 6];
+            followers[f.player as usize] = 1;
+            self.events.push(Event {
+                reason: Reason::Plague,
+                feature: Some(kind),
+                at: Some((pos, corner, place)),
+                tiles: 0,
+                extra: 0,
+                points: [0; 6],
+                followers,
+                tile: None,
+            });
+        }
+    }
+
+    // -- 5. Flight ---------------------------------------------------------
+
+    /// The segments joined to segment `n` across its piece's sides (and
+    /// across the long side of a half).
+    fn segment_neighbours(&self, n: NodeId, out: &mut Vec<NodeId>) {
+        out.clear();
+        let cat = &*self.rules.catalog;
+        let (pi, fi) = self.board.features().origin(n);
+        let piece = self.board.pieces()[pi as usize];
+        let o = cat.tile(piece.tile).oriented(piece.rot);
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let pos = piece.pos.offset(dx, dy);
+            for side in Side::ALL {
+                if !o.sides[k][side.index()].present {
+                    continue;
+                }
+                let places = side.places();
+                if !places.iter().any(|pl| o.place_feature[k][pl.index()] == fi) {
+                    continue;
+                }
+                let Some((q, qpart)) = self.board.piece_facing(pos.step(side), side.opposite())
+                else {
+                    continue;
+                };
+                if q == pi {
+                    continue;
+                }
+                for pl in places {
+                    if o.place_feature[k][pl.index()] != fi {
+                        continue;
+                    }
+                    if let Some(m) = pl
+                        .facing()
+                        .and_then(|fp| self.board.node_of(cat, q, qpart, fp))
+                    {
+                        if !out.contains(&m) {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(c) = piece.corner {
+            let partner = self.board.pieces_at(piece.pos).find(|(q, _)| {
+                *q != pi && self.board.pieces()[*q as usize].corner == Some(c.opposite())
+            });
+            if let Some((q, qpart)) = partner {
+                for (mine, theirs) in [
+                    (Place::H1, Place::H2),
+                    (Place::H, Place::H),
+                    (Place::H2, Place::H1),
+                ] {
+                    if o.place_feature[0][mine.index()] == fi {
+                        if let Some(m) = self.board.node_of(cat, q, qpart, theirs) {
+                            if !out.contains(&m) {
+                                out.push(m);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The segments a follower on segment `start` can flee to: `start`
+    /// first, then every segment of the same feature reachable through
+    /// segments on tiles with no flea and no active outbreak.
+    fn flight_reach(&self, p: &Plague, start: NodeId, out: &mut Vec<NodeId>) {
+        out.clear();
+        out.push(start);
+        let mut seen = vec![0u64; self.board.features().len().div_ceil(64)];
+        let mut mark = |n: NodeId| {
+            let (w, b) = (n as usize / 64, n % 64);
+            let new = seen[w] & (1 << b) == 0;
+            seen[w] |= 1 << b;
+            new
+        };
+        mark(start);
+        let mut nb = Vec::new();
+        let mut i = 0;
+        while i < out.len() {
+            self.segment_neighbours(out[i], &mut nb);
+            i += 1;
+            for &m in &nb {
+                if p.is_clear(self.board.features().origin(m).0) && mark(m) {
+                    out.push(m);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(follower index, destination segment)` for every legal
+    /// flight: once per turn, one of the current player's followers (never a
+    /// monk) moves to another segment of its road, city or field.
+    fn each_flight(&self, mut f: impl FnMut(usize, NodeId)) {
+        let Some(p) = &self.plague else {
+            return;
+        };
+        if !self.plague_turn_open() || p.turn.fled {
+            return;
+        }
+        let mut reach = Vec::new();
+        for (i, fl) in self.followers.iter().enumerate() {
+            if fl.player != self.current
+                || self.follower_kind(fl) == FeatureKind::Monastery
+                || self.followers[..i].iter().any(|g| {
+                    g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
+                })
+            {
+                continue;
+            }
+            self.flight_reach(p, self.node(fl.piece, fl.feature), &mut reach);
+            for &m in &reach[1..] {
+                f(i, m);
+            }
+        }
+    }
+
+    /// How a legal action names segment `n`: the canonical place of its
+    /// feature on its piece.
+    fn segment_anchor(&self, n: NodeId) -> FeatureAt {
+        let (pi, fi) = self.board.features().origin(n);
+        let (pos, place) = self.feature_anchor(pi, fi);
+        FeatureAt {
+            x: pos.x as i16,
+            y: pos.y as i16,
+            half: self.board.pieces()[pi as usize].corner,
+            place,
+        }
+    }
+
+    fn try_flee(&mut self, from: FeatureAt, to: FeatureAt) -> Result<(), IllegalAction> {
+        let from = (from.pos(), from.half, from.place);
+        let to = (to.pos(), to.half, to.place);
+        let Some(p) = &self.plague else {
+            return Err(illegal("plague", "the Plague is not in play in this game"));
+        };
+        if p.turn.fled {
+            return Err(illegal(
+                "flight",
+                "a follower has already fled this turn (one flight per turn)",
+            ));
+        }
+        let cat = &*self.rules.catalog;
+        let start = self
+            .board
+            .node_at(cat, from.0, from.1, from.2)
+            .ok_or_else(|| {
+                illegal(
+                    "flight",
+                    format!("there is no feature at {} {}", from.0, from.2),
+                )
+            })?;
+        let (pi, fi) = self.board.features().origin(start);
+        let who = self
+            .followers
+            .iter()
+            .position(|f| f.player == self.current && f.piece == pi && f.feature == fi)
+            .ok_or_else(|| {
+                illegal(
+                    "flight",
+                    format!(
+                        "you have no follower on the feature at {} {}",
+                        from.0, from.2
+                    ),
+                )
+            })?;
+        if self.follower_kind(&self.followers[who]) == FeatureKind::Monastery {
+            return Err(illegal("flight", "monks in monasteries never flee"));
+        }
+        let dest = self.board.node_at(cat, to.0, to.1, to.2).ok_or_else(|| {
+            illegal(
+                "flight",
+                format!("there is no feature at {} {}", to.0, to.2),
+            )
+        })?;
+        let feats = self.board.features();
+        if feats.root(dest) != feats.root(start) {
+            return Err(illegal(
+                "flight",
+                "a follower flees only along its own road, city or field",
+            ));
+        }
+        if dest == start {
+            return Err(illegal(
+                "flight",
+                "the follower must flee to another part of its feature",
+            ));
+        }
+        let mut reach = Vec::new();
+        self.flight_reach(p, start, &mut reach);
+        if !reach.contains(&dest) {
+            return Err(illegal(
+                "flight",
+                "a follower may not flee onto or across a tile with a flea or an active outbreak",
+            ));
+        }
+        let (qi, qf) = self.board.features().origin(dest);
+        let f = &mut self.followers[who];
+        f.piece = qi;
+        f.feature = qf;
+        if let Some(p) = &mut self.plague {
+            p.turn.fled = true;
+        }
+        Ok(())
+    }
+
+    // -- The plague actions in the turn -------------------------------------
+
+    /// The legal `flea` and `flee` actions (follower step and plague step).
+    pub(crate) fn plague_actions(&self, out: &mut Vec<Action>) {
+        self.each_spread(|from, to| {
+            out.push(Action::Flea {
+                to: self.tile_anchor(to),
+                from: from.map(|o| self.tile_anchor(o)),
+            });
+            true
+        });
+        self.each_flight(|i, m| {
+            let f = self.followers[i];
+            out.push(Action::Flee {
+                from: self.segment_anchor(self.node(f.piece, f.feature)),
+                to: self.segment_anchor(m),
+            });
+        });
+    }
+
+    /// The legal actions of the plague step: spread, flee, and `pass` unless
+    /// a spread is owed.
+    pub(crate) fn plague_step_actions(&self, out: &mut Vec<Action>) {
+        let before = out.len();
+        self.plague_actions(out);
+        let owed = out[before..]
+            .iter()
+            .any(|a| matches!(a, Action::Flea { .. }));
+        if !owed {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// The follower step is over. Once the plague has broken out the turn
+    /// goes on with the plague step (completed features are scored first, so
+    /// spreading or fleeing then comes after scoring); returns false when
+    /// the turn may simply end.
+    pub(crate) fn enter_plague_step(&mut self) -> bool {
+        if !self.plague.as_ref().is_some_and(Plague::started) {
+            return false;
+        }
+        if let Some(pi) = self.last {
+            self.score_completed(pi);
+        }
+        self.phase = Phase::Plague;
+        true
+    }
+
+    /// `pass` in the plague step: ends the turn, unless a spread is owed.
+    pub(crate) fn plague_pass(&mut self) -> Result<(), IllegalAction> {
+        if self.spread_owed() {
+            return Err(illegal(
+                "plague",
+                "the plague must spread this turn: put a flea on a tile next to an active outbreak or an active flea",
+            ));
+        }
+        self.end_turn();
+        Ok(())
+    }
+
+    /// Checks and applies a `flea` or `flee` action.
+    pub(crate) fn try_plague(&mut self, action: &Action) -> Result<(), IllegalAction> {
+        if self.plague.is_none() {
+            return Err(illegal("plague", "the Plague is not in play in this game"));
+        }
+        if !matches!(self.phase, Phase::Follower | Phase::Plague) {
+            return Err(illegal(
+                "turn",
+                "place the drawn tile first: the plague acts only once the turn's tile is down",
+            ));
+        }
+        if !self.plague.as_ref().is_some_and(Plague::started) {
+            return Err(illegal(
+                "plague",
+                "the plague has not broken out yet: no outbreak token is on the board",
+            ));
+        }
+        match *action {
+            Action::Flea { to, from } => self.try_spread(to, from),
+            Action::Flee { from, to } => self.try_flee(from, to),
+            _ => Err(illegal("plague", "not a plague action")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// State in JSON
+
+/// The Plague's tokens, as `bastide replay` prints them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlagueJson {
+    /// Fleas in the supply.
+    pub supply: u8,
+    /// Outbreak tokens on the board, by number.
+    pub outbreaks: Vec<OutbreakJson>,
+    /// Flea tokens on the board, in the order their tiles were placed.
+    pub fleas: Vec<FleaJson>,
+    /// Whether the plague has spread this turn.
+    pub spread_done: bool,
+    /// Whether a spread is still owed this turn.
+    pub spread_owed: bool,
+    /// Whether a follower has fled this turn.
+    pub fled: bool,
+}
+
+/// An outbreak token.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutbreakJson {
+    /// Its number, 1–6.
+    pub number: u8,
+    /// The source tile it lies on.
+    pub tile: String,
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// `active` (rats) or `eradicated` (field side).
+    pub side: &'static str,
+}
+
+/// A flea token.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FleaJson {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Half corner, for a half tile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half: Option<&'static str>,
+    /// `active` (red) or `latent` (pink).
+    pub side: &'static str,
+    /// For an active flea: the number of the outbreak of its region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outbreak: Option<u8>,
+}
+
+impl Game {
+    /// The plague part of the state JSON.
+    pub fn plague_json(&self) -> Option<PlagueJson> {
+        let p = self.plague.as_ref()?;
+        let cat = self.catalog();
+        let pieces = self.board.pieces();
+        Some(PlagueJson {
+            supply: p.supply,
+            outbreaks: p
+                .outbreaks
+                .iter()
+                .enumerate()
+                .map(|(k, o)| {
+                    let piece = pieces[o.piece as usize];
+                    OutbreakJson {
+                        number: k as u8 + 1,
+                        tile: cat.tile(piece.tile).id.clone(),
+                        x: piece.pos.x,
+                        y: piece.pos.y,
+                        side: if o.active { "active" } else { "eradicated" },
+                    }
+                })
+                .collect(),
+            fleas: p
+                .fleas
+                .iter()
+                .map(|f| {
+                    let piece = pieces[f.piece as usize];
+                    FleaJson {
+                        x: piece.pos.x,
+                        y: piece.pos.y,
+                        half: piece.corner.map(|c| c.name()),
+                        side: if f.is_active() { "active" } else { "latent" },
+                        outbreak: f.region.map(|r| r + 1),
+                    }
+                })
+                .collect(),
+            spread_done: p.turn.spread,
+            spread_owed: self.spread_owed(),
+            fled: p.turn.fled,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Long set-ups (all 18 fleas on the board) built through the public
+    //! API: a strip of monasteries (all-field tiles) south of the start tile,
+    //! sources below it, fleas spread one a turn.
+
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::config::GameConfig;
+    use crate::geometry::Rotation;
+
+    const B: &str = "base/B";
+    const SRC: &str = "plague/F";
+
+    fn new_game(deck: &[&str]) -> Game {
+        let mut c = GameConfig::new(2, 1);
+        c.expansions = vec![SET.to_string()];
+        c.deck = Some(deck.iter().map(|s| s.to_string()).collect());
+        c.deck_only = true;
+        Game::new(c).expect("valid config")
+    }
+
+    fn act(g: &mut Game, a: Action) {
+        if let Err(e) = g.try_apply(&a) {
+            panic!("{a:?} refused: {e}");
+        }
+    }
+
+    fn tile(x: i32, y: i32) -> TileAt {
+        TileAt::new(Pos::new(x, y), None).unwrap()
+    }
+
+    fn flea(x: i32, y: i32) -> Action {
+        Action::Flea {
+            to: tile(x, y),
+            from: None,
+        }
+    }
+
+    fn flea_from(f: (i32, i32), t: (i32, i32)) -> Action {
+        Action::Flea {
+            to: tile(t.0, t.1),
+            from: Some(tile(f.0, f.1)),
+        }
+    }
+
+    /// Places the drawn tile at `at` (rotation `rot`, or the first that fits).
+    fn place(g: &mut Game, at: (i32, i32), rot: Option<u8>) {
+        let a = g
+            .legal_actions()
+            .into_iter()
+            .find(|a| match a {
+                Action::Place { pos, rot: r, .. } => {
+                    *pos == Pos::new(at.0, at.1)
+                        && rot.is_none_or(|q| *r == Rotation::from_quarters(q))
+                }
+                _ => false,
+            })
+            .unwrap_or_else(|| panic!("the drawn tile does not fit at {at:?}"));
+        act(g, a);
+    }
+
+    /// One whole turn: place, pass the follower step, the plague actions,
+    /// then pass the plague step if there is one.
+    fn turn(g: &mut Game, at: (i32, i32), rot: Option<u8>, plague: &[Action]) {
+        place(g, at, rot);
+        act(g, Action::Pass);
+        for a in plague {
+            act(g, *a);
+        }
+        if g.phase() == Phase::Plague {
+            act(g, Action::Pass);
+        }
+    }
+
+    fn plague(g: &Game) -> &Plague {
+        g.plague().expect("plague in play")
+    }
+
+    /// Fleas as (x, y, outbreak number of their region or 0 when latent).
+    fn fleas(g: &Game) -> Vec<(i32, i32, u8)> {
+        let mut v: Vec<_> = plague(g)
+            .fleas()
+            .iter()
+            .map(|f| {
+                let p = g.board().pieces()[f.piece as usize].pos;
+                (p.x, p.y, f.region.map_or(0, |r| r + 1))
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn active_outbreaks(g: &Game) -> Vec<usize> {
+        plague(g)
+            .outbreaks()
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.active)
+            .map(|(k, _)| k + 1)
+            .collect()
+    }
+
+    fn token_events(g: &Game) -> Vec<(&'static str, u32)> {
+        g.events()
+            .iter()
+            .filter(|e| matches!(e.reason, Reason::Outbreak | Reason::Eradicated))
+            .map(|e| (e.reason.name(), e.extra))
+            .collect()
+    }
+
+    /// Strip cells (x, 1) for `xs`, in an order that keeps them touching.
+    fn strip(xs: std::ops::RangeInclusive<i32>) -> Vec<(i32, i32)> {
+        let mut v: Vec<i32> = xs.collect();
+        v.sort_by_key(|x| (x.abs(), *x));
+        v.into_iter().map(|x| (x, 1)).collect()
+    }
+
+    /// Builds the strip, then places the sources (cell, rotation) in order.
+    fn setup(
+        strip_xs: std::ops::RangeInclusive<i32>,
+        sources: &[((i32, i32), u8)],
+        extra: usize,
+    ) -> Game {
+        let cells = strip(strip_xs);
+        let mut deck = vec![B; cells.len()];
+        deck.extend(std::iter::repeat_n(SRC, sources.len()));
+        deck.extend(std::iter::repeat_n(B, extra));
+        let mut g = new_game(&deck);
+        for c in cells {
+            turn(&mut g, c, None, &[]);
+        }
+        for &(c, r) in sources {
+            turn(&mut g, c, Some(r), &[]);
+        }
+        g
+    }
+
+    /// Spreads one flea a turn onto `targets`, placing a filler monastery
+    /// at (x, 0) for x = start, start + step, … each turn.
+    fn spread_all(g: &mut Game, targets: &[(i32, i32)], filler_start: i32, step: i32) -> i32 {
+        let mut x = filler_start;
+        for &t in targets {
+            turn(g, (x, 0), None, &[flea(t.0, t.1)]);
+            x += step;
+        }
+        x
+    }
+
+    fn line(from: i32, to: i32) -> Vec<(i32, i32)> {
+        (from..=to).map(|x| (x, 1)).collect()
+    }
+
+    #[test]
+    fn supply_exhausted_eradicates_the_lowest_outbreak_then_latent_fleas_move() {
+        let mut g = setup(-9..=14, &[((-8, 2), 0), ((8, 2), 0)], 24);
+        assert_eq!(active_outbreaks(&g), vec![1, 2]);
+        // Region 1: 6 fleas around (-8,1); region 2: 12 fleas around (8,1).
+        let mut targets = vec![(-8, 1), (-9, 1), (-7, 1), (-6, 1), (-5, 1), (-4, 1)];
+        targets.extend([8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 14].map(|x| (x, 1)));
+        let x = spread_all(&mut g, &targets, -2, -1);
+        // The 18th flea left the supply; at the start of this turn the lowest
+        // outbreak (1) was flipped: its 6 fleas are latent, and that stops it.
+        assert_eq!(plague(&g).supply(), 0);
+        assert_eq!(active_outbreaks(&g), vec![2]);
+        assert_eq!(
+            token_events(&g),
+            vec![("outbreak", 1), ("outbreak", 2), ("eradicated", 1)]
+        );
+        let f = fleas(&g);
+        assert_eq!(f.iter().filter(|f| f.2 == 0).count(), 6);
+        assert!(f.iter().filter(|f| f.0 < 0).all(|f| f.2 == 0));
+        assert!(f.iter().filter(|f| f.0 > 0).all(|f| f.2 == 2));
+        // A latent flea must move now: not from the supply, not an active one.
+        place(&mut g, (x, 0), None);
+        let legal = g.legal_actions();
+        let moves: Vec<&Action> = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Flea { .. }))
+            .collect();
+        assert!(!moves.is_empty());
+        for a in &moves {
+            let Action::Flea { from: Some(p), to } = a else {
+                panic!("{a:?} does not move a flea");
+            };
+            assert!(p.x < 0, "{a:?} moves an active flea");
+            assert!(to.x > 0, "{a:?} does not go next to the active region");
+        }
+        assert!(legal.contains(&flea_from((-9, 1), (2, 1))));
+        let before = g.clone();
+        let e = g.try_apply(&flea(2, 1)).unwrap_err();
+        assert!(e.message.contains("supply is empty"), "{e}");
+        let e = g.try_apply(&flea_from((3, 1), (2, 1))).unwrap_err();
+        assert!(e.message.contains("latent one moves"), "{e}");
+        let e = g.try_apply(&flea_from((-9, 1), (-3, 1))).unwrap_err();
+        assert!(e.message.contains("not next to an active"), "{e}");
+        assert!(g == before);
+        act(&mut g, flea_from((-9, 1), (2, 1)));
+        act(&mut g, Action::Pass);
+        act(&mut g, Action::Pass);
+        let f = fleas(&g);
+        assert_eq!(f.iter().filter(|f| f.2 == 0).count(), 5);
+        assert!(f.contains(&(2, 1, 2)));
+        assert!(!f.iter().any(|f| f.0 == -9));
+        // Latent fleas remain: no further eradication at this turn's start.
+        assert_eq!(token_events(&g).len(), 3);
+        assert_eq!(plague(&g).fleas().len(), FLEAS as usize);
+    }
+
+    #[test]
+    fn eradication_repeats_until_a_latent_flea_exists() {
+        let mut g = setup(-9..=16, &[((-8, 2), 0), ((-3, 2), 0), ((8, 2), 0)], 24);
+        assert_eq!(active_outbreaks(&g), vec![1, 2, 3]);
+        // Outbreak 1 gets no flea, outbreak 2 two, outbreak 3 sixteen.
+        let mut targets = vec![(-3, 1), (-2, 1)];
+        targets.extend([8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15, 16].map(|x| (x, 1)));
+        spread_all(&mut g, &targets, -4, -1);
+        // Flipping 1 makes no flea latent, so 2 is flipped too; then its two
+        // fleas are latent and the eradication stops with 3 active.
+        assert_eq!(active_outbreaks(&g), vec![3]);
+        assert_eq!(
+            token_events(&g),
+            vec![
+                ("outbreak", 1),
+                ("outbreak", 2),
+                ("outbreak", 3),
+                ("eradicated", 1),
+                ("eradicated", 2)
+            ]
+        );
+        let f = fleas(&g);
+        assert_eq!(
+            f.iter()
+                .filter(|f| f.2 == 0)
+                .map(|f| (f.0, f.1))
+                .collect::<Vec<_>>(),
+            vec![(-3, 1), (-2, 1)]
+        );
+        assert_eq!(f.iter().filter(|f| f.2 == 3).count(), 16);
+    }
+
+    /// 18 active fleas in one region: x = -9..=8 on the strip, outbreak 1
+    /// at (-8,2).
+    fn all_in_one_region() -> Game {
+        let mut g = setup(-9..=14, &[((-8, 2), 0)], 24);
+        let mut targets = vec![(-8, 1), (-9, 1)];
+        targets.extend(line(-7, 8));
+        spread_all(&mut g, &targets, 2, 1);
+        assert_eq!(plague(&g).supply(), 0);
+        assert!(fleas(&g).iter().all(|f| f.2 == 1));
+        assert_eq!(active_outbreaks(&g), vec![1]);
+        g
+    }
+
+    #[test]
+    fn all_eighteen_in_one_region_move_an_active_flea() {
+        let mut g = all_in_one_region();
+        // No eradication: only one outbreak is active.
+        assert_eq!(token_events(&g), vec![("outbreak", 1)]);
+        place(&mut g, (20, 0), None);
+        let legal = g.legal_actions();
+        let moves: Vec<&Action> = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Flea { .. }))
+            .collect();
+        assert!(!moves.is_empty());
+        assert!(moves
+            .iter()
+            .all(|a| matches!(a, Action::Flea { from: Some(_), .. })));
+        // The last flea of the line moves to a filler above the line.
+        assert!(legal.contains(&flea_from((8, 1), (5, 0))));
+        // Not back onto its own tile, not onto a tile beside only itself.
+        assert!(!legal.contains(&flea_from((8, 1), (8, 0))));
+        assert!(!legal.contains(&flea_from((8, 1), (9, 1))));
+        act(&mut g, flea_from((8, 1), (5, 0)));
+        act(&mut g, Action::Pass);
+        act(&mut g, Action::Pass);
+        let f = fleas(&g);
+        assert!(f.contains(&(5, 0, 1)));
+        assert!(!f.iter().any(|f| (f.0, f.1) == (8, 1)));
+        assert!(f.iter().all(|f| f.2 == 1));
+    }
+
+    #[test]
+    fn a_new_source_away_from_the_single_region_turns_all_fleas_latent() {
+        let cells = strip(-9..=14);
+        let mut deck = vec![B; cells.len()];
+        deck.push(SRC);
+        deck.extend(std::iter::repeat_n(B, 18));
+        deck.push(SRC);
+        deck.extend(std::iter::repeat_n(B, 4));
+        let mut g = new_game(&deck);
+        for c in cells {
+            turn(&mut g, c, None, &[]);
+        }
+        turn(&mut g, (-8, 2), Some(0), &[]);
+        let mut targets = vec![(-8, 1), (-9, 1)];
+        targets.extend(line(-7, 8));
+        spread_all(&mut g, &targets, 2, 1);
+        assert!(fleas(&g).iter().all(|f| f.2 == 1));
+        // A new source below (12,1), which has no flea: it touches no flea.
+        place(&mut g, (12, 2), Some(0));
+        // Outbreak 2 is active; 1 flipped at once; all 18 fleas latent.
+        assert_eq!(active_outbreaks(&g), vec![2]);
+        assert_eq!(
+            token_events(&g),
+            vec![("outbreak", 1), ("outbreak", 2), ("eradicated", 1)]
+        );
+        assert!(fleas(&g).iter().all(|f| f.2 == 0));
+        // No follower on the new source, no spread this turn.
+        let legal = g.legal_actions();
+        assert!(!legal
+            .iter()
+            .any(|a| matches!(a, Action::Flea { .. } | Action::Follower { .. })));
+        act(&mut g, Action::Pass);
+        act(&mut g, Action::Pass);
+        // Next turn: a latent flea moves next to the new outbreak.
+        place(&mut g, (20, 0), None);
+        let legal = g.legal_actions();
+        assert!(legal.contains(&flea_from((0, 1), (12, 1))));
+        assert!(!legal.contains(&flea_from((0, 1), (9, 1))));
+        act(&mut g, flea_from((0, 1), (12, 1)));
+        let f = fleas(&g);
+        assert!(f.contains(&(12, 1, 2)));
+        assert_eq!(f.iter().filter(|f| f.2 == 0).count(), 17);
+    }
+
+    #[test]
+    fn a_new_source_next_to_the_single_region_takes_it_over() {
+        let cells = strip(-9..=14);
+        let mut deck = vec![B; cells.len()];
+        deck.push(SRC);
+        deck.extend(std::iter::repeat_n(B, 18));
+        deck.push(SRC);
+        deck.extend(std::iter::repeat_n(B, 4));
+        let mut g = new_game(&deck);
+        for c in cells {
+            turn(&mut g, c, None, &[]);
+        }
+        turn(&mut g, (-8, 2), Some(0), &[]);
+        let mut targets = vec![(-8, 1), (-9, 1)];
+        targets.extend(line(-7, 8));
+        spread_all(&mut g, &targets, 2, 1);
+        // The new source lies below the flea on (5,1): the regions join and
+        // the lower outbreak 1 is flipped; every flea now belongs to 2.
+        place(&mut g, (5, 2), Some(0));
+        assert_eq!(active_outbreaks(&g), vec![2]);
+        assert_eq!(
+            token_events(&g),
+            vec![("outbreak", 1), ("outbreak", 2), ("eradicated", 1)]
+        );
+        assert!(fleas(&g).iter().all(|f| f.2 == 2));
+        assert_eq!(fleas(&g).len(), 18);
+    }
+
+    #[test]
+    fn moving_the_flea_that_joins_the_region_splits_it() {
+        // Outbreak 1 at (-8,2) turned so that its west side is field, with a
+        // monastery at (-9,2) beside it; fleas on x = -8..=9 of the strip.
+        let cells = strip(-9..=14);
+        let mut deck = vec![B; cells.len() + 1];
+        deck.push(SRC);
+        deck.extend(std::iter::repeat_n(B, 22));
+        let mut g = new_game(&deck);
+        for c in cells {
+            turn(&mut g, c, None, &[]);
+        }
+        turn(&mut g, (-9, 2), None, &[]);
+        turn(&mut g, (-8, 2), Some(3), &[]);
+        spread_all(&mut g, &line(-8, 9), 2, 1);
+        assert!(fleas(&g).iter().all(|f| f.2 == 1));
+        place(&mut g, (20, 0), None);
+        // Lifted, the flea on (-8,1) no longer joins the line to the source:
+        // the source alone is the region, and (-9,2) beside it is a target.
+        assert!(g.legal_actions().contains(&flea_from((-8, 1), (-9, 2))));
+        act(&mut g, flea_from((-8, 1), (-9, 2)));
+        let f = fleas(&g);
+        assert!(f.contains(&(-9, 2, 1)));
+        assert_eq!(f.iter().filter(|f| f.2 == 0).count(), 17);
+        assert!(f.iter().filter(|f| f.1 == 1).all(|f| f.2 == 0));
+        // With latent fleas on the board, no eradication follows.
+        act(&mut g, Action::Pass);
+        act(&mut g, Action::Pass);
+        assert_eq!(token_events(&g), vec![("outbreak", 1)]);
+    }
+
+    /// Half tiles and double tiles: adjacency is judged between occupied
+    /// cells; the two halves of a cell touch; a double tile touches the
+    /// neighbours of both its cells.
+    #[test]
+    fn adjacency_with_half_and_double_tiles() {
+        const SHAPES: &str = r#"
+set = "shapes"
+title = "test shapes"
+total = 3
+[[tile]]
+id = "half"
+count = 2
+shape = "half"
+features = ["field W S H1 H H2"]
+[[tile]]
+id = "double"
+count = 1
+shape = "double"
+features = ["field N S W 1:N 1:E 1:S"]
+"#;
+        let cat = Catalog::from_files(&[
+            ("base.toml", include_str!("../../catalog/base.toml")),
+            ("shapes.toml", SHAPES),
+        ])
+        .expect("test catalog");
+        let b = cat.find("base/B").unwrap();
+        let half = cat.find("shapes/half").unwrap();
+        let double = cat.find("shapes/double").unwrap();
+        let mut board = Board::new(16, None);
+        let centre = board.place(&cat, b, Pos::new(0, 0), Rotation::default());
+        // A half with its right angle at SW in (1,0): its short sides face
+        // west (the centre) and south; its long side faces north-east.
+        let h1 = board.place(&cat, half, Pos::new(1, 0), Rotation::from_quarters(0));
+        // Tiles north and east of (1,0), which face the half's gap.
+        let north = board.place(&cat, b, Pos::new(1, -1), Rotation::default());
+        let east = board.place(&cat, b, Pos::new(2, 0), Rotation::default());
+        let mut nb = Vec::new();
+        adjacent_pieces(&board, &cat, h1, &mut nb);
+        nb.sort_unstable();
+        assert_eq!(nb, vec![centre, north, east]);
+        // The other half fills the cell: the halves touch each other.
+        let h2 = board.place(&cat, half, Pos::new(1, 0), Rotation::from_quarters(2));
+        adjacent_pieces(&board, &cat, h1, &mut nb);
+        assert!(nb.contains(&h2));
+        adjacent_pieces(&board, &cat, north, &mut nb);
+        nb.sort_unstable();
+        assert_eq!(nb, vec![h1, h2]);
+        // A double tile on (0,1)-(1,1) touches the centre, both halves.
+        let d = board.place(&cat, double, Pos::new(0, 1), Rotation::default());
+        adjacent_pieces(&board, &cat, d, &mut nb);
+        nb.sort_unstable();
+        assert_eq!(nb, vec![centre, h1, h2]);
+        // Diagonal cells are not adjacent.
+        adjacent_pieces(&board, &cat, east, &mut nb);
+        assert!(!nb.contains(&north) && !nb.contains(&d));
+    }
+
+    /// A road crossing the long sides of two halves: a robber flees along it
+    /// from one half to the other (and no further when a flea blocks it).
+    #[test]
+    fn flight_across_the_long_side_of_two_halves() {
+        const BASE: &str = r#"
+set = "base"
+title = "test base"
+total = 4
+start = "D"
+[[tile]]
+id = "D"
+count = 1
+features = ["city N", "road W E", "field WNW ENE -> N", "field ESE S WSW"]
+[[tile]]
+id = "U"
+count = 1
+features = ["road W E", "field WNW N ENE", "field ESE S WSW"]
+[[tile]]
+id = "B"
+count = 2
+features = ["monastery", "field N E S W"]
+"#;
+        const HALVES: &str = r#"
+set = "halfsies1"
+title = "test halves"
+total = 2
+[[tile]]
+id = "HR"
+count = 2
+shape = "half"
+features = ["road W H", "field WNW H1", "field WSW S H2"]
+"#;
+        let cat = Arc::new(
+            Catalog::from_files(&[
+                ("base.toml", BASE),
+                ("halfsies1.toml", HALVES),
+                ("plague.toml", include_str!("../../catalog/plague.toml")),
+            ])
+            .expect("test catalog"),
+        );
+        let hr = cat.find("halfsies1/HR").expect("half in the test catalog");
+        let mut c = GameConfig::new(2, 1);
+        c.expansions = vec![SET.to_string(), "halfsies1".to_string()];
+        c.hands = Some(vec![
+            vec!["halfsies1/HR".to_string()],
+            vec!["halfsies1/HR".to_string()],
+        ]);
+        c.deck = Some(
+            ["base/U", SRC, "base/B", "base/B"]
+                .map(String::from)
+                .to_vec(),
+        );
+        c.deck_only = true;
+        let mut g = Game::with_catalog(c, cat).expect("valid config");
+        place(&mut g, (-1, 0), Some(0));
+        act(
+            &mut g,
+            Action::Follower {
+                pos: Pos::new(-1, 0),
+                corner: None,
+                place: Place::E,
+            },
+        );
+        // Each player plays a half from the hand instead of drawing.
+        for q in [0, 2] {
+            act(
+                &mut g,
+                Action::Place {
+                    tile: hr,
+                    pos: Pos::new(1, 0),
+                    rot: Rotation::from_quarters(q),
+                },
+            );
+            act(&mut g, Action::Pass);
+        }
+        turn(&mut g, (0, 1), Some(0), &[]);
+        place(&mut g, (1, 1), None);
+        let from = FeatureAt::new(Pos::new(-1, 0), None, Place::E).unwrap();
+        let to_far = FeatureAt::new(Pos::new(1, 0), Some(Corner::NE), Place::E).unwrap();
+        let to_near = FeatureAt::new(Pos::new(1, 0), Some(Corner::SW), Place::W).unwrap();
+        let legal = g.legal_actions();
+        assert!(
+            legal.contains(&Action::Flee { from, to: to_far }),
+            "{legal:?}"
+        );
+        assert!(legal.contains(&Action::Flee { from, to: to_near }));
+        // A flea on the start tile (next to the outbreak) blocks the way.
+        let mut blocked = g.clone();
+        act(&mut blocked, flea(0, 0));
+        let e = blocked
+            .try_apply(&Action::Flee { from, to: to_far })
+            .unwrap_err();
+        assert!(e.message.contains("across"), "{e}");
+        act(&mut g, Action::Flee { from, to: to_far });
+        let f = g.followers()[0];
+        assert_eq!(
+            g.board().pieces()[f.piece as usize].corner,
+            Some(Corner::NE)
+        );
+    }
+}
