@@ -107,3 +107,39 @@ fn bad_render_requests_fail_with_advice() {
         .failure()
         .stderr(predicate::str::contains("<RECORD>"));
 }
+
+#[test]
+fn render_a_map_chips_game_and_new_sets() {
+    let map = "../render/tests/data/ukraine-chips.json";
+    bastide()
+        .args(["render", map])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("data-map=\"ukraine\""))
+        .stdout(predicate::str::contains("data-chumak=\"Kyiv\""))
+        .stdout(predicate::str::contains("chips in the supply"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    for record in [map, "../render/tests/data/halfsies1.json"] {
+        let png = dir.path().join("board.png");
+        bastide()
+            .args(["render", record, "--grid", "-o"])
+            .arg(&png)
+            .assert()
+            .success();
+        assert!(std::fs::read(&png)
+            .expect("png written")
+            .starts_with(PNG_MAGIC));
+    }
+    bastide()
+        .args(["render", "../render/tests/data/river20.json", "--at", "0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("data-tile=\"river20/Q\""));
+    for set in ["halfsies1", "river20"] {
+        bastide()
+            .args(["catalog", set])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!("data-tile=\"{set}/A\"")));
+    }
+}

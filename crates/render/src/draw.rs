@@ -4,12 +4,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use bastide_engine::catalog::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
+use bastide_engine::expansions::map_chips::{Chip, Colour, SPACES};
 use bastide_engine::geometry::{Corner, Pos, Rotation};
 use bastide_engine::{Action, Game, Phase};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
-use crate::{BoardOptions, FigureKind, Scene};
+use crate::{BoardOptions, ChumakSquare, FigureKind, MapScene, Scene};
 
 const STYLE: &str = "\
 .table{fill:#ece7db}\
@@ -47,6 +48,26 @@ const STYLE: &str = "\
 .small{font-size:11px;fill:#6b6355;text-anchor:middle}\
 .title{font-size:22px;fill:#3a3428}\
 .legend{font-size:18px;fill:#3a3428}";
+
+/// Styles of a map's squares, start flags, Chumak squares and chips (only
+/// in pictures of a board on a map).
+const MAP_STYLE: &str = "\
+.mapsq{fill:#f6e5b8;stroke:#e0c68c;stroke-width:1}\
+.chumaksq{fill:#ebcd92}\
+.mapedge{fill:none;stroke:#8b6a3e;stroke-width:3;stroke-linecap:square}\
+.pole{fill:none;stroke:#3f3226;stroke-width:2}\
+.polehalo{fill:none;stroke:#ffffff;stroke-width:5}\
+.flag{fill:#1f6f66;stroke:#0f3833;stroke-width:1;stroke-linejoin:round}\
+.flagnum{font-size:10px;font-weight:bold;fill:#ffffff;text-anchor:middle}\
+.wheel{fill:#f8eed5;stroke:#5b3a1e;stroke-width:2.4}\
+.spoke{fill:none;stroke:#5b3a1e;stroke-width:1.6}\
+.hub{fill:#5b3a1e}\
+.town{font-size:12px;font-weight:bold;fill:#5b3a1e}\
+.townpill{fill:#f8eed5;fill-opacity:0.92;stroke:#5b3a1e;stroke-width:1}\
+.townsmall{font-size:11px;font-weight:bold;fill:#5b3a1e}\
+.chipspace{fill:#f6ead0;stroke:#a88a5a;stroke-width:1;stroke-dasharray:3 2}\
+.chip{stroke:#2e2418;stroke-width:1.2}\
+.chipval{font-size:10px;font-weight:bold;text-anchor:middle}";
 
 /// A meeple, about 24 units tall, centred on the origin.
 const MEEPLE: &str = "M4.5,-8 A4.5,4.5 0 1 1 -4.5,-8 A4.5,4.5 0 1 1 4.5,-8 Z \
@@ -93,11 +114,11 @@ fn shape_name(shape: Shape) -> &'static str {
 }
 
 /// Opens the document: root element, style, shared definitions, table.
-fn open(out: &mut String, w: f64, h: f64, px_per_unit: f64, title: &str) {
+fn open(out: &mut String, w: f64, h: f64, px_per_unit: f64, title: &str, extra_style: &str) {
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" \
-font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title>{}</title>\n<style>{STYLE}</style>\n<defs>\n",
+font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title>{}</title>\n<style>{STYLE}{extra_style}</style>\n<defs>\n",
         num((w * px_per_unit).ceil()),
         num((h * px_per_unit).ceil()),
         num(w),
@@ -261,6 +282,21 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                     "robbers" => "<circle cx=\"0\" cy=\"-6\" r=\"4\" fill=\"#3a3a3a\"/>\
 <path d=\"M-7,8 L0,-3 L7,8 Z\" fill=\"#3a3a3a\" stroke=\"#111\" stroke-width=\"1\"/>"
                         .to_string(),
+                    "vineyard" => "<path d=\"M0,-10 V-5 M0,-8 Q5,-12 8,-8\" fill=\"none\" stroke=\"#3d6b22\" stroke-width=\"1.6\"/>\
+<g fill=\"#6a2c8c\" stroke=\"#3a1450\" stroke-width=\"0.8\"><circle cx=\"-4\" cy=\"-3\" r=\"3\"/>\
+<circle cx=\"2\" cy=\"-3\" r=\"3\"/><circle cx=\"-1\" cy=\"2\" r=\"3\"/><circle cx=\"5\" cy=\"2\" r=\"3\"/>\
+<circle cx=\"2\" cy=\"7\" r=\"3\"/></g>"
+                        .to_string(),
+                    "sheep" => "<path d=\"M-5,4 V9 M4,4 V9\" stroke=\"#2b2b2b\" stroke-width=\"1.8\"/>\
+<ellipse cx=\"-1\" cy=\"0\" rx=\"9\" ry=\"6\" fill=\"#fbfaf4\" stroke=\"#5a5a5a\" stroke-width=\"1.2\"/>\
+<ellipse cx=\"9\" cy=\"-3\" rx=\"3.5\" ry=\"3\" fill=\"#2b2b2b\"/>"
+                        .to_string(),
+                    "hill" => "<path d=\"M-13,7 Q-6,-10 2,-6 Q9,-9 13,7 Z\" fill=\"#6f9a3c\" stroke=\"#3f5c1e\" stroke-width=\"1.4\"/>\
+<path d=\"M-4,-2 Q1,-5 5,-2\" fill=\"none\" stroke=\"#a9c97a\" stroke-width=\"1.4\"/>"
+                        .to_string(),
+                    "crop-circle" => "<circle r=\"10\" fill=\"#e9dc8e\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/>\
+<circle r=\"6\" fill=\"none\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/><circle r=\"2\" fill=\"#b9a24a\"/>"
+                        .to_string(),
                     other => {
                         let initial: String = other
                             .chars()
@@ -350,6 +386,283 @@ fn cells_of(def: &TileDef, pos: Pos, rot: Rotation) -> Vec<Pos> {
         .collect()
 }
 
+/// The fill and text colours of a chip.
+fn chip_colours(c: Colour) -> (&'static str, &'static str) {
+    match c {
+        Colour::Purple => ("#8e44ad", "#ffffff"),
+        Colour::Blue => ("#7cc8ef", "#10324a"),
+        Colour::Orange => ("#f39a2e", "#3a2208"),
+    }
+}
+
+/// A wagon wheel of radius `r` centred on (`x`, `y`): the Chumak symbol.
+fn wheel(out: &mut String, x: f64, y: f64, r: f64) {
+    let k = r * 0.866;
+    let h = r * 0.5;
+    let _ = write!(
+        out,
+        "<g transform=\"translate({},{})\"><circle class=\"wheel\" r=\"{}\"/>\
+<path class=\"spoke\" d=\"M0,{} V{} M{},{} L{},{} M{},{} L{},{}\"/><circle class=\"hub\" r=\"{}\"/></g>",
+        num(x),
+        num(y),
+        num(r),
+        num(-r),
+        num(r),
+        num(-k),
+        num(-h),
+        num(k),
+        num(h),
+        num(-k),
+        num(h),
+        num(k),
+        num(-h),
+        num(r * 0.28)
+    );
+}
+
+/// The squares of a map under the tiles.
+fn map_base(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
+    let towns: BTreeSet<Pos> = m.chumak.iter().map(|c| c.pos).collect();
+    let mut plain = String::new();
+    let mut chumak = String::new();
+    for &p in &m.cells {
+        let target = if towns.contains(&p) {
+            &mut chumak
+        } else {
+            &mut plain
+        };
+        if !target.is_empty() {
+            target.push(' ');
+        }
+        let _ = write!(
+            target,
+            "M{} h{s} v{s} h-{s} Z",
+            pt(origin_of(p)),
+            s = num(S)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<g data-map=\"{}\"><title>{}</title>",
+        esc(&m.name),
+        esc(&m.title)
+    );
+    if !plain.is_empty() {
+        let _ = writeln!(out, "<path class=\"mapsq\" d=\"{plain}\"/>");
+    }
+    if !chumak.is_empty() {
+        let _ = writeln!(out, "<path class=\"mapsq chumaksq\" d=\"{chumak}\"/>");
+    }
+    out.push_str("</g>\n");
+}
+
+/// The border of a map: every side of a square with no square beyond it.
+fn map_edge(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
+    let cells: BTreeSet<Pos> = m.cells.iter().copied().collect();
+    let mut edge = String::new();
+    for &p in &cells {
+        let o = origin_of(p);
+        let corners = [
+            (o.x, o.y),
+            (o.x + S, o.y),
+            (o.x + S, o.y + S),
+            (o.x, o.y + S),
+        ];
+        let beyond = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+        for (i, &(dx, dy)) in beyond.iter().enumerate() {
+            if cells.contains(&p.offset(dx, dy)) {
+                continue;
+            }
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            if !edge.is_empty() {
+                edge.push(' ');
+            }
+            let _ = write!(
+                edge,
+                "M{},{} L{},{}",
+                num(a.0),
+                num(a.1),
+                num(b.0),
+                num(b.1)
+            );
+        }
+    }
+    if !edge.is_empty() {
+        let _ = writeln!(out, "<path class=\"mapedge\" d=\"{edge}\"/>");
+    }
+}
+
+/// Where the chips of one chip space lie, around the space's centre.
+fn chip_offsets(n: usize) -> Vec<(f64, f64)> {
+    let q = 7.5;
+    let mut v = match n {
+        0 => vec![],
+        1 => vec![(0.0, 0.0)],
+        2 => vec![(-q, 0.0), (q, 0.0)],
+        3 => vec![(-q, -q), (q, -q), (0.0, q)],
+        _ => vec![(-q, -q), (q, -q), (-q, q), (q, q)],
+    };
+    // More than four (never in a real game): piled on the last.
+    for k in 4..n {
+        v.push((q + 2.0 * (k - 3) as f64, q - 2.0 * (k - 3) as f64));
+    }
+    v
+}
+
+fn chip_text(chips: &[Chip]) -> String {
+    chips
+        .iter()
+        .map(|c| format!("{} {}", c.colour, c.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The chip spaces of an unbuilt Chumak square at `o`, with their chips.
+fn chip_spaces(out: &mut String, sq: &ChumakSquare, o: Pt) {
+    for k in 0..SPACES {
+        let cx = o.x + 33.0 + 34.0 * (k % 2) as f64;
+        let cy = o.y + 48.0 + 33.0 * (k / 2) as f64;
+        let _ = writeln!(
+            out,
+            "<rect class=\"chipspace\" x=\"{}\" y=\"{}\" width=\"31\" height=\"31\" rx=\"5\"/>",
+            num(cx - 15.5),
+            num(cy - 15.5)
+        );
+        let Some(chips) = sq.spaces.get(k) else {
+            continue;
+        };
+        if chips.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<g data-chips=\"{}\"><title>{}</title>",
+            esc(&chips
+                .iter()
+                .map(|c| c.label())
+                .collect::<Vec<_>>()
+                .join(" ")),
+            esc(&chip_text(chips))
+        );
+        for (c, (dx, dy)) in chips.iter().zip(chip_offsets(chips.len())) {
+            let (fill, ink) = chip_colours(c.colour);
+            let _ = write!(
+                out,
+                "<circle class=\"chip\" fill=\"{fill}\" cx=\"{}\" cy=\"{}\" r=\"7.5\"/>\
+<text class=\"chipval\" fill=\"{ink}\" x=\"{}\" y=\"{}\">{}</text>",
+                num(cx + dx),
+                num(cy + dy),
+                num(cx + dx),
+                num(cy + dy + 3.6),
+                c.value
+            );
+        }
+        out.push_str("</g>\n");
+    }
+}
+
+/// A town name that fits `room` units at about `per_char` units a letter.
+fn fitted(name: &str, per_char: f64, room: f64) -> String {
+    if name.chars().count() as f64 * per_char > room {
+        format!(
+            " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+            num(room)
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Whether a Chumak square has a tile on it.
+fn is_built(sq: &ChumakSquare, covered: &BTreeSet<Pos>) -> bool {
+    sq.built || covered.contains(&sq.pos)
+}
+
+/// Start flags and unbuilt Chumak squares (wheel, town and chip spaces with
+/// their chips), over the tiles and under the followers.
+fn map_marks(
+    out: &mut String,
+    m: &MapScene,
+    covered: &BTreeSet<Pos>,
+    origin_of: &impl Fn(Pos) -> Pt,
+) {
+    for (i, &p) in m.starts.iter().enumerate() {
+        let o = origin_of(p);
+        let _ = writeln!(
+            out,
+            "<g transform=\"translate({},{})\" data-start=\"{n}\"><title>start space {n}</title>\
+<path class=\"polehalo\" d=\"M0,0 V26\"/><path class=\"pole\" d=\"M0,0 V26\"/>\
+<path class=\"flag\" d=\"M0,-1 H19 L15,6 L19,13 H0 Z\"/><text class=\"flagnum\" x=\"8.5\" y=\"9.6\">{n}</text></g>",
+            num(o.x + 10.0),
+            num(o.y + 8.0),
+            n = i + 1
+        );
+    }
+    for sq in m.chumak.iter().filter(|sq| !is_built(sq, covered)) {
+        let o = origin_of(sq.pos);
+        let lying: Vec<Chip> = sq.spaces.iter().flatten().copied().collect();
+        let state = if lying.is_empty() {
+            "no chips".to_string()
+        } else {
+            format!("chips {}", chip_text(&lying))
+        };
+        let _ = writeln!(
+            out,
+            "<g data-chumak=\"{}\" data-built=\"false\"><title>Chumak square {}: {}</title>",
+            esc(&sq.name),
+            esc(&sq.name),
+            esc(&state)
+        );
+        wheel(out, o.x + 17.0, o.y + 17.0, 11.0);
+        let _ = writeln!(
+            out,
+            "\n<text class=\"town\" x=\"{}\" y=\"{}\"{}>{}</text>",
+            num(o.x + 32.0),
+            num(o.y + 22.0),
+            fitted(&sq.name, 7.8, S - 36.0),
+            esc(&sq.name)
+        );
+        chip_spaces(out, sq, o);
+        out.push_str("</g>\n");
+    }
+}
+
+/// Built Chumak squares: a label with a wheel and the town on the bottom
+/// edge of the tile, over the followers.
+fn town_labels(
+    out: &mut String,
+    m: &MapScene,
+    covered: &BTreeSet<Pos>,
+    origin_of: &impl Fn(Pos) -> Pt,
+) {
+    for sq in m.chumak.iter().filter(|sq| is_built(sq, covered)) {
+        let o = origin_of(sq.pos);
+        let text_w = (sq.name.chars().count() as f64 * 7.8).min(S - 28.0);
+        let w = text_w + 26.0;
+        let x0 = o.x + (S - w) / 2.0;
+        let y0 = o.y + S - 12.0;
+        let _ = write!(
+            out,
+            "<g data-chumak=\"{}\" data-built=\"true\"><title>Chumak square {} (built)</title>\
+<rect class=\"townpill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" rx=\"8\"/>",
+            esc(&sq.name),
+            esc(&sq.name),
+            num(x0),
+            num(y0),
+            num(w)
+        );
+        wheel(out, x0 + 10.0, y0 + 8.0, 5.8);
+        let _ = writeln!(
+            out,
+            "<text class=\"townsmall\" x=\"{}\" y=\"{}\"{}>{}</text></g>",
+            num(x0 + 19.0),
+            num(y0 + 12.0),
+            fitted(&sq.name, 7.8, text_w),
+            esc(&sq.name)
+        );
+    }
+}
+
 /// The cells where the drawn tile of a game may go (none unless a tile is
 /// to be placed).
 pub fn legal_cells(game: &Game) -> Vec<Pos> {
@@ -378,7 +691,14 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     } else {
         BTreeSet::new()
     };
-    let all: Vec<Pos> = cells.iter().chain(legal.iter()).copied().collect();
+    let map = scene.map.as_ref();
+    let map_cells: Vec<Pos> = map.map(|m| m.cells.clone()).unwrap_or_default();
+    let all: Vec<Pos> = cells
+        .iter()
+        .chain(legal.iter())
+        .chain(map_cells.iter())
+        .copied()
+        .collect();
     let minx = all.iter().map(|p| p.x).min().unwrap_or(0);
     let maxx = all.iter().map(|p| p.x).max().unwrap_or(0);
     let miny = all.iter().map(|p| p.y).min().unwrap_or(0);
@@ -390,7 +710,20 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     let ncols = (maxx - minx + 1) as f64;
     let nrows = (maxy - miny + 1) as f64;
     let names: Vec<&str> = scene.players.iter().map(|p| p.name.as_str()).collect();
-    let col_w = 250.0;
+    // Hands of chips or halves: their number follows the followers left.
+    let hands = scene
+        .players
+        .iter()
+        .any(|p| p.chips.is_some() || p.halves.is_some());
+    let col_w = if hands { 340.0 } else { 250.0 };
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(m) = map {
+        notes.push(match m.supply {
+            Some(1) => format!("{}: 1 chip in the supply", m.title),
+            Some(n) => format!("{}: {n} chips in the supply", m.title),
+            None => m.title.clone(),
+        });
+    }
     let mut w = ox + ncols * S + margin;
     if opts.legend {
         w = w.max(2.0 * margin + col_w * names.len().clamp(1, 3) as f64);
@@ -399,7 +732,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     let legend_rows = names.len().div_ceil(per_row);
     let legend_h = if opts.legend {
         let title = if opts.title.is_some() { 30.0 } else { 0.0 };
-        title + legend_rows as f64 * 34.0 + 10.0
+        title + legend_rows as f64 * 34.0 + notes.len() as f64 * 28.0 + 10.0
     } else {
         0.0
     };
@@ -407,7 +740,11 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     let origin_of = |p: Pos| Pt::new(ox + (p.x - minx) as f64 * S, oy + (p.y - miny) as f64 * S);
     let mut out = String::new();
     let title = opts.title.clone().unwrap_or_else(|| "Bastide board".into());
-    open(&mut out, w, h, opts.px_per_cell / S, &title);
+    let extra_style = if map.is_some() { MAP_STYLE } else { "" };
+    open(&mut out, w, h, opts.px_per_cell / S, &title, extra_style);
+    if let Some(m) = map {
+        map_base(&mut out, m, &origin_of);
+    }
     if opts.grid {
         out.push_str("<g class=\"grid\">\n");
         for i in 0..=(maxx - minx + 1) {
@@ -433,6 +770,10 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             );
         }
         out.push_str("</g>\n");
+    }
+    // The map's border goes over the grid lines.
+    if let Some(m) = map {
+        map_edge(&mut out, m, &origin_of);
     }
     let mut geoms = Geoms::default();
     for p in pieces {
@@ -483,6 +824,9 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
                 points(&ring)
             );
         }
+    }
+    if let Some(m) = map {
+        map_marks(&mut out, m, &cells, &origin_of);
     }
     for p in pieces {
         let g = geoms.get(cat, p.tile);
@@ -537,6 +881,9 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         let name = names.get(seat).copied().unwrap_or("?");
         follower(&mut out, at, player_colour(name, seat), lying, name);
     }
+    if let Some(m) = map {
+        town_labels(&mut out, m, &cells, &origin_of);
+    }
     if opts.grid {
         for i in 0..=(maxx - minx) {
             let _ = writeln!(
@@ -581,15 +928,34 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
                 false,
                 name,
             );
+            let mut text = format!("{name} {} pts, {} left", line.score, line.supply);
+            let count = |n: usize, one: &str, many: &str| {
+                format!(", {n} {}", if n == 1 { one } else { many })
+            };
+            if let Some(n) = line.chips {
+                text.push_str(&count(n, "chip", "chips"));
+            }
+            if let Some(n) = line.halves {
+                text.push_str(&count(n, "half", "halves"));
+            }
             let _ = writeln!(
                 out,
-                "<text class=\"legend\" x=\"{}\" y=\"{}\">{} {} pts, {} left</text>",
+                "<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
                 num(x + 32.0),
                 num(yy + 22.0),
-                esc(name),
-                line.score,
-                line.supply
+                esc(&text)
             );
+        }
+        let mut yy = y + legend_rows as f64 * 34.0;
+        for note in &notes {
+            let _ = writeln!(
+                out,
+                "<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
+                num(margin),
+                num(yy + 20.0),
+                esc(note)
+            );
+            yy += 28.0;
         }
     }
     out.push_str("</svg>\n");
@@ -616,6 +982,7 @@ pub fn tile(cat: &Catalog, t: TileIdx, rot: Rotation, px_per_cell: f64) -> Strin
         h,
         px_per_cell / S,
         &format!("{} at {}", def.id, rot.degrees()),
+        "",
     );
     piece(&mut out, def, &g, origin, rot);
     if def.shape == Shape::Half {
@@ -674,7 +1041,7 @@ pub fn sheet(cat: &Catalog, sets: &[&str], px_per_cell: f64) -> String {
     }
     let h = y + m - 10.0;
     let mut out = String::new();
-    open(&mut out, w, h, px_per_cell / S, "Bastide tile catalog");
+    open(&mut out, w, h, px_per_cell / S, "Bastide tile catalog", "");
     for (hy, text) in &heads {
         let _ = writeln!(
             out,

@@ -599,6 +599,17 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
             }
         }
     }
+    // A source whose river runs through it (the double-size source of the
+    // 20th-anniversary river) has its spring halfway along the river.
+    if def.tags.iter().any(|t| t == "source") && g.ponds.is_empty() {
+        let springs: Vec<Pt> = g
+            .lines
+            .iter()
+            .filter(|l| l.kind == FeatureKind::River)
+            .filter_map(|l| l.path.middle())
+            .collect();
+        g.ponds.extend(springs);
+    }
     // Followers on roads stand halfway along (nearer the edge on a road
     // that leads to a monastery, to keep clear of the building).
     for fi in 0..nf {

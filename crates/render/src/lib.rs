@@ -6,6 +6,8 @@
 //! roads and rivers run from the middles of sides to the centre or across;
 //! monasteries, coats of arms and inns are small upright symbols; followers
 //! are meeples in their player's colour (farmers lie down in their field).
+//! A game on a map (Maps of Carcassonne) shows the map's squares under the
+//! tiles, its start spaces and its Chumak squares with the chips lying there.
 //!
 //! The output is SVG text, deterministic for a given state (no maps with
 //! random order, fixed number formatting), and PNG through `resvg`.
@@ -23,8 +25,10 @@ use std::sync::{Arc, OnceLock};
 
 use bastide_engine::board::Piece;
 use bastide_engine::catalog::Catalog;
+use bastide_engine::expansions::map_chips::Chip;
 use bastide_engine::game::Follower;
 use bastide_engine::geometry::{Pos, Rotation};
+use bastide_engine::map::MapDef;
 use bastide_engine::Game;
 use resvg::{tiny_skia, usvg};
 use thiserror::Error;
@@ -108,6 +112,98 @@ pub struct PlayerLine {
     pub score: u32,
     /// Followers not on the board.
     pub supply: u8,
+    /// Map chips in hand, when Map Chips are in play. Only their number is
+    /// shown: their colours and values are hidden from the other players.
+    pub chips: Option<usize>,
+    /// Half tiles in hand, when Half-and-half is in play (only their number).
+    pub halves: Option<usize>,
+}
+
+impl PlayerLine {
+    /// A line with a name, score and followers left, and no hand.
+    pub fn new(name: impl Into<String>, score: u32, supply: u8) -> PlayerLine {
+        PlayerLine {
+            name: name.into(),
+            score,
+            supply,
+            chips: None,
+            halves: None,
+        }
+    }
+}
+
+/// A printed map under the tiles (Maps of Carcassonne): light squares in the
+/// shape of the country, numbered start spaces and Chumak squares with the
+/// chips lying on them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapScene {
+    /// The map's id (`ukraine`).
+    pub name: String,
+    /// The map's name in the legend.
+    pub title: String,
+    /// Its squares; the cells off the map stay blank.
+    pub cells: Vec<Pos>,
+    /// Start spaces, numbered from 1 in this order.
+    pub starts: Vec<Pos>,
+    /// Chumak squares.
+    pub chumak: Vec<ChumakSquare>,
+    /// Chips in the face-down supply, when Map Chips are in play.
+    pub supply: Option<usize>,
+}
+
+/// A Chumak square of a map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChumakSquare {
+    /// Where it is.
+    pub pos: Pos,
+    /// Its town.
+    pub name: String,
+    /// Whether a tile lies on it (a square under a piece counts as built
+    /// anyway).
+    pub built: bool,
+    /// Filled chip spaces (up to four are drawn), each with the chips
+    /// traded there.
+    pub spaces: Vec<Vec<Chip>>,
+}
+
+impl MapScene {
+    /// A map as printed: no chips, nothing built.
+    pub fn of_map(map: &MapDef) -> MapScene {
+        MapScene {
+            name: map.name.clone(),
+            title: map.title.clone(),
+            cells: map.bounds.cells().collect(),
+            starts: map.starts.clone(),
+            chumak: map
+                .chumak
+                .iter()
+                .map(|(pos, name)| ChumakSquare {
+                    pos: *pos,
+                    name: name.clone(),
+                    built: false,
+                    spaces: Vec::new(),
+                })
+                .collect(),
+            supply: None,
+        }
+    }
+
+    /// The map of a game (none when it is played without one), with the
+    /// chips on its Chumak squares and the size of the supply.
+    pub fn of_game(game: &Game) -> Option<MapScene> {
+        let def = game.config().map.as_deref().and_then(MapDef::builtin)?;
+        let mut map = MapScene::of_map(&def);
+        if let Some(chips) = game.chips() {
+            map.supply = Some(chips.supply.len());
+            for sq in &mut map.chumak {
+                if let Some(c) = chips.squares.iter().find(|c| c.pos == sq.pos) {
+                    sq.built = c.built;
+                    sq.spaces = c.spaces.clone();
+                }
+            }
+        }
+        Some(map)
+    }
 }
 
 /// Everything a board picture shows, whatever produced it: a game, a
@@ -128,6 +224,8 @@ pub struct Scene<'a> {
     pub last: Option<u16>,
     /// Neutral figures standing on features.
     pub figures: Vec<Figure>,
+    /// The printed map under the tiles, if the game is played on one.
+    pub map: Option<MapScene>,
 }
 
 /// A neutral figure on a feature of a piece.
@@ -161,6 +259,8 @@ impl<'a> Scene<'a> {
                 name: name.clone(),
                 score: scores.get(seat).copied().unwrap_or(0),
                 supply: game.players().get(seat).map_or(0, |p| p.supply),
+                chips: game.chips().map(|c| c.hands.get(seat).map_or(0, Vec::len)),
+                halves: game.halves().map(|h| h.hands.get(seat).map_or(0, Vec::len)),
             })
             .collect();
         Scene {
@@ -184,6 +284,7 @@ impl<'a> Scene<'a> {
                 })
                 .into_iter()
                 .collect(),
+            map: MapScene::of_game(game),
         }
     }
 }

@@ -1,19 +1,24 @@
 //! Pictures of fixed records (snapshots), every catalog tile in every
-//! rotation, made-up half and double-size tiles, and PNG output.
+//! rotation, made-up half and double-size tiles, maps with chips, and PNG
+//! output.
 
 use bastide_engine::board::Board;
 use bastide_engine::catalog::Shape;
 use bastide_engine::game::Follower;
+use bastide_engine::map::MapDef;
 use bastide_engine::record::Record;
 use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
 use bastide_render::{
     board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,
-    FigureKind, PlayerLine, RenderError, Scene,
+    FigureKind, MapScene, PlayerLine, RenderError, Scene,
 };
 
 const BASE_SMALL: &str = include_str!("data/base-small.json");
 const WINTER_ANIMALS: &str = include_str!("data/winter-animals.json");
 const SHAPES: &str = include_str!("data/shapes.toml");
+const UKRAINE_CHIPS: &str = include_str!("data/ukraine-chips.json");
+const HALFSIES1: &str = include_str!("data/halfsies1.json");
+const RIVER20: &str = include_str!("data/river20.json");
 
 fn replay(text: &str, at: Option<usize>) -> Game {
     let rec = Record::parse(text).expect("test record parses");
@@ -119,11 +124,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
     let (board, followers) = hand_laid(&cat);
     let players = ["Red", "Blue", "Purple"]
         .iter()
-        .map(|n| PlayerLine {
-            name: n.to_string(),
-            score: 0,
-            supply: 6,
-        })
+        .map(|n| PlayerLine::new(*n, 0, 6))
         .collect();
     let scene = Scene {
         catalog: &cat,
@@ -137,6 +138,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
             piece: 4,
             feature: 0,
         }],
+        map: None,
     };
     let opts = BoardOptions {
         grid: true,
@@ -149,6 +151,150 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
     assert_eq!(svg.matches("class=\"gap\"").count(), 2);
     assert_eq!(svg.matches("data-player=").count(), 5 + 3);
     insta::assert_snapshot!("hand_laid_halves_and_doubles", svg);
+}
+
+/// A short Map Chips game on Ukraine: trades onto Chernihiv (two purple
+/// chips on one space, two blue 2s on another), Odesa, Uman and Bratslav
+/// built over, both players holding two chips at the end.
+#[test]
+fn snapshot_map_chips_on_ukraine() {
+    let game = replay(UKRAINE_CHIPS, None);
+    let svg = board_svg(
+        &game,
+        &BoardOptions {
+            title: Some("ukraine-chips: game over".into()),
+            ..BoardOptions::default()
+        },
+    );
+    let (w, h) = check_svg(&svg);
+    // The whole map shows, not only the tiles: 21 by 11 squares.
+    let map = MapDef::builtin("ukraine").expect("ukraine");
+    assert_eq!(svg.matches("data-map=\"ukraine\"").count(), 1);
+    assert!(w >= 21.0 * 80.0 && h >= 11.0 * 80.0, "{w}x{h}");
+    for n in 1..=map.starts.len() {
+        assert!(svg.contains(&format!("data-start=\"{n}\"")), "start {n}");
+    }
+    assert_eq!(svg.matches("data-chumak=").count(), map.chumak.len());
+    let chips = game.chips().expect("map chips in play");
+    let built = chips.squares.iter().filter(|s| s.built).count();
+    assert_eq!(built, 3);
+    assert_eq!(svg.matches("data-built=\"true\"").count(), built);
+    for name in ["Odesa", "Uman", "Bratslav"] {
+        assert!(
+            svg.contains(&format!("data-chumak=\"{name}\" data-built=\"true\"")),
+            "{name}"
+        );
+    }
+    // Chips on the squares are drawn one by one; chips in hand only counted.
+    let lying: usize = chips
+        .squares
+        .iter()
+        .map(|s| s.spaces.iter().map(Vec::len).sum::<usize>())
+        .sum();
+    assert_eq!(lying, 4);
+    assert_eq!(svg.matches("class=\"chip\"").count(), lying);
+    assert!(svg.contains("data-chips=\"purple:1 purple:2\""));
+    assert!(svg.contains("data-chips=\"blue:2 blue:2\""));
+    assert!(svg.contains("RED 21 pts, 0 left, 2 chips"));
+    assert!(svg.contains("BLUE 19 pts, 4 left, 2 chips"));
+    assert!(svg.contains(&format!(
+        "Ukraine (reconstructed): {} chips in the supply",
+        chips.supply.len()
+    )));
+    insta::assert_snapshot!("ukraine_chips_end", svg);
+}
+
+#[test]
+fn every_position_of_a_map_chips_game_renders() {
+    let rec = Record::parse(UKRAINE_CHIPS).expect("parses");
+    for n in 0..=rec.actions.len() {
+        let game = rec.replay_to(n).expect("replays");
+        let opts = BoardOptions {
+            grid: n % 2 == 0,
+            legal: true,
+            ..BoardOptions::default()
+        };
+        let svg = board_svg(&game, &opts);
+        check_svg(&svg);
+        assert_eq!(svg.matches("data-chumak=").count(), 8, "after {n}");
+    }
+}
+
+#[test]
+fn a_map_without_chips_and_a_scene_of_a_bare_map() {
+    let mut config = GameConfig::new(2, 3);
+    config.map = Some("ukraine".into());
+    let game = Game::new(config).expect("a map without map chips");
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    assert!(svg.contains("data-map=\"ukraine\""));
+    assert!(!svg.contains("chips in the supply"));
+    assert!(!svg.contains(" chips</text>"));
+    // The printed map alone, as a scene.
+    let cat = Catalog::builtin();
+    let map = MapDef::builtin("ukraine").expect("ukraine");
+    let scene = Scene {
+        catalog: &cat,
+        pieces: &[],
+        followers: &[],
+        players: vec![PlayerLine::new("RED", 0, 7)],
+        legal: Vec::new(),
+        last: None,
+        figures: Vec::new(),
+        map: Some(MapScene::of_map(&map)),
+    };
+    let svg = scene_svg(&scene, &BoardOptions::default());
+    check_svg(&svg);
+    assert_eq!(
+        svg.matches("data-built=\"false\"").count(),
+        map.chumak.len()
+    );
+    assert_eq!(
+        svg.matches("class=\"chipspace\"").count(),
+        4 * map.chumak.len()
+    );
+}
+
+/// Halves from a dealt hand (halfsies1) laid in a real game: two halves
+/// sharing a cell, lone halves with their gaps, followers on halves.
+#[test]
+fn snapshot_halfsies1_game() {
+    let game = replay(HALFSIES1, None);
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    for id in ["halfsies1/C", "halfsies1/G", "halfsies1/K", "halfsies1/L"] {
+        assert!(svg.contains(&format!("data-tile=\"{id}\"")), "{id}");
+    }
+    // C and L fill (0, -1); G at (1, 0) and K at (-1, 0) are alone.
+    assert_eq!(svg.matches("class=\"gap\"").count(), 2);
+    assert!(svg.contains("RED 29 pts, 3 left, 0 halves"));
+    // Before anybody plays, each hand holds two halves.
+    let start = board_svg(&replay(HALFSIES1, Some(0)), &BoardOptions::default());
+    assert_eq!(start.matches(", 2 halves").count(), 2);
+    insta::assert_snapshot!("halfsies1_end", svg);
+}
+
+/// The 20th-anniversary river: the double-size source (its spring in the
+/// middle), lakes at both ends, bridges.
+#[test]
+fn snapshot_river20_game() {
+    let game = replay(RIVER20, None);
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    assert!(svg.contains("data-tile=\"river20/Q\""));
+    // The spring, the two lakes.
+    assert_eq!(svg.matches("class=\"pond\"").count(), 3);
+    insta::assert_snapshot!("river20_end", svg);
+}
+
+#[test]
+fn the_double_source_has_its_spring_in_the_middle() {
+    let cat = Catalog::builtin();
+    for rot in Rotation::ALL {
+        let svg = tile_svg(&cat, "river20/Q", rot).expect("river20/Q");
+        assert_eq!(svg.matches("class=\"pond\"").count(), 1);
+        assert!(svg.contains("cx=\"100\" cy=\"50\""), "{}", rot.degrees());
+    }
 }
 
 #[test]
