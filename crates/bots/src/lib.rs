@@ -121,6 +121,9 @@ impl fmt::Display for BotSpec {
                 if c.scale != d.scale {
                     write!(f, ":scale={}", c.scale)?;
                 }
+                if c.width != d.width {
+                    write!(f, ":width={}", c.width)?;
+                }
                 Ok(())
             }
         }
@@ -218,9 +221,14 @@ fn parse_mcts(arg: &str) -> Result<MctsConfig, String> {
             "followers" => c.rollout_followers = num()?.min(1.0),
             "prior" => c.prior_visits = num()?,
             "scale" => c.scale = num()?.max(0.01),
+            "width" => {
+                c.width = v
+                    .parse()
+                    .map_err(|_| format!("width={v}: give a whole number (0: all)"))?
+            }
             _ => {
                 return Err(format!(
-                    "unknown setting {k:?}: known are c, rollout, followers, prior, scale"
+                    "unknown setting {k:?}: known are c, rollout, followers, prior, scale, width"
                 ))
             }
         }
@@ -285,8 +293,8 @@ mod tests {
             Some(Budget::Iterations(mcts::DEFAULT_ITERATIONS))
         );
         for s in [
-            "mcts:300:c=0.5:rollout=end",
-            "mcts:10:followers=0.5:prior=0:scale=4",
+            "mcts:300:c=0.5:rollout=4",
+            "mcts:10:followers=0.5:prior=0:scale=4:width=8",
         ] {
             assert_eq!(BotSpec::parse(s).map(|b| b.to_string()), Ok(s.to_string()));
         }

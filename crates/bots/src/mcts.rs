@@ -3,15 +3,17 @@
 //! Every iteration samples a determinization of the game for the player to
 //! act (the draw pile reshuffled inside what the player can know), walks a
 //! UCT tree over the player's own choices of this turn (the placement, then
-//! the follower step), plays a few more turns with a light random policy on
-//! that determinization, and scores the result with the static evaluation
-//! of [`crate::eval`] (the final scores when the game ends). The tree's
-//! actions are the same in every determinization (the board and the drawn
-//! tile are public), so its statistics pool over all of them.
+//! the follower step), plays the game out on that determinization with a
+//! light random policy (random placements, a follower now and then), and
+//! backs up a reward from the final score margin against the best opponent.
+//! The tree's actions are the same in every determinization (the board and
+//! the drawn tile are public), so its statistics pool over all of them.
 //!
 //! The children of a node start with a prior from the greedy evaluation
-//! (a few virtual visits), so even a small budget plays at least as well as
-//! `greedy`, and the rollouts then correct it where the future matters.
+//! (a few virtual visits), so even a small budget plays like `greedy`, and
+//! the playouts then correct it where the future matters. Playouts may also
+//! be cut after a few turns and scored by the static evaluation
+//! (`rollout=N`); finishing the game plays better (see `docs/bots.md`).
 //!
 //! With an iteration budget a search is deterministic for a given seed; a
 //! time budget depends on the machine's speed.
@@ -26,7 +28,7 @@ use crate::eval::Evaluator;
 use crate::{Bot, View};
 
 /// Iterations per move of the default `mcts` bot.
-pub const DEFAULT_ITERATIONS: u32 = 1000;
+pub const DEFAULT_ITERATIONS: u32 = 2000;
 
 /// How long a search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +65,10 @@ pub struct MctsConfig {
     /// Margin (points) that maps to a reward of about 0.73: reward =
     /// 1 / (1 + exp(−margin / scale)).
     pub scale: f64,
+    /// Root children kept: the `width` best by the greedy prior (0: all).
+    /// Pruning to the greedy's best few lets the playouts decide among
+    /// them instead of spreading thin over every placement.
+    pub width: usize,
 }
 
 impl Default for MctsConfig {
@@ -70,10 +76,11 @@ impl Default for MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
             exploration: 0.35,
-            rollout_turns: 6,
-            rollout_followers: 0.3,
+            rollout_turns: u32::MAX,
+            rollout_followers: 0.6,
             prior_visits: 3.0,
-            scale: 8.0,
+            scale: 16.0,
+            width: 10,
         }
     }
 }
@@ -136,6 +143,10 @@ impl Mcts {
                 self.eval.margin(&g, seat)
             };
             options.push((a, m));
+        }
+        if ni == 0 && self.config.width > 0 && options.len() > self.config.width {
+            options.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+            options.truncate(self.config.width);
         }
         let pv = self.config.prior_visits;
         let mut kids = Vec::with_capacity(options.len());
