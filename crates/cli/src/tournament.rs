@@ -379,9 +379,12 @@ pub fn bench(config: &GameConfig, budget: Duration) -> Result<()> {
         searches += 1;
     }
     let secs = start.elapsed().as_secs_f64();
+    let playout = match d.rollout_turns {
+        u32::MAX => "playout to the end".to_string(),
+        n => format!("{n}-turn playout + evaluation"),
+    };
     println!(
-        "mcts iterations (determinize + tree + {}-turn playout + evaluation): {:.0} iterations/s",
-        d.rollout_turns,
+        "mcts iterations (determinize + tree walk + {playout}): {:.0} iterations/s",
         mcts.iterations as f64 / secs
     );
     for spec in [BotSpec::Mcts(d), BotSpec::Greedy] {
