@@ -73,5 +73,6 @@ pub fn run(seconds: f64, sets: &[String]) -> Result<()> {
         secs * 1e9 / calls as f64,
         found as f64 / calls as f64
     );
+    crate::tournament::bench(&config, budget)?;
     Ok(())
 }

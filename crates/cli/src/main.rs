@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use bastide_engine::record::{ActionJson, Record};
+use bastide_engine::record::Record;
 use bastide_engine::rng::Rng;
 use bastide_engine::sim::play_random;
 use bastide_engine::{Game, GameConfig};
@@ -16,7 +16,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 mod bench;
+mod human;
 mod render_cmd;
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -59,7 +61,8 @@ enum Command {
         /// Seed of the shuffle and of the random players.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// One player kind per seat, comma-separated (`random`).
+        /// One player per seat, comma-separated: `human`, `random`,
+        /// `greedy`, `mcts`, `mcts:2000`, `mcts:500ms`.
         #[arg(long, value_delimiter = ',', default_value = "random,random")]
         bots: Vec<String>,
         /// Base game and expansions, comma-separated (`base`, `winter`, …).
@@ -96,6 +99,9 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "base")]
         sets: Vec<String>,
     },
+    /// Bots play each other round-robin, seats rotated; win rates and
+    /// mean scores with 95% confidence intervals.
+    Tournament(tournament::TournamentArgs),
     /// Draw a board (SVG or PNG) after some actions of a record, or one tile.
     Render(render_cmd::RenderArgs),
     /// Draw a contact sheet of every tile of a set (default: all sets).
@@ -154,45 +160,7 @@ fn run(cli: Cli) -> Result<()> {
             bots,
             sets,
             out,
-        } => {
-            if bots.len() != players {
-                bail!(
-                    "--bots names {} players but --players is {players}: give one bot per seat",
-                    bots.len()
-                );
-            }
-            if let Some(b) = bots.iter().find(|b| b.as_str() != "random") {
-                bail!("unknown bot {b:?}: this version has `random`");
-            }
-            let config = config_for(players, seed, &sets)?;
-            let mut game = Game::new(config.clone())?;
-            let mut rec = Record::new(config);
-            let mut rng = Rng::for_stream(seed, 0xB07);
-            play_random(&mut game, &mut rng, |a| {
-                rec.actions.push(ActionJson::from_action(a, game_catalog()));
-            });
-            let json = rec.to_json();
-            match out {
-                Some(path) => {
-                    std::fs::write(&path, json + "\n")
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    let names = &rec.config.players;
-                    let scores = game.scores();
-                    let line: Vec<String> = names
-                        .iter()
-                        .zip(scores)
-                        .map(|(n, s)| format!("{n} {s}"))
-                        .collect();
-                    println!(
-                        "{} ({} actions) written to {}",
-                        line.join(", "),
-                        rec.actions.len(),
-                        path.display()
-                    );
-                }
-                None => println!("{json}"),
-            }
-        }
+        } => human::play(players, seed, &bots, &sets, out)?,
         Command::Simulate {
             games,
             players,
@@ -201,17 +169,11 @@ fn run(cli: Cli) -> Result<()> {
             threads,
         } => simulate(games, players, seed, &sets, threads)?,
         Command::Bench { seconds, sets } => bench::run(seconds, &sets)?,
+        Command::Tournament(args) => tournament::run(args)?,
         Command::Render(args) => render_cmd::render(args)?,
         Command::Catalog(args) => render_cmd::catalog(args)?,
     }
     Ok(())
-}
-
-/// The built-in catalog (the same one every game uses).
-fn game_catalog() -> &'static bastide_engine::Catalog {
-    use std::sync::OnceLock;
-    static CAT: OnceLock<std::sync::Arc<bastide_engine::Catalog>> = OnceLock::new();
-    CAT.get_or_init(bastide_engine::Catalog::builtin)
 }
 
 /// A configuration from `--sets` (the base game first, then expansions).

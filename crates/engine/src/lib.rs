@@ -16,6 +16,7 @@ pub mod features;
 pub mod game;
 pub mod geometry;
 pub mod map;
+pub mod openspiel;
 pub mod record;
 pub mod rng;
 pub mod scoring;

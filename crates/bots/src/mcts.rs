@@ -1,0 +1,329 @@
+//! Information-set Monte Carlo tree search.
+//!
+//! Every iteration samples a determinization of the game for the player to
+//! act (the draw pile reshuffled inside what the player can know), walks a
+//! UCT tree over the player's own choices of this turn (the placement, then
+//! the follower step), plays the game out on that determinization with a
+//! light random policy (random placements, a follower now and then), and
+//! backs up a reward from the final score margin against the best opponent.
+//! The tree's actions are the same in every determinization (the board and
+//! the drawn tile are public), so its statistics pool over all of them.
+//!
+//! The children of a node start with a prior from the greedy evaluation
+//! (a few virtual visits), so even a small budget plays like `greedy`, and
+//! the playouts then correct it where the future matters. Playouts may also
+//! be cut after a few turns and scored by the static evaluation
+//! (`rollout=N`); finishing the game plays better (see `docs/bots.md`).
+//!
+//! With an iteration budget a search is deterministic for a given seed; a
+//! time budget depends on the machine's speed.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use bastide_engine::rng::Rng;
+use bastide_engine::{Action, Game, Phase};
+
+use crate::eval::Evaluator;
+use crate::{Bot, View};
+
+/// Iterations per move of the default `mcts` bot.
+pub const DEFAULT_ITERATIONS: u32 = 2000;
+
+/// How long a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations (deterministic for a seed).
+    Iterations(u32),
+    /// A time per move.
+    Time(Duration),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Iterations(n) => write!(f, "{n}"),
+            Budget::Time(d) => write!(f, "{}ms", d.as_millis()),
+        }
+    }
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations or time per move.
+    pub budget: Budget,
+    /// UCT exploration constant (rewards lie in 0..1).
+    pub exploration: f64,
+    /// Turns played out after the searched turn before evaluating
+    /// (`u32::MAX`: to the end of the game).
+    pub rollout_turns: u32,
+    /// Chance that a rollout player puts a follower down when it may.
+    pub rollout_followers: f64,
+    /// Virtual visits given to each child's greedy prior.
+    pub prior_visits: f64,
+    /// Margin (points) that maps to a reward of about 0.73: reward =
+    /// 1 / (1 + exp(−margin / scale)).
+    pub scale: f64,
+    /// Root children kept: the `width` best by the greedy prior (0: all).
+    /// Pruning to the greedy's best few lets the playouts decide among
+    /// them instead of spreading thin over every placement.
+    pub width: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            budget: Budget::Iterations(DEFAULT_ITERATIONS),
+            exploration: 0.35,
+            rollout_turns: u32::MAX,
+            rollout_followers: 0.6,
+            prior_visits: 3.0,
+            scale: 16.0,
+            width: 10,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: Action,
+    visits: f64,
+    total: f64,
+    /// Child nodes, `None` until first expanded.
+    children: Option<Vec<u32>>,
+}
+
+/// The MCTS bot.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    config: MctsConfig,
+    rng: Rng,
+    eval: Evaluator,
+    nodes: Vec<Node>,
+    buf: Vec<Action>,
+    /// The follower step chosen with the last placement: (pieces on the
+    /// board after it, action).
+    planned: Option<(usize, Action)>,
+    /// Iterations run in all searches so far.
+    pub iterations: u64,
+}
+
+impl Mcts {
+    /// An MCTS bot; `seed` drives its determinizations and rollouts.
+    pub fn new(config: MctsConfig, seed: u64) -> Mcts {
+        Mcts {
+            config,
+            rng: Rng::for_stream(seed, 0x3C75),
+            eval: Evaluator::default(),
+            nodes: Vec::new(),
+            buf: Vec::with_capacity(256),
+            planned: None,
+            iterations: 0,
+        }
+    }
+
+    fn reward(&self, margin: f64) -> f64 {
+        1.0 / (1.0 + (-margin / self.config.scale).exp())
+    }
+
+    /// Makes the children of node `ni` for the position `game` (at the
+    /// node), each with its greedy prior.
+    fn expand(&mut self, ni: usize, game: &Game, seat: usize) {
+        let mut options: Vec<(Action, f64)> = Vec::new();
+        game.legal_actions_into(&mut self.buf);
+        let legal = self.buf.clone();
+        let mut fbuf = Vec::new();
+        for a in legal {
+            let mut g = game.clone();
+            g.apply_legal(&a);
+            let m = if game.phase() == Phase::Place && g.phase() == Phase::Follower {
+                crate::greedy::best_follower(&g, seat, &mut self.eval, &mut fbuf).1
+            } else {
+                self.eval.margin(&g, seat)
+            };
+            options.push((a, m));
+        }
+        if ni == 0 && self.config.width > 0 && options.len() > self.config.width {
+            options.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+            options.truncate(self.config.width);
+        }
+        let pv = self.config.prior_visits;
+        let mut kids = Vec::with_capacity(options.len());
+        for (a, m) in options {
+            let r = self.reward(m);
+            kids.push(self.nodes.len() as u32);
+            self.nodes.push(Node {
+                action: a,
+                visits: pv,
+                total: pv * r,
+                children: None,
+            });
+        }
+        self.nodes[ni].children = Some(kids);
+    }
+
+    fn select(&self, ni: usize) -> usize {
+        let kids = match &self.nodes[ni].children {
+            Some(k) => k,
+            None => return ni,
+        };
+        let parent: f64 = kids.iter().map(|k| self.nodes[*k as usize].visits).sum();
+        let ln = parent.max(1.0).ln();
+        let c = self.config.exploration;
+        let mut best = (f64::NEG_INFINITY, ni);
+        for &k in kids {
+            let n = &self.nodes[k as usize];
+            let v = n.total / n.visits.max(1e-9) + c * (ln / n.visits.max(1e-9)).sqrt();
+            if v > best.0 {
+                best = (v, k as usize);
+            }
+        }
+        best.1
+    }
+
+    /// Plays `turns` turns with the light policy.
+    fn rollout(&mut self, g: &mut Game) {
+        let mut t = 0;
+        while !g.is_finished() && t < self.config.rollout_turns {
+            g.legal_actions_into(&mut self.buf);
+            if self.buf.is_empty() {
+                break;
+            }
+            let a = self.buf[self.rng.below(self.buf.len() as u64) as usize];
+            g.apply_legal(&a);
+            if g.phase() == Phase::Follower {
+                g.legal_actions_into(&mut self.buf);
+                // The last entry is the pass.
+                let k = self.buf.len() - 1;
+                let f = if k > 0
+                    && (self.rng.below(1 << 20) as f64)
+                        < self.config.rollout_followers * (1 << 20) as f64
+                {
+                    self.buf[self.rng.below(k as u64) as usize]
+                } else {
+                    Action::Pass
+                };
+                g.apply_legal(&f);
+            }
+            t += 1;
+        }
+    }
+
+    /// Searches from the position of `view`; returns the root's children
+    /// as (action, visits, mean reward) and the chosen follower step of the
+    /// best placement.
+    pub fn search(&mut self, view: &View<'_>) -> Vec<(Action, f64, f64)> {
+        let seat = view.player();
+        let base = view.determinize(&mut self.rng);
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: Action::Pass,
+            visits: 0.0,
+            total: 0.0,
+            children: None,
+        });
+        self.expand(0, &base, seat);
+        let start = Instant::now();
+        let mut done = 0u32;
+        let mut path: Vec<usize> = Vec::with_capacity(4);
+        loop {
+            match self.config.budget {
+                Budget::Iterations(n) if done >= n => break,
+                Budget::Time(d) if done.is_multiple_of(8) && start.elapsed() >= d => break,
+                _ => {}
+            }
+            done += 1;
+            let mut g = base.determinize_fast(seat, &mut self.rng);
+            path.clear();
+            let mut ni = 0;
+            // Descend through this turn's own choices.
+            loop {
+                let next = self.select(ni);
+                if next == ni {
+                    break;
+                }
+                ni = next;
+                path.push(ni);
+                let a = self.nodes[ni].action;
+                let phase = g.phase();
+                g.apply_legal(&a);
+                // Still this player's turn (the follower step): go on.
+                if phase == Phase::Place && g.phase() == Phase::Follower {
+                    if self.nodes[ni].children.is_none() {
+                        self.expand(ni, &g, seat);
+                    }
+                    continue;
+                }
+                break;
+            }
+            self.rollout(&mut g);
+            let m = if g.is_finished() {
+                let s = g.scores();
+                let p: [f64; 6] = std::array::from_fn(|i| s.get(i).map_or(0.0, |v| *v as f64));
+                crate::eval::margin_of(&p, g.player_count(), seat)
+            } else {
+                self.eval.margin(&g, seat)
+            };
+            let r = self.reward(m);
+            self.nodes[0].visits += 1.0;
+            self.nodes[0].total += r;
+            for &n in &path {
+                self.nodes[n].visits += 1.0;
+                self.nodes[n].total += r;
+            }
+        }
+        self.iterations += done as u64;
+        let kids = self.nodes[0].children.clone().unwrap_or_default();
+        kids.iter()
+            .map(|&k| {
+                let n = &self.nodes[k as usize];
+                (n.action, n.visits, n.total / n.visits.max(1e-9))
+            })
+            .collect()
+    }
+
+    /// The most visited child of node `ni` (ties: higher mean).
+    fn best_child(&self, ni: usize) -> Option<usize> {
+        let kids = self.nodes[ni].children.as_ref()?;
+        kids.iter().map(|k| *k as usize).max_by(|a, b| {
+            let (na, nb) = (&self.nodes[*a], &self.nodes[*b]);
+            (na.visits, na.total / na.visits)
+                .partial_cmp(&(nb.visits, nb.total / nb.visits))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    }
+}
+
+impl Bot for Mcts {
+    fn name(&self) -> String {
+        format!("mcts:{}", self.config.budget)
+    }
+
+    fn choose(&mut self, view: &View<'_>) -> Action {
+        let legal = view.legal_actions();
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        let obs = view.observation();
+        if obs.phase == Phase::Follower {
+            if let Some((pieces, a)) = self.planned.take() {
+                if pieces == obs.pieces.len() && legal.contains(&a) {
+                    return a;
+                }
+            }
+        }
+        self.search(view);
+        let Some(best) = self.best_child(0) else {
+            return legal[0];
+        };
+        let action = self.nodes[best].action;
+        self.planned = None;
+        if obs.phase == Phase::Place {
+            if let Some(f) = self.best_child(best) {
+                self.planned = Some((obs.pieces.len() + 1, self.nodes[f].action));
+            }
+        }
+        action
+    }
+}
