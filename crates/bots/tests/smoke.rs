@@ -11,6 +11,11 @@ const COMBOS: &[&[&str]] = &[
     &["base", "river1"],
     &["base", "river2"],
     &["base", "river20", "cutcassonne"],
+    &["base", "halfsies1", "halfsies2"],
+    &["base", "plague"],
+    &["winter", "gingerbread"],
+    &["base", "map-chips"],
+    &["winter", "gingerbread", "plague", "river2", "halfsies1", "map-chips"],
 ];
 
 fn config(sets: &[&str], players: usize, seed: u64) -> GameConfig {
@@ -20,6 +25,9 @@ fn config(sets: &[&str], players: usize, seed: u64) -> GameConfig {
             "base" | "winter" => c.base = s.to_string(),
             e => c.expansions.push(e.to_string()),
         }
+    }
+    if c.expansions.iter().any(|e| e == "map-chips") {
+        c.map = Some("ukraine".to_string());
     }
     c
 }
