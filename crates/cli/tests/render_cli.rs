@@ -143,3 +143,36 @@ fn render_a_map_chips_game_and_new_sets() {
             .stdout(predicate::str::contains(format!("data-tile=\"{set}/A\"")));
     }
 }
+
+#[test]
+fn render_a_plague_game() {
+    let record = "../render/tests/data/plague.json";
+    bastide()
+        .args(["render", record, "--at", "100"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "data-outbreak=\"2\" data-side=\"active\"",
+        ))
+        .stdout(predicate::str::contains("data-flea=\"active\""))
+        .stdout(predicate::str::contains(
+            "Plague: 15 fleas in the supply, 2 outbreaks active",
+        ));
+    bastide()
+        .args(["render", record])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("game over"))
+        .stdout(predicate::str::contains(
+            "data-outbreak=\"1\" data-side=\"eradicated\"",
+        ))
+        .stdout(predicate::str::contains("data-flea=\"latent\""))
+        .stdout(predicate::str::contains("2 eradicated"));
+    bastide()
+        .args(["catalog", "plague"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "plague source (the plague doctor)",
+        ));
+}

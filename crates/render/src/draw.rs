@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use bastide_engine::board::Piece;
 use bastide_engine::catalog::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
 use bastide_engine::expansions::map_chips::{Chip, Colour, SPACES};
 use bastide_engine::geometry::{Corner, Pos, Rotation};
@@ -10,7 +11,7 @@ use bastide_engine::{Action, Game, Phase};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
-use crate::{BoardOptions, ChumakSquare, FigureKind, MapScene, Scene};
+use crate::{BoardOptions, ChumakSquare, FigureKind, MapScene, PlagueScene, Scene};
 
 const STYLE: &str = "\
 .table{fill:#ece7db}\
@@ -68,6 +69,45 @@ const MAP_STYLE: &str = "\
 .chipspace{fill:#f6ead0;stroke:#a88a5a;stroke-width:1;stroke-dasharray:3 2}\
 .chip{stroke:#2e2418;stroke-width:1.2}\
 .chipval{font-size:10px;font-weight:bold;text-anchor:middle}";
+
+/// Styles of the Plague's tokens (only in pictures of a game with the
+/// Plague).
+const PLAGUE_STYLE: &str = "\
+.outbreak{stroke-width:1.8}\
+.outbreak.active{fill:#c62828;stroke:#4a0a0a}\
+.outbreak.eradicated{fill:#7dbb4a;stroke:#2f5e17}\
+.rat{fill:#2a0707}\
+.rattail{fill:none;stroke:#2a0707;stroke-width:1.1;stroke-linecap:round}\
+.tuft{fill:none;stroke:#3d7420;stroke-width:1.2;stroke-linejoin:round}\
+.obnum{font-size:12px;font-weight:bold;text-anchor:middle}\
+.active .obnum{fill:#ffffff}\
+.eradicated .obnum{fill:#143208}\
+.flea{stroke-width:1.6}\
+.flea.active{fill:#d7263d;stroke:#4d0711}\
+.flea.latent{fill:#f7b5c8;stroke:#a8476b}\
+.bug.active{fill:#2b0508;stroke:#2b0508}\
+.bug.latent{fill:#8c2f55;stroke:#8c2f55}";
+
+/// The plague doctor's symbol of a source tile, about 23 units wide: a
+/// beaked mask under a broad hat, on a light disc with a dark red ring.
+const PLAGUE_DOCTOR: &str = "<g transform=\"scale(0.88)\"><circle r=\"12.5\" fill=\"#f4ecd6\" stroke=\"#7a1f1f\" stroke-width=\"1.6\"/>\
+<g transform=\"translate(0.8,0.4)\"><path d=\"M-8,9.5 Q-8,3.5 -2.5,3 L1.5,3 Q6.5,3.5 6.5,9.5 Z\" fill=\"#2b2b2b\"/>\
+<circle cx=\"-2.5\" cy=\"-1\" r=\"4.8\" fill=\"#2b2b2b\"/>\
+<path d=\"M-1.5,-3.2 Q5.6,-2.8 9.4,4.2 Q4,2.4 -1.5,2.4 Z\" fill=\"#efe6cc\" stroke=\"#2b2b2b\" stroke-width=\"1\" stroke-linejoin=\"round\"/>\
+<circle cx=\"0.4\" cy=\"-1.3\" r=\"1.7\" fill=\"#c0392b\" stroke=\"#2b2b2b\" stroke-width=\"0.7\"/>\
+<path d=\"M-9.8,-5 H5.8\" stroke=\"#2b2b2b\" stroke-width=\"2.2\" stroke-linecap=\"round\"/>\
+<path d=\"M-6.5,-5 L-5.6,-10.2 H1.6 L2.5,-5 Z\" fill=\"#2b2b2b\"/></g></g>";
+
+/// A rat running right, under an outbreak token's number.
+const RAT: &str = "<path class=\"rattail\" d=\"M-6.5,6.2 Q-10.5,6.6 -9.8,2.4\"/>\
+<path class=\"rat\" d=\"M-7,6.2 Q-6,1.8 -1,1.8 Q2.8,1.8 4.8,3.8 L8.6,5.2 L5,6.6 Q3,8.6 -1,8.6 Q-5.4,8.6 -7,6.2 Z\"/>\
+<circle class=\"rat\" cx=\"3\" cy=\"2.4\" r=\"1.5\"/>";
+
+/// A flea seen from the side, about 16 units long: a humped body, a small
+/// head low in front and a long hind leg folded for the jump.
+const FLEA: &str = "<ellipse cx=\"-0.6\" cy=\"-0.8\" rx=\"5.4\" ry=\"3.9\" transform=\"rotate(-22)\"/>\
+<circle cx=\"4.9\" cy=\"0.9\" r=\"2\"/>\
+<path d=\"M-3.6,1.6 L-7.6,-2.2 L-7.2,6.8 M0.2,2.8 L-0.6,6.8 M2.6,2.2 L4,6.4 M6.4,2.2 L7.8,4.2\" fill=\"none\" stroke-width=\"1.3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>";
 
 /// A meeple, about 24 units tall, centred on the origin.
 const MEEPLE: &str = "M4.5,-8 A4.5,4.5 0 1 1 -4.5,-8 A4.5,4.5 0 1 1 4.5,-8 Z \
@@ -294,6 +334,7 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                     "hill" => "<path d=\"M-13,7 Q-6,-10 2,-6 Q9,-9 13,7 Z\" fill=\"#6f9a3c\" stroke=\"#3f5c1e\" stroke-width=\"1.4\"/>\
 <path d=\"M-4,-2 Q1,-5 5,-2\" fill=\"none\" stroke=\"#a9c97a\" stroke-width=\"1.4\"/>"
                         .to_string(),
+                    "plague" => PLAGUE_DOCTOR.to_string(),
                     "crop-circle" => "<circle r=\"10\" fill=\"#e9dc8e\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/>\
 <circle r=\"6\" fill=\"none\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/><circle r=\"2\" fill=\"#b9a24a\"/>"
                         .to_string(),
@@ -309,12 +350,16 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                         )
                     }
                 };
+                let title = match tag.as_str() {
+                    "plague" => "plague source (the plague doctor)",
+                    other => other,
+                };
                 let _ = writeln!(
                     out,
                     "<g transform=\"translate({})\" data-tag=\"{}\"><title>{}</title>{body}</g>",
                     pt(q),
                     esc(tag),
-                    esc(tag)
+                    esc(title)
                 );
             }
             Deco::Inn(p) => {
@@ -340,6 +385,111 @@ fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str) {
         pt(at),
         esc(player)
     );
+}
+
+/// An outbreak token: red with a rat while active, green (a field) once
+/// eradicated, with its number.
+fn outbreak_token(out: &mut String, at: Pt, number: usize, active: bool) {
+    let (side, body, title) = if active {
+        ("active", RAT, "active")
+    } else {
+        (
+            "eradicated",
+            "<path class=\"tuft\" d=\"M-8.7,5.7 L-6.5,9.5 L-4.3,5.7 M-6.5,9.5 V4.7 M-2.2,7.2 L0,11 L2.2,7.2 M0,11 V6.2 M4.3,5.7 L6.5,9.5 L8.7,5.7 M6.5,9.5 V4.7\"/>",
+            "eradicated",
+        )
+    };
+    let num_y = if active { "-1" } else { "3" };
+    let _ = writeln!(
+        out,
+        "<g transform=\"translate({})\" class=\"{side}\" data-outbreak=\"{number}\" data-side=\"{side}\">\
+<title>outbreak {number} ({title})</title><circle class=\"halo\" r=\"14\"/>\
+<circle class=\"outbreak {side}\" r=\"14\"/>{body}<text class=\"obnum\" y=\"{num_y}\">{number}</text></g>",
+        pt(at)
+    );
+}
+
+/// A flea token: red while active, pink while latent.
+fn flea_token(out: &mut String, at: Pt, outbreak: Option<u8>) {
+    let (side, title) = match outbreak {
+        Some(i) => (
+            "active",
+            format!("flea, active (outbreak {})", i as usize + 1),
+        ),
+        None => ("latent", "flea, latent".to_string()),
+    };
+    let _ = writeln!(
+        out,
+        "<g transform=\"translate({})\" data-flea=\"{side}\"><title>{title}</title>\
+<circle class=\"halo\" r=\"11\"/><circle class=\"flea {side}\" r=\"11\"/><g class=\"bug {side}\">{FLEA}</g></g>",
+        pt(at)
+    );
+}
+
+/// The Plague's tokens, each on its piece, clear of the followers and
+/// figures standing there (`upright`: piece and place on the board).
+fn plague_tokens(
+    out: &mut String,
+    plague: &PlagueScene,
+    pieces: &[Piece],
+    cat: &Catalog,
+    geoms: &mut Geoms,
+    upright: &[(u16, Pt)],
+    origin_of: &impl Fn(Pos) -> Pt,
+) {
+    let spot = |geoms: &mut Geoms, pi: u16| -> Option<Pt> {
+        let p = pieces.get(pi as usize)?;
+        let g = geoms.get(cat, p.tile);
+        let here: Vec<Pt> = upright
+            .iter()
+            .filter(|(q, _)| *q == pi)
+            .map(|&(_, at)| at)
+            .collect();
+        let mut found: Option<(f64, Pt)> = None;
+        for &(local, base) in &g.token_spots {
+            let at = to_board(local, origin_of(p.pos), p.rot);
+            // A follower is about 26 units across: 40 units apart, they
+            // do not touch.
+            let far = here.iter().map(|q| at.dist(*q)).fold(40.0, f64::min);
+            let score = base + 2.0 * far;
+            if found.is_none_or(|(s, _)| score > s) {
+                found = Some((score, at));
+            }
+        }
+        found.map(|(_, at)| at)
+    };
+    for (i, o) in plague.outbreaks.iter().enumerate() {
+        if let Some(at) = spot(geoms, o.piece) {
+            outbreak_token(out, at, i + 1, o.active);
+        }
+    }
+    for f in &plague.fleas {
+        if let Some(at) = spot(geoms, f.piece) {
+            flea_token(out, at, f.region);
+        }
+    }
+}
+
+/// The legend's line about the Plague: fleas in the supply, outbreaks.
+fn plague_note(p: &PlagueScene) -> String {
+    let fleas = match p.supply {
+        1 => "1 flea in the supply".to_string(),
+        n => format!("{n} fleas in the supply"),
+    };
+    let active = p.outbreaks.iter().filter(|o| o.active).count();
+    let gone = p.outbreaks.len() - active;
+    let outbreaks = match (active, gone) {
+        (0, 0) => "no outbreak yet".to_string(),
+        (a, 0) => format!(
+            "{a} {} active",
+            if a == 1 { "outbreak" } else { "outbreaks" }
+        ),
+        (a, e) => format!(
+            "{a} {} active, {e} eradicated",
+            if a == 1 { "outbreak" } else { "outbreaks" }
+        ),
+    };
+    format!("Plague: {fleas}, {outbreaks}")
 }
 
 /// The triangle of a cell with its right angle at `corner`.
@@ -724,9 +874,15 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             None => m.title.clone(),
         });
     }
+    if let Some(p) = &scene.plague {
+        notes.push(plague_note(p));
+    }
     let mut w = ox + ncols * S + margin;
     if opts.legend {
         w = w.max(2.0 * margin + col_w * names.len().clamp(1, 3) as f64);
+        // Room for the longest note, at about 10.5 pixels a letter.
+        let longest = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        w = w.max(2.0 * margin + longest as f64 * 10.5);
     }
     let per_row = (((w - 2.0 * margin) / col_w).floor() as usize).max(1);
     let legend_rows = names.len().div_ceil(per_row);
@@ -740,8 +896,14 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     let origin_of = |p: Pos| Pt::new(ox + (p.x - minx) as f64 * S, oy + (p.y - miny) as f64 * S);
     let mut out = String::new();
     let title = opts.title.clone().unwrap_or_else(|| "Bastide board".into());
-    let extra_style = if map.is_some() { MAP_STYLE } else { "" };
-    open(&mut out, w, h, opts.px_per_cell / S, &title, extra_style);
+    let mut extra_style = String::new();
+    if map.is_some() {
+        extra_style.push_str(MAP_STYLE);
+    }
+    if scene.plague.is_some() {
+        extra_style.push_str(PLAGUE_STYLE);
+    }
+    open(&mut out, w, h, opts.px_per_cell / S, &title, &extra_style);
     if let Some(m) = map {
         map_base(&mut out, m, &origin_of);
     }
@@ -832,28 +994,9 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         let g = geoms.get(cat, p.tile);
         decos(&mut out, g, origin_of(p.pos), p.rot);
     }
-    for fig in &scene.figures {
-        let Some(p) = pieces.get(fig.piece as usize) else {
-            continue;
-        };
-        let g = geoms.get(cat, p.tile);
-        let Some(&local) = g.figure_spots.get(fig.feature as usize) else {
-            continue;
-        };
-        let at = to_board(local, origin_of(p.pos), p.rot);
-        match fig.kind {
-            FigureKind::Gingerbread => {
-                let _ = writeln!(
-                    out,
-                    "<g transform=\"translate({},{})\" data-figure=\"gingerbread\"><title>Gingerbread Man</title>\
-<path class=\"halo\" d=\"{GINGER}\"/><path class=\"ginger\" d=\"{GINGER}\"/>\
-<path class=\"icing\" d=\"M-4,-1 h8 M-2.5,5 h5\"/></g>",
-                    num(at.x),
-                    num(at.y)
-                );
-            }
-        }
-    }
+    // Where the followers and figures stand, each with its piece.
+    let mut standing: Vec<(Pt, &str, bool, &str)> = Vec::new();
+    let mut upright: Vec<(u16, Pt)> = Vec::new();
     let mut seen: BTreeMap<(u16, u8), usize> = BTreeMap::new();
     for f in scene.followers {
         let Some(p) = pieces.get(f.piece as usize) else {
@@ -879,7 +1022,41 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         let at = Pt::new(at.x + dx + shift, at.y + dy + shift);
         let seat = f.player as usize;
         let name = names.get(seat).copied().unwrap_or("?");
-        follower(&mut out, at, player_colour(name, seat), lying, name);
+        standing.push((at, player_colour(name, seat), lying, name));
+        upright.push((f.piece, at));
+    }
+    let figures: Vec<(FigureKind, Pt)> = scene
+        .figures
+        .iter()
+        .filter_map(|fig| {
+            let p = pieces.get(fig.piece as usize)?;
+            let g = geoms.get(cat, p.tile);
+            let &local = g.figure_spots.get(fig.feature as usize)?;
+            let at = to_board(local, origin_of(p.pos), p.rot);
+            upright.push((fig.piece, at));
+            Some((fig.kind, at))
+        })
+        .collect();
+    // Tokens lie flat on the tiles, under the figures and followers.
+    if let Some(p) = &scene.plague {
+        plague_tokens(&mut out, p, pieces, cat, &mut geoms, &upright, &origin_of);
+    }
+    for &(kind, at) in &figures {
+        match kind {
+            FigureKind::Gingerbread => {
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({},{})\" data-figure=\"gingerbread\"><title>Gingerbread Man</title>\
+<path class=\"halo\" d=\"{GINGER}\"/><path class=\"ginger\" d=\"{GINGER}\"/>\
+<path class=\"icing\" d=\"M-4,-1 h8 M-2.5,5 h5\"/></g>",
+                    num(at.x),
+                    num(at.y)
+                );
+            }
+        }
+    }
+    for &(at, colour, lying, name) in &standing {
+        follower(&mut out, at, colour, lying, name);
     }
     if let Some(m) = map {
         town_labels(&mut out, m, &cells, &origin_of);

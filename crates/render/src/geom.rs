@@ -319,6 +319,11 @@ pub struct TileGeom {
     /// For each feature: a second spot, clear of the follower and the coat
     /// of arms, for a neutral figure.
     pub figure_spots: Vec<Pt>,
+    /// Where a token lying on the tile (a Plague outbreak or flea token)
+    /// may go, each with how good a spot it is when no follower is near:
+    /// the token takes the best of them, counting also how far it is from
+    /// the followers on the tile.
+    pub token_spots: Vec<(Pt, f64)>,
 }
 
 /// The wall of a city from `p` to `q` (clockwise around the tile), bowed
@@ -493,6 +498,7 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
         decos: Vec::new(),
         anchors: vec![cell_centre(shape, 0); nf],
         figure_spots: vec![cell_centre(shape, 0); nf],
+        token_spots: Vec::new(),
         lying: def
             .features
             .iter()
@@ -839,6 +845,28 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
             .map(|&k| at(k % cols, k / cols))
             .min_by(|a, b| a.dist(centroid).total_cmp(&b.dist(centroid)))
     };
+    // A spot of the cells whose label passes `want` with room for a disc
+    // of `radius` (clear of roads, walls and the tile's edge): far from
+    // every point of `avoid` (up to 26 units) and with room to spare (up to
+    // 20 units), nearest the middle of the tile.
+    let middle = cell_centre(shape, 0);
+    let roomy = |want: &dyn Fn(i32) -> bool, avoid: &[Pt], radius: f64| -> Option<Pt> {
+        let mut found: Option<(f64, f64, Pt)> = None;
+        for k in 0..cols * rows {
+            let room = dist[k] as f64 * GRID / 3.0;
+            if !want(label[k]) || room < radius {
+                continue;
+            }
+            let p = at(k % cols, k / cols);
+            let far = avoid.iter().map(|a| p.dist(*a)).fold(26.0, f64::min);
+            let score = (far + 0.5 * room.min(20.0)).round();
+            let near = p.dist(middle);
+            if found.is_none_or(|(s, n, _)| score > s || (score == s && near < n)) {
+                found = Some((score, near, p));
+            }
+        }
+        found.map(|(_, _, p)| p)
+    };
     for (fi, f) in def.features.iter().enumerate() {
         match f.kind {
             FeatureKind::Field | FeatureKind::City => {
@@ -906,9 +934,48 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
                     .get(l as usize)
                     .is_some_and(|f| f.kind == FeatureKind::City)
         };
+        let doctor_spot = || -> Option<Pt> {
+            let room = |k: usize| dist[k] as f64 * GRID / 3.0;
+            let cells: Vec<usize> = (0..cols * rows)
+                .filter(|&k| (k % cols).is_multiple_of(2) && (k / cols).is_multiple_of(2))
+                .collect();
+            let mut found: Option<(f64, f64, Pt)> = None;
+            for &k in &cells {
+                let l = label[k];
+                if !is_field(l) || room(k) < 12.0 {
+                    continue;
+                }
+                let p = at(k % cols, k / cols);
+                let fixed = def
+                    .features
+                    .iter()
+                    .enumerate()
+                    .filter(|&(fi, _)| fi as i32 != l)
+                    .map(|(fi, _)| g.anchors[fi])
+                    .chain(g.decos.iter().map(Deco::at));
+                let far = fixed.map(|a| p.dist(a)).fold(26.0, f64::min);
+                let gap = cells
+                    .iter()
+                    .filter(|&&q| label[q] == l && room(q) >= 10.0)
+                    .map(|&q| p.dist(at(q % cols, q / cols)).min(24.0))
+                    .fold(0.0, f64::max);
+                let score = (far + gap + 0.5 * room(k).min(14.0)).round();
+                let near = p.dist(middle);
+                if found.is_none_or(|(s, n, _)| score > s || (score == s && near < n)) {
+                    found = Some((score, near, p));
+                }
+            }
+            found.map(|(_, _, p)| p)
+        };
         let spot = match owner {
             Some(fi) => best(&|l| l == fi as i32, &avoid, 22.0)
                 .or_else(|| best(&|l| l == fi as i32, &[], 0.0)),
+            // The plague doctor's disc is big: wholly on a field, far from
+            // the other followers' spots, leaving room in its field for the
+            // farmer beside it.
+            None if tag == "plague" => doctor_spot()
+                .or_else(|| best(&is_field, &avoid, 22.0))
+                .or_else(|| best(&|l| l >= 0, &avoid, 18.0)),
             // The gingerbread symbol is printed in a city.
             None if tag == "gingerbread" => {
                 best(&is_city, &avoid, 22.0).or_else(|| best(&|l| l >= 0, &avoid, 18.0))
@@ -916,9 +983,62 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
             None => best(&is_field, &avoid, 22.0).or_else(|| best(&|l| l >= 0, &avoid, 18.0)),
         };
         let spot = spot.unwrap_or_else(|| cell_centre(shape, 0));
+        // A farmer in the doctor's field lies beside the symbol, not on it.
+        if tag == "plague" {
+            let cell = cell_of(spot).map(|k| label[k]).filter(|&l| is_field(l));
+            if let Some(fi) = cell {
+                if let Some(a) = roomy(&|l| l == fi, &[spot], 10.0) {
+                    g.anchors[fi as usize] = a;
+                }
+            }
+        }
         g.decos.push(Deco::Scenery(spot, tag));
     }
+    // Where a token may lie: wholly inside the tile, off the pictures where
+    // there is room, preferably on open ground clear of roads and walls and
+    // near the middle. Which of these spots a token takes depends also on
+    // the followers standing on the tile, known only when drawing a board.
+    let mut pictures: Vec<(Pt, f64)> = Vec::new();
+    for d in &g.decos {
+        let r = match d {
+            Deco::Monastery(_) => 17.0,
+            Deco::Scenery(..) => 13.0,
+            Deco::Shield(_) | Deco::Inn(_) => 10.0,
+        };
+        pictures.push((d.at(), r));
+    }
+    pictures.extend(g.junctions.iter().map(|&p| (p, 8.0)));
+    pictures.extend(g.ponds.iter().map(|&p| (p, 12.0)));
+    let mut ring = g.outline.clone();
+    ring.extend(g.outline.first().copied());
+    for j in (0..rows).step_by(2) {
+        for i in (0..cols).step_by(2) {
+            let k = j * cols + i;
+            let p = at(i, j);
+            if label[k] == OUT || dist_to_polyline(p, &ring) < TOKEN_R + 2.0 {
+                continue;
+            }
+            let open = if label[k] >= 0 {
+                (dist[k] as f64 * GRID / 3.0).min(TOKEN_R + 6.0)
+            } else {
+                0.0
+            };
+            let overlap: f64 = pictures
+                .iter()
+                .map(|&(q, r)| (TOKEN_R + r + 1.0 - p.dist(q)).max(0.0))
+                .sum();
+            let penalty = if overlap > 0.0 { 60.0 + overlap } else { 0.0 };
+            let score = 2.0 * open - penalty - 0.02 * p.dist(middle);
+            g.token_spots.push((p, score));
+        }
+    }
+    if g.token_spots.is_empty() {
+        g.token_spots.push((middle, 0.0));
+    }
 }
+
+/// Radius of the largest token lying on a tile (an outbreak token).
+pub const TOKEN_R: f64 = 14.0;
 
 /// Tags that are drawn by the river, road or city itself, or are not
 /// pictures at all.

@@ -8,6 +8,10 @@
 //! are meeples in their player's colour (farmers lie down in their field).
 //! A game on a map (Maps of Carcassonne) shows the map's squares under the
 //! tiles, its start spaces and its Chumak squares with the chips lying there.
+//! Plague sources show the plague doctor; the Plague's tokens lie on their
+//! tiles: outbreak tokens on the sources (red with a rat while active, green
+//! once eradicated, with their number) and flea tokens (red while active,
+//! pink while latent), clear of the followers.
 //!
 //! The output is SVG text, deterministic for a given state (no maps with
 //! random order, fixed number formatting), and PNG through `resvg`.
@@ -26,6 +30,7 @@ use std::sync::{Arc, OnceLock};
 use bastide_engine::board::Piece;
 use bastide_engine::catalog::Catalog;
 use bastide_engine::expansions::map_chips::Chip;
+use bastide_engine::expansions::plague::{Flea, Outbreak};
 use bastide_engine::game::Follower;
 use bastide_engine::geometry::{Pos, Rotation};
 use bastide_engine::map::MapDef;
@@ -206,6 +211,30 @@ impl MapScene {
     }
 }
 
+/// The Plague's tokens on the board and the fleas left in the supply.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlagueScene {
+    /// Outbreak tokens, each on its source piece (index into
+    /// [`Scene::pieces`]); token number = index + 1.
+    pub outbreaks: Vec<Outbreak>,
+    /// Flea tokens, each on its piece (a half tile carries its own flea).
+    pub fleas: Vec<Flea>,
+    /// Fleas in the supply.
+    pub supply: u8,
+}
+
+impl PlagueScene {
+    /// The Plague's tokens in a game (none when it is played without it).
+    pub fn of_game(game: &Game) -> Option<PlagueScene> {
+        let p = game.plague()?;
+        Some(PlagueScene {
+            outbreaks: p.outbreaks().to_vec(),
+            fleas: p.fleas().to_vec(),
+            supply: p.supply(),
+        })
+    }
+}
+
 /// Everything a board picture shows, whatever produced it: a game, a
 /// server's state or a test that lays pieces by hand.
 #[derive(Clone, Debug)]
@@ -226,6 +255,8 @@ pub struct Scene<'a> {
     pub figures: Vec<Figure>,
     /// The printed map under the tiles, if the game is played on one.
     pub map: Option<MapScene>,
+    /// The Plague's tokens, when it is in play.
+    pub plague: Option<PlagueScene>,
 }
 
 /// A neutral figure on a feature of a piece.
@@ -285,6 +316,7 @@ impl<'a> Scene<'a> {
                 .into_iter()
                 .collect(),
             map: MapScene::of_game(game),
+            plague: PlagueScene::of_game(game),
         }
     }
 }

@@ -1,16 +1,17 @@
 //! Pictures of fixed records (snapshots), every catalog tile in every
-//! rotation, made-up half and double-size tiles, maps with chips, and PNG
-//! output.
+//! rotation, made-up half and double-size tiles, maps with chips, the
+//! Plague's tokens, and PNG output.
 
 use bastide_engine::board::Board;
 use bastide_engine::catalog::Shape;
+use bastide_engine::expansions::plague::{Flea, Outbreak};
 use bastide_engine::game::Follower;
 use bastide_engine::map::MapDef;
 use bastide_engine::record::Record;
 use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
 use bastide_render::{
     board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,
-    FigureKind, MapScene, PlayerLine, RenderError, Scene,
+    FigureKind, MapScene, PlagueScene, PlayerLine, RenderError, Scene,
 };
 
 const BASE_SMALL: &str = include_str!("data/base-small.json");
@@ -19,6 +20,9 @@ const SHAPES: &str = include_str!("data/shapes.toml");
 const UKRAINE_CHIPS: &str = include_str!("data/ukraine-chips.json");
 const HALFSIES1: &str = include_str!("data/halfsies1.json");
 const RIVER20: &str = include_str!("data/river20.json");
+/// `bastide play --sets base,plague --seed 4`: six outbreaks, outbreak 1
+/// eradicated after action 189 and outbreak 2 after action 251.
+const PLAGUE: &str = include_str!("data/plague.json");
 
 fn replay(text: &str, at: Option<usize>) -> Game {
     let rec = Record::parse(text).expect("test record parses");
@@ -139,6 +143,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
             feature: 0,
         }],
         map: None,
+        plague: None,
     };
     let opts = BoardOptions {
         grid: true,
@@ -242,6 +247,7 @@ fn a_map_without_chips_and_a_scene_of_a_bare_map() {
         last: None,
         figures: Vec::new(),
         map: Some(MapScene::of_map(&map)),
+        plague: None,
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -285,6 +291,256 @@ fn snapshot_river20_game() {
     // The spring, the two lakes.
     assert_eq!(svg.matches("class=\"pond\"").count(), 3);
     insta::assert_snapshot!("river20_end", svg);
+}
+
+/// Where the elements with `attr` stand: the `translate(x,y)` of each.
+fn places(svg: &str, attr: &str) -> Vec<(f64, f64)> {
+    svg.lines()
+        .filter(|l| l.contains(attr))
+        .filter_map(|l| {
+            let rest = l.split("translate(").nth(1)?;
+            let (xy, _) = rest.split_once(')')?;
+            let (x, y) = xy.split_once(',')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The Plague's part of a picture: its tokens and the legend's line.
+fn plague_layer(svg: &str) -> String {
+    svg.lines()
+        .filter(|l| {
+            l.contains("data-outbreak=") || l.contains("data-flea=") || l.contains(">Plague: ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Tokens drawn for a game position, checked against the engine's state.
+fn check_plague_tokens(game: &Game, svg: &str) {
+    let p = game.plague().expect("the plague is in play");
+    let active = p.outbreaks().iter().filter(|o| o.active).count();
+    let gone = p.outbreaks().len() - active;
+    assert_eq!(svg.matches("data-side=\"active\"").count(), active);
+    assert_eq!(svg.matches("data-side=\"eradicated\"").count(), gone);
+    for (i, o) in p.outbreaks().iter().enumerate() {
+        let side = if o.active { "active" } else { "eradicated" };
+        assert!(svg.contains(&format!("data-outbreak=\"{}\" data-side=\"{side}\"", i + 1)));
+    }
+    let lively = p.fleas().iter().filter(|f| f.is_active()).count();
+    assert_eq!(svg.matches("data-flea=\"active\"").count(), lively);
+    assert_eq!(
+        svg.matches("data-flea=\"latent\"").count(),
+        p.fleas().len() - lively
+    );
+    let supply = match p.supply() {
+        1 => "1 flea in the supply".to_string(),
+        n => format!("{n} fleas in the supply"),
+    };
+    assert!(svg.contains(&format!(">Plague: {supply}")), "{supply}");
+    // Every source on the board shows the plague doctor.
+    let sources = game
+        .board()
+        .pieces()
+        .iter()
+        .filter(|pc| {
+            game.catalog()
+                .tile(pc.tile)
+                .tags
+                .iter()
+                .any(|t| t == "plague")
+        })
+        .count();
+    assert_eq!(svg.matches("data-tag=\"plague\"").count(), sources);
+    // No token under a follower: followers stand on other spots.
+    let followers = places(svg, "data-player=");
+    for (x, y) in places(svg, "data-outbreak=")
+        .into_iter()
+        .chain(places(svg, "data-flea="))
+    {
+        for &(fx, fy) in &followers {
+            let d = ((x - fx).powi(2) + (y - fy).powi(2)).sqrt();
+            assert!(d >= 24.0, "token at {x},{y} under a follower at {fx},{fy}");
+        }
+    }
+}
+
+/// Late in a Plague game: five active outbreaks and the first eradicated
+/// (a green token), active fleas in red and latent ones in pink, the empty
+/// supply in the legend, the plague doctor on each source.
+#[test]
+fn snapshot_plague_game() {
+    let game = replay(PLAGUE, Some(200));
+    let svg = board_svg(
+        &game,
+        &BoardOptions {
+            title: Some("plague: after 200 actions".into()),
+            ..BoardOptions::default()
+        },
+    );
+    check_svg(&svg);
+    check_plague_tokens(&game, &svg);
+    assert!(svg.contains("data-outbreak=\"1\" data-side=\"eradicated\""));
+    assert_eq!(svg.matches("data-side=\"active\"").count(), 5);
+    assert_eq!(svg.matches("data-flea=\"active\"").count(), 8);
+    assert_eq!(svg.matches("data-flea=\"latent\"").count(), 10);
+    assert!(svg.contains(">Plague: 0 fleas in the supply, 5 outbreaks active, 1 eradicated<"));
+    insta::assert_snapshot!("plague_at_200", svg);
+}
+
+/// The Plague's tokens as the game goes: the first outbreaks with their
+/// first fleas (supply 15), and the end (two outbreaks eradicated).
+#[test]
+fn snapshot_plague_tokens_early_and_late() {
+    let early = replay(PLAGUE, Some(100));
+    let svg = board_svg(&early, &BoardOptions::default());
+    check_plague_tokens(&early, &svg);
+    assert!(svg.contains(">Plague: 15 fleas in the supply, 2 outbreaks active<"));
+    assert!(!svg.contains("data-flea=\"latent\""));
+    insta::assert_snapshot!("plague_at_100_tokens", plague_layer(&svg));
+    let end = replay(PLAGUE, None);
+    let svg = board_svg(&end, &BoardOptions::default());
+    check_plague_tokens(&end, &svg);
+    assert!(svg.contains(">Plague: 0 fleas in the supply, 4 outbreaks active, 2 eradicated<"));
+    insta::assert_snapshot!("plague_end_tokens", plague_layer(&svg));
+}
+
+/// Positions through a whole Plague game (every sixth action, the
+/// eradications and the end: a board picture takes a while in a test build).
+#[test]
+fn positions_through_a_plague_game_render() {
+    let rec = Record::parse(PLAGUE).expect("parses");
+    let mut game = rec.replay_to(0).expect("replays");
+    let before = board_svg(&game, &BoardOptions::default());
+    assert!(before.contains(">Plague: 18 fleas in the supply, no outbreak yet<"));
+    assert!(!before.contains("data-outbreak="));
+    for (n, a) in rec.actions.iter().enumerate() {
+        let action = a
+            .to_action(game.catalog())
+            .unwrap_or_else(|e| panic!("action {n}: {e}"));
+        game.try_apply(&action)
+            .unwrap_or_else(|e| panic!("action {n}: {e}"));
+        let done = n + 1;
+        if done % 6 != 0 && ![190, 252, rec.actions.len()].contains(&done) {
+            continue;
+        }
+        let svg = board_svg(&game, &BoardOptions::default());
+        check_svg(&svg);
+        check_plague_tokens(&game, &svg);
+    }
+}
+
+/// Fleas on half tiles (each half its own), on a monastery half with its
+/// monk, an eradicated outbreak with followers on its source, an active
+/// one beside it.
+#[test]
+fn snapshot_plague_tokens_on_halves_and_beside_followers() {
+    let cat = Catalog::builtin();
+    let t = |id: &str| cat.find(id).unwrap_or_else(|| panic!("{id}"));
+    let r = Rotation::from_quarters;
+    let mut board = Board::new(16, None);
+    board.place(&cat, t("plague/E"), Pos::new(0, 0), r(0));
+    board.place(&cat, t("plague/A"), Pos::new(1, 0), r(1));
+    board.place(&cat, t("halfsies1/C"), Pos::new(0, 1), r(0));
+    board.place(&cat, t("halfsies1/L"), Pos::new(0, 1), r(2));
+    board.place(&cat, t("halfsies1/G"), Pos::new(1, 1), r(1));
+    board.place(&cat, t("base/D"), Pos::new(-1, 0), r(0));
+    board.place(&cat, t("base/B"), Pos::new(-1, 1), r(0));
+    let f = |player, piece, feature| Follower {
+        player,
+        piece,
+        feature,
+    };
+    // A road and a farmer on the eradicated source; monks beside fleas.
+    let followers = vec![f(0, 0, 0), f(1, 0, 4), f(1, 4, 0), f(0, 6, 0)];
+    let players = vec![PlayerLine::new("RED", 3, 5), PlayerLine::new("BLUE", 0, 5)];
+    let plague = PlagueScene {
+        outbreaks: vec![
+            Outbreak {
+                piece: 0,
+                active: false,
+            },
+            Outbreak {
+                piece: 1,
+                active: true,
+            },
+        ],
+        fleas: vec![
+            Flea {
+                piece: 2,
+                region: Some(1),
+            },
+            Flea {
+                piece: 3,
+                region: None,
+            },
+            Flea {
+                piece: 4,
+                region: None,
+            },
+            Flea {
+                piece: 5,
+                region: Some(1),
+            },
+            Flea {
+                piece: 6,
+                region: None,
+            },
+        ],
+        supply: 1,
+    };
+    let scene = Scene {
+        catalog: &cat,
+        pieces: board.pieces(),
+        followers: &followers,
+        players,
+        legal: Vec::new(),
+        last: None,
+        figures: Vec::new(),
+        map: None,
+        plague: Some(plague),
+    };
+    let svg = scene_svg(&scene, &BoardOptions::default());
+    check_svg(&svg);
+    assert_eq!(svg.matches("data-flea=\"active\"").count(), 2);
+    assert_eq!(svg.matches("data-flea=\"latent\"").count(), 3);
+    assert!(svg.contains(">Plague: 1 flea in the supply, 1 outbreak active, 1 eradicated<"));
+    assert_eq!(svg.matches("data-tag=\"plague\"").count(), 2);
+    // The two halves of cell (0, 1) each hold their own flea, in their own
+    // triangle: C's right angle is at SW, L's at NE.
+    let fleas = places(&svg, "data-flea=");
+    let cell = |x: f64, y: f64| ((x - 24.0) / 100.0 - 1.0, (y - 24.0) / 100.0);
+    let in_cell: Vec<(f64, f64)> = fleas
+        .iter()
+        .map(|&(x, y)| cell(x, y))
+        .filter(|&(cx, cy)| (0.0..1.0).contains(&cx) && (1.0..2.0).contains(&cy))
+        .collect();
+    assert_eq!(in_cell.len(), 2, "{fleas:?}");
+    // Within the cell, x - y > 0 is the NE triangle.
+    let ne = |(cx, cy): (f64, f64)| (cx - 0.0) - (cy - 1.0) > 0.0;
+    assert_eq!(in_cell.iter().filter(|&&c| ne(c)).count(), 1, "{in_cell:?}");
+    for (x, y) in places(&svg, "data-outbreak=").into_iter().chain(fleas) {
+        for (fx, fy) in places(&svg, "data-player=") {
+            let d = ((x - fx).powi(2) + (y - fy).powi(2)).sqrt();
+            assert!(d >= 24.0, "token at {x},{y} under a follower at {fx},{fy}");
+        }
+    }
+    insta::assert_snapshot!("plague_halves_and_followers", svg);
+}
+
+#[test]
+fn the_plague_doctor_replaces_the_letter_badge() {
+    let cat = Catalog::builtin();
+    for id in [
+        "plague/A", "plague/B", "plague/C", "plague/D", "plague/E", "plague/F",
+    ] {
+        for rot in Rotation::ALL {
+            let svg = tile_svg(&cat, id, rot).expect("a plague source");
+            assert_eq!(svg.matches("data-tag=\"plague\"").count(), 1, "{id}");
+            assert!(svg.contains("plague doctor"), "{id}");
+            assert!(!svg.contains("class=\"badge\""), "{id}");
+        }
+    }
 }
 
 #[test]
