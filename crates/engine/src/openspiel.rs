@@ -26,9 +26,11 @@ use thiserror::Error;
 
 use crate::board::Piece;
 use crate::catalog::{FeatureKind, TileIdx};
+use crate::expansions::map_chips::Colour;
+use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::expansions::river::RIVER_SETS;
 use crate::game::{Action, Follower, Game, Phase, Rules};
-use crate::geometry::{Place, Pos, Rotation, Side};
+use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::scoring::Event;
 
@@ -403,7 +405,7 @@ impl State {
     /// A state for `game` whose drawn tile is still to be decided by chance
     /// (a chance node if a tile is drawn).
     pub fn at_draw(game: Game) -> State {
-        let chance = game.phase == Phase::Place;
+        let chance = game.phase == Phase::Place && game.drawn.is_some();
         State { game, chance }
     }
 
@@ -547,7 +549,10 @@ impl State {
         }
         let before = self.game.phase;
         self.game.try_apply(action)?;
-        self.chance = before == Phase::Follower && self.game.phase == Phase::Place;
+        // A new tile was drawn when the game comes back to the placement
+        // step from any other step (follower, plague, gingerbread, draft).
+        self.chance =
+            before != Phase::Place && self.game.phase == Phase::Place && self.game.drawn.is_some();
         Ok(())
     }
 
@@ -606,9 +611,12 @@ impl State {
 ///   the tile just placed, in its catalog order) at place index `p`
 ///   (`Place::index`: NNW=0 … WNW=11, C=12, H1, H, H2);
 /// - `33 + ((s·W + (y+R))·W + (x+R))·4 + r`: place the tile of slot `s`
-///   (0: the drawn tile; later slots are reserved for tiles held in hand)
+///   (0: the drawn tile; 1, 2: the distinct halves in the player's hand)
 ///   with its anchor at `(x, y)` and rotation `r` quarter turns, for
 ///   `|x|, |y| ≤ R` and `W = 2R + 1`.
+///
+/// - then the expansions' actions: gingerbread moves, trades, draft picks,
+///   fleas and flights, each a fixed range (`docs/openspiel.md`).
 ///
 /// A placement outside the window has no index: [`ActionCodec::encode`]
 /// returns `None` and [`ActionCodec::legal_indices`] leaves it out.
@@ -616,7 +624,8 @@ impl State {
 pub struct ActionCodec {
     /// Half the window's side: cells with `|x|, |y| ≤ radius`.
     pub radius: i32,
-    /// Tile slots (1: the drawn tile only).
+    /// Tile slots: 0 the drawn tile, then the distinct halves in the
+    /// current player's hand in catalog order (default 3).
     pub slots: usize,
 }
 
@@ -626,12 +635,17 @@ pub const PASS_INDEX: usize = 0;
 pub const FOLLOWER_BASE: usize = 1;
 /// First placement index.
 pub const PLACE_BASE: usize = 33;
+/// Trade codes: 16 Chumak squares (by their order on the map) × 3 colours ×
+/// 0–4 chips worth 1 × 0–4 chips worth 2.
+pub const TRADE_CODES: usize = 16 * 3 * 5 * 5;
+/// Draft codes: catalog tile indices.
+pub const DRAFT_CODES: usize = 4096;
 
 impl Default for ActionCodec {
     fn default() -> ActionCodec {
         ActionCodec {
             radius: ActionCodec::DEFAULT_RADIUS,
-            slots: 1,
+            slots: 3,
         }
     }
 }
@@ -648,7 +662,85 @@ impl ActionCodec {
 
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
-        PLACE_BASE + self.slots * self.width() * self.width() * 4
+        self.flee_base() + self.feature_codes() * self.feature_codes()
+    }
+
+    fn cells(&self) -> usize {
+        self.width() * self.width()
+    }
+
+    /// First index after the placements: the gingerbread man's moves.
+    pub fn gingerbread_base(&self) -> usize {
+        PLACE_BASE + self.slots * self.cells() * 4
+    }
+
+    /// First trade index.
+    pub fn trade_base(&self) -> usize {
+        self.gingerbread_base() + self.feature_codes()
+    }
+
+    /// First draft index.
+    pub fn draft_base(&self) -> usize {
+        self.trade_base() + TRADE_CODES
+    }
+
+    /// First flea index.
+    pub fn flea_base(&self) -> usize {
+        self.draft_base() + DRAFT_CODES
+    }
+
+    /// First flight index.
+    pub fn flee_base(&self) -> usize {
+        self.flea_base() + self.tile_codes() * (self.tile_codes() + 1)
+    }
+
+    /// Codes for a tile on the board: window cell × (whole tile or one of
+    /// the four halves).
+    fn tile_codes(&self) -> usize {
+        self.cells() * 5
+    }
+
+    /// Codes for a place on a tile: tile code × 16 places.
+    fn feature_codes(&self) -> usize {
+        self.tile_codes() * 16
+    }
+
+    fn tile_code(&self, pos: Pos, half: Option<Corner>) -> Option<usize> {
+        Some(self.cell_index(pos)? * 5 + half.map_or(0, |c| c as usize + 1))
+    }
+
+    fn tile_of(&self, code: usize) -> Option<(Pos, Option<Corner>)> {
+        let (cell, h) = (code / 5, code % 5);
+        if cell >= self.cells() {
+            return None;
+        }
+        let w = self.width() as i32;
+        let pos = Pos::new(cell as i32 % w - self.radius, cell as i32 / w - self.radius);
+        let half = (h > 0).then(|| Corner::from_index(h as u8 - 1));
+        Some((pos, half))
+    }
+
+    fn feature_code(&self, pos: Pos, half: Option<Corner>, place: Place) -> Option<usize> {
+        Some(self.tile_code(pos, half)? * 16 + place.index())
+    }
+
+    fn feature_of(&self, code: usize) -> Option<(Pos, Option<Corner>, Place)> {
+        let (pos, half) = self.tile_of(code / 16)?;
+        Some((pos, half, Place::ALL[code % 16]))
+    }
+
+    /// Distinct halves in the current player's hand, in catalog order: the
+    /// tiles of slots 1, 2, ….
+    fn hand_slots(game: &Game) -> Vec<TileIdx> {
+        game.halves
+            .as_ref()
+            .map(|h| {
+                let mut v = h.hands[game.current_player()].clone();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .unwrap_or_default()
     }
 
     /// Index of the window cell `p`, if inside.
@@ -677,10 +769,14 @@ impl ActionCodec {
                 (k < 2).then_some(FOLLOWER_BASE + 16 * k + place.index())
             }
             Action::Place { tile, pos, rot } => {
-                if game.drawn_tile() != Some(tile) {
+                let slot = if game.drawn_tile() == Some(tile) {
+                    0
+                } else {
+                    1 + Self::hand_slots(game).iter().position(|t| *t == tile)?
+                };
+                if slot >= self.slots {
                     return None;
                 }
-                let slot = 0;
                 let cell = self.cell_index(pos)?;
                 Some(
                     PLACE_BASE
@@ -688,9 +784,37 @@ impl ActionCodec {
                         + rot.quarters() as usize,
                 )
             }
-            // Expansion actions (half tiles from the hand, trades, drafts,
-            // the gingerbread man, the plague) have no fixed index yet.
-            _ => None,
+            Action::Gingerbread { pos, corner, place } => {
+                Some(self.gingerbread_base() + self.feature_code(pos, corner, place)?)
+            }
+            Action::Trade {
+                pos,
+                colour,
+                ones,
+                twos,
+            } => {
+                let i = game.chips()?.squares.iter().position(|q| q.pos == pos)?;
+                let c = Colour::ALL.iter().position(|k| *k == colour)?;
+                (i < 16 && ones < 5 && twos < 5).then(|| {
+                    self.trade_base() + ((i * 3 + c) * 5 + ones as usize) * 5 + twos as usize
+                })
+            }
+            Action::Draft { tile } => {
+                ((tile.0 as usize) < DRAFT_CODES).then(|| self.draft_base() + tile.0 as usize)
+            }
+            Action::Flea { to, from } => {
+                let t = self.tile_code(to.pos(), to.half)?;
+                let f = match from {
+                    None => 0,
+                    Some(f) => 1 + self.tile_code(f.pos(), f.half)?,
+                };
+                Some(self.flea_base() + t * (self.tile_codes() + 1) + f)
+            }
+            Action::Flee { from, to } => {
+                let f = self.feature_code(from.pos(), from.half, from.place)?;
+                let t = self.feature_code(to.pos(), to.half, to.place)?;
+                Some(self.flee_base() + f * self.feature_codes() + t)
+            }
         }
     }
 
@@ -700,6 +824,9 @@ impl ActionCodec {
     pub fn decode(&self, game: &Game, index: usize) -> Option<Action> {
         if index == PASS_INDEX {
             return Some(Action::Pass);
+        }
+        if index >= self.gingerbread_base() {
+            return self.decode_expansion(game, index);
         }
         if index < PLACE_BASE {
             let i = index - FOLLOWER_BASE;
@@ -724,16 +851,65 @@ impl ActionCodec {
             cell / (self.width() * self.width()),
             cell % (self.width() * self.width()),
         );
-        if slot != 0 {
-            return None;
-        }
         let w = self.width() as i32;
         let pos = Pos::new(cell as i32 % w - self.radius, cell as i32 / w - self.radius);
-        Some(Action::Place {
-            tile: game.drawn_tile()?,
-            pos,
-            rot,
-        })
+        let tile = match slot {
+            0 => game.drawn_tile()?,
+            s => *Self::hand_slots(game).get(s - 1)?,
+        };
+        Some(Action::Place { tile, pos, rot })
+    }
+
+    fn decode_expansion(&self, game: &Game, index: usize) -> Option<Action> {
+        if index >= self.num_actions() {
+            return None;
+        }
+        if index >= self.flee_base() {
+            let i = index - self.flee_base();
+            let (f, t) = (i / self.feature_codes(), i % self.feature_codes());
+            let (fp, fh, fpl) = self.feature_of(f)?;
+            let (tp, th, tpl) = self.feature_of(t)?;
+            return Some(Action::Flee {
+                from: FeatureAt::new(fp, fh, fpl)?,
+                to: FeatureAt::new(tp, th, tpl)?,
+            });
+        }
+        if index >= self.flea_base() {
+            let i = index - self.flea_base();
+            let (t, f) = (i / (self.tile_codes() + 1), i % (self.tile_codes() + 1));
+            let (tp, th) = self.tile_of(t)?;
+            let from = match f {
+                0 => None,
+                f => {
+                    let (fp, fh) = self.tile_of(f - 1)?;
+                    Some(TileAt::new(fp, fh)?)
+                }
+            };
+            return Some(Action::Flea {
+                to: TileAt::new(tp, th)?,
+                from,
+            });
+        }
+        if index >= self.draft_base() {
+            return Some(Action::Draft {
+                tile: TileIdx((index - self.draft_base()) as u16),
+            });
+        }
+        if index >= self.trade_base() {
+            let i = index - self.trade_base();
+            let (rest, twos) = (i / 5, i % 5);
+            let (rest, ones) = (rest / 5, rest % 5);
+            let (sq, c) = (rest / 3, rest % 3);
+            let pos = game.chips()?.squares.get(sq)?.pos;
+            return Some(Action::Trade {
+                pos,
+                colour: Colour::ALL[c],
+                ones: ones as u8,
+                twos: twos as u8,
+            });
+        }
+        let (pos, corner, place) = self.feature_of(index - self.gingerbread_base())?;
+        Some(Action::Gingerbread { pos, corner, place })
     }
 
     /// The indices of the legal actions, ascending (actions outside the
@@ -919,6 +1095,9 @@ mod tests {
                 e => c.expansions.push(e.to_string()),
             }
         }
+        if c.expansions.iter().any(|e| e == "map-chips") {
+            c.map = Some("ukraine".into());
+        }
         c
     }
 
@@ -929,6 +1108,18 @@ mod tests {
         &["base", "river2"],
         &["base", "river20", "cutcassonne"],
         &["base", "river1", "river2"],
+        &["base", "halfsies1", "halfsies2"],
+        &["winter", "gingerbread"],
+        &["base", "map-chips"],
+        &["base", "plague"],
+        &[
+            "winter",
+            "gingerbread",
+            "plague",
+            "river2",
+            "halfsies1",
+            "map-chips",
+        ],
     ];
 
     /// Plays random games in every set combination, calling `check` at every
@@ -985,10 +1176,15 @@ mod tests {
             assert_eq!(h.pile_in_order().next(), Some(t));
             let events = h.events().len();
             h.apply_legal(&Action::Pass);
+            // A plague or gingerbread step may come before the draw.
+            if h.phase() != Phase::Place {
+                return;
+            }
             let discarded = h.events()[events..]
                 .iter()
                 .any(|e| e.tile == Some(t) && e.reason == crate::scoring::Reason::Discarded);
-            assert!(h.drawn_tile() == Some(t) || discarded);
+            // With half tiles a tile that fits nowhere waits (skipped) instead.
+            assert!(h.drawn_tile() == Some(t) || discarded || h.skipped.contains(&t));
         });
     }
 
@@ -1032,7 +1228,13 @@ mod tests {
             let p = rng.below(2) as usize;
             let d = g.determinize(p, rng);
             assert_eq!(d.observation(p), g.observation(p));
-            assert_eq!(d.observation(1 - p), g.observation(1 - p));
+            // The other seat's public view is the same; its own hidden items
+            // (halves, chips) are a sample.
+            let public = |mut o: Observation| {
+                o.own = OwnHidden::default();
+                o
+            };
+            assert_eq!(public(d.observation(1 - p)), public(g.observation(1 - p)));
             let mut a: Vec<TileIdx> = g.pile_in_order().collect();
             let mut b: Vec<TileIdx> = d.pile_in_order().collect();
             // The sample depends only on what the player knows: the same
@@ -1054,7 +1256,9 @@ mod tests {
             a.sort();
             b.sort();
             assert_eq!(a, b);
-            assert_eq!(d.legal_actions(), g.legal_actions());
+            if g.current_player() == p {
+                assert_eq!(d.legal_actions(), g.legal_actions());
+            }
         });
     }
 
