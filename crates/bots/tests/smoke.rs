@@ -15,7 +15,14 @@ const COMBOS: &[&[&str]] = &[
     &["base", "plague"],
     &["winter", "gingerbread"],
     &["base", "map-chips"],
-    &["winter", "gingerbread", "plague", "river2", "halfsies1", "map-chips"],
+    &[
+        "winter",
+        "gingerbread",
+        "plague",
+        "river2",
+        "halfsies1",
+        "map-chips",
+    ],
 ];
 
 fn config(sets: &[&str], players: usize, seed: u64) -> GameConfig {
