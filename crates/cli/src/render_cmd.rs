@@ -29,8 +29,12 @@ pub struct RenderArgs {
     /// Leave out the players' legend under the board.
     #[arg(long)]
     no_legend: bool,
+    /// Highlight one feature, named by a place of a placed tile:
+    /// `X,Y,PLACE` or `X,Y,PLACE,HALF` (e.g. `0,0,N`; `2,-1,E,NW`).
+    #[arg(long, value_name = "X,Y,PLACE[,HALF]", allow_hyphen_values = true)]
+    highlight: Option<String>,
     /// Draw one tile instead of a board, by id (`base/D`).
-    #[arg(long, conflicts_with_all = ["record", "at", "grid", "legal", "no_legend"])]
+    #[arg(long, conflicts_with_all = ["record", "at", "grid", "legal", "no_legend", "highlight"])]
     tile: Option<String>,
     /// The tile's rotation: 0, 90, 180 or 270 (clockwise).
     #[arg(long, default_value_t = 0, requires = "tile")]
@@ -148,11 +152,44 @@ pub fn render(args: RenderArgs) -> Result<()> {
         title: Some(format!("{name}: after {at} of {total} actions, {state}")),
         ..BoardOptions::default()
     };
+    let mut scene = bastide_render::Scene::of_game(&game);
+    if let Some(h) = &args.highlight {
+        let (pos, corner, place) = parse_highlight(h)?;
+        scene.highlight_feature(&game, pos, corner, place)?;
+    }
     emit(
-        bastide_render::board_svg(&game, &opts),
+        bastide_render::scene_svg(&scene, &opts),
         args.out.as_deref(),
         args.zoom,
     )
+}
+
+/// Reads `X,Y,PLACE[,HALF]`.
+fn parse_highlight(
+    text: &str,
+) -> Result<(
+    bastide_engine::Pos,
+    Option<bastide_engine::Corner>,
+    bastide_engine::Place,
+)> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let usage = || format!("--highlight {text:?}: write X,Y,PLACE or X,Y,PLACE,HALF, e.g. 0,0,N");
+    if !(3..=4).contains(&parts.len()) {
+        bail!(usage());
+    }
+    let x: i32 = parts[0].parse().with_context(usage)?;
+    let y: i32 = parts[1].parse().with_context(usage)?;
+    let place = parts[2]
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("{}: {e}", usage()))?;
+    let corner = match parts.get(3) {
+        Some(c) => Some(
+            c.parse()
+                .map_err(|e: String| anyhow::anyhow!("{}: {e}", usage()))?,
+        ),
+        None => None,
+    };
+    Ok((bastide_engine::Pos::new(x, y), corner, place))
 }
 
 /// `bastide catalog`.

@@ -176,3 +176,28 @@ fn render_a_plague_game() {
             "plague source (the plague doctor)",
         ));
 }
+
+#[test]
+fn render_highlights_a_feature_and_explains_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hl.svg");
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/board-midgame.json");
+    let ok = std::process::Command::new(env!("CARGO_BIN_EXE_bastide"))
+        .args(["render", record, "--highlight", "0,0,ENE", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("class=\"highlight\""));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_bastide"))
+        .args(["render", record, "--highlight", "0,0"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("X,Y,PLACE"));
+}

@@ -29,6 +29,7 @@ const STYLE: &str = "\
 .tileedge{fill:none;stroke:#33491f;stroke-width:1.2;stroke-opacity:0.75}\
 .gap{stroke:#8a5a44;stroke-width:1.5;stroke-dasharray:5 4}\
 .legal{fill:#ffd84d;fill-opacity:0.45;stroke:#b88700;stroke-width:2;stroke-dasharray:6 4}\
+.highlight{fill:#fff36b;fill-opacity:0.35;stroke:#e0a800;stroke-width:4}\
 .last{fill:none;stroke:#fff36b;stroke-width:3;stroke-opacity:0.9}\
 .mwall{fill:#f4ead6;stroke:#3f3226;stroke-width:1.5}\
 .mroof{fill:#b8402b;stroke:#3f3226;stroke-width:1.5;stroke-linejoin:round}\
@@ -969,6 +970,24 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             num(o.y + 3.0),
             num(S - 6.0),
             num(S - 6.0)
+        );
+    }
+    for piece in scene
+        .highlight
+        .iter()
+        .filter_map(|i| pieces.get(*i as usize))
+    {
+        let g = geoms.get(cat, piece.tile);
+        let o = origin_of(piece.pos);
+        let ring: Vec<Pt> = g
+            .outline
+            .iter()
+            .map(|&p| to_board(p, o, piece.rot))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<polygon class=\"highlight\" points=\"{}\"/>",
+            points(&ring)
         );
     }
     if opts.mark_last {

@@ -32,7 +32,7 @@ use bastide_engine::catalog::Catalog;
 use bastide_engine::expansions::map_chips::Chip;
 use bastide_engine::expansions::plague::{Flea, Outbreak};
 use bastide_engine::game::Follower;
-use bastide_engine::geometry::{Pos, Rotation};
+use bastide_engine::geometry::{Corner, Place, Pos, Rotation};
 use bastide_engine::map::MapDef;
 use bastide_engine::Game;
 use resvg::{tiny_skia, usvg};
@@ -84,6 +84,9 @@ pub enum RenderError {
     /// No tile has that id.
     #[error("unknown tile {0:?}: use an id like base/D (see `bastide catalog`)")]
     UnknownTile(String),
+    /// No feature lies at the place asked to highlight.
+    #[error("no feature to highlight at {0}: name a place of a placed tile, e.g. 0,0,N")]
+    NoFeature(String),
     /// No set has that name.
     #[error("unknown tile set {name:?}: the catalog has {known}")]
     UnknownSet {
@@ -257,6 +260,9 @@ pub struct Scene<'a> {
     pub map: Option<MapScene>,
     /// The Plague's tokens, when it is in play.
     pub plague: Option<PlagueScene>,
+    /// Pieces to outline as one highlighted feature (see
+    /// [`Scene::highlight_feature`]).
+    pub highlight: Vec<u16>,
 }
 
 /// A neutral figure on a feature of a piece.
@@ -317,7 +323,30 @@ impl<'a> Scene<'a> {
                 .collect(),
             map: MapScene::of_game(game),
             plague: PlagueScene::of_game(game),
+            highlight: Vec::new(),
         }
+    }
+
+    /// Highlights the feature at `place` of the tile in cell `pos` (and half
+    /// `corner`): every piece holding a segment of it is outlined. Errors
+    /// when no feature is there.
+    pub fn highlight_feature(
+        &mut self,
+        game: &Game,
+        pos: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Result<(), RenderError> {
+        let feats = game.board().features();
+        let node = game
+            .board()
+            .node_at(game.catalog(), pos, corner, place)
+            .ok_or_else(|| RenderError::NoFeature(format!("{place} of the tile at {pos}")))?;
+        let mut pieces: Vec<u16> = feats.members(node).map(|m| feats.origin(m).0).collect();
+        pieces.sort_unstable();
+        pieces.dedup();
+        self.highlight = pieces;
+        Ok(())
     }
 }
 

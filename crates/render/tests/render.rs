@@ -144,6 +144,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
         }],
         map: None,
         plague: None,
+        highlight: Vec::new(),
     };
     let opts = BoardOptions {
         grid: true,
@@ -248,6 +249,7 @@ fn a_map_without_chips_and_a_scene_of_a_bare_map() {
         figures: Vec::new(),
         map: Some(MapScene::of_map(&map)),
         plague: None,
+        highlight: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -499,6 +501,7 @@ fn snapshot_plague_tokens_on_halves_and_beside_followers() {
         figures: Vec::new(),
         map: None,
         plague: Some(plague),
+        highlight: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -691,4 +694,36 @@ fn bad_requests_say_what_to_do() {
         svg_to_png(&tile, 0.0),
         Err(RenderError::Size { .. })
     ));
+}
+
+#[test]
+fn a_highlighted_feature_outlines_every_piece_of_it() {
+    let game = replay(BASE_SMALL, None);
+    // The start tile's road runs W–E; highlight it and compare with the
+    // engine's own member list.
+    let mut scene = Scene::of_game(&game);
+    scene
+        .highlight_feature(&game, Pos::new(0, 0), None, bastide_engine::Place::E)
+        .expect("a road lies there");
+    let feats = game.board().features();
+    let node = game
+        .board()
+        .node_at(
+            game.catalog(),
+            Pos::new(0, 0),
+            None,
+            bastide_engine::Place::E,
+        )
+        .unwrap();
+    let mut want: Vec<u16> = feats.members(node).map(|m| feats.origin(m).0).collect();
+    want.sort_unstable();
+    want.dedup();
+    assert_eq!(scene.highlight, want);
+    let svg = scene_svg(&scene, &BoardOptions::default());
+    assert_eq!(svg.matches("class=\"highlight\"").count(), want.len());
+    // Nothing there: a clear error.
+    let e = scene
+        .highlight_feature(&game, Pos::new(40, 40), None, bastide_engine::Place::N)
+        .unwrap_err();
+    assert!(e.to_string().contains("no feature to highlight"));
 }
