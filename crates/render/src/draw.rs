@@ -972,11 +972,8 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             num(S - 6.0)
         );
     }
-    for piece in scene
-        .highlight
-        .iter()
-        .filter_map(|i| pieces.get(*i as usize))
-    {
+    // Outlines of whole pieces: the highlighted feature's, then the last.
+    let mut outline = |out: &mut String, piece: &Piece, class: &str| {
         let g = geoms.get(cat, piece.tile);
         let o = origin_of(piece.pos);
         let ring: Vec<Pt> = g
@@ -986,24 +983,20 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "<polygon class=\"highlight\" points=\"{}\"/>",
+            "<polygon class=\"{class}\" points=\"{}\"/>",
             points(&ring)
         );
+    };
+    for piece in scene
+        .highlight
+        .iter()
+        .filter_map(|i| pieces.get(*i as usize))
+    {
+        outline(&mut out, piece, "highlight");
     }
     if opts.mark_last {
         if let Some(last) = scene.last.and_then(|i| pieces.get(i as usize)) {
-            let g = geoms.get(cat, last.tile);
-            let o = origin_of(last.pos);
-            let ring: Vec<Pt> = g
-                .outline
-                .iter()
-                .map(|&p| to_board(p, o, last.rot))
-                .collect();
-            let _ = writeln!(
-                out,
-                "<polygon class=\"last\" points=\"{}\"/>",
-                points(&ring)
-            );
+            outline(&mut out, last, "last");
         }
     }
     if let Some(m) = map {
