@@ -182,3 +182,47 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         pile: prefix,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pile_ids(cfg: &GameConfig) -> Vec<String> {
+        let cat = Catalog::builtin();
+        build(&cat, cfg)
+            .expect("valid config")
+            .pile
+            .iter()
+            .map(|t| cat.tile(*t).id.clone())
+            .collect()
+    }
+
+    #[test]
+    fn gingerbread_tiles_join_the_winter_pile_and_the_misprint_swaps_d_for_c() {
+        let mut cfg = GameConfig::new(2, 3);
+        cfg.base = "winter".into();
+        cfg.expansions = vec!["gingerbread".into()];
+        let ids = pile_ids(&cfg);
+        assert_eq!(ids.len(), 83 + 6);
+        let count = |ids: &[String], id: &str| ids.iter().filter(|t| *t == id).count();
+        assert_eq!(count(&ids, "gingerbread/C"), 1);
+        assert_eq!(count(&ids, "gingerbread/D"), 1);
+        cfg.options
+            .insert("gingerbread_misprint".into(), true.into());
+        let ids = pile_ids(&cfg);
+        assert_eq!(ids.len(), 83 + 6);
+        assert_eq!(count(&ids, "gingerbread/C"), 2);
+        assert_eq!(count(&ids, "gingerbread/D"), 0);
+    }
+
+    #[test]
+    fn a_river_replaces_the_start_tile_which_joins_the_pile() {
+        let mut cfg = GameConfig::new(2, 3);
+        cfg.expansions = vec!["river1".into()];
+        let ids = pile_ids(&cfg);
+        // 72 base tiles (start D included) + 11 river tiles after the source.
+        assert_eq!(ids.len(), 72 + 11);
+        assert!(ids[..11].iter().all(|t| t.starts_with("river1/")));
+        assert_eq!(ids[10], "river1/L", "the lake comes last");
+    }
+}
