@@ -26,17 +26,7 @@ const COMBOS: &[&[&str]] = &[
 ];
 
 fn config(sets: &[&str], players: usize, seed: u64) -> GameConfig {
-    let mut c = GameConfig::new(players, seed);
-    for s in sets {
-        match *s {
-            "base" | "winter" => c.base = s.to_string(),
-            e => c.expansions.push(e.to_string()),
-        }
-    }
-    if c.expansions.iter().any(|e| e == "map-chips") {
-        c.map = Some("ukraine".to_string());
-    }
-    c
+    GameConfig::from_sets(players, seed, sets)
 }
 
 fn bots(specs: &[&str], seed: u64) -> Vec<Box<dyn Bot>> {

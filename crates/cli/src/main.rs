@@ -178,22 +178,7 @@ fn run(cli: Cli) -> Result<()> {
 
 /// A configuration from `--sets` (the base game first, then expansions).
 pub fn config_for(players: usize, seed: u64, sets: &[String]) -> Result<GameConfig> {
-    let mut config = GameConfig::new(players, seed);
-    for s in sets {
-        match s.as_str() {
-            "base" | "winter" => config.base = s.clone(),
-            "" => {}
-            // A map name in the list puts the game on that map.
-            m if bastide_engine::map::MapDef::builtin(m).is_some() => {
-                config.map = Some(m.to_string())
-            }
-            other => config.expansions.push(other.to_string()),
-        }
-    }
-    // Map Chips need a map: the one map built in, unless another is named.
-    if config.expansions.iter().any(|e| e == "map-chips") && config.map.is_none() {
-        config.map = Some("ukraine".to_string());
-    }
+    let config = GameConfig::from_sets(players, seed, sets);
     // Check now, so a bad flag fails before any work starts.
     Game::new(config.clone())?;
     Ok(config)

@@ -74,6 +74,27 @@ impl GameConfig {
             chips: None,
         }
     }
+
+    /// A game for `players` players from a list of set names, as the CLI's
+    /// `--sets` takes them: `base` or `winter`, expansion ids, and map names
+    /// (`ukraine`). Map Chips get the Ukraine map unless a map is named.
+    /// Unknown names become expansions, which [`crate::Game::new`] rejects
+    /// with a message listing the known ones.
+    pub fn from_sets<S: AsRef<str>>(players: usize, seed: u64, sets: &[S]) -> GameConfig {
+        let mut c = GameConfig::new(players, seed);
+        for s in sets.iter().map(AsRef::as_ref) {
+            match s {
+                "base" | "winter" => c.base = s.to_string(),
+                "" => {}
+                m if crate::map::MapDef::builtin(m).is_some() => c.map = Some(m.to_string()),
+                e => c.expansions.push(e.to_string()),
+            }
+        }
+        if c.expansions.iter().any(|e| e == "map-chips") && c.map.is_none() {
+            c.map = Some("ukraine".to_string());
+        }
+        c
+    }
 }
 
 /// Default player names, in seat order.
@@ -239,4 +260,27 @@ pub enum ConfigError {
         /// How many copies exist (the start tile's copy excluded).
         copies: usize,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_name_the_base_game_expansions_and_maps() {
+        let c = GameConfig::from_sets(3, 9, &["winter", "gingerbread", "river2"]);
+        assert_eq!((c.base.as_str(), c.players.len(), c.seed), ("winter", 3, 9));
+        assert_eq!(c.expansions, vec!["gingerbread", "river2"]);
+        assert_eq!(c.map, None);
+        // Map Chips bring the Ukraine map; a map alone is a map, not an expansion.
+        assert_eq!(
+            GameConfig::from_sets(2, 1, &["base", "map-chips"])
+                .map
+                .as_deref(),
+            Some("ukraine")
+        );
+        let m = GameConfig::from_sets(2, 1, &["base", "ukraine"]);
+        assert_eq!(m.map.as_deref(), Some("ukraine"));
+        assert!(m.expansions.is_empty());
+    }
 }

@@ -1088,17 +1088,7 @@ mod tests {
     use crate::GameConfig;
 
     fn config(sets: &[&str], seed: u64) -> GameConfig {
-        let mut c = GameConfig::new(2, seed);
-        for s in sets {
-            match *s {
-                "base" | "winter" => c.base = s.to_string(),
-                e => c.expansions.push(e.to_string()),
-            }
-        }
-        if c.expansions.iter().any(|e| e == "map-chips") {
-            c.map = Some("ukraine".into());
-        }
-        c
+        GameConfig::from_sets(2, seed, sets)
     }
 
     const COMBOS: &[&[&str]] = &[
