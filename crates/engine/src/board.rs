@@ -369,18 +369,16 @@ impl Board {
                     if theirs != Some(mine.opposite()) {
                         return Err(PlacementError::HalfClash(pos, mine));
                     }
-                    let (_, their_long) = cat
-                        .tile(self.pieces[*q as usize].tile)
-                        .oriented(self.pieces[*q as usize].rot)
-                        .half
-                        .unwrap_or_default_half();
-                    let (_, my_long) = o.half.unwrap_or_default_half();
-                    if their_long.code != my_long.code {
+                    // Both are halves here, so both have a long side.
+                    let long = |o: &Oriented| o.half.map_or(0, |(_, side)| side.code);
+                    let q = self.pieces[*q as usize];
+                    let (theirs, mine) = (long(cat.tile(q.tile).oriented(q.rot)), long(o));
+                    if theirs != mine {
                         return Err(PlacementError::Mismatch {
                             pos,
                             side: None,
-                            mine: describe(my_long.code),
-                            theirs: describe(their_long.code),
+                            mine: describe(mine),
+                            theirs: describe(theirs),
                         });
                     }
                     contacts += 1;
@@ -632,16 +630,5 @@ impl Board {
     /// Kind of the feature of node `n`.
     pub fn kind(&self, n: NodeId) -> FeatureKind {
         self.features.kind(n)
-    }
-}
-
-/// Lets a non-half oriented tile be asked for its long side without a panic.
-trait HalfOrDefault {
-    fn unwrap_or_default_half(self) -> (Corner, crate::catalog::SideProfile);
-}
-
-impl HalfOrDefault for Option<(Corner, crate::catalog::SideProfile)> {
-    fn unwrap_or_default_half(self) -> (Corner, crate::catalog::SideProfile) {
-        self.unwrap_or((Corner::SW, crate::catalog::SideProfile::default()))
     }
 }
