@@ -32,7 +32,12 @@ pub struct GameConfig {
     #[serde(default)]
     pub seed: u64,
     /// Fixed draw order (first drawn first); the rest follows shuffled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// At most [`crate::limits::MAX_TILES`] tiles.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
+    )]
     pub deck: Option<Vec<String>>,
     /// Makes `deck` the whole draw pile.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -42,7 +47,11 @@ pub struct GameConfig {
     pub hands: Option<Vec<Vec<String>>>,
     /// Map Chips: the first chips taken from the supply (`"purple:2"` …);
     /// the rest follow shuffled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
+    )]
     pub chips: Option<Vec<String>>,
 }
 

@@ -63,3 +63,47 @@ mod tests {
         assert!(cut_message(&"x".repeat(10_000)).len() < 600);
     }
 }
+
+/// The most actions a record may hold: 100,000, ten for each of
+/// [`MAX_TILES`] turns (a turn takes at most five).
+pub const MAX_ACTIONS: usize = 100_000;
+
+/// Reads a JSON list of at most `MAX` items, failing at item `MAX + 1`
+/// before it is built, so a long list costs no more memory than the limit.
+pub(crate) fn bounded_vec<'de, D, T, const MAX: usize>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    struct Bounded<T, const MAX: usize>(std::marker::PhantomData<T>);
+    impl<'de, T: serde::Deserialize<'de>, const MAX: usize> serde::de::Visitor<'de>
+        for Bounded<T, MAX>
+    {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "a list of at most {MAX} items")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(MAX).min(4096));
+            while let Some(item) = seq.next_element()? {
+                if out.len() == MAX {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX} items; at most {MAX} are allowed"
+                    )));
+                }
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Bounded::<T, MAX>(std::marker::PhantomData))
+}
+
+/// [`bounded_vec`] for an optional list.
+pub(crate) fn bounded_opt_vec<'de, D, T, const MAX: usize>(d: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    bounded_vec::<D, T, MAX>(d).map(Some)
+}

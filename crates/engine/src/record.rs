@@ -23,8 +23,11 @@ pub struct Record {
     pub format: u64,
     /// Set-up.
     pub config: GameConfig,
-    /// Actions in order.
-    #[serde(default)]
+    /// Actions in order (at most [`crate::limits::MAX_ACTIONS`]).
+    #[serde(
+        default,
+        deserialize_with = "crate::limits::bounded_vec::<_, _, { crate::limits::MAX_ACTIONS }>"
+    )]
     pub actions: Vec<ActionJson>,
 }
 

@@ -301,3 +301,25 @@ fn set_lists_are_answered_in_command_line_terms() {
     let c = GameConfig::from_sets(3, 1, &["river1"]).expect("base implied");
     assert_eq!((c.base.as_str(), c.expansions.len()), ("base", 1));
 }
+
+#[test]
+fn long_lists_stop_at_their_limit_while_parsing() {
+    use bastide_engine::limits::MAX_ACTIONS;
+    let passes = vec![r#"{"pass": {}}"#; MAX_ACTIONS + 1].join(",");
+    let msg = Record::parse(&base_record(&passes))
+        .expect_err("too many actions")
+        .to_string();
+    assert!(msg.contains(&format!("at most {MAX_ACTIONS}")), "{msg}");
+    let deck = vec!["\"base/U\""; MAX_TILES + 1].join(",");
+    let text = format!(
+        r#"{{"format": 1, "config": {{"players": ["RED", "BLUE"], "deck": [{deck}], "deck_only": true}}, "actions": []}}"#
+    );
+    let msg = Record::parse(&text).expect_err("deck too long").to_string();
+    assert!(
+        msg.contains("config.deck") && msg.contains(&format!("at most {MAX_TILES}")),
+        "{msg}"
+    );
+    // Absent lists still default to empty.
+    let r = Record::parse(r#"{"format": 1, "config": {"players": ["A", "B"]}}"#).expect("minimal");
+    assert!(r.actions.is_empty() && r.config.deck.is_none());
+}
