@@ -48,22 +48,6 @@ pub fn cut_message(s: &str) -> String {
     format!("{head}… ({} more characters)", n - MAX)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cut_keeps_short_inputs_and_shortens_long_ones() {
-        assert_eq!(cut("river9"), "\"river9\"");
-        let long = "é".repeat(1_000_000);
-        let c = cut(&long);
-        assert!(c.len() < 200, "{c}");
-        assert!(c.ends_with("(1000000 characters)"), "{c}");
-        assert_eq!(cut_message("short"), "short");
-        assert!(cut_message(&"x".repeat(10_000)).len() < 600);
-    }
-}
-
 /// The most actions a record may hold: 100,000, ten for each of
 /// [`MAX_TILES`] turns (a turn takes at most five).
 pub const MAX_ACTIONS: usize = 100_000;
@@ -106,4 +90,20 @@ where
     T: serde::Deserialize<'de>,
 {
     bounded_vec::<D, T, MAX>(d).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_keeps_short_inputs_and_shortens_long_ones() {
+        assert_eq!(cut("river9"), "\"river9\"");
+        let long = "é".repeat(1_000_000);
+        let c = cut(&long);
+        assert!(c.len() < 200, "{c}");
+        assert!(c.ends_with("(1000000 characters)"), "{c}");
+        assert_eq!(cut_message("short"), "short");
+        assert!(cut_message(&"x".repeat(10_000)).len() < 600);
+    }
 }
