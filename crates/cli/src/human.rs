@@ -168,10 +168,15 @@ fn check_count(players: usize, bots: &[String]) -> Result<()> {
 
 /// `1 player`, `3 players`.
 fn count(n: usize, noun: &str) -> String {
+    count_irregular(n, noun, &format!("{noun}s"))
+}
+
+/// `1 half`, `2 halves`: for nouns whose plural is not just an `s` more.
+fn count_irregular(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
-        format!("{n} {noun}")
+        format!("{n} {one}")
     } else {
-        format!("{n} {noun}s")
+        format!("{n} {many}")
     }
 }
 
@@ -265,7 +270,14 @@ impl<R: BufRead, W: Write> Table<R, W> {
                     if humans && a != Action::Pass {
                         let who = seat_label(&self.game, seat);
                         let name = bot.name();
-                        let what = describe(&self.game, &a);
+                        let what = match a {
+                            Action::Place { tile, .. } => format!(
+                                "places {} at {}",
+                                self.game.catalog().tile(tile).id,
+                                describe(&self.game, &a)
+                            ),
+                            _ => describe(&self.game, &a),
+                        };
                         writeln!(self.term, "{who} ({name}): {what}")?;
                     }
                     a
@@ -343,10 +355,15 @@ impl<R: BufRead, W: Write> Table<R, W> {
         let screen = position_text(game, &choices);
         write!(self.term, "\n{screen}")?;
         let last = choices.len().saturating_sub(1);
+        let range = if last == 0 {
+            "0".to_string()
+        } else {
+            format!("0–{last}")
+        };
         loop {
             write!(
                 self.term,
-                "{who}, your choice (0–{last}; ? help, u undo, q quit): "
+                "{who}, your choice ({range}; ? help, u undo, q quit): "
             )?;
             self.term.flush()?;
             let line = self.read_line()?;
@@ -560,7 +577,7 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
         );
         if let Some(h) = game.halves() {
             let n = h.hands.get(i).map_or(0, Vec::len);
-            line.push_str(&format!(", {}", count(n, "half")));
+            line.push_str(&format!(", {}", count_irregular(n, "half", "halves")));
         }
         if let Some(c) = game.chips() {
             let n = c.hands.get(i).map_or(0, Vec::len);
@@ -658,12 +675,20 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
     }
     let cells = legal_cells(game);
     for (i, a) in choices.iter().enumerate() {
-        // A placement starts with the letter of its cell on the board.
+        // A placement starts with the letter of its cell on the board, and
+        // names its tile when it is a half from the hand.
         let letter = match a {
-            Action::Place { pos, .. } => cells
-                .iter()
-                .position(|c| c == pos)
-                .map_or(String::new(), |k| format!("{} ", cell_letter(k))),
+            Action::Place { pos, tile, .. } => {
+                let letter = cells
+                    .iter()
+                    .position(|c| c == pos)
+                    .map_or(String::new(), |k| format!("{} ", cell_letter(k)));
+                if Some(*tile) == game.drawn_tile() {
+                    letter
+                } else {
+                    format!("{letter}half {} at ", game.catalog().tile(*tile).id)
+                }
+            }
             _ => String::new(),
         };
         s.push_str(&format!("  {i:>3}) {letter}{}\n", describe(game, a)));
@@ -678,7 +703,7 @@ Board: each tile is 3 by 3 characters, north up; x grows east, y grows south.
   C city   r road   . field   ~ river   M monastery
   0-5      a follower of that seat (seat numbers as in `replay --as`)
   a-z      a cell where your tile can go (the letter is in the choices)
-  :        an empty square of the map     $  a Chumak square (Map Chips)
+  ·        an empty square of the map     $  a Chumak square (Map Chips)
 Commands (then Enter):
   a number  take that choice
   ?         this help
@@ -713,7 +738,15 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
                 .map_or("a tile", |t| game.catalog().tile(t).id.as_str());
             return Some(format!("{id} fits nowhere and is discarded"));
         }
-        Reason::Plague => return Some(format!("a flea sends a follower{at} home")),
+        Reason::Plague => {
+            let owner = e
+                .followers
+                .iter()
+                .take(n)
+                .position(|&f| f > 0)
+                .map_or("a".to_string(), |i| format!("{}'s", seat_label(game, i)));
+            return Some(format!("a flea sends {owner} follower{at} home"));
+        }
         Reason::Outbreak => return Some(format!("plague outbreak {}{at}", e.extra)),
         Reason::Eradicated => return Some(format!("outbreak {} eradicated{at}", e.extra)),
         Reason::Completed => format!("completed {kind}{at}, {}", count_tiles(e)),
@@ -737,7 +770,10 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
 fn count_tiles(e: &Event) -> String {
     let mut s = count(e.tiles as usize, "tile");
     if e.feature == Some(FeatureKind::City) && e.extra > 0 {
-        s.push_str(&format!(", {}", count(e.extra as usize, "coat of arms")));
+        s.push_str(&format!(
+            ", {}",
+            count_irregular(e.extra as usize, "coat of arms", "coats of arms")
+        ));
     }
     s
 }
@@ -870,7 +906,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             tile_at_text(to)
         ),
         Action::Flee { from, to } => format!(
-            "your follower on the {} at {} {} flees to {} {}",
+            "the follower on the {} at {} {} flees to {} {}",
             kind_at(game, from.pos(), from.half, from.place),
             at_text(from.pos(), from.half),
             from.place,
@@ -938,14 +974,21 @@ fn tile_glyphs(
         row([Place::Ssw, Place::S, Place::Sse]),
     ];
     if at(Place::C).is_none() {
-        // A road or river through the middle shows through; a half tile
+        // A road, river or city that reaches two sides passes through the
+        // middle; two separate city caps or road ends do not. A half tile
         // shows its long side's feature in the middle.
-        let through = |a: Option<FeatureKind>, b: Option<FeatureKind>| {
-            a.filter(|k| Some(*k) == b && *k != FeatureKind::Field)
-        };
+        let cell = o.place_feature.get(usize::from(part));
+        let sides = [Place::N, Place::E, Place::S, Place::W];
+        let through = cell.and_then(|c| {
+            sides.iter().find_map(|p| {
+                let f = c[p.index()];
+                let kind = def.features.get(usize::from(f))?.kind;
+                let reach = sides.iter().filter(|q| c[q.index()] == f).count();
+                (reach >= 2 && kind != FeatureKind::Field).then_some(kind)
+            })
+        });
         g[1][1] = glyph(
-            through(at(Place::N), at(Place::S))
-                .or_else(|| through(at(Place::E), at(Place::W)))
+            through
                 .or_else(|| at(Place::H))
                 .or(Some(FeatureKind::Field)),
         );
@@ -1030,7 +1073,7 @@ pub fn board_text(game: &Game, choices: &[Action]) -> String {
                 } else if chumak.contains(&p) {
                     g[1][1] = '$';
                 } else if bounds.is_some_and(|b| b.contains(p)) {
-                    g[1][1] = ':';
+                    g[1][1] = '·';
                 }
                 g
             });
@@ -1060,7 +1103,13 @@ pub fn board_text(game: &Game, choices: &[Action]) -> String {
             })
             .collect();
         if !squares.is_empty() {
-            s.push_str(&format!("  Chumak squares ($): {}\n", squares.join("; ")));
+            s.push_str("  Chumak squares ($):");
+            // Three a line, so that the list fits a terminal.
+            for (i, q) in squares.iter().enumerate() {
+                s.push_str(if i % 3 == 0 { "\n    " } else { "; " });
+                s.push_str(q);
+            }
+            s.push('\n');
         }
     }
     s
@@ -1159,9 +1208,24 @@ mod tests {
     }
 
     #[test]
+    fn features_pass_through_the_middle_only_when_they_join() {
+        let game = game_with_deck(&["base/H", "base/U", "base/V"]);
+        let glyphs = |id: &str| {
+            let t = game.catalog().find(id).expect("a catalog tile");
+            tile_glyphs(&game, t, bastide_engine::Rotation::default(), 0)
+        };
+        // Two city caps, north and south, with the field between them.
+        assert_eq!(glyphs("base/H"), [['C'; 3], ['.'; 3], ['C'; 3]]);
+        // A straight road and a bend both run through the middle.
+        assert_eq!(glyphs("base/U")[1], ['r', 'r', 'r']);
+        assert_eq!(glyphs("base/V")[1], ['r', 'r', '.']);
+    }
+
+    #[test]
     fn counts_read_well() {
         assert_eq!(count(1, "player"), "1 player");
         assert_eq!(count(3, "player"), "3 players");
+        assert_eq!(count_irregular(2, "half", "halves"), "2 halves");
         assert_eq!(example_bots(3), "human,random,random");
     }
 }

@@ -279,7 +279,9 @@ fn the_ukraine_map_shows_its_squares_and_chumak_squares() {
         .success()
         .stderr(
             predicate::str::contains(" $ ")
-                .and(predicate::str::contains(" : "))
-                .and(predicate::str::contains("Chumak squares ($): Chernihiv")),
+                .and(predicate::str::contains(" · "))
+                .and(predicate::str::contains(
+                    "Chumak squares ($):\n    Chernihiv (5, -4)",
+                )),
         );
 }
