@@ -306,7 +306,7 @@ impl<R: BufRead, W: Write> Table<R, W> {
     /// Who plays where, and how to get help.
     fn introduce(&mut self) -> Result<()> {
         let seats: Vec<String> = (0..self.seats.len())
-            .map(|i| format!("{} {}", seat_label(&self.game, i), self.specs[i].trim()))
+            .map(|i| format!("{}: {}", seat_label(&self.game, i), self.specs[i].trim()))
             .collect();
         writeln!(self.term, "Players: {}.", seats.join(", "))?;
         if !self.rec.actions.is_empty() {
@@ -1219,6 +1219,30 @@ mod tests {
         // A straight road and a bend both run through the middle.
         assert_eq!(glyphs("base/U")[1], ['r', 'r', 'r']);
         assert_eq!(glyphs("base/V")[1], ['r', 'r', '.']);
+    }
+
+    #[test]
+    fn a_follower_shows_its_seat_number_where_it_stands() {
+        let mut game = game_with_deck(&["base/E", "base/E"]);
+        let t = game.drawn_tile().expect("a drawn tile");
+        let rot = bastide_engine::Rotation::from_degrees(180).expect("a rotation");
+        let pos = Pos::new(0, 1);
+        game.try_apply(&Action::Place { tile: t, pos, rot })
+            .expect("the cap's fields meet the start tile's");
+        game.try_apply(&Action::Follower {
+            pos,
+            corner: None,
+            place: Place::S,
+        })
+        .expect("the city is free");
+        // Seat 0's knight on the open city south of the start tile.
+        let board = board_text(&game, &[]);
+        let rows: Vec<&str> = board.lines().collect();
+        let cap = rows
+            .iter()
+            .position(|r| r.starts_with("   1"))
+            .expect("row 1");
+        assert_eq!(rows.get(cap + 1).map(|r| r.trim()), Some("C0C"), "{board}");
     }
 
     #[test]

@@ -285,3 +285,26 @@ fn the_ukraine_map_shows_its_squares_and_chumak_squares() {
                 )),
         );
 }
+
+#[test]
+fn the_board_is_shown_again_before_the_follower_choice() {
+    let out = bastide()
+        .args(["play", "--bots", "human,random", "--seed", "5"])
+        .write_stdin("0\nq\ny\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let after_placing = stderr
+        .split_once("your choice")
+        .map(|(_, rest)| rest)
+        .expect("a first prompt");
+    let (before_follower, _) = after_placing
+        .split_once("put a follower on the tile just placed")
+        .expect("a follower prompt");
+    assert!(
+        before_follower.contains("(? for the symbols and commands)")
+            && before_follower.contains("seat 0 RED: 0 points"),
+        "{stderr}"
+    );
+}
