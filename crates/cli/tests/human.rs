@@ -308,3 +308,21 @@ fn the_board_is_shown_again_before_the_follower_choice() {
         "{stderr}"
     );
 }
+
+#[test]
+fn input_ending_mid_game_keeps_the_record_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.json");
+    bastide()
+        .args(["play", "--bots", "human,random", "--out"])
+        .arg(&file)
+        .write_stdin("0\n")
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("input ended")
+                .and(predicate::str::contains("the record so far is in")),
+        );
+    assert_eq!(actions(&record_at(&file)).len(), 1);
+    assert_eq!(replay(&file)["finished"], false);
+}
