@@ -753,7 +753,7 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
         Reason::GameEnd if e.feature == Some(FeatureKind::Field) => {
             format!(
                 "farm{at} at game end, {}",
-                count(e.extra as usize, "completed city")
+                count_irregular(e.extra as usize, "completed city", "completed cities")
             )
         }
         Reason::GameEnd => format!("unfinished {kind}{at} at game end, {}", count_tiles(e)),
@@ -1243,6 +1243,27 @@ mod tests {
             .position(|r| r.starts_with("   1"))
             .expect("row 1");
         assert_eq!(rows.get(cap + 1).map(|r| r.trim()), Some("C0C"), "{board}");
+    }
+
+    #[test]
+    fn scores_are_told_with_their_reason_and_silent_events_are_not() {
+        let game = game_with_deck(&["base/B"]);
+        let mut farm = Event {
+            reason: Reason::GameEnd,
+            feature: Some(FeatureKind::Field),
+            at: Some((Pos::new(0, 0), None, Place::E)),
+            tiles: 0,
+            extra: 2,
+            points: [0, 6, 0, 0, 0, 0],
+            followers: [0, 1, 0, 0, 0, 0],
+            tile: None,
+        };
+        assert_eq!(
+            event_text(&game, &farm).as_deref(),
+            Some("seat 1 BLUE +6: farm at (0, 0) E at game end, 2 completed cities")
+        );
+        farm.points = [0; 6];
+        assert_eq!(event_text(&game, &farm), None);
     }
 
     #[test]
