@@ -54,25 +54,9 @@ enum Command {
         /// The record file (`-` for standard input).
         record: PathBuf,
     },
-    /// Play a whole game with built-in players and write its record.
-    Play {
-        /// Number of players (2–6).
-        #[arg(long, default_value_t = 2)]
-        players: usize,
-        /// Seed of the shuffle and of the random players.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// One player per seat, comma-separated: `human`, `random`,
-        /// `greedy`, `mcts`, `mcts:2000`, `mcts:500ms`.
-        #[arg(long, value_delimiter = ',', default_value = "random,random")]
-        bots: Vec<String>,
-        /// Base game and expansions, comma-separated (`base`, `winter`, …).
-        #[arg(long, value_delimiter = ',', default_value = "base")]
-        sets: Vec<String>,
-        /// Where to write the record (default: print it).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    /// Play a whole game with bots and people at the terminal and write
+    /// its record; or continue a saved one.
+    Play(human::PlayArgs),
     /// Play many random games and report speed and mean scores.
     Simulate {
         /// Number of games.
@@ -155,13 +139,7 @@ fn run(cli: Cli) -> Result<()> {
                 serde_json::to_string_pretty(&game.legal_actions_json())?
             );
         }
-        Command::Play {
-            players,
-            seed,
-            bots,
-            sets,
-            out,
-        } => human::play(players, seed, &bots, &sets, out)?,
+        Command::Play(args) => human::play(args)?,
         Command::Simulate {
             games,
             players,
