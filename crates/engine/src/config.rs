@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::expansions::halfsies::HalfOptions;
+use crate::expansions::registry::sets_help;
 use crate::expansions::river::RiverOptions;
+use crate::expansions::{ExpansionId, Expansions, Family};
 use crate::limits::{cut, MAX_NAME_CHARS};
 
 /// How a game is set up: the `config` object of a game record.
@@ -98,6 +100,7 @@ impl GameConfig {
     ) -> Result<GameConfig, ConfigError> {
         let bad = |m: String| Err(ConfigError::Sets(m));
         let mut c = GameConfig::new(players, seed);
+        let mut on = Expansions::NONE;
         let mut base: Option<&str> = None;
         for (i, s) in sets.iter().map(AsRef::as_ref).map(str::trim).enumerate() {
             match s {
@@ -127,32 +130,36 @@ impl GameConfig {
                     }
                     c.map = Some(m.to_string());
                 }
-                e if crate::deck::EXPANSIONS.contains(&e) => {
-                    if c.expansions.iter().any(|x| x == e) {
-                        return bad(format!("--sets names {e} twice"));
+                e => match e.parse::<ExpansionId>() {
+                    Ok(id) if id.info().implemented => {
+                        if !on.insert(id) {
+                            return bad(format!("--sets names {e} twice"));
+                        }
+                        c.expansions.push(e.to_string());
                     }
-                    c.expansions.push(e.to_string());
-                }
-                other => return bad(format!("unknown set {}: {SETS_HELP}", cut(other))),
+                    Ok(id) => return Err(ConfigError::NotImplemented(id.key().into())),
+                    Err(_) => return bad(format!("unknown set {}: {}", cut(e), sets_help())),
+                },
             }
         }
-        let has = |e: &str| c.expansions.iter().any(|x| x == e);
-        if has("gingerbread") && c.base != "winter" {
-            return bad(
-                "the Gingerbread Man needs the Winter Edition: use --sets winter,gingerbread"
-                    .into(),
-            );
-        }
-        if has("map-chips") && c.map.is_none() {
-            c.map = Some("ukraine".to_string());
+        for e in on.iter().map(ExpansionId::info) {
+            if let Some(b) = e.needs_base.filter(|b| *b != c.base) {
+                let (name, key) = (e.name, e.key);
+                let base = if b == "winter" {
+                    "the Winter Edition"
+                } else {
+                    b
+                };
+                return bad(format!("{name} needs {base}: use --sets {b},{key}"));
+            }
+            if e.needs_map && c.map.is_none() {
+                c.map = Some("ukraine".to_string());
+            }
         }
         c.check_shape()?;
         Ok(c)
     }
 }
-
-/// What `--sets` takes, for help texts and errors.
-pub const SETS_HELP: &str = "base games: base, winter (first); expansions: river1, river2, river20, cutcassonne, halfsies1, halfsies2, plague, gingerbread (with winter), map-chips (plays on the ukraine map); maps: ukraine";
 
 impl GameConfig {
     /// Checks the sizes of the lists and names of a configuration, and that
@@ -161,7 +168,6 @@ impl GameConfig {
     /// silently ignored, so a typo in the expansion list cannot quietly
     /// change the game.
     pub fn check_shape(&self) -> Result<(), ConfigError> {
-        use crate::expansions::{halfsies::HALF_SETS, river::RIVER_SETS};
         use crate::limits::MAX_TILES;
         if !(2..=6).contains(&self.players.len()) {
             return Err(ConfigError::PlayerCount(self.players.len()));
@@ -192,26 +198,39 @@ impl GameConfig {
                 return Err(ConfigError::TooLong { what, len, max });
             }
         }
-        let has = |ids: &[&str]| self.expansions.iter().any(|e| ids.contains(&e.as_str()));
+        // Names are checked by the registry later; here an unknown name
+        // simply switches nothing on.
+        let families: Vec<Family> = self
+            .expansions
+            .iter()
+            .filter_map(|e| e.parse::<ExpansionId>().ok())
+            .map(ExpansionId::family)
+            .collect();
+        let has = |f: Family| families.contains(&f);
         let rivers = "river1, river2 or river20 to \"expansions\"";
         let halves = "halfsies1 or halfsies2 to \"expansions\"";
         // (field, whose it is, what to add, whether its expansion is on)
         let mut fields: Vec<(String, &'static str, &'static str, bool)> = Vec::new();
         if self.hands.is_some() {
-            fields.push(("\"hands\"".into(), "Half-and-half", halves, has(&HALF_SETS)));
+            fields.push((
+                "\"hands\"".into(),
+                "Half-and-half",
+                halves,
+                has(Family::Halves),
+            ));
         }
         if self.chips.is_some() {
             let add = "map-chips to \"expansions\"";
-            fields.push(("\"chips\"".into(), "Map Chips", add, has(&["map-chips"])));
+            fields.push(("\"chips\"".into(), "Map Chips", add, has(Family::MapChips)));
         }
         for name in self.options.keys() {
             let (owner, add, on) = if RiverOptions::KNOWN.iter().any(|(n, _)| n == name) {
-                ("the River", rivers, has(&RIVER_SETS))
+                ("the River", rivers, has(Family::River))
             } else if HalfOptions::KNOWN.iter().any(|(n, _)| n == name) {
-                ("Half-and-half", halves, has(&HALF_SETS))
+                ("Half-and-half", halves, has(Family::Halves))
             } else if name == "gingerbread_misprint" {
                 let add = "gingerbread to \"expansions\" (with \"base\": \"winter\")";
-                ("the Gingerbread Man", add, has(&["gingerbread"]))
+                ("the Gingerbread Man", add, has(Family::Gingerbread))
             } else if name == "start_spaces" {
                 ("a map", "\"map\": \"ukraine\"", self.map.is_some())
             } else {

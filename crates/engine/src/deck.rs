@@ -3,24 +3,11 @@
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::{plague, river};
+use crate::expansions::{plague, river, ExpansionId, Family};
 use crate::rng::Rng;
 
 /// Stream number of the draw-pile shuffle (see [`Rng::for_stream`]).
 pub const DECK_STREAM: u64 = 1;
-
-/// Every expansion id of `notation.md`, for messages.
-pub const EXPANSIONS: &[&str] = &[
-    "river1",
-    "river2",
-    "river20",
-    "cutcassonne",
-    "halfsies1",
-    "halfsies2",
-    "plague",
-    "gingerbread",
-    "map-chips",
-];
 
 /// The start tile and the draw pile, first drawn first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,77 +18,29 @@ pub struct Setup {
     pub pile: Vec<TileIdx>,
 }
 
-/// Expansions this version plays.
-pub const IMPLEMENTED: &[&str] = &[
-    "river1",
-    "river2",
-    "river20",
-    "cutcassonne",
-    "gingerbread",
-    "halfsies1",
-    "halfsies2",
-    "map-chips",
-    "plague",
-];
-
 /// Builds the set-up of a game: start tile, then the pile in draw order
 /// (river tiles first), then the fixed `deck` prefix on top.
 pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     if config.base != "base" && config.base != "winter" {
         return Err(ConfigError::UnknownBase(config.base.clone()));
     }
-    for (i, e) in config.expansions.iter().enumerate() {
-        if !EXPANSIONS.contains(&e.as_str()) {
-            return Err(ConfigError::UnknownExpansion {
-                name: e.clone(),
-                known: EXPANSIONS.join(", "),
-            });
-        }
-        if !IMPLEMENTED.contains(&e.as_str()) {
-            return Err(ConfigError::NotImplemented(e.clone()));
-        }
-        if config.expansions[..i].contains(e) {
-            return Err(ConfigError::BadOption {
-                name: "expansions".into(),
-                problem: format!("{e} is listed twice"),
-            });
-        }
-    }
-    if config.expansions.iter().any(|e| e == "gingerbread") && config.base != "winter" {
-        return Err(ConfigError::BadOption {
-            name: "expansions".into(),
-            problem:
-                "the Gingerbread Man plays only with the Winter Edition: set \"base\": \"winter\""
-                    .into(),
-        });
-    }
-    if config.expansions.iter().any(|e| e == "map-chips") && config.map.is_none() {
-        return Err(ConfigError::BadOption {
-            name: "expansions".into(),
-            problem: "map-chips needs a map: set \"map\": \"ukraine\"".into(),
-        });
-    }
+    let on = crate::expansions::registry::parse_config(config)?;
     let set = cat
         .set(&config.base)
         .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
     let options = crate::config::Options::parse(&config.options)?;
     let mut rng = Rng::for_stream(config.seed, DECK_STREAM);
-    let rivers: Vec<&str> = config
-        .expansions
-        .iter()
-        .map(String::as_str)
-        .filter(|e| river::RIVER_SETS.contains(e))
-        .collect();
+    let rivers: Vec<&str> = on.of_family(Family::River).map(ExpansionId::key).collect();
     let mut bag: Vec<TileIdx> = Vec::new();
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
             bag.push(t);
         }
     }
-    if config.expansions.iter().any(|e| e == "gingerbread") {
+    if on.has(ExpansionId::Gingerbread) {
         let g = cat
-            .set("gingerbread")
-            .ok_or_else(|| ConfigError::NotImplemented("gingerbread".into()))?;
+            .set(ExpansionId::Gingerbread.key())
+            .ok_or_else(|| ConfigError::NotImplemented(ExpansionId::Gingerbread.key().into()))?;
         {
             for &t in &g.tiles {
                 let id = &cat.tile(t).id;
@@ -131,7 +70,7 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         (r.start, r.pile)
     };
     rng.shuffle(&mut bag);
-    if config.expansions.iter().any(|e| e == plague::SET) {
+    if on.has(ExpansionId::Plague) {
         plague::setup(cat, &mut bag, &mut rng);
     }
     ordered.extend(bag);

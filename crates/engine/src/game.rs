@@ -10,10 +10,12 @@ use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
 use crate::expansions::gingerbread::Gingerbread;
-use crate::expansions::halfsies::{self, Halves};
+use crate::expansions::halfsies::Halves;
 use crate::expansions::map_chips::{Chips, Colour};
 use crate::expansions::plague::{FeatureAt, Plague, TileAt};
+use crate::expansions::registry;
 use crate::expansions::river::{self, River};
+use crate::expansions::{ExpansionId, Expansions, Family};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::map::MapDef;
@@ -147,6 +149,8 @@ pub(crate) struct Rules {
     pub(crate) config: GameConfig,
     pub(crate) options: Options,
     pub(crate) map: Option<MapDef>,
+    /// The expansions in play, parsed once.
+    pub(crate) expansions: Expansions,
 }
 
 /// A game in progress: every `Game` is a legal position.
@@ -211,12 +215,9 @@ impl Game {
         let n = config.players.len();
         let options = Options::parse(&config.options)?;
         let setup = deck::build(&catalog, &config)?;
-        let half_sets: Vec<&str> = config
-            .expansions
-            .iter()
-            .map(String::as_str)
-            .filter(|e| halfsies::HALF_SETS.contains(e))
-            .collect();
+        // Checked by `deck::build` already; parsed once here for the rules.
+        let on = registry::parse_config(&config)?;
+        let half_sets: Vec<&str> = on.of_family(Family::Halves).map(ExpansionId::key).collect();
         let halves = if half_sets.is_empty() {
             None
         } else {
@@ -272,7 +273,7 @@ impl Game {
                 starts.push((pile.remove(i), pick(b)?));
             }
         }
-        let chips = match (&map, config.expansions.iter().any(|e| e == "map-chips")) {
+        let chips = match (&map, on.has(ExpansionId::MapChips)) {
             (Some(m), true) => Some(Chips::setup(m, n, config.seed, config.chips.as_ref())?),
             // A chip order without map-chips was refused by `check_shape`.
             _ => None,
@@ -283,6 +284,7 @@ impl Game {
             config,
             options,
             map,
+            expansions: on,
         });
         pile.reverse();
         let mut game = Game {
@@ -313,23 +315,11 @@ impl Game {
         for (tile, at) in starts {
             game.board.place(&cat, tile, at, Rotation::default());
         }
-        if game
-            .rules
-            .config
-            .expansions
-            .iter()
-            .any(|e| river::RIVER_SETS.contains(&e.as_str()))
-        {
+        if on.has_family(Family::River) {
             let opts = game.rules.options.river.clone();
             game.river = Some(River::new(&game.rules.catalog, setup.start, opts));
         }
-        if game
-            .rules
-            .config
-            .expansions
-            .iter()
-            .any(|e| e == "gingerbread")
-        {
+        if on.has(ExpansionId::Gingerbread) {
             // He starts in the start tile's city.
             let city = game
                 .catalog()
@@ -340,7 +330,7 @@ impl Game {
                 .map(|fi| game.node(0, fi as u8));
             game.gingerbread = Some(Gingerbread::new(city));
         }
-        if game.rules.config.expansions.iter().any(|e| e == "plague") {
+        if on.has(ExpansionId::Plague) {
             game.plague = Some(Plague::new());
         }
         game.draw();
@@ -366,6 +356,11 @@ impl Game {
     /// The checked options.
     pub fn options(&self) -> &Options {
         &self.rules.options
+    }
+
+    /// The expansions in play.
+    pub fn expansions(&self) -> Expansions {
+        self.rules.expansions
     }
 
     /// The board.

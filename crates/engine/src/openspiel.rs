@@ -28,7 +28,7 @@ use crate::board::Piece;
 use crate::catalog::{FeatureKind, TileIdx};
 use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
-use crate::expansions::river::RIVER_SETS;
+use crate::expansions::Family;
 use crate::game::{Action, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
@@ -64,7 +64,7 @@ impl Game {
     fn draw_part(&self, t: TileIdx) -> u8 {
         let def = self.rules.catalog.tile(t);
         let Some(r) = &self.river else { return 0 };
-        if !RIVER_SETS.contains(&def.set.as_str()) {
+        if !def.is_river {
             return 3;
         }
         if r.options.shuffle_all {
@@ -156,6 +156,7 @@ impl Game {
             },
             options: self.rules.options.clone(),
             map: self.rules.map.clone(),
+            expansions: self.rules.expansions,
         });
         g.shuffle_hidden_pile(rng);
         resample_others_private(&mut g, player, rng);
@@ -268,11 +269,8 @@ fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
         if !game.rules.options.halves.draft {
             let cat = &game.rules.catalog;
             let mut unseen: Vec<TileIdx> = Vec::new();
-            for set in crate::expansions::halfsies::HALF_SETS {
-                if !game.rules.config.expansions.iter().any(|e| e == set) {
-                    continue;
-                }
-                if let Some(s) = cat.set(set) {
+            for id in game.rules.expansions.of_family(Family::Halves) {
+                if let Some(s) = cat.set(id.key()) {
                     for &t in &s.tiles {
                         for _ in 0..cat.tile(t).count {
                             unseen.push(t);

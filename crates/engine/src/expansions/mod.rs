@@ -6,4 +6,7 @@ pub mod gingerbread;
 pub mod halfsies;
 pub mod map_chips;
 pub mod plague;
+pub mod registry;
 pub mod river;
+
+pub use registry::{ExpansionId, Expansions, Family};
