@@ -201,3 +201,52 @@ fn render_highlights_a_feature_and_explains_a_bad_one() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("X,Y,PLACE"));
 }
+
+#[test]
+fn a_highlight_far_off_the_board_is_refused_not_wrapped() {
+    // 32768 used to wrap to 0 and highlight the start tile.
+    for spec in ["32768,0,N", "0,-16001,N", "99999999999,0,N"] {
+        bastide()
+            .args(["render", RECORD, "--highlight", spec])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--highlight"))
+            .stderr(predicate::str::contains("-16000 to 16000"));
+    }
+    // The edge of the range is a coordinate like any other: no tile there.
+    bastide()
+        .args(["render", RECORD, "--highlight", "-16000,16000,N"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no feature to highlight"));
+}
+
+#[test]
+fn rotation_goes_only_with_tile_and_negative_numbers_get_the_range() {
+    bastide()
+        .args(["render", RECORD, "--rotation", "90"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rotation"))
+        .stderr(predicate::str::contains("cannot be used with"));
+    bastide()
+        .args(["render", "--tile", "base/D", "--rotation", "-90"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--rotation -90"))
+        .stderr(predicate::str::contains("0, 90, 180 or 270"));
+    bastide()
+        .args(["render", "--tile", "base/D", "--rotation", "90"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rotate(90 50 50)"));
+    for zoom in ["-1", "0", "17", "inf", "NaN"] {
+        bastide()
+            .args(["render", RECORD, "--zoom", zoom, "-o", "never-written.png"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--zoom"))
+            .stderr(predicate::str::contains("at most 16"));
+    }
+    assert!(!std::path::Path::new("never-written.png").exists());
+}
