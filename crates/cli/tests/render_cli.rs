@@ -250,3 +250,29 @@ fn rotation_goes_only_with_tile_and_negative_numbers_get_the_range() {
     }
     assert!(!std::path::Path::new("never-written.png").exists());
 }
+
+#[test]
+fn the_last_placed_tile_is_outlined_at_every_index() {
+    // base-small.json: 12 actions; before the first, only the start tile.
+    let at = |n: usize| {
+        let out = bastide()
+            .args(["render", RECORD, "--at", &n.to_string()])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("SVG is UTF-8")
+    };
+    assert!(!at(0).contains("class=\"last\""));
+    for n in 1..=12 {
+        let svg = at(n);
+        assert_eq!(
+            svg.matches("class=\"last\"").count(),
+            1,
+            "--at {n}: one outline, around the newest tile"
+        );
+    }
+}

@@ -252,7 +252,8 @@ pub struct Scene<'a> {
     pub players: Vec<PlayerLine>,
     /// Cells to highlight when [`BoardOptions::legal`] is set.
     pub legal: Vec<Pos>,
-    /// The piece placed last.
+    /// The piece placed last, outlined when [`BoardOptions::mark_last`] is
+    /// set; `None` when no tile has been placed since the set-up.
     pub last: Option<u16>,
     /// Neutral figures standing on features.
     pub figures: Vec<Figure>,
@@ -283,6 +284,26 @@ pub enum FigureKind {
     Gingerbread,
 }
 
+/// The piece placed last in `game`, at any point of a turn. The engine
+/// only remembers it until the turn ends (`Game::last_piece`), so at the
+/// start of a turn, and at the end of the game, it is the newest piece,
+/// unless every piece on the board is from the set-up (start tile, river
+/// source, start spaces of a map): then no tile has been placed yet.
+fn last_placed(game: &Game) -> Option<u16> {
+    if let Some(last) = game.last_piece() {
+        return Some(last);
+    }
+    let pieces = game.board().pieces().len();
+    // A fresh game of the same configuration holds the set-up pieces; it
+    // always builds, since `game` was built from the same configuration.
+    let setup = Game::new(game.config().clone()).map_or(pieces, |g| g.board().pieces().len());
+    if pieces > setup {
+        u16::try_from(pieces - 1).ok()
+    } else {
+        None
+    }
+}
+
 impl<'a> Scene<'a> {
     /// The scene of a game's current position.
     pub fn of_game(game: &'a Game) -> Scene<'a> {
@@ -306,7 +327,7 @@ impl<'a> Scene<'a> {
             followers: game.followers(),
             players,
             legal: draw::legal_cells(game),
-            last: game.last_piece(),
+            last: last_placed(game),
             figures: game
                 .gingerbread()
                 .and_then(|g| g.at)
