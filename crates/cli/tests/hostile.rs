@@ -141,7 +141,7 @@ fn counts_are_bounded_with_the_range_in_the_message() {
             .stderr(predicate::str::contains(format!("for '{flag} <")))
             .stderr(predicate::str::contains(*range));
     }
-    let thirteen = vec!["random"; 13].join(",");
+    let thirteen = ["random"; 13].join(",");
     bastide()
         .args(["tournament", "--bots", &thirteen])
         .assert()
@@ -280,4 +280,49 @@ fn every_id_of_the_sets_help_plays() {
             .success()
             .stdout(predicate::str::contains("1 game in"));
     }
+}
+
+/// Resident memory of a running process, from `/proc` (Linux only).
+#[cfg(target_os = "linux")]
+fn resident_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_tournament_starts_playing_in_flat_memory() {
+    // 12 bots, 2 players: 66 tables of a million games. Listing every game
+    // up front (as before) takes gigabytes before the first one is played;
+    // streamed, the process stays small while it plays.
+    let bots = ["random"; 12].join(",");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bastide"))
+        .args([
+            "tournament",
+            "--bots",
+            &bots,
+            "--games",
+            "1000000",
+            "--threads",
+            "1",
+        ])
+        .env("CI", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("bastide runs");
+    let mut peak = 0;
+    for _ in 0..10 {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        if let Some(kib) = resident_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+    }
+    let still_running = child.try_wait().expect("status").is_none();
+    child.kill().expect("stop the tournament");
+    child.wait().expect("reaped");
+    assert!(still_running, "the tournament ended or failed early");
+    assert!(peak > 0, "no memory reading");
+    assert!(peak < 64 * 1024, "resident memory {peak} KiB");
 }
