@@ -276,3 +276,15 @@ fn the_last_placed_tile_is_outlined_at_every_index() {
         );
     }
 }
+
+#[test]
+fn a_png_too_big_for_memory_is_refused_before_drawing() {
+    // The whole catalog at zoom 10 is 10300 × 38380 pixels: 1.6 GB of
+    // pixmap, past the renderer's 100-million-pixel budget.
+    bastide()
+        .args(["catalog", "--zoom", "10", "-o", "never-written-sheet.png"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("use a smaller zoom"));
+    assert!(!std::path::Path::new("never-written-sheet.png").exists());
+}

@@ -426,6 +426,12 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
+/// Most pixels of a PNG: 100 million (10,000 × 10,000) is 400 MB of
+/// pixmap, about the most a small shared machine can spare; the whole
+/// catalog at zoom 5 fits, a real board at zoom 16 does too. Larger asks
+/// fail before anything is allocated.
+pub const MAX_PNG_PIXELS: f32 = 100_000_000.0;
+
 /// Rasterises SVG text to PNG bytes, `zoom` times its nominal size.
 /// Text uses the system's fonts (DejaVu Sans where installed); without any
 /// font the picture is drawn without its labels.
@@ -441,7 +447,7 @@ pub fn svg_to_png(svg: &str, zoom: f32) -> Result<Vec<u8>, RenderError> {
         width: w as f64,
         height: h as f64,
     };
-    if !(w >= 1.0 && h >= 1.0 && w * h <= 400_000_000.0) {
+    if !(w >= 1.0 && h >= 1.0 && w * h <= MAX_PNG_PIXELS) {
         return Err(too_big());
     }
     let mut pixmap = tiny_skia::Pixmap::new(w as u32, h as u32).ok_or_else(too_big)?;
