@@ -146,12 +146,12 @@ pub(crate) fn count_in(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
 /// `--players`: the engine's 2 to 6, checked while reading the flags so the
 /// message names the flag.
 pub fn parse_players(text: &str) -> Result<usize, String> {
-    count_in(text, 2, 6).map(|n| n as usize)
+    count_in(text, 2, 6).and_then(|n| usize::try_from(n).map_err(|e| e.to_string()))
 }
 
 /// `--threads`: 1 to [`MAX_THREADS`] (absent: every core).
 pub fn parse_threads(text: &str) -> Result<usize, String> {
-    count_in(text, 1, MAX_THREADS).map(|n| n as usize)
+    count_in(text, 1, MAX_THREADS).and_then(|n| usize::try_from(n).map_err(|e| e.to_string()))
 }
 
 /// `simulate --games`: 1 to [`MAX_SIMULATED_GAMES`].

@@ -326,3 +326,12 @@ fn a_huge_tournament_starts_playing_in_flat_memory() {
     assert!(peak > 0, "no memory reading");
     assert!(peak < 64 * 1024, "resident memory {peak} KiB");
 }
+
+#[test]
+fn help_and_version_end_quietly_on_a_closed_pipe() {
+    for args in [&["--help"][..], &["--version"], &["render", "--help"]] {
+        let (code, stderr) = into_closed_pipe(args);
+        assert_eq!(code, Some(0), "bastide {}: {stderr}", args.join(" "));
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
