@@ -26,7 +26,7 @@ const COMBOS: &[&[&str]] = &[
 ];
 
 fn config(sets: &[&str], players: usize, seed: u64) -> GameConfig {
-    GameConfig::from_sets(players, seed, sets)
+    GameConfig::from_sets(players, seed, sets).expect("a valid set list")
 }
 
 fn bots(specs: &[&str], seed: u64) -> Vec<Box<dyn Bot>> {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use bastide_engine::limits::MAX_RECORD_BYTES;
 use bastide_engine::record::Record;
 use bastide_engine::rng::Rng;
 use bastide_engine::sim::play_random;
@@ -54,25 +55,9 @@ enum Command {
         /// The record file (`-` for standard input).
         record: PathBuf,
     },
-    /// Play a whole game with built-in players and write its record.
-    Play {
-        /// Number of players (2–6).
-        #[arg(long, default_value_t = 2)]
-        players: usize,
-        /// Seed of the shuffle and of the random players.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// One player per seat, comma-separated: `human`, `random`,
-        /// `greedy`, `mcts`, `mcts:2000`, `mcts:500ms`.
-        #[arg(long, value_delimiter = ',', default_value = "random,random")]
-        bots: Vec<String>,
-        /// Base game and expansions, comma-separated (`base`, `winter`, …).
-        #[arg(long, value_delimiter = ',', default_value = "base")]
-        sets: Vec<String>,
-        /// Where to write the record (default: print it).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    /// Play a whole game with bots and people at the terminal and write
+    /// its record; or continue a saved one.
+    Play(human::PlayArgs),
     /// Play many random games and report speed and mean scores.
     Simulate {
         /// Number of games (1 to 1000000000).
@@ -258,13 +243,7 @@ fn run(cli: Cli) -> Result<()> {
             writeln!(out, "{text}")?;
             out.flush()?;
         }
-        Command::Play {
-            players,
-            seed,
-            bots,
-            sets,
-            out,
-        } => human::play(players, seed, &bots, &sets, out)?,
+        Command::Play(args) => human::play(args)?,
         Command::Simulate {
             games,
             players,
@@ -280,26 +259,55 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
-/// A configuration from `--sets` (the base game first, then expansions).
+/// A configuration from `--sets` (the base game first, then expansions),
+/// checked now so a bad flag fails before any work starts.
 pub fn config_for(players: usize, seed: u64, sets: &[String]) -> Result<GameConfig> {
-    let config = GameConfig::from_sets(players, seed, sets);
-    // Check now, so a bad flag fails before any work starts.
+    let config = GameConfig::from_sets(players, seed, sets)?;
     Game::new(config.clone())?;
     Ok(config)
 }
 
+/// Reads a record file (`-`: standard input) with bounded memory: at most
+/// [`MAX_RECORD_BYTES`] are read, and a file that does not start like a
+/// JSON text object is refused after its first few kilobytes.
 fn read_record(path: &Path) -> Result<Record> {
-    let text = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("cannot read the record from standard input")?;
-        s
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_string()
     } else {
-        std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read record file {}", path.display()))?
+        path.display().to_string()
     };
-    Record::parse(&text).with_context(|| format!("in {}", path.display()))
+    let mut reader: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(path).with_context(|| format!("cannot read record file {name}"))?,
+        )
+    };
+    let limit = MAX_RECORD_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    (&mut reader)
+        .take(4096)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        // A character cut at the chunk's end is fine; a bad byte is not.
+        if e.error_len().is_some() {
+            bail!(
+                "{name} is not a record: it is not UTF-8 text (byte {} is not valid UTF-8)",
+                e.valid_up_to()
+            );
+        }
+    }
+    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') | None => {}
+        Some(_) => bail!("{name} is not a record: a record is a JSON object, starting with {{"),
+    }
+    reader
+        .take(limit - bytes.len() as u64)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    Record::parse_bytes(&bytes).with_context(|| format!("in {name}"))
 }
 
 fn simulate(

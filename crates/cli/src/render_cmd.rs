@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use bastide_engine::geometry::COORD_LIMIT;
 use bastide_engine::{Catalog, Rotation};
 use bastide_render::{BoardOptions, RenderError};
 use clap::Args;
@@ -72,12 +73,6 @@ pub struct CatalogArgs {
 /// renderer refuses pictures past its pixel budget anyway, but this says so
 /// in terms of the flag.
 pub const MAX_ZOOM: f32 = 16.0;
-
-/// Largest `|x|` or `|y|` of a cell the CLI takes. Mirrors
-/// `bastide_engine::geometry::COORD_LIMIT` (being added to the engine):
-/// further out, the engine's packed cell keys wrap, so `32768,0` named the
-/// start tile.
-pub const COORD_LIMIT: i32 = 16000;
 
 enum Format {
     Svg,
@@ -215,11 +210,17 @@ fn parse_highlight(
     Ok((bastide_engine::Pos::new(x, y), corner, place))
 }
 
-/// One coordinate of `--highlight`, within [`COORD_LIMIT`].
+/// One coordinate of `--highlight`, within the engine's [`COORD_LIMIT`]:
+/// further out the board's packed cell keys used to wrap, so `32768,0`
+/// named the start tile. Checked here rather than with `Pos::checked` so
+/// the message names the flag.
 fn coordinate(part: &str, axis: &str, text: &str) -> Result<i32> {
     // Read wide, so `99999999999` gets the range too, not "too large".
     match part.parse::<i64>() {
-        Ok(v) if v.abs() <= i64::from(COORD_LIMIT) => Ok(v as i32),
+        // Not `v.abs()`: it overflows on i64::MIN.
+        Ok(v) if (-i64::from(COORD_LIMIT)..=i64::from(COORD_LIMIT)).contains(&v) => {
+            i32::try_from(v).map_err(anyhow::Error::from)
+        }
         _ => bail!(
             "--highlight {text:?}: {axis} must be a whole number from -{COORD_LIMIT} to {COORD_LIMIT}, not {part:?}"
         ),

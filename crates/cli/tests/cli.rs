@@ -160,7 +160,7 @@ fn bad_configurations_say_what_to_fix() {
         .args(["simulate", "--games", "1", "--sets", "base,dragons"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("unknown expansion \"dragons\""));
+        .stderr(predicate::str::contains("unknown set \"dragons\""));
 }
 
 #[test]

@@ -205,7 +205,12 @@ fn render_highlights_a_feature_and_explains_a_bad_one() {
 #[test]
 fn a_highlight_far_off_the_board_is_refused_not_wrapped() {
     // 32768 used to wrap to 0 and highlight the start tile.
-    for spec in ["32768,0,N", "0,-16001,N", "99999999999,0,N"] {
+    for spec in [
+        "32768,0,N",
+        "0,-16001,N",
+        "99999999999,0,N",
+        "-9223372036854775808,0,N",
+    ] {
         bastide()
             .args(["render", RECORD, "--highlight", spec])
             .assert()

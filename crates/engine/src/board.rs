@@ -177,9 +177,15 @@ impl CellMap {
         }
     }
 
+    /// 15 bits a coordinate: distinct for every cell within
+    /// ±[`crate::geometry::COORD_LIMIT`], which every position from outside
+    /// is checked against before it reaches the board. Wrapping adds keep a
+    /// stray far position from panicking a debug build.
     #[inline]
     fn key(p: Pos) -> u32 {
-        0x8000_0000 | (((p.y + 0x4000) as u32 & 0x7FFF) << 16) | ((p.x + 0x4000) as u32 & 0x7FFF)
+        0x8000_0000
+            | ((p.y.wrapping_add(0x4000) as u32 & 0x7FFF) << 16)
+            | (p.x.wrapping_add(0x4000) as u32 & 0x7FFF)
     }
 
     #[inline]

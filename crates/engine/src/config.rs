@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::expansions::halfsies::HalfOptions;
 use crate::expansions::river::RiverOptions;
+use crate::limits::{cut, MAX_NAME_CHARS};
 
 /// How a game is set up: the `config` object of a game record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,7 +32,12 @@ pub struct GameConfig {
     #[serde(default)]
     pub seed: u64,
     /// Fixed draw order (first drawn first); the rest follows shuffled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// At most [`crate::limits::MAX_TILES`] tiles.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
+    )]
     pub deck: Option<Vec<String>>,
     /// Makes `deck` the whole draw pile.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -41,7 +47,11 @@ pub struct GameConfig {
     pub hands: Option<Vec<Vec<String>>>,
     /// Map Chips: the first chips taken from the supply (`"purple:2"` …);
     /// the rest follow shuffled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
+    )]
     pub chips: Option<Vec<String>>,
 }
 
@@ -76,24 +86,143 @@ impl GameConfig {
     }
 
     /// A game for `players` players from a list of set names, as the CLI's
-    /// `--sets` takes them: `base` or `winter`, expansion ids, and map names
-    /// (`ukraine`). Map Chips get the Ukraine map unless a map is named.
-    /// Unknown names become expansions, which [`crate::Game::new`] rejects
-    /// with a message listing the known ones.
-    pub fn from_sets<S: AsRef<str>>(players: usize, seed: u64, sets: &[S]) -> GameConfig {
+    /// `--sets` takes them: the base game (`base` or `winter`) first, then
+    /// expansion ids and map names (`ukraine`); without a base game the
+    /// base game is `base`. Map Chips get the Ukraine map unless a map is
+    /// named. Errors speak in `--sets` terms and the configuration is
+    /// checked as [`crate::Game::new`] would, so a bad list fails at once.
+    pub fn from_sets<S: AsRef<str>>(
+        players: usize,
+        seed: u64,
+        sets: &[S],
+    ) -> Result<GameConfig, ConfigError> {
+        let bad = |m: String| Err(ConfigError::Sets(m));
         let mut c = GameConfig::new(players, seed);
-        for s in sets.iter().map(AsRef::as_ref) {
+        let mut base: Option<&str> = None;
+        for (i, s) in sets.iter().map(AsRef::as_ref).map(str::trim).enumerate() {
             match s {
-                "base" | "winter" => c.base = s.to_string(),
                 "" => {}
-                m if crate::map::MapDef::builtin(m).is_some() => c.map = Some(m.to_string()),
-                e => c.expansions.push(e.to_string()),
+                "base" | "winter" => {
+                    if let Some(b) = base {
+                        return bad(format!(
+                            "--sets names two base games ({b} and {s}): name one, first (e.g. --sets {s},river1)"
+                        ));
+                    }
+                    if i > 0 {
+                        return bad(format!(
+                            "--sets names the base game first: --sets {s},{}",
+                            sets[..i]
+                                .iter()
+                                .map(AsRef::as_ref)
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        ));
+                    }
+                    base = Some(s);
+                    c.base = s.to_string();
+                }
+                m if crate::map::MapDef::builtin(m).is_some() => {
+                    if c.map.is_some() {
+                        return bad("--sets names two maps: name one".into());
+                    }
+                    c.map = Some(m.to_string());
+                }
+                e if crate::deck::EXPANSIONS.contains(&e) => {
+                    if c.expansions.iter().any(|x| x == e) {
+                        return bad(format!("--sets names {e} twice"));
+                    }
+                    c.expansions.push(e.to_string());
+                }
+                other => return bad(format!("unknown set {}: {SETS_HELP}", cut(other))),
             }
         }
-        if c.expansions.iter().any(|e| e == "map-chips") && c.map.is_none() {
+        let has = |e: &str| c.expansions.iter().any(|x| x == e);
+        if has("gingerbread") && c.base != "winter" {
+            return bad(
+                "the Gingerbread Man needs the Winter Edition: use --sets winter,gingerbread"
+                    .into(),
+            );
+        }
+        if has("map-chips") && c.map.is_none() {
             c.map = Some("ukraine".to_string());
         }
-        c
+        c.check_shape()?;
+        Ok(c)
+    }
+}
+
+/// What `--sets` takes, for help texts and errors.
+pub const SETS_HELP: &str = "base games: base, winter (first); expansions: river1, river2, river20, cutcassonne, halfsies1, halfsies2, plague, gingerbread (with winter), map-chips (plays on the ukraine map); maps: ukraine";
+
+impl GameConfig {
+    /// Checks the sizes of the lists and names of a configuration, and that
+    /// every field and option that belongs to one expansion comes with it.
+    /// Decision: such a field without its expansion is refused, never
+    /// silently ignored, so a typo in the expansion list cannot quietly
+    /// change the game.
+    pub fn check_shape(&self) -> Result<(), ConfigError> {
+        use crate::expansions::{halfsies::HALF_SETS, river::RIVER_SETS};
+        use crate::limits::MAX_TILES;
+        if !(2..=6).contains(&self.players.len()) {
+            return Err(ConfigError::PlayerCount(self.players.len()));
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if p.is_empty() || p.chars().count() > MAX_NAME_CHARS {
+                return Err(ConfigError::BadName(p.clone()));
+            }
+            if self.players[..i].contains(p) {
+                return Err(ConfigError::DuplicatePlayer(p.clone()));
+            }
+        }
+        let lists = [
+            ("deck", self.deck.as_ref().map_or(0, Vec::len), MAX_TILES),
+            ("expansions", self.expansions.len(), 32),
+            ("options", self.options.len(), 32),
+            ("hands", self.hands.as_ref().map_or(0, Vec::len), 6),
+            (
+                "a hand",
+                self.hands.iter().flatten().map(Vec::len).max().unwrap_or(0),
+                // Both Half-and-half sets hold 24 halves together.
+                24,
+            ),
+            ("chips", self.chips.as_ref().map_or(0, Vec::len), MAX_TILES),
+        ];
+        for (what, len, max) in lists {
+            if len > max {
+                return Err(ConfigError::TooLong { what, len, max });
+            }
+        }
+        let has = |ids: &[&str]| self.expansions.iter().any(|e| ids.contains(&e.as_str()));
+        let rivers = "river1, river2 or river20 to \"expansions\"";
+        let halves = "halfsies1 or halfsies2 to \"expansions\"";
+        // (field, whose it is, what to add, whether its expansion is on)
+        let mut fields: Vec<(String, &'static str, &'static str, bool)> = Vec::new();
+        if self.hands.is_some() {
+            fields.push(("\"hands\"".into(), "Half-and-half", halves, has(&HALF_SETS)));
+        }
+        if self.chips.is_some() {
+            let add = "map-chips to \"expansions\"";
+            fields.push(("\"chips\"".into(), "Map Chips", add, has(&["map-chips"])));
+        }
+        for name in self.options.keys() {
+            let (owner, add, on) = if RiverOptions::KNOWN.iter().any(|(n, _)| n == name) {
+                ("the River", rivers, has(&RIVER_SETS))
+            } else if HalfOptions::KNOWN.iter().any(|(n, _)| n == name) {
+                ("Half-and-half", halves, has(&HALF_SETS))
+            } else if name == "gingerbread_misprint" {
+                let add = "gingerbread to \"expansions\" (with \"base\": \"winter\")";
+                ("the Gingerbread Man", add, has(&["gingerbread"]))
+            } else if name == "start_spaces" {
+                ("a map", "\"map\": \"ukraine\"", self.map.is_some())
+            } else {
+                continue;
+            };
+            fields.push((format!("option {}", cut(name)), owner, add, on));
+        }
+        if let Some((field, owner, add, _)) = fields.into_iter().find(|f| !f.3) {
+            return Err(ConfigError::NotInPlay { field, owner, add });
+        }
+        Ok(())
     }
 }
 
@@ -199,13 +328,16 @@ pub enum ConfigError {
     #[error("a game needs 2 to 6 players, not {0}")]
     PlayerCount(usize),
     /// Two players share a name.
-    #[error("player name {0:?} is used twice; names must be distinct")]
+    #[error("player name {} is used twice; names must be distinct", cut(.0))]
     DuplicatePlayer(String),
+    /// A `--sets` list that does not name a game (CLI terms).
+    #[error("{0}")]
+    Sets(String),
     /// Unknown base game.
-    #[error("unknown base game {0:?}: use \"base\" or \"winter\"")]
+    #[error("unknown base game {}: use \"base\" or \"winter\"", cut(.0))]
     UnknownBase(String),
     /// Unknown expansion.
-    #[error("unknown expansion {name:?}; known: {known}")]
+    #[error("unknown expansion {}; known: {known}", cut(.name))]
     UnknownExpansion {
         /// The name given.
         name: String,
@@ -213,13 +345,13 @@ pub enum ConfigError {
         known: String,
     },
     /// An expansion that this version cannot play yet.
-    #[error("expansion {0:?} is not implemented in this version of Bastide")]
+    #[error("expansion {} is not implemented in this version of Bastide", cut(.0))]
     NotImplemented(String),
     /// An unknown map.
-    #[error("unknown map {0:?}")]
+    #[error("unknown map {}; known: ukraine", cut(.0))]
     UnknownMap(String),
     /// Unknown option name.
-    #[error("unknown option {name:?}; known options: {known}")]
+    #[error("unknown option {}; known options: {known}", cut(.name))]
     UnknownOption {
         /// The name given.
         name: String,
@@ -227,7 +359,7 @@ pub enum ConfigError {
         known: String,
     },
     /// An option with a bad value.
-    #[error("option {name:?}: {problem}")]
+    #[error("option {}: {problem}", cut(.name))]
     BadOption {
         /// The option.
         name: String,
@@ -235,7 +367,7 @@ pub enum ConfigError {
         problem: String,
     },
     /// A deck names an unknown tile.
-    #[error("deck position {index}: unknown tile id {id:?} (ids look like \"base/U\")")]
+    #[error("deck position {index}: unknown tile id {} (ids look like \"base/U\")", cut(.id))]
     UnknownTile {
         /// Position in the deck list.
         index: usize,
@@ -249,6 +381,29 @@ pub enum ConfigError {
         index: usize,
         /// The id given.
         id: String,
+    },
+    /// A list in the configuration is longer than the engine takes.
+    #[error("{what} lists {len} entries; at most {max} are allowed")]
+    TooLong {
+        /// Which list (`deck`, `players` …).
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A player name that is empty or too long.
+    #[error("player name {} must have 1 to {MAX_NAME_CHARS} characters", cut(.0))]
+    BadName(String),
+    /// A field or option that belongs to an expansion not in play.
+    #[error("{field} belongs to {owner}, which is not in this game: add {add} or remove {field}")]
+    NotInPlay {
+        /// The field or option, as written in a record.
+        field: String,
+        /// The expansion it belongs to, in words.
+        owner: &'static str,
+        /// What to add (an expansion or map id).
+        add: &'static str,
     },
     /// A deck names more copies of a tile than the sets hold.
     #[error("deck position {index}: no copy of {id} is left (the sets in play hold {copies}); use \"deck_only\": true for a free deck")]
@@ -268,18 +423,19 @@ mod tests {
 
     #[test]
     fn sets_name_the_base_game_expansions_and_maps() {
-        let c = GameConfig::from_sets(3, 9, &["winter", "gingerbread", "river2"]);
+        let c = GameConfig::from_sets(3, 9, &["winter", "gingerbread", "river2"]).unwrap();
         assert_eq!((c.base.as_str(), c.players.len(), c.seed), ("winter", 3, 9));
         assert_eq!(c.expansions, vec!["gingerbread", "river2"]);
         assert_eq!(c.map, None);
         // Map Chips bring the Ukraine map; a map alone is a map, not an expansion.
         assert_eq!(
             GameConfig::from_sets(2, 1, &["base", "map-chips"])
+                .unwrap()
                 .map
                 .as_deref(),
             Some("ukraine")
         );
-        let m = GameConfig::from_sets(2, 1, &["base", "ukraine"]);
+        let m = GameConfig::from_sets(2, 1, &["base", "ukraine"]).unwrap();
         assert_eq!(m.map.as_deref(), Some("ukraine"));
         assert!(m.expansions.is_empty());
     }

@@ -164,7 +164,9 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
             // A free-form deck may repeat tiles beyond the printed counts.
             None if config.deck_only => {}
             None => {
-                let copies = cat.tile(t).count as usize - usize::from(t == start);
+                // Every copy in play is already in the prefix: that is how
+                // many the sets hold (misprints and the start tile counted).
+                let copies = prefix.iter().filter(|p| **p == t).count();
                 return Err(ConfigError::TooManyCopies {
                     index,
                     id: id.clone(),

@@ -207,15 +207,8 @@ impl Game {
 
     /// Sets up a game with a given catalog (tests, user tile sets).
     pub fn with_catalog(config: GameConfig, catalog: Arc<Catalog>) -> Result<Game, ConfigError> {
+        config.check_shape()?;
         let n = config.players.len();
-        if !(2..=6).contains(&n) {
-            return Err(ConfigError::PlayerCount(n));
-        }
-        for (i, p) in config.players.iter().enumerate() {
-            if config.players[..i].contains(p) {
-                return Err(ConfigError::DuplicatePlayer(p.clone()));
-            }
-        }
         let options = Options::parse(&config.options)?;
         let setup = deck::build(&catalog, &config)?;
         let half_sets: Vec<&str> = config
@@ -281,15 +274,8 @@ impl Game {
         }
         let chips = match (&map, config.expansions.iter().any(|e| e == "map-chips")) {
             (Some(m), true) => Some(Chips::setup(m, n, config.seed, config.chips.as_ref())?),
-            _ => {
-                if config.chips.is_some() {
-                    return Err(ConfigError::BadOption {
-                        name: "chips".into(),
-                        problem: "a chip supply order needs the map-chips expansion".into(),
-                    });
-                }
-                None
-            }
+            // A chip order without map-chips was refused by `check_shape`.
+            _ => None,
         };
         let board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
         let rules = Arc::new(Rules {
@@ -636,6 +622,7 @@ impl Game {
     /// Applies an action if it is legal; otherwise says which rule it breaks
     /// and leaves the game unchanged.
     pub fn try_apply(&mut self, action: &Action) -> Result<(), IllegalAction> {
+        self.check_vocabulary(action)?;
         match (*action, self.phase) {
             (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
             (Action::Draft { tile }, Phase::Draft) => self.draft(tile),
@@ -753,6 +740,46 @@ impl Game {
                     ),
                 ))
             }
+        }
+    }
+
+    /// Refuses, before any rule is looked at, an action whose cell lies
+    /// beyond [`crate::geometry::COORD_LIMIT`] (where neighbour arithmetic
+    /// could overflow) or that belongs to an expansion not in play.
+    fn check_vocabulary(&self, action: &Action) -> Result<(), IllegalAction> {
+        let pos = match *action {
+            Action::Place { pos, .. }
+            | Action::Follower { pos, .. }
+            | Action::Trade { pos, .. }
+            | Action::Gingerbread { pos, .. } => Some(pos),
+            _ => None,
+        };
+        if let Some(p) = pos.filter(|p| !p.in_range()) {
+            return Err(illegal(
+                "coordinates",
+                format!(
+                    "cell {p} is off the board: coordinates run from -{0} to {0}",
+                    crate::geometry::COORD_LIMIT
+                ),
+            ));
+        }
+        let absent = match action {
+            Action::Trade { .. } if self.chips.is_none() => Some(("trade", "Map Chips")),
+            Action::Gingerbread { .. } if self.gingerbread.is_none() => {
+                Some(("gingerbread", "the Gingerbread Man"))
+            }
+            Action::Flea { .. } | Action::Flee { .. } if self.plague.is_none() => {
+                Some(("plague", "the Plague"))
+            }
+            Action::Draft { .. } if self.halves.is_none() => Some(("draft", "Half-and-half")),
+            _ => None,
+        };
+        match absent {
+            Some((rule, name)) => Err(illegal(
+                rule,
+                format!("{name} is not in play in this game, so this action does not exist here"),
+            )),
+            None => Ok(()),
         }
     }
 

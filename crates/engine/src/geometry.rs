@@ -7,6 +7,15 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The largest coordinate, east, west, north or south, that a cell may have.
+///
+/// No game reaches it ([`crate::config::MAX_TILES`] tiles in a line from the
+/// start reach 10,000), and the board's cell keys and the Plague's compact
+/// 16-bit cells need room to spare. Every coordinate that comes from outside
+/// (records, the command line) is checked against it before it becomes a
+/// [`Pos`], so arithmetic on neighbouring cells can never overflow.
+pub const COORD_LIMIT: i32 = 16_000;
+
 /// A cell of the board. `x` grows to the east, `y` to the south.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Pos {
@@ -20,6 +29,30 @@ impl Pos {
     /// A position from its coordinates.
     pub const fn new(x: i32, y: i32) -> Pos {
         Pos { x, y }
+    }
+
+    /// A position from outside coordinates, if both lie within
+    /// ±[`COORD_LIMIT`]; the error names the coordinate and the range.
+    pub fn checked(x: i64, y: i64) -> Result<Pos, String> {
+        let one = |name: &str, v: i64| {
+            i32::try_from(v)
+                .ok()
+                .filter(|v| (-COORD_LIMIT..=COORD_LIMIT).contains(v))
+                .ok_or_else(|| {
+                    format!(
+                        "{name} = {v} is out of range: coordinates run from -{COORD_LIMIT} to {COORD_LIMIT}"
+                    )
+                })
+        };
+        Ok(Pos::new(one("x", x)?, one("y", y)?))
+    }
+
+    /// Whether both coordinates lie within ±[`COORD_LIMIT`].
+    pub const fn in_range(self) -> bool {
+        self.x >= -COORD_LIMIT
+            && self.x <= COORD_LIMIT
+            && self.y >= -COORD_LIMIT
+            && self.y <= COORD_LIMIT
     }
 
     /// The neighbouring cell across `side`.
@@ -243,7 +276,12 @@ impl FromStr for Corner {
         Corner::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| format!("unknown corner {s:?}: expected NW, NE, SE or SW"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown corner {}: expected NW, NE, SE or SW",
+                    crate::limits::cut(s)
+                )
+            })
     }
 }
 
@@ -402,7 +440,8 @@ impl FromStr for Place {
             .map(|i| Place::ALL[i])
             .ok_or_else(|| {
                 format!(
-                    "unknown place {s:?}: expected one of {}",
+                    "unknown place {}: expected one of {}",
+                    crate::limits::cut(s),
                     PLACE_NAMES.join(", ")
                 )
             })

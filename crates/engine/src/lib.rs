@@ -15,6 +15,7 @@ pub mod expansions;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod limits;
 pub mod map;
 pub mod openspiel;
 pub mod record;

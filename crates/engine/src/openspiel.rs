@@ -1098,7 +1098,7 @@ mod tests {
     use crate::GameConfig;
 
     fn config(sets: &[&str], seed: u64) -> GameConfig {
-        GameConfig::from_sets(2, seed, sets)
+        GameConfig::from_sets(2, seed, sets).expect("a valid set list")
     }
 
     const COMBOS: &[&[&str]] = &[

@@ -10,6 +10,7 @@ use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::game::{Action, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
+use crate::limits::MAX_RECORD_BYTES;
 
 /// The record format this version reads and writes.
 pub const FORMAT: u64 = 1;
@@ -22,8 +23,11 @@ pub struct Record {
     pub format: u64,
     /// Set-up.
     pub config: GameConfig,
-    /// Actions in order.
-    #[serde(default)]
+    /// Actions in order (at most [`crate::limits::MAX_ACTIONS`]).
+    #[serde(
+        default,
+        deserialize_with = "crate::limits::bounded_vec::<_, _, { crate::limits::MAX_ACTIONS }>"
+    )]
     pub actions: Vec<ActionJson>,
 }
 
@@ -36,18 +40,18 @@ pub enum ActionJson {
         /// Tile id.
         tile: String,
         /// Column.
-        x: i32,
+        x: i64,
         /// Row.
-        y: i32,
+        y: i64,
         /// 0, 90, 180 or 270.
         rotation: i64,
     },
     /// Put a follower on the tile just placed.
     Follower {
         /// Column.
-        x: i32,
+        x: i64,
         /// Row.
-        y: i32,
+        y: i64,
         /// A place of the feature.
         place: String,
         /// The half's corner, for a cell with half tiles.
@@ -59,9 +63,9 @@ pub enum ActionJson {
     /// Trade chips onto a chip space of the Chumak square at (x, y).
     Trade {
         /// Column of the Chumak square.
-        x: i32,
+        x: i64,
         /// Row of the Chumak square.
-        y: i32,
+        y: i64,
         /// The chips: 1–4 of one colour.
         chips: Vec<ChipJson>,
     },
@@ -73,9 +77,9 @@ pub enum ActionJson {
     /// Move the gingerbread man into the city at that place.
     Gingerbread {
         /// Column.
-        x: i32,
+        x: i64,
         /// Row.
-        y: i32,
+        y: i64,
         /// A place of the city.
         place: String,
         /// The half's corner, for a cell with half tiles.
@@ -86,9 +90,9 @@ pub enum ActionJson {
     /// the tile `from`).
     Flea {
         /// Column.
-        x: i32,
+        x: i64,
         /// Row.
-        y: i32,
+        y: i64,
         /// The half's corner, for a cell with half tiles.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         half: Option<String>,
@@ -112,7 +116,7 @@ pub struct ChipJson {
     /// `purple`, `blue` or `orange`.
     pub colour: String,
     /// 1 or 2.
-    pub value: u8,
+    pub value: i64,
 }
 
 /// A tile on the board, by cell (and half).
@@ -120,9 +124,9 @@ pub struct ChipJson {
 #[serde(deny_unknown_fields)]
 pub struct TileAtJson {
     /// Column.
-    pub x: i32,
+    pub x: i64,
     /// Row.
-    pub y: i32,
+    pub y: i64,
     /// The half's corner, for a cell with half tiles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half: Option<String>,
@@ -133,9 +137,9 @@ pub struct TileAtJson {
 #[serde(deny_unknown_fields)]
 pub struct PlaceAtJson {
     /// Column.
-    pub x: i32,
+    pub x: i64,
     /// Row.
-    pub y: i32,
+    pub y: i64,
     /// A place of the feature.
     pub place: String,
     /// The half's corner, for a cell with half tiles.
@@ -149,7 +153,7 @@ fn corner_of(half: &Option<String>) -> Result<Option<Corner>, String> {
 
 impl TileAtJson {
     fn resolve(&self) -> Result<TileAt, String> {
-        TileAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?)
+        TileAt::new(Pos::checked(self.x, self.y)?, corner_of(&self.half)?)
             .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
     }
 
@@ -165,7 +169,7 @@ impl TileAtJson {
 impl PlaceAtJson {
     fn resolve(&self) -> Result<FeatureAt, String> {
         let place = self.place.parse::<Place>()?;
-        FeatureAt::new(Pos::new(self.x, self.y), corner_of(&self.half)?, place)
+        FeatureAt::new(Pos::checked(self.x, self.y)?, corner_of(&self.half)?, place)
             .ok_or_else(|| format!("cell ({}, {}) is out of range", self.x, self.y))
     }
 
@@ -182,16 +186,24 @@ impl PlaceAtJson {
 /// A record that cannot be read or replayed.
 #[derive(Debug, Error)]
 pub enum RecordError {
-    /// Not JSON, or not shaped like a record.
+    /// Not text, not JSON, or not shaped like a record. The message names
+    /// where: the field path (`actions[3].place.x`), the action's index
+    /// when inside an action, and the line and column.
     #[error("malformed record: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(String),
+    /// Larger than [`MAX_RECORD_BYTES`].
+    #[error(
+        "the record is {0} bytes or more; records may be at most {MAX_RECORD_BYTES} bytes (16 MiB)"
+    )]
+    TooLarge(usize),
     /// A format this version does not read.
     #[error("record format {0} is not supported: this version of Bastide reads format {FORMAT}")]
     Format(String),
     /// The configuration is not a playable game.
     #[error("bad configuration: {0}")]
-    Config(#[from] ConfigError),
-    /// An action that does not name real things (tile, place, rotation).
+    Config(ConfigError),
+    /// An action that does not name real things (tile, place, rotation,
+    /// a coordinate in range).
     #[error("action {index}: {message}")]
     BadAction {
         /// Index in the action list (0-based).
@@ -211,16 +223,119 @@ pub enum RecordError {
     },
 }
 
+// Written by hand rather than with `#[from]`: thiserror would also make the
+// inner error the `source`, and reporters that print the chain (anyhow's
+// `{:#}`) would then say the same thing twice.
+impl From<ConfigError> for RecordError {
+    fn from(e: ConfigError) -> RecordError {
+        RecordError::Config(e)
+    }
+}
+
+/// Why a written action cannot become an engine action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// It names something that does not exist: an unknown tile, place or
+    /// colour, a rotation other than 0/90/180/270, a coordinate out of range.
+    Malformed(String),
+    /// It is well formed but no rule allows it (a trade of mixed colours or
+    /// of more than four chips): reported like every other illegal action.
+    Illegal(IllegalAction),
+}
+
+impl From<String> for ActionError {
+    fn from(m: String) -> ActionError {
+        ActionError::Malformed(m)
+    }
+}
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActionError::Malformed(m) => f.write_str(m),
+            ActionError::Illegal(e) => write!(f, "illegal: {e}"),
+        }
+    }
+}
+
+/// The one field read before the whole record: its format version.
+#[derive(Deserialize)]
+struct Head {
+    format: Option<serde_json::Value>,
+}
+
+/// Says where a JSON error is: the field path, the action's index when the
+/// path is inside `actions`, and the line and column.
+fn json_error(e: serde_path_to_error::Error<serde_json::Error>) -> RecordError {
+    let path = e.path().to_string();
+    let inner = e.inner();
+    let action = path
+        .strip_prefix("actions[")
+        .and_then(|rest| rest.split(']').next())
+        .map(|i| format!("action {i}: "))
+        .unwrap_or_default();
+    let at = if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!("{path}: ")
+    };
+    RecordError::Json(crate::limits::cut_message(&format!("{action}{at}{inner}")))
+}
+
 impl Record {
     /// Parses a record from JSON text, checking the format version first.
+    /// A leading byte-order mark is skipped; text over [`MAX_RECORD_BYTES`]
+    /// is refused before it is parsed.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let value: serde_json::Value = serde_json::from_str(text)?;
-        match value.get("format") {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge(text.len()));
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if !text.trim_start().starts_with('{') {
+            return Err(RecordError::Json(
+                "not a record: a record is a JSON object with \"format\", \"config\" and \"actions\""
+                    .into(),
+            ));
+        }
+        // The format first, skipping everything else without building it,
+        // so a record of another format is named as such.
+        let head: Head = serde_json::from_str(text).map_err(|e| {
+            let what = if e.is_syntax() || e.is_eof() {
+                "not JSON"
+            } else {
+                "not a record (a JSON object with \"format\", \"config\" and \"actions\")"
+            };
+            RecordError::Json(crate::limits::cut_message(&format!("{what}: {e}")))
+        })?;
+        match head.format {
             Some(v) if v.as_u64() == Some(FORMAT) => {}
-            Some(v) => return Err(RecordError::Format(v.to_string())),
+            Some(v) => {
+                return Err(RecordError::Format(crate::limits::cut_message(
+                    &v.to_string(),
+                )))
+            }
             None => return Err(RecordError::Format("(missing)".into())),
         }
-        Ok(serde_json::from_value(value)?)
+        let mut de = serde_json::Deserializer::from_str(text);
+        let record: Record = serde_path_to_error::deserialize(&mut de).map_err(json_error)?;
+        de.end()
+            .map_err(|e| RecordError::Json(format!("text after the record: {e}")))?;
+        Ok(record)
+    }
+
+    /// Parses a record from bytes: checks the size and that they are UTF-8
+    /// text before anything else, so a binary file is named at once.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Record, RecordError> {
+        if bytes.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge(bytes.len()));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            RecordError::Json(format!(
+                "not a record: the file is not UTF-8 text (byte {} is not valid UTF-8)",
+                e.valid_up_to()
+            ))
+        })?;
+        Record::parse(text)
     }
 
     /// The record as pretty JSON.
@@ -248,13 +363,20 @@ impl Record {
     pub fn replay_to(&self, n: usize) -> Result<Game, RecordError> {
         let mut game = Game::new(self.config.clone())?;
         for (index, a) in self.actions.iter().take(n).enumerate() {
-            let action = a
-                .to_action(game.catalog())
-                .map_err(|message| RecordError::BadAction { index, message })?;
+            let written =
+                || crate::limits::cut_message(&serde_json::to_string(a).unwrap_or_default());
+            let action = a.to_action(game.catalog()).map_err(|e| match e {
+                ActionError::Malformed(message) => RecordError::BadAction { index, message },
+                ActionError::Illegal(error) => RecordError::Illegal {
+                    index,
+                    action: written(),
+                    error,
+                },
+            })?;
             game.try_apply(&action)
                 .map_err(|error| RecordError::Illegal {
                     index,
-                    action: serde_json::to_string(a).unwrap_or_default(),
+                    action: written(),
                     error,
                 })?;
         }
@@ -264,7 +386,7 @@ impl Record {
 
 impl ActionJson {
     /// Resolves names into an engine action.
-    pub fn to_action(&self, cat: &Catalog) -> Result<Action, String> {
+    pub fn to_action(&self, cat: &Catalog) -> Result<Action, ActionError> {
         Ok(match self {
             ActionJson::Place {
                 tile,
@@ -273,14 +395,17 @@ impl ActionJson {
                 rotation,
             } => Action::Place {
                 tile: cat.find(tile).ok_or_else(|| {
-                    format!("unknown tile id {tile:?} (ids look like \"base/U\")")
+                    format!(
+                        "unknown tile id {} (ids look like \"base/U\")",
+                        crate::limits::cut(tile)
+                    )
                 })?,
-                pos: Pos::new(*x, *y),
+                pos: Pos::checked(*x, *y)?,
                 rot: Rotation::from_degrees(*rotation)
                     .ok_or_else(|| format!("rotation must be 0, 90, 180 or 270, not {rotation}"))?,
             },
             ActionJson::Follower { x, y, place, half } => Action::Follower {
-                pos: Pos::new(*x, *y),
+                pos: Pos::checked(*x, *y)?,
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
                 place: place.parse::<Place>()?,
             },
@@ -299,34 +424,49 @@ impl ActionJson {
                 to: to.resolve()?,
             },
             ActionJson::Trade { x, y, chips } => {
-                let mut colour = None;
-                let (mut ones, mut twos) = (0u8, 0u8);
+                let pos = Pos::checked(*x, *y)?;
+                let trade_rule = |m: String| ActionError::Illegal(crate::game::illegal("trade", m));
+                // Names first (a chip that does not exist is malformed),
+                // then the rules of a trade, reported as illegal.
+                let mut parsed = Vec::with_capacity(chips.len().min(4));
                 for c in chips {
                     let col: Colour = c.colour.parse()?;
-                    if colour.is_some_and(|k| k != col) {
-                        return Err("the chips of one trade must all have one colour".into());
+                    if !(1..=2).contains(&c.value) {
+                        return Err(format!("a chip is worth 1 or 2, not {}", c.value).into());
                     }
-                    colour = Some(col);
-                    match c.value {
-                        1 => ones += 1,
-                        2 => twos += 1,
-                        v => return Err(format!("a chip is worth 1 or 2, not {v}")),
-                    }
+                    parsed.push((col, c.value));
                 }
+                if !(1..=4).contains(&parsed.len()) {
+                    return Err(trade_rule(format!(
+                        "a trade puts 1 to 4 chips on one space, not {}",
+                        parsed.len()
+                    )));
+                }
+                let colour = parsed[0].0;
+                if parsed.iter().any(|(c, _)| *c != colour) {
+                    return Err(trade_rule(
+                        "the chips of one trade must all have one colour: trade one colour now, the other on a later turn".into(),
+                    ));
+                }
+                let twos = parsed.iter().filter(|(_, v)| *v == 2).count();
+                // At most four chips: the counts fit in a byte.
                 Action::Trade {
-                    pos: Pos::new(*x, *y),
-                    colour: colour.ok_or("a trade needs 1 to 4 chips")?,
-                    ones,
-                    twos,
+                    pos,
+                    colour,
+                    ones: (parsed.len() - twos) as u8,
+                    twos: twos as u8,
                 }
             }
             ActionJson::Draft { tile } => Action::Draft {
                 tile: cat.find(tile).ok_or_else(|| {
-                    format!("unknown tile id {tile:?} (ids look like \"halfsies1/A\")")
+                    format!(
+                        "unknown tile id {} (ids look like \"halfsies1/A\")",
+                        crate::limits::cut(tile)
+                    )
                 })?,
             },
             ActionJson::Gingerbread { x, y, place, half } => Action::Gingerbread {
-                pos: Pos::new(*x, *y),
+                pos: Pos::checked(*x, *y)?,
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
                 place: place.parse::<Place>()?,
             },
@@ -338,13 +478,13 @@ impl ActionJson {
         match *a {
             Action::Place { tile, pos, rot } => ActionJson::Place {
                 tile: cat.tile(tile).id.clone(),
-                x: pos.x,
-                y: pos.y,
+                x: pos.x.into(),
+                y: pos.y.into(),
                 rotation: rot.degrees() as i64,
             },
             Action::Follower { pos, corner, place } => ActionJson::Follower {
-                x: pos.x,
-                y: pos.y,
+                x: pos.x.into(),
+                y: pos.y.into(),
                 place: place.name().to_string(),
                 half: corner.map(|c| c.name().to_string()),
             },
@@ -365,8 +505,8 @@ impl ActionJson {
                 ones,
                 twos,
             } => ActionJson::Trade {
-                x: pos.x,
-                y: pos.y,
+                x: pos.x.into(),
+                y: pos.y.into(),
                 chips: std::iter::repeat_n(1, ones as usize)
                     .chain(std::iter::repeat_n(2, twos as usize))
                     .map(|value| ChipJson {
@@ -379,8 +519,8 @@ impl ActionJson {
                 tile: cat.tile(tile).id.clone(),
             },
             Action::Gingerbread { pos, corner, place } => ActionJson::Gingerbread {
-                x: pos.x,
-                y: pos.y,
+                x: pos.x.into(),
+                y: pos.y.into(),
                 place: place.name().to_string(),
                 half: corner.map(|c| c.name().to_string()),
             },

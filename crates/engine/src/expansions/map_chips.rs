@@ -61,7 +61,8 @@ impl FromStr for Colour {
             "blue" | "light blue" | "lightblue" | "light-blue" => Ok(Colour::Blue),
             "orange" => Ok(Colour::Orange),
             _ => Err(format!(
-                "unknown chip colour {s:?}: use purple, blue or orange"
+                "unknown chip colour {}: use purple, blue or orange",
+                crate::limits::cut(s)
             )),
         }
     }
@@ -320,7 +321,8 @@ impl Game {
             .chips
             .as_mut()
             .ok_or_else(|| err("there are no map chips in this game".into()))?;
-        let n = (ones + twos) as usize;
+        // Outside callers may pass any counts: add them without overflow.
+        let n = usize::from(ones) + usize::from(twos);
         if !(1..=4).contains(&n) {
             return Err(err(format!(
                 "a trade puts 1 to 4 chips on one space, not {n}"
