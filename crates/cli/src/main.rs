@@ -1,7 +1,7 @@
 //! `bastide`: replay and validate game records, list legal actions, play and
 //! simulate games, benchmark the engine.
 
-use std::io::Read;
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -39,14 +39,15 @@ enum Command {
         /// The record file (`-` for standard input).
         record: PathBuf,
         /// Stop after this many actions.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_at)]
         at: Option<usize>,
         /// One line instead of indented JSON.
         #[arg(long)]
         compact: bool,
         /// Print what the player in this seat (0-based) may see: no draw
         /// order, no other player's halves or chips.
-        #[arg(long = "as", value_name = "SEAT")]
+        #[arg(long = "as", value_name = "SEAT", allow_negative_numbers = true,
+              value_parser = parse_seat)]
         seat: Option<usize>,
     },
     /// List the legal actions at the end of a record, as JSON.
@@ -59,29 +60,31 @@ enum Command {
     Play(human::PlayArgs),
     /// Play many random games and report speed and mean scores.
     Simulate {
-        /// Number of games.
-        #[arg(long, default_value_t = 1000)]
+        /// Number of games (1 to 1000000000).
+        #[arg(long, default_value_t = 1000, allow_negative_numbers = true,
+              value_parser = parse_simulated_games)]
         games: u64,
         /// Players per game (2–6).
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true,
+              value_parser = parse_players)]
         players: usize,
-        /// First seed; game `i` uses seed + i.
-        #[arg(long, default_value_t = 1)]
+        /// First seed; game `i` uses seed + i (wrapping past the largest).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: u64,
         /// Base game and expansions, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "base")]
+        #[arg(long, value_delimiter = ',', default_value = "base", long_help = SETS_HELP)]
         sets: Vec<String>,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
+        /// Worker threads, 1 to 256 (default: all cores).
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
         threads: Option<usize>,
     },
     /// Measure engine speed on one core.
     Bench {
-        /// Seconds to spend on each measurement.
-        #[arg(long, default_value_t = 3.0)]
+        /// Seconds to spend on each measurement (more than 0, at most 3600).
+        #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
         seconds: f64,
         /// Base game and expansions, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "base")]
+        #[arg(long, value_delimiter = ',', default_value = "base", long_help = SETS_HELP)]
         sets: Vec<String>,
     },
     /// Bots play each other round-robin, seats rotated; win rates and
@@ -93,12 +96,104 @@ enum Command {
     Catalog(render_cmd::CatalogArgs),
 }
 
+/// Every set id `--sets` takes, for the help of each command that has the
+/// flag. A test checks it against the engine's lists (`deck::EXPANSIONS`,
+/// `map::BUILTIN_MAPS`), so a new expansion cannot be left out silently.
+pub const SETS_HELP: &str = "Base game and expansions, comma-separated.
+
+Base games: base, winter.
+Expansions: river1, river2, river20, cutcassonne (with a river set), halfsies1, \
+halfsies2, plague, gingerbread (needs winter), map-chips (plays on a map: ukraine unless another is named).
+Maps: ukraine.
+
+Example: --sets winter,gingerbread,river1";
+
+/// Most games `simulate` plays in one run: hours of work on every core,
+/// and far from the `u64` sums of scores overflowing.
+pub const MAX_SIMULATED_GAMES: u64 = 1_000_000_000;
+
+/// Most worker threads a command starts; more than any machine it runs on
+/// has cores, few enough that a typo cannot exhaust the system's threads.
+pub const MAX_THREADS: u64 = 256;
+
+/// A whole number from `lo` to `hi`, for a count flag. Parsed by hand so
+/// that `-3` or `1e9` get the allowed range in the message, not clap's
+/// "unexpected argument" or a bare "invalid digit".
+pub(crate) fn count_in(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if (i128::from(lo)..=i128::from(hi)).contains(&n) => {
+            u64::try_from(n).map_err(|e| e.to_string())
+        }
+        _ => Err(format!("give a whole number from {lo} to {hi}")),
+    }
+}
+
+/// `--players`: the engine's 2 to 6, checked while reading the flags so the
+/// message names the flag.
+pub fn parse_players(text: &str) -> Result<usize, String> {
+    count_in(text, 2, 6).and_then(|n| usize::try_from(n).map_err(|e| e.to_string()))
+}
+
+/// `--threads`: 1 to [`MAX_THREADS`] (absent: every core).
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    count_in(text, 1, MAX_THREADS).and_then(|n| usize::try_from(n).map_err(|e| e.to_string()))
+}
+
+/// `simulate --games`: 1 to [`MAX_SIMULATED_GAMES`].
+fn parse_simulated_games(text: &str) -> Result<u64, String> {
+    count_in(text, 1, MAX_SIMULATED_GAMES)
+}
+
+/// `--at`: a number of actions, checked against the record later.
+pub fn parse_at(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .map_err(|_| "give a number of actions: a whole number, 0 or more".to_string())
+}
+
+/// `replay --as`: a seat, checked against the game later.
+fn parse_seat(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .map_err(|_| "give a seat: a whole number from 0".to_string())
+}
+
+/// `--seed`: any `u64`. Parsed by hand so that `-1` or `1.5` get the range
+/// in the message rather than clap's "unexpected argument" or a bare
+/// "invalid digit".
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("the seed must be a whole number from 0 to {}", u64::MAX))
+}
+
+/// Standard output, locked, for a command's results. `println!` panics
+/// when the reader goes away (`bastide replay g.json | head -5`); writing
+/// through this returns the error instead, and [`main`] ends quietly on a
+/// broken pipe.
+pub fn stdout() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}
+
+/// Whether `e` comes from writing to a pipe whose reader has closed it:
+/// the reader has seen all it wants, so this is not a failure.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // `{:#}` prints each context once, outermost first; the CLI adds
+            // context only where the inner message lacks it (a file name,
+            // a flag). Not `eprintln!`: it panics if standard error is closed.
+            let _ = writeln!(io::stderr(), "error: {e:#}");
             ExitCode::FAILURE
         }
     }
@@ -113,7 +208,14 @@ fn run(cli: Cli) -> Result<()> {
             seat,
         } => {
             let rec = read_record(&record)?;
-            let game = rec.replay_to(at.unwrap_or(rec.actions.len()))?;
+            let total = rec.actions.len();
+            let at = at.unwrap_or(total);
+            // `replay_to` stops at the end; say so rather than print the
+            // final state as if it were the position asked for.
+            if at > total {
+                bail!("--at {at} is past the end: the record has {total} actions, so use at most {total}");
+            }
+            let game = rec.replay_to(at)?;
             let state = match seat {
                 Some(s) if s >= game.player_count() => {
                     bail!(
@@ -129,15 +231,17 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 serde_json::to_string_pretty(&state)?
             };
-            println!("{text}");
+            let mut out = stdout();
+            writeln!(out, "{text}")?;
+            out.flush()?;
         }
         Command::Legal { record } => {
             let rec = read_record(&record)?;
             let game = rec.replay()?;
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&game.legal_actions_json())?
-            );
+            let text = serde_json::to_string_pretty(&game.legal_actions_json())?;
+            let mut out = stdout();
+            writeln!(out, "{text}")?;
+            out.flush()?;
         }
         Command::Play(args) => human::play(args)?,
         Command::Simulate {
@@ -147,7 +251,7 @@ fn run(cli: Cli) -> Result<()> {
             sets,
             threads,
         } => simulate(games, players, seed, &sets, threads)?,
-        Command::Bench { seconds, sets } => bench::run(seconds, &sets)?,
+        Command::Bench { seconds, sets } => bench::run(seconds, &sets, &mut stdout())?,
         Command::Tournament(args) => tournament::run(args)?,
         Command::Render(args) => render_cmd::render(args)?,
         Command::Catalog(args) => render_cmd::catalog(args)?,
@@ -264,22 +368,136 @@ fn simulate(
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let g = games.max(1) as f64;
-    println!(
-        "games: {games} in {secs:.2} s = {:.0} games/s ({} threads)",
+    let mut out = stdout();
+    writeln!(
+        out,
+        "{} in {secs:.2} s = {:.0} games/s ({})",
+        plural(games, "game"),
         games as f64 / secs,
-        pool.current_num_threads()
-    );
+        plural(pool.current_num_threads() as u64, "thread")
+    )?;
     let means: Vec<String> = config
         .players
         .iter()
         .zip(&totals.0)
         .map(|(n, s)| format!("{n} {:.1}", *s as f64 / g))
         .collect();
-    println!("mean scores: {}", means.join(", "));
-    println!(
+    writeln!(out, "mean scores: {}", means.join(", "))?;
+    writeln!(
+        out,
         "mean actions per game: {:.1}; mean tiles on the board: {:.1}",
         totals.1 as f64 / g,
         totals.2 as f64 / g
-    );
+    )?;
+    out.flush()?;
     Ok(())
+}
+
+/// `1 game`, `2 games`.
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastide_engine::deck::EXPANSIONS;
+    use bastide_engine::map::BUILTIN_MAPS;
+
+    /// The ids [`SETS_HELP`] lists: the words of its "Base games",
+    /// "Expansions" and "Maps" lines, before any note in parentheses.
+    fn listed(heading: &str) -> Vec<String> {
+        let line = SETS_HELP
+            .lines()
+            .find_map(|l| l.strip_prefix(heading))
+            .unwrap_or_else(|| panic!("no {heading} line in SETS_HELP"));
+        line.trim_end_matches('.')
+            .split(',')
+            .map(|w| w.split('(').next().unwrap_or("").trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_sets_help_lists_every_id_and_each_plays() {
+        let bases = listed("Base games:");
+        let expansions = listed("Expansions:");
+        let maps = listed("Maps:");
+        assert_eq!(bases, ["base", "winter"]);
+        for e in EXPANSIONS {
+            assert!(
+                expansions.iter().any(|x| x == e),
+                "{e} missing from SETS_HELP"
+            );
+        }
+        assert_eq!(expansions.len(), EXPANSIONS.len(), "{expansions:?}");
+        for (_, text) in BUILTIN_MAPS {
+            let name = text
+                .lines()
+                .find_map(|l| l.strip_prefix("name = "))
+                .map(|n| n.trim().trim_matches('"').to_string())
+                .expect("a map file names its map");
+            assert!(maps.contains(&name), "map {name} missing from SETS_HELP");
+        }
+        assert_eq!(maps.len(), BUILTIN_MAPS.len(), "{maps:?}");
+        // Each id is taken alone, or with the base game it needs.
+        for id in bases.iter().chain(&expansions).chain(&maps) {
+            let sets: Vec<&str> = match id.as_str() {
+                "gingerbread" => vec!["winter", "gingerbread"],
+                "cutcassonne" => vec!["river1", "cutcassonne"],
+                other => vec![other],
+            };
+            let config = config_for(
+                2,
+                1,
+                &sets.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            );
+            assert!(
+                config.is_ok(),
+                "--sets {}: {:?}",
+                sets.join(","),
+                config.err()
+            );
+        }
+    }
+
+    #[test]
+    fn seeds_take_the_whole_u64_range_and_explain_the_rest() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["-1", "18446744073709551616", "1.5", ""] {
+            let e = parse_seed(bad).expect_err(bad);
+            assert!(e.contains("0 to 18446744073709551615"), "{e}");
+        }
+    }
+
+    #[test]
+    fn counts_name_their_range() {
+        assert_eq!(parse_players("6"), Ok(6));
+        assert_eq!(parse_threads(" 1 "), Ok(1));
+        for bad in [
+            "1",
+            "7",
+            "-2",
+            "2.5",
+            "x",
+            "99999999999999999999999999999999999999999",
+        ] {
+            let e = parse_players(bad).expect_err(bad);
+            assert_eq!(e, "give a whole number from 2 to 6");
+        }
+        assert!(parse_threads("0").is_err());
+        assert!(parse_simulated_games("1000000001").is_err());
+        assert_eq!(parse_simulated_games("1000000000"), Ok(MAX_SIMULATED_GAMES));
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "game"), "1 game");
+        assert_eq!(plural(0, "game"), "0 games");
+        assert_eq!(plural(12, "thread"), "12 threads");
+    }
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use bastide_engine::geometry::COORD_LIMIT;
 use bastide_engine::{Catalog, Rotation};
 use bastide_render::{BoardOptions, RenderError};
 use clap::Args;
@@ -15,7 +16,7 @@ pub struct RenderArgs {
     #[arg(required_unless_present = "tile")]
     record: Option<PathBuf>,
     /// Draw the board after this many actions (default: all of them).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::parse_at)]
     at: Option<usize>,
     /// Output file: `.svg` or `.png` (default: SVG on standard output).
     #[arg(short = 'o', long)]
@@ -30,17 +31,28 @@ pub struct RenderArgs {
     #[arg(long)]
     no_legend: bool,
     /// Highlight one feature, named by a place of a placed tile:
-    /// `X,Y,PLACE` or `X,Y,PLACE,HALF` (e.g. `0,0,N`; `2,-1,E,NW`).
+    /// `X,Y,PLACE` or `X,Y,PLACE,HALF` (e.g. `0,0,N`; `2,-1,E,NW`); X and Y
+    /// from -16000 to 16000.
     #[arg(long, value_name = "X,Y,PLACE[,HALF]", allow_hyphen_values = true)]
     highlight: Option<String>,
     /// Draw one tile instead of a board, by id (`base/D`).
     #[arg(long, conflicts_with_all = ["record", "at", "grid", "legal", "no_legend", "highlight"])]
     tile: Option<String>,
-    /// The tile's rotation: 0, 90, 180 or 270 (clockwise).
-    #[arg(long, default_value_t = 0, requires = "tile")]
-    rotation: i64,
-    /// Scale factor for PNG output.
-    #[arg(long, default_value_t = 1.0)]
+    /// The tile's rotation with --tile: 0, 90, 180 or 270 (clockwise;
+    /// default 0).
+    // `requires` alone lets `render g.json --rotation 90` through (clap
+    // excuses a missing required argument that conflicts with one given:
+    // --tile conflicts with RECORD), and the rotation was silently ignored;
+    // hence also `conflicts_with`.
+    #[arg(
+        long,
+        requires = "tile",
+        conflicts_with = "record",
+        allow_negative_numbers = true
+    )]
+    rotation: Option<i64>,
+    /// Scale factor for PNG output (more than 0, at most 16).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     zoom: f32,
 }
 
@@ -52,10 +64,15 @@ pub struct CatalogArgs {
     /// Output file: `.svg` or `.png` (default: SVG on standard output).
     #[arg(short = 'o', long)]
     out: Option<PathBuf>,
-    /// Scale factor for PNG output.
-    #[arg(long, default_value_t = 1.0)]
+    /// Scale factor for PNG output (more than 0, at most 16).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     zoom: f32,
 }
+
+/// Largest `--zoom`: 16 times the SVG's size is poster size already; the
+/// renderer refuses pictures past its pixel budget anyway, but this says so
+/// in terms of the flag.
+pub const MAX_ZOOM: f32 = 16.0;
 
 enum Format {
     Svg,
@@ -87,8 +104,9 @@ fn format_of(out: Option<&Path>) -> Result<Format> {
 /// Writes an SVG picture where `out` says, converting it to PNG if asked.
 fn emit(svg: String, out: Option<&Path>, zoom: f32) -> Result<()> {
     let format = format_of(out)?;
-    if !(zoom.is_finite() && zoom > 0.0) {
-        bail!("--zoom must be a positive number, not {zoom}");
+    // `!(…)`: NaN fails every comparison.
+    if !(zoom.is_finite() && zoom > 0.0 && zoom <= MAX_ZOOM) {
+        bail!("--zoom {zoom}: give a scale more than 0 and at most {MAX_ZOOM}");
     }
     let bytes = match format {
         Format::Svg => svg.into_bytes(),
@@ -98,7 +116,9 @@ fn emit(svg: String, out: Option<&Path>, zoom: f32) -> Result<()> {
         Some(path) if path.as_os_str() != "-" => std::fs::write(path, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?,
         _ => {
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = crate::stdout();
+            // The io::Error stays in the chain: `main` ends quietly when
+            // it is a broken pipe.
             stdout
                 .write_all(&bytes)
                 .and_then(|_| stdout.flush())
@@ -111,11 +131,9 @@ fn emit(svg: String, out: Option<&Path>, zoom: f32) -> Result<()> {
 /// `bastide render`.
 pub fn render(args: RenderArgs) -> Result<()> {
     if let Some(id) = &args.tile {
-        let rotation = Rotation::from_degrees(args.rotation).with_context(|| {
-            format!(
-                "--rotation {} is not a rotation: use 0, 90, 180 or 270",
-                args.rotation
-            )
+        let degrees = args.rotation.unwrap_or(0);
+        let rotation = Rotation::from_degrees(degrees).with_context(|| {
+            format!("--rotation {degrees} is not a rotation: use 0, 90, 180 or 270")
         })?;
         let catalog = Catalog::builtin();
         let svg = bastide_render::tile_svg(&catalog, id, rotation)?;
@@ -177,8 +195,8 @@ fn parse_highlight(
     if !(3..=4).contains(&parts.len()) {
         bail!(usage());
     }
-    let x: i32 = parts[0].parse().with_context(usage)?;
-    let y: i32 = parts[1].parse().with_context(usage)?;
+    let x = coordinate(parts[0], "X", text)?;
+    let y = coordinate(parts[1], "Y", text)?;
     let place = parts[2]
         .parse()
         .map_err(|e: String| anyhow::anyhow!("{}: {e}", usage()))?;
@@ -190,6 +208,23 @@ fn parse_highlight(
         None => None,
     };
     Ok((bastide_engine::Pos::new(x, y), corner, place))
+}
+
+/// One coordinate of `--highlight`, within the engine's [`COORD_LIMIT`]:
+/// further out the board's packed cell keys used to wrap, so `32768,0`
+/// named the start tile. Checked here rather than with `Pos::checked` so
+/// the message names the flag.
+fn coordinate(part: &str, axis: &str, text: &str) -> Result<i32> {
+    // Read wide, so `99999999999` gets the range too, not "too large".
+    match part.parse::<i64>() {
+        // Not `v.abs()`: it overflows on i64::MIN.
+        Ok(v) if (-i64::from(COORD_LIMIT)..=i64::from(COORD_LIMIT)).contains(&v) => {
+            i32::try_from(v).map_err(anyhow::Error::from)
+        }
+        _ => bail!(
+            "--highlight {text:?}: {axis} must be a whole number from -{COORD_LIMIT} to {COORD_LIMIT}, not {part:?}"
+        ),
+    }
 }
 
 /// `bastide catalog`.

@@ -201,3 +201,95 @@ fn render_highlights_a_feature_and_explains_a_bad_one() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("X,Y,PLACE"));
 }
+
+#[test]
+fn a_highlight_far_off_the_board_is_refused_not_wrapped() {
+    // 32768 used to wrap to 0 and highlight the start tile.
+    for spec in [
+        "32768,0,N",
+        "0,-16001,N",
+        "99999999999,0,N",
+        "-9223372036854775808,0,N",
+    ] {
+        bastide()
+            .args(["render", RECORD, "--highlight", spec])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--highlight"))
+            .stderr(predicate::str::contains("-16000 to 16000"));
+    }
+    // The edge of the range is a coordinate like any other: no tile there.
+    bastide()
+        .args(["render", RECORD, "--highlight", "-16000,16000,N"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no feature to highlight"));
+}
+
+#[test]
+fn rotation_goes_only_with_tile_and_negative_numbers_get_the_range() {
+    bastide()
+        .args(["render", RECORD, "--rotation", "90"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rotation"))
+        .stderr(predicate::str::contains("cannot be used with"));
+    bastide()
+        .args(["render", "--tile", "base/D", "--rotation", "-90"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--rotation -90"))
+        .stderr(predicate::str::contains("0, 90, 180 or 270"));
+    bastide()
+        .args(["render", "--tile", "base/D", "--rotation", "90"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rotate(90 50 50)"));
+    for zoom in ["-1", "0", "17", "inf", "NaN"] {
+        bastide()
+            .args(["render", RECORD, "--zoom", zoom, "-o", "never-written.png"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--zoom"))
+            .stderr(predicate::str::contains("at most 16"));
+    }
+    assert!(!std::path::Path::new("never-written.png").exists());
+}
+
+#[test]
+fn the_last_placed_tile_is_outlined_at_every_index() {
+    // base-small.json: 12 actions; before the first, only the start tile.
+    let at = |n: usize| {
+        let out = bastide()
+            .args(["render", RECORD, "--at", &n.to_string()])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("SVG is UTF-8")
+    };
+    assert!(!at(0).contains("class=\"last\""));
+    for n in 1..=12 {
+        let svg = at(n);
+        assert_eq!(
+            svg.matches("class=\"last\"").count(),
+            1,
+            "--at {n}: one outline, around the newest tile"
+        );
+    }
+}
+
+#[test]
+fn a_png_too_big_for_memory_is_refused_before_drawing() {
+    // The whole catalog at zoom 10 is 10300 × 38380 pixels: 1.6 GB of
+    // pixmap, past the renderer's 100-million-pixel budget.
+    bastide()
+        .args(["catalog", "--zoom", "10", "-o", "never-written-sheet.png"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("use a smaller zoom"));
+    assert!(!std::path::Path::new("never-written-sheet.png").exists());
+}

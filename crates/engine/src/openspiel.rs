@@ -15,9 +15,14 @@
 //!   chance node until an outcome is applied.
 //!
 //! Hidden information: the order of the draw pile (and the configuration's
-//! `seed` and fixed `deck`, which determine it). Everything else is public:
-//! the board, followers, scores, supplies, events, the drawn tile, and which
-//! tiles remain (the pile as a multiset: every player can count them).
+//! `seed` and fixed `deck`, which determine it); with Half-and-half dealt
+//! face down, the halves in the other players' hands; with Map Chips, the
+//! other players' chips and the order of the chip supply (how many each
+//! hand holds is public). Everything else is public: the board, followers,
+//! scores, supplies, events, the drawn tile, and which tiles remain (the
+//! pile as a multiset: every player can count them). Determinization
+//! resamples all of it: the pile within its public parts, the hidden
+//! hands, the chip supply.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -140,8 +145,10 @@ impl Game {
 
     /// A game consistent with everything `player` can know, with the hidden
     /// part resampled: the pile is reshuffled inside each of its public parts
-    /// (so it is a permutation of the real remaining pile), and the seed and
-    /// fixed deck are removed from the configuration. Public state (board,
+    /// (so it is a permutation of the real remaining pile), the other
+    /// players' face-down halves and chips and the chip supply are dealt
+    /// again from what `player` has not seen (hand sizes kept), and the seed
+    /// and fixed deck are removed from the configuration. Public state (board,
     /// followers, scores, drawn tile, events) is unchanged. Bots search on
     /// such games, never on the real one.
     pub fn determinize(&self, player: usize, rng: &mut Rng) -> Game {
@@ -257,10 +264,13 @@ pub fn win_returns(scores: &[u32]) -> Vec<f64> {
         .collect()
 }
 
-/// Hook for determinization: resample what the players other than `player`
-/// hold in secret (half tiles in hand with Halfsies, chips with Map Chips),
-/// consistent with what `player` knows. No expansion in this version has
-/// such items, so it does nothing yet.
+/// Determinization of private items: resamples what the players other than
+/// `player` hold in secret, consistent with what `player` knows. Half-and-
+/// half dealt face down: the other hands are redealt from the halves
+/// `player` has not seen (not in their hand, not on the board); a drafted
+/// hand was taken face up and stays. Map Chips: the other hands and the
+/// supply are redealt from their pooled chips. Hand sizes are public and
+/// kept.
 fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
     // Half-and-half, dealt face down: the other hands are some of the halves
     // this player has not seen (not in their hand, not on the board). A
@@ -333,8 +343,8 @@ fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
     }
 }
 
-/// A player's own hidden items (none in this version; Halfsies hands and Map
-/// Chips go here).
+/// A player's own hidden items: the halves in hand (Half-and-half) and the
+/// chips (Map Chips); empty without those expansions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwnHidden {
     /// Half-and-half: the halves in the player's hand.

@@ -252,7 +252,8 @@ pub struct Scene<'a> {
     pub players: Vec<PlayerLine>,
     /// Cells to highlight when [`BoardOptions::legal`] is set.
     pub legal: Vec<Pos>,
-    /// The piece placed last.
+    /// The piece placed last, outlined when [`BoardOptions::mark_last`] is
+    /// set; `None` when no tile has been placed since the set-up.
     pub last: Option<u16>,
     /// Neutral figures standing on features.
     pub figures: Vec<Figure>,
@@ -283,6 +284,26 @@ pub enum FigureKind {
     Gingerbread,
 }
 
+/// The piece placed last in `game`, at any point of a turn. The engine
+/// only remembers it until the turn ends (`Game::last_piece`), so at the
+/// start of a turn, and at the end of the game, it is the newest piece,
+/// unless every piece on the board is from the set-up (start tile, river
+/// source, start spaces of a map): then no tile has been placed yet.
+fn last_placed(game: &Game) -> Option<u16> {
+    if let Some(last) = game.last_piece() {
+        return Some(last);
+    }
+    let pieces = game.board().pieces().len();
+    // A fresh game of the same configuration holds the set-up pieces; it
+    // always builds, since `game` was built from the same configuration.
+    let setup = Game::new(game.config().clone()).map_or(pieces, |g| g.board().pieces().len());
+    if pieces > setup {
+        u16::try_from(pieces - 1).ok()
+    } else {
+        None
+    }
+}
+
 impl<'a> Scene<'a> {
     /// The scene of a game's current position.
     pub fn of_game(game: &'a Game) -> Scene<'a> {
@@ -306,7 +327,7 @@ impl<'a> Scene<'a> {
             followers: game.followers(),
             players,
             legal: draw::legal_cells(game),
-            last: game.last_piece(),
+            last: last_placed(game),
             figures: game
                 .gingerbread()
                 .and_then(|g| g.at)
@@ -405,6 +426,12 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
+/// Most pixels of a PNG: 100 million (10,000 × 10,000) is 400 MB of
+/// pixmap, about the most a small shared machine can spare; the whole
+/// catalog at zoom 5 fits, a real board at zoom 16 does too. Larger asks
+/// fail before anything is allocated.
+pub const MAX_PNG_PIXELS: f32 = 100_000_000.0;
+
 /// Rasterises SVG text to PNG bytes, `zoom` times its nominal size.
 /// Text uses the system's fonts (DejaVu Sans where installed); without any
 /// font the picture is drawn without its labels.
@@ -420,7 +447,7 @@ pub fn svg_to_png(svg: &str, zoom: f32) -> Result<Vec<u8>, RenderError> {
         width: w as f64,
         height: h as f64,
     };
-    if !(w >= 1.0 && h >= 1.0 && w * h <= 400_000_000.0) {
+    if !(w >= 1.0 && h >= 1.0 && w * h <= MAX_PNG_PIXELS) {
         return Err(too_big());
     }
     let mut pixmap = tiny_skia::Pixmap::new(w as u32, h as u32).ok_or_else(too_big)?;
