@@ -72,7 +72,7 @@ enum Command {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: u64,
         /// Base game and expansions, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "base", long_help = SETS_HELP)]
+        #[arg(long, value_delimiter = ',', default_value = "base", long_help = sets_help())]
         sets: Vec<String>,
         /// Worker threads, 1 to 256 (default: all cores).
         #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
@@ -84,7 +84,7 @@ enum Command {
         #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
         seconds: f64,
         /// Base game and expansions, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "base", long_help = SETS_HELP)]
+        #[arg(long, value_delimiter = ',', default_value = "base", long_help = sets_help())]
         sets: Vec<String>,
     },
     /// Bots play each other round-robin, seats rotated; win rates and
@@ -97,16 +97,14 @@ enum Command {
 }
 
 /// Every set id `--sets` takes, for the help of each command that has the
-/// flag. A test checks it against the engine's lists (`deck::EXPANSIONS`,
-/// `map::BUILTIN_MAPS`), so a new expansion cannot be left out silently.
-pub const SETS_HELP: &str = "Base game and expansions, comma-separated.
-
-Base games: base, winter.
-Expansions: river1, river2, river20, cutcassonne (with a river set), halfsies1, \
-halfsies2, plague, gingerbread (needs winter), map-chips (plays on a map: ukraine unless another is named).
-Maps: ukraine.
-
-Example: --sets winter,gingerbread,river1";
+/// flag: generated from the engine's expansion registry, so a new expansion
+/// appears here by itself.
+pub fn sets_help() -> String {
+    format!(
+        "Base game and expansions, comma-separated.\n\n{}\n\nExample: --sets winter,gingerbread,river1",
+        bastide_engine::expansions::registry::sets_help()
+    )
+}
 
 /// Most games `simulate` plays in one run: hours of work on every core,
 /// and far from the `u64` sums of scores overflowing.
@@ -405,17 +403,19 @@ pub fn plural(n: u64, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bastide_engine::deck::EXPANSIONS;
+    use bastide_engine::expansions::registry::known_keys;
     use bastide_engine::map::BUILTIN_MAPS;
 
-    /// The ids [`SETS_HELP`] lists: the words of its "Base games",
+    /// The ids [`sets_help`] lists: the words of its "Base games",
     /// "Expansions" and "Maps" lines, before any note in parentheses.
     fn listed(heading: &str) -> Vec<String> {
-        let line = SETS_HELP
+        let help = sets_help();
+        let line = help
             .lines()
             .find_map(|l| l.strip_prefix(heading))
-            .unwrap_or_else(|| panic!("no {heading} line in SETS_HELP"));
-        line.trim_end_matches('.')
+            .unwrap_or_else(|| panic!("no {heading} line in the sets help"));
+        line.trim()
+            .trim_end_matches('.')
             .split(',')
             .map(|w| w.split('(').next().unwrap_or("").trim().to_string())
             .collect()
@@ -427,20 +427,21 @@ mod tests {
         let expansions = listed("Expansions:");
         let maps = listed("Maps:");
         assert_eq!(bases, ["base", "winter"]);
-        for e in EXPANSIONS {
+        let known = known_keys();
+        for e in &known {
             assert!(
                 expansions.iter().any(|x| x == e),
-                "{e} missing from SETS_HELP"
+                "{e} missing from the sets help"
             );
         }
-        assert_eq!(expansions.len(), EXPANSIONS.len(), "{expansions:?}");
+        assert_eq!(expansions.len(), known.len(), "{expansions:?}");
         for (_, text) in BUILTIN_MAPS {
             let name = text
                 .lines()
                 .find_map(|l| l.strip_prefix("name = "))
                 .map(|n| n.trim().trim_matches('"').to_string())
                 .expect("a map file names its map");
-            assert!(maps.contains(&name), "map {name} missing from SETS_HELP");
+            assert!(maps.contains(&name), "map {name} missing from the sets help");
         }
         assert_eq!(maps.len(), BUILTIN_MAPS.len(), "{maps:?}");
         // Each id is taken alone, or with the base game it needs.

@@ -47,7 +47,7 @@ pub struct TournamentArgs {
           value_parser = crate::parse_players)]
     pub players: usize,
     /// Base game and expansions, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "base", long_help = crate::SETS_HELP)]
+    #[arg(long, value_delimiter = ',', default_value = "base", long_help = crate::sets_help())]
     pub sets: Vec<String>,
     /// First seed of the deals (and of the bots' own randomness).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,

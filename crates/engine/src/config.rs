@@ -155,6 +155,14 @@ impl GameConfig {
             if e.needs_map && c.map.is_none() {
                 c.map = Some("ukraine".to_string());
             }
+            let (ids, what) = e.needs_one_of;
+            if !ids.is_empty() && !ids.iter().any(|i| on.has(*i)) {
+                let example = ids.first().map_or("", |i| i.key());
+                return bad(format!(
+                    "{} need {what}: use --sets {},{example},{}",
+                    e.name, c.base, e.key
+                ));
+            }
         }
         c.check_shape()?;
         Ok(c)

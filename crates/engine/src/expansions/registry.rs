@@ -68,6 +68,9 @@ pub struct Expansion {
     pub needs_base: Option<&'static str>,
     /// Whether it needs a map (the Ukraine map is taken when none is named).
     pub needs_map: bool,
+    /// Expansions of which at least one must be in play with it, and how
+    /// to say so.
+    pub needs_one_of: (&'static [ExpansionId], &'static str),
     /// Whether this version plays it.
     pub implemented: bool,
 }
@@ -80,6 +83,7 @@ const fn row(id: ExpansionId, key: &'static str, name: &'static str, family: Fam
         family,
         needs_base: None,
         needs_map: false,
+        needs_one_of: (&[], ""),
         implemented: true,
     }
 }
@@ -94,12 +98,22 @@ pub const REGISTRY: &[Expansion] = &[
         "the 20th-anniversary River",
         Family::River,
     ),
-    row(
-        ExpansionId::Cutcassonne,
-        "cutcassonne",
-        "CutCassonne's river tiles",
-        Family::River,
-    ),
+    Expansion {
+        needs_one_of: (
+            &[
+                ExpansionId::River1,
+                ExpansionId::River2,
+                ExpansionId::River20,
+            ],
+            "a river set (river1, river2 or river20)",
+        ),
+        ..row(
+            ExpansionId::Cutcassonne,
+            "cutcassonne",
+            "CutCassonne's river tiles",
+            Family::River,
+        )
+    },
     row(
         ExpansionId::Halfsies1,
         "halfsies1",
@@ -198,14 +212,21 @@ pub fn sets_help() -> String {
     let expansions: Vec<String> = REGISTRY
         .iter()
         .filter(|e| e.implemented)
-        .map(|e| match (e.needs_base, e.needs_map) {
-            (Some(b), _) => format!("{} (with {b})", e.key),
-            (None, true) => format!("{} (on a map; ukraine by default)", e.key),
-            (None, false) => e.key.to_string(),
+        .map(|e| match (e.needs_base, e.needs_map, e.needs_one_of) {
+            (Some(b), _, _) => format!("{} (needs {b})", e.key),
+            (None, true, _) => format!(
+                "{} (plays on a map: ukraine unless another is named)",
+                e.key
+            ),
+            (None, false, (ids, _)) if !ids.is_empty() => {
+                let keys: Vec<&str> = ids.iter().map(|i| i.key()).collect();
+                format!("{} (with {})", e.key, keys.join(" or "))
+            }
+            _ => e.key.to_string(),
         })
         .collect();
     format!(
-        "base games: base, winter (first); expansions: {}; maps: {}",
+        "Base games: base, winter (first).\nExpansions: {}.\nMaps: {}.",
         expansions.join(", "),
         crate::map::BUILTIN_MAPS
             .iter()
@@ -282,6 +303,18 @@ pub fn parse_config(config: &crate::GameConfig) -> Result<Expansions, crate::Con
                     "{} plays only with the {b} base game: set \"base\": \"{b}\"",
                     e.name
                 ),
+            });
+        }
+        let (ids, what) = e.needs_one_of;
+        if !ids.is_empty()
+            && !config
+                .expansions
+                .iter()
+                .any(|n| ids.iter().any(|i| i.key() == n))
+        {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!("{} need {what} in \"expansions\"", e.name),
             });
         }
         if e.needs_map && config.map.is_none() {
