@@ -27,14 +27,14 @@ pub struct PlayArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
     /// Seed of the shuffle and of the bots.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::parse_seed)]
     pub seed: u64,
     /// One player per seat, comma-separated: `human`, `random`, `greedy`,
     /// `mcts`, `mcts:2000`, `mcts:500ms` (default: a random bot per seat).
     #[arg(long, value_delimiter = ',')]
     pub bots: Option<Vec<String>>,
     /// Base game and expansions, comma-separated (`base`, `winter`, …).
-    #[arg(long, value_delimiter = ',', default_value = "base")]
+    #[arg(long, value_delimiter = ',', default_value = "base", long_help = crate::sets_help())]
     pub sets: Vec<String>,
     /// Where to write the record (default: print it on standard output).
     #[arg(long)]
@@ -413,13 +413,14 @@ impl<R: BufRead, W: Write> Table<R, W> {
         match &self.out {
             Some(path) => {
                 write_record(path, &self.rec)?;
-                println!(
+                writeln!(
+                    crate::stdout(),
                     "{line} ({} actions) written to {}",
                     self.rec.actions.len(),
                     path.display()
-                );
+                )?;
             }
-            None => println!("{}", self.rec.to_json()),
+            None => writeln!(crate::stdout(), "{}", self.rec.to_json())?,
         }
         Ok(())
     }
@@ -439,7 +440,7 @@ impl<R: BufRead, W: Write> Table<R, W> {
                 )?;
             }
             None => {
-                println!("{}", self.rec.to_json());
+                writeln!(crate::stdout(), "{}", self.rec.to_json())?;
                 writeln!(
                     self.term,
                     "The record so far ({}) is on standard output. Save it as FILE and continue with: {}",

@@ -441,7 +441,10 @@ mod tests {
                 .find_map(|l| l.strip_prefix("name = "))
                 .map(|n| n.trim().trim_matches('"').to_string())
                 .expect("a map file names its map");
-            assert!(maps.contains(&name), "map {name} missing from the sets help");
+            assert!(
+                maps.contains(&name),
+                "map {name} missing from the sets help"
+            );
         }
         assert_eq!(maps.len(), BUILTIN_MAPS.len(), "{maps:?}");
         // Each id is taken alone, or with the base game it needs.

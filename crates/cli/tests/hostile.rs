@@ -54,6 +54,7 @@ fn every_printing_command_ends_quietly_on_a_closed_pipe() {
             "1",
         ],
         &["bench", "--seconds", "0.01"],
+        &["play", "--bots", "random,random", "--seed", "3"],
     ];
     for args in commands {
         let (code, stderr) = into_closed_pipe(args);
@@ -151,7 +152,11 @@ fn counts_are_bounded_with_the_range_in_the_message() {
 
 #[test]
 fn a_negative_seed_gets_the_range_not_unexpected_argument() {
-    for command in [&["simulate"][..], &["tournament", "--bots", "random"]] {
+    for command in [
+        &["simulate"][..],
+        &["tournament", "--bots", "random"],
+        &["play"],
+    ] {
         bastide()
             .args(command)
             .args(["--seed", "-1"])
@@ -244,7 +249,7 @@ fn the_sets_help_lists_every_set_and_map() {
         "map-chips",
         "ukraine",
     ];
-    for command in ["simulate", "bench", "tournament"] {
+    for command in ["simulate", "bench", "tournament", "play"] {
         let out = bastide().args([command, "--help"]).output().expect("help");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success());
