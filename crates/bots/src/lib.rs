@@ -182,14 +182,20 @@ impl Budget {
             return time_budget(v).ok_or_else(bad_time);
         }
         match s.parse::<u32>() {
-            Ok(0) => Err("the number of iterations must be at least 1".into()),
-            Ok(n) => Ok(Budget::Iterations(n)),
+            Ok(n) if (1..=MAX_ITERATIONS).contains(&n) => Ok(Budget::Iterations(n)),
+            Ok(n) => Err(format!(
+                "{n} iterations: give 1 to {MAX_ITERATIONS} (about a minute a move), or a time such as 2s"
+            )),
             Err(_) => Err(format!(
                 "{s:?} is neither a number of iterations (such as 2000) nor a time (500ms, 2s)"
             )),
         }
     }
 }
+
+/// The most MCTS iterations a move may take: about a minute of thinking on
+/// one core, so a typo cannot make a bot that never moves.
+pub const MAX_ITERATIONS: u32 = 1_000_000;
 
 /// Parses what follows `mcts:`: a budget, then `key=value` settings.
 fn parse_mcts(arg: &str) -> Result<MctsConfig, String> {
@@ -306,6 +312,8 @@ mod tests {
             "",
             "mcts:",
             "mcts:0",
+            "mcts:1000001",
+            "mcts:4294967295",
             "mcts:-3",
             "mcts:abc",
             "mcts:1e9s",
