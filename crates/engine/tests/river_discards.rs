@@ -12,6 +12,7 @@
 
 use bastide_engine::catalog::Shape;
 use bastide_engine::rng::Rng;
+use bastide_engine::scoring::Reason;
 use bastide_engine::{Action, Game, GameConfig};
 
 /// Outcome of one game's river phase.
@@ -24,6 +25,8 @@ struct RiverRun {
     lake_lost: bool,
     /// Half tiles played while a river tile was drawn or still in the pile.
     halves_in_river: usize,
+    /// River tiles discarded while two open ends faced one cell.
+    lost_facing: usize,
 }
 
 fn river_in_pile(game: &Game) -> usize {
@@ -67,6 +70,7 @@ fn play_river(cfg: GameConfig) -> RiverRun {
     let mut rng = Rng::new(seed ^ 0x0005_EED5_0F21_7E45);
     let mut buf: Vec<Action> = Vec::new();
     let mut halves_in_river = 0;
+    let mut lost_facing = 0;
     while !game.is_finished() && river_in_pile(&game) > 0 {
         game.legal_actions_into(&mut buf);
         let a = buf[rng.below(buf.len() as u64) as usize];
@@ -75,7 +79,17 @@ fn play_river(cfg: GameConfig) -> RiverRun {
                 halves_in_river += 1;
             }
         }
+        let before = game.events().len();
         game.apply_legal(&a);
+        if game.river().is_some_and(|r| r.has_facing_ends()) {
+            lost_facing += game.events()[before..]
+                .iter()
+                .filter(|e| {
+                    e.reason == Reason::Discarded
+                        && e.tile.is_some_and(|t| game.catalog().tile(t).is_river)
+                })
+                .count();
+        }
     }
     let placed = on_board(&game) - start_pieces;
     RiverRun {
@@ -83,6 +97,7 @@ fn play_river(cfg: GameConfig) -> RiverRun {
         lost: drawn - placed,
         lake_lost: lakes_on_board(&game) < lakes,
         halves_in_river,
+        lost_facing,
     }
 }
 
@@ -108,14 +123,15 @@ fn river_tiles_lost_in_random_games() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(2000);
     println!(
-        "| sets | players | games | river tiles drawn | lost per game | games losing any | games losing a lake | halves played during the river |"
+        "| sets | players | games | river tiles drawn | lost per game | lost per game, ends facing one cell | games losing any | games losing a lake | halves played during the river |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (sets, players) in COMBOS {
         let mut lost = 0;
         let mut any = 0;
         let mut lake = 0;
         let mut halves = 0;
+        let mut facing = 0;
         let mut drawn = 0;
         for seed in 0..games {
             let cfg = GameConfig::from_sets(*players, seed, sets);
@@ -125,12 +141,14 @@ fn river_tiles_lost_in_random_games() {
             any += (r.lost > 0) as u64;
             lake += r.lake_lost as u64;
             halves += r.halves_in_river;
+            facing += r.lost_facing;
         }
         let pct = |n: u64| 100.0 * n as f64 / games as f64;
         println!(
-            "| {} | {players} | {games} | {drawn} | {:.3} | {:.1}% | {:.1}% | {:.3} |",
+            "| {} | {players} | {games} | {drawn} | {:.3} | {:.3} | {:.1}% | {:.1}% | {:.3} |",
             sets.join(" + "),
             lost as f64 / games as f64,
+            facing as f64 / games as f64,
             pct(any),
             pct(lake),
             halves as f64 / games as f64,
