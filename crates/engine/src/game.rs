@@ -480,46 +480,15 @@ impl Game {
     }
 
     /// Calls `f` with each legal placement of `tile` until it returns false.
-    fn placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
-        let cat = &*self.rules.catalog;
+    fn placements(&self, tile: TileIdx, f: impl FnMut(Action) -> bool) {
         match &self.river {
-            Some(r) if cat.tile(tile).is_river && cat.tile(tile).shape == Shape::Square => {
-                // A river tile must extend an open end: only the cells in
-                // front of the ends can take it.
-                let def = cat.tile(tile);
-                for end in &r.ends {
-                    let cell = end.pos.step(end.side);
-                    let Some(fc) = self.board.frontier().iter().find(|c| c.pos == cell) else {
-                        continue;
-                    };
-                    for rot in Rotation::ALL {
-                        if Board::square_fits(fc, def.oriented(rot))
-                            && r.check(&self.board, cat, tile, cell, rot).is_ok()
-                            && !f(Action::Place {
-                                tile,
-                                pos: cell,
-                                rot,
-                            })
-                        {
-                            return;
-                        }
-                    }
-                }
-            }
-            Some(r) if cat.tile(tile).is_river => self.edge_placements(tile, |a| match a {
-                Action::Place { pos, rot, .. }
-                    if r.check(&self.board, cat, tile, pos, rot).is_err() =>
-                {
-                    true
-                }
-                _ => f(a),
-            }),
+            Some(r) if self.rules.catalog.tile(tile).is_river => self.river_placements(r, tile, f),
             _ => self.edge_placements(tile, f),
         }
     }
 
     /// Placements where every touching edge matches.
-    fn edge_placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
+    pub(crate) fn edge_placements(&self, tile: TileIdx, mut f: impl FnMut(Action) -> bool) {
         let cat = &*self.rules.catalog;
         let def = cat.tile(tile);
         if def.shape == Shape::Square {
@@ -652,6 +621,9 @@ impl Game {
             (Action::Place { tile, pos, rot }, Phase::Place) => {
                 let cat = self.rules.catalog.clone();
                 if Some(tile) != self.drawn && self.in_hand(tile) {
+                    if let Some(why) = self.half_ban() {
+                        return Err(illegal("halves", why));
+                    }
                     self.board
                         .check(&cat, tile, pos, rot)
                         .map_err(|e| placement_error(&e))?;
@@ -675,12 +647,7 @@ impl Game {
                 self.board
                     .check(&cat, tile, pos, rot)
                     .map_err(|e| placement_error(&e))?;
-                if let Some(r) = &self.river {
-                    if cat.tile(tile).is_river {
-                        r.check(&self.board, &cat, tile, pos, rot)
-                            .map_err(|m| illegal("river", m))?;
-                    }
-                }
+                self.check_river_place(tile, pos, rot)?;
                 self.do_place(tile, pos, rot);
                 Ok(())
             }

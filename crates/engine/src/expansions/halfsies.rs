@@ -6,8 +6,10 @@
 //! a half touches along a full short side or along the long side of the other
 //! half of its cell, and a triangular gap leaves edges open. The game ends
 //! after the turn in which the last normal tile is placed; halves still in
-//! hand are lost. Scoring counts each half as a tile (10/2015 rules), or two
-//! halves of a cell as one tile with `halfsies_scoring = "2014"`.
+//! hand are lost. A half replaces the draw of a *normal* tile: while river
+//! tiles are drawn no half may be played. Scoring counts each half as a tile
+//! (10/2015 rules), or two halves of a cell as one tile with
+//! `halfsies_scoring = "2014"`.
 
 use std::collections::BTreeMap;
 
@@ -21,6 +23,10 @@ pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];
 
 /// Stream number of the deal (see [`Rng::for_stream`]).
 pub const DEAL_STREAM: u64 = 2;
+
+/// The message of a half refused while the river is drawn.
+pub const HALF_DURING_RIVER: &str =
+    "a river tile is drawn and must be placed: no half may be played until the river is finished";
 
 /// Halves in each hand at the start.
 pub const HAND_SIZE: usize = 2;
@@ -240,11 +246,28 @@ impl Game {
         Ok(())
     }
 
+    /// Why no half may be played now. A half is played instead of drawing a
+    /// *normal* tile (the seed): while a river tile is the tile to draw, the
+    /// player must draw and place it (issue 12). The river is over for
+    /// halves once the tile to draw is a normal one, also when the river
+    /// tiles left fit nowhere (they can never fit again).
+    pub(crate) fn half_ban(&self) -> Option<&'static str> {
+        let t = self.drawn?;
+        self.rules
+            .catalog
+            .tile(t)
+            .is_river
+            .then_some(HALF_DURING_RIVER)
+    }
+
     /// Distinct halves the current player may play now.
     pub(crate) fn playable_halves(&self) -> Vec<TileIdx> {
         let Some(h) = &self.halves else {
             return Vec::new();
         };
+        if self.half_ban().is_some() {
+            return Vec::new();
+        }
         let mut v = h.hands[self.current as usize].clone();
         v.sort();
         v.dedup();

@@ -5,15 +5,19 @@
 //! of the pile (fork first, lakes last). While river tiles are placed, each
 //! must extend one open end of the river, must not make an immediate U-turn or
 //! a third turn the same way on its branch, must not point a curve at river
-//! already on the board, and must never join two branches. Rivers separate
+//! already on the board, and must never join two branches. A placement that
+//! leaves two open ends facing one empty cell (so that only a join could
+//! continue the river) is refused while the tile has another legal placement
+//! (issue 12, `river.md` "Decision"). Rivers separate
 //! fields and are never scored or occupied: that needs nothing here, since a
 //! river is a feature kind of its own.
 
 use std::collections::BTreeMap;
 
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx};
 use crate::config::ConfigError;
+use crate::game::{illegal, Action, Game, IllegalAction};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
 
@@ -375,6 +379,29 @@ impl River {
         false
     }
 
+    /// Whether two open ends would face the same empty cell once a river tile
+    /// covering `cells` is placed, leaving `new_ends` (from [`River::check`]).
+    /// No river tile can then ever be placed there (it would join the
+    /// branches), nor anywhere else if those are the only ends.
+    pub fn leaves_facing_ends(&self, cells: &[Pos], new_ends: &[RiverEnd]) -> bool {
+        // A handful of ends at most: compare pairs, no allocation.
+        let targets = || {
+            self.ends
+                .iter()
+                .map(|e| e.pos.step(e.side))
+                .filter(|t| !cells.contains(t))
+                .chain(new_ends.iter().map(|e| e.pos.step(e.side)))
+        };
+        targets()
+            .enumerate()
+            .any(|(i, t)| targets().skip(i + 1).any(|u| u == t))
+    }
+
+    /// Whether two open ends face the same empty cell now.
+    pub fn has_facing_ends(&self) -> bool {
+        self.leaves_facing_ends(&[], &[])
+    }
+
     /// Records a placed river tile: its incoming end is closed, its outgoing
     /// ends open.
     pub fn placed(
@@ -392,5 +419,139 @@ impl River {
                 .retain(|e| !(e.pos == next && e.side == s.opposite()));
         }
         self.ends.extend(new_ends);
+    }
+}
+
+/// The message of a placement refused because it leaves two ends facing one
+/// cell.
+pub const FACING_ENDS: &str = "this placement leaves both open ends of the river facing the same cell, where only a join (forbidden) could continue the river: place the tile where it leaves them apart";
+
+impl Game {
+    /// The river, while river sets are in play.
+    pub fn river(&self) -> Option<&River> {
+        self.river.as_ref()
+    }
+
+    /// Calls `f` with each placement of the river tile `tile` that fits by
+    /// its edges and keeps the river's rules, and whether it leaves two open
+    /// ends facing one cell, until `f` returns false.
+    fn river_candidates(&self, r: &River, tile: TileIdx, mut f: impl FnMut(Action, bool) -> bool) {
+        let cat = &*self.rules.catalog;
+        let def = cat.tile(tile);
+        if def.shape == Shape::Square {
+            // A river tile must extend an open end: only the cells in front
+            // of the ends can take it.
+            for end in &r.ends {
+                let cell = end.pos.step(end.side);
+                let Some(fc) = self.board.frontier().iter().find(|c| c.pos == cell) else {
+                    continue;
+                };
+                for rot in Rotation::ALL {
+                    if !Board::square_fits(fc, def.oriented(rot)) {
+                        continue;
+                    }
+                    let Ok(ends) = r.check(&self.board, cat, tile, cell, rot) else {
+                        continue;
+                    };
+                    let facing = r.leaves_facing_ends(&[cell], &ends);
+                    if !f(
+                        Action::Place {
+                            tile,
+                            pos: cell,
+                            rot,
+                        },
+                        facing,
+                    ) {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        self.edge_placements(tile, |a| {
+            let Action::Place { pos, rot, .. } = a else {
+                return true;
+            };
+            let Ok(ends) = r.check(&self.board, cat, tile, pos, rot) else {
+                return true;
+            };
+            let cells: Vec<Pos> = def
+                .oriented(rot)
+                .cells
+                .iter()
+                .map(|&(dx, dy)| pos.offset(dx, dy))
+                .collect();
+            f(a, r.leaves_facing_ends(&cells, &ends))
+        });
+    }
+
+    /// Calls `f` with each legal placement of the river tile `tile` until it
+    /// returns false. Placements that leave two ends facing one cell are
+    /// offered only when the tile has no other placement.
+    pub(crate) fn river_placements(
+        &self,
+        r: &River,
+        tile: TileIdx,
+        mut f: impl FnMut(Action) -> bool,
+    ) {
+        let mut facing: Vec<Action> = Vec::new();
+        let mut apart = false;
+        let mut stopped = false;
+        self.river_candidates(r, tile, |a, joins| {
+            if joins {
+                if !apart {
+                    facing.push(a);
+                }
+                return true;
+            }
+            apart = true;
+            stopped = !f(a);
+            !stopped
+        });
+        if !apart && !stopped {
+            for a in facing {
+                if !f(a) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The river's rules for placing the drawn tile at `pos`, `rot` (its
+    /// edges already fit); `Ok` for a tile without river.
+    pub(crate) fn check_river_place(
+        &self,
+        tile: TileIdx,
+        pos: Pos,
+        rot: Rotation,
+    ) -> Result<(), IllegalAction> {
+        let Some(r) = &self.river else {
+            return Ok(());
+        };
+        let cat = &*self.rules.catalog;
+        if !cat.tile(tile).is_river {
+            return Ok(());
+        }
+        let ends = r
+            .check(&self.board, cat, tile, pos, rot)
+            .map_err(|m| illegal("river", m))?;
+        let cells: Vec<Pos> = cat
+            .tile(tile)
+            .oriented(rot)
+            .cells
+            .iter()
+            .map(|&(dx, dy)| pos.offset(dx, dy))
+            .collect();
+        if r.leaves_facing_ends(&cells, &ends) {
+            let mut apart = false;
+            self.river_candidates(r, tile, |_, joins| {
+                apart = !joins;
+                !apart
+            });
+            if apart {
+                return Err(illegal("river", FACING_ENDS));
+            }
+        }
+        Ok(())
     }
 }
