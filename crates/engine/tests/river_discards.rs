@@ -134,7 +134,7 @@ fn river_tiles_lost_in_random_games() {
         let mut facing = 0;
         let mut drawn = 0;
         for seed in 0..games {
-            let cfg = GameConfig::from_sets(*players, seed, sets);
+            let cfg = GameConfig::from_sets(*players, seed, sets).expect("valid sets");
             let r = play_river(cfg);
             drawn = r.drawn;
             lost += r.lost;

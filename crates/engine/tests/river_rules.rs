@@ -61,7 +61,7 @@ fn facing_ends_only_when_the_tile_has_no_other_placement() {
     let mut refused = 0;
     for sets in RIVER_SETS {
         for seed in 0..150u64 {
-            let cfg = GameConfig::from_sets(2, seed, sets);
+            let cfg = GameConfig::from_sets(2, seed, sets).expect("valid sets");
             play_river(cfg, |game, legal| {
                 let Some(tile) = drawn_river(game) else {
                     return;
@@ -116,7 +116,7 @@ fn no_half_while_a_river_tile_is_drawn() {
         &["river20", "cutcassonne", "halfsies2"],
     ] {
         for seed in 0..60u64 {
-            let cfg = GameConfig::from_sets(4, seed, sets);
+            let cfg = GameConfig::from_sets(4, seed, sets).expect("valid sets");
             play_river(cfg, |game, legal| {
                 let cat = game.catalog();
                 let is_half = |a: &Action| matches!(a, Action::Place { tile, .. } if cat.tile(*tile).shape == Shape::Half);
