@@ -340,3 +340,55 @@ fn help_and_version_end_quietly_on_a_closed_pipe() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn records_that_are_not_text_or_too_big_are_refused_early() {
+    // An endless binary stream: refused after its first bytes, not after
+    // reading until memory runs out.
+    bastide()
+        .args(["replay", "/dev/urandom"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "not a record: it is not UTF-8 text",
+        ));
+    // An endless stream that is not JSON: refused at its first bytes.
+    bastide()
+        .args(["replay", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "not a record: a record is a JSON object",
+        ));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spaces = dir.path().join("spaces.json");
+    std::fs::write(&spaces, " ".repeat(17 << 20)).expect("write");
+    bastide()
+        .arg("replay")
+        .arg(&spaces)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "records may be at most 16777216 bytes",
+        ));
+    // A byte-order mark is fine.
+    let text = std::fs::read_to_string(RECORD).expect("record");
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{text}")).expect("write");
+    bastide().arg("replay").arg(&bom).assert().success();
+    // An error names the problem once, however long the bad name.
+    let long = dir.path().join("long.json");
+    let name = "x".repeat(10 << 20);
+    std::fs::write(
+        &long,
+        format!(r#"{{"format": 1, "config": {{"players": ["A", "B"], "expansions": ["{name}"]}}, "actions": []}}"#),
+    )
+    .expect("write");
+    let out = bastide().arg("replay").arg(&long).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.len() < 1000, "{} bytes of stderr", err.len());
+    assert_eq!(err.matches("unknown expansion").count(), 1, "{err}");
+}
