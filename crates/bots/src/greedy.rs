@@ -37,7 +37,14 @@ pub fn score_turn_options(game: &Game, seat: usize, eval: &mut Evaluator) -> Vec
     for a in legal {
         let mut g = game.clone();
         g.apply_legal(&a);
-        let v = if game.phase() == Phase::Place && g.phase() == Phase::Follower {
+        let v = if a == Action::Draw {
+            // Drawing is worth the best placement of the tile drawn (in
+            // this determinization, where the unseen tile is a sample).
+            score_turn_options(&g, seat, eval)
+                .into_iter()
+                .map(|o| o.1)
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else if game.phase() == Phase::Place && g.phase() == Phase::Follower {
             best_follower(&g, seat, eval, &mut buf).1
         } else {
             eval.margin(&g, seat)

@@ -645,12 +645,15 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
         }
     }
     let who = seat_label(game, seat);
-    match (game.phase(), game.drawn_tile()) {
+    match (game.phase(), game.visible_drawn_tile()) {
         (Phase::Place, Some(t)) => s.push_str(&format!(
             "{who}, your tile is {} ({}):\n{}",
             game.catalog().tile(t).id,
             tile_summary(game, t),
             tile_picture(game, t)
+        )),
+        (Phase::Place, None) => s.push_str(&format!(
+            "{who}, play a half from your hand, or draw a tile (unseen until you draw):\n"
         )),
         (Phase::Follower, _) => {
             let at = game
@@ -684,7 +687,7 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                     .iter()
                     .position(|c| c == pos)
                     .map_or(String::new(), |k| format!("{} ", cell_letter(k)));
-                if Some(*tile) == game.drawn_tile() {
+                if Some(*tile) == game.visible_drawn_tile() {
                     letter
                 } else {
                     format!("{letter}half {} at ", game.catalog().tile(*tile).id)
@@ -831,6 +834,7 @@ fn kind_at(game: &Game, pos: Pos, corner: Option<Corner>, place: Place) -> &'sta
 pub fn describe(game: &Game, a: &Action) -> String {
     let cat = game.catalog();
     match *a {
+        Action::Draw => "draw a tile instead of playing a half".into(),
         Action::Pass => match game.phase() {
             Phase::Follower => "no follower".into(),
             Phase::Plague => "end the turn".into(),

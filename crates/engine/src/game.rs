@@ -44,6 +44,10 @@ pub enum Action {
     },
     /// Decline the current optional step.
     Pass,
+    /// Draw the next tile where drawing is a choice (a Half-and-half player
+    /// who holds a half may play it instead). Elsewhere a placement of the
+    /// drawn tile implies the draw.
+    Draw,
     /// Trade chips from the hand onto a chip space of a Chumak square.
     Trade {
         /// The Chumak square.
@@ -403,9 +407,19 @@ impl Game {
         self.phase == Phase::Over
     }
 
-    /// The tile the current player must place.
+    /// The tile the current player must place (also while a Half-and-half
+    /// player has yet to choose between a half and drawing it: see
+    /// [`Game::visible_drawn_tile`] for what players may see).
     pub fn drawn_tile(&self) -> Option<TileIdx> {
         self.drawn
+    }
+
+    /// The drawn tile as the players see it: none while a Half-and-half
+    /// player has not yet chosen to draw.
+    pub fn visible_drawn_tile(&self) -> Option<TileIdx> {
+        let pending = self.halves.is_some() && self.draw_pending();
+        self.drawn
+            .filter(|_| self.phase == Phase::Place && !pending)
     }
 
     /// Tiles left to draw (the drawn tile excluded).
@@ -448,19 +462,26 @@ impl Game {
         match self.phase {
             Phase::Over => {}
             Phase::Place => {
-                if let Some(t) = self.drawn {
+                // With a half to play, the player chooses before seeing the
+                // drawn tile: the halves' placements and `draw`, never the
+                // unseen tile's placements.
+                let pending = self.halves.is_some() && self.draw_pending();
+                if let Some(t) = self.drawn.filter(|_| !pending) {
                     self.placements(t, |a| {
                         out.push(a);
                         true
                     });
                 }
-                if self.halves.is_some() {
+                if self.halves.is_some() && (pending || self.drawn.is_none()) {
                     for h in self.playable_halves() {
                         self.placements(h, |a| {
                             out.push(a);
                             true
                         });
                     }
+                }
+                if pending {
+                    out.push(Action::Draw);
                 }
             }
             Phase::Draft => self.draft_actions(out),
@@ -620,9 +641,16 @@ impl Game {
             (Action::Draft { .. }, _) => Err(illegal("draft", "the draft is over")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
                 let cat = self.rules.catalog.clone();
+                let pending = self.halves.is_some() && self.draw_pending();
                 if Some(tile) != self.drawn && self.in_hand(tile) {
                     if let Some(why) = self.half_ban() {
                         return Err(illegal("halves", why));
+                    }
+                    if !pending && self.drawn.is_some() {
+                        return Err(illegal(
+                            "halves",
+                            "you drew a tile this turn: place it (a half is played instead of drawing, not after)",
+                        ));
                     }
                     self.board
                         .check(&cat, tile, pos, rot)
@@ -634,6 +662,16 @@ impl Game {
                 let drawn = self
                     .drawn
                     .ok_or_else(|| illegal("draw", "no tile fits anywhere: play a half tile from your hand"))?;
+                if tile != drawn && pending {
+                    // The tile to draw is unseen: say nothing about it.
+                    return Err(illegal(
+                        "draw",
+                        format!(
+                            "{} is not in your hand: play a half from your hand or draw",
+                            cat.tile(tile).id
+                        ),
+                    ));
+                }
                 if tile != drawn {
                     return Err(illegal(
                         "draw",
@@ -648,9 +686,15 @@ impl Game {
                     .check(&cat, tile, pos, rot)
                     .map_err(|e| placement_error(&e))?;
                 self.check_river_place(tile, pos, rot)?;
+                // A placement of the drawn tile implies the draw (records
+                // written before the `draw` step existed).
+                if pending {
+                    self.take_draw()?;
+                }
                 self.do_place(tile, pos, rot);
                 Ok(())
             }
+            (Action::Draw, _) => self.take_draw(),
             (Action::Place { .. }, _) => Err(illegal(
                 "turn",
                 "a tile is already placed this turn: place a follower or pass",
@@ -757,6 +801,9 @@ impl Game {
             }
             Action::Draft { tile } => {
                 let _ = self.draft(tile);
+            }
+            Action::Draw => {
+                let _ = self.take_draw();
             }
             Action::Trade {
                 pos,
@@ -955,7 +1002,7 @@ impl Game {
 
     /// Draws the next tile that fits somewhere, discarding those that fit
     /// nowhere; ends the game when the pile runs out.
-    fn draw(&mut self) {
+    pub(crate) fn draw(&mut self) {
         if self.halves.is_some() {
             return self.draw_or_half();
         }
@@ -978,6 +1025,9 @@ impl Game {
     /// `skipped`, to be discarded when it is placed or put back when a half
     /// is played.
     fn draw_or_half(&mut self) {
+        if let Some(h) = &mut self.halves {
+            h.drew = false;
+        }
         while let Some(t) = self.pile.pop() {
             if self.has_placement(t) {
                 self.drawn = Some(t);

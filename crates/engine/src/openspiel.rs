@@ -90,11 +90,12 @@ impl Game {
     }
 
     /// The tiles still in the pile, by kind: public, since every player can
-    /// count them. The drawn tile is not included.
+    /// count them. The drawn tile is not included, unless it is still
+    /// unseen (a Half-and-half player's pending draw).
     pub fn remaining_tiles(&self) -> BTreeMap<TileIdx, u32> {
         let mut m = BTreeMap::new();
-        for t in &self.pile {
-            *m.entry(*t).or_insert(0) += 1;
+        for t in self.pile.iter().copied().chain(self.undisclosed_draws()) {
+            *m.entry(t).or_insert(0) += 1;
         }
         m
     }
@@ -184,6 +185,23 @@ impl Game {
     /// a canonical order first, so the result depends only on the multiset
     /// of remaining tiles and on `rng`, never on the real order.
     fn shuffle_hidden_pile(&mut self, rng: &mut Rng) {
+        // While a Half-and-half player has not chosen to draw, the tile
+        // they would get (and any passed over before it) is as hidden as
+        // the pile: it goes back in, and the draw is made again.
+        let redraw = self.halves.is_some() && self.draw_pending();
+        if redraw {
+            let undisclosed: Vec<TileIdx> = self.undisclosed_draws().collect();
+            self.drawn = None;
+            self.skipped.clear();
+            self.pile.extend(undisclosed);
+        }
+        self.shuffle_pile_parts(rng);
+        if redraw {
+            self.draw();
+        }
+    }
+
+    fn shuffle_pile_parts(&mut self, rng: &mut Rng) {
         if self.river.is_none() {
             self.pile.sort_unstable();
             rng.shuffle(&mut self.pile);
@@ -214,14 +232,14 @@ impl Game {
             expansions: self.rules.config.expansions.clone(),
             current_player: (!self.is_finished()).then_some(self.current_player()),
             phase: self.phase,
-            drawn: self.drawn,
+            drawn: self.visible_drawn_tile(),
             scores: self.scores(),
             supply: self.players.iter().map(|p| p.supply).collect(),
             pieces: self.board.pieces().to_vec(),
             followers: self.followers.clone(),
             events: self.events.clone(),
             remaining: self.remaining_tiles(),
-            tiles_left: self.pile.len(),
+            tiles_left: self.pile.len() + self.undisclosed_draws().count(),
             own: OwnHidden {
                 halves: self
                     .halves
@@ -413,7 +431,7 @@ impl State {
     /// A state for `game` whose drawn tile is still to be decided by chance
     /// (a chance node if a tile is drawn).
     pub fn at_draw(game: Game) -> State {
-        let chance = game.phase == Phase::Place && game.drawn.is_some();
+        let chance = game.visible_drawn_tile().is_some();
         State { game, chance }
     }
 
@@ -558,9 +576,11 @@ impl State {
         let before = self.game.phase;
         self.game.try_apply(action)?;
         // A new tile was drawn when the game comes back to the placement
-        // step from any other step (follower, plague, gingerbread, draft).
-        self.chance =
-            before != Phase::Place && self.game.phase == Phase::Place && self.game.drawn.is_some();
+        // step from any other step (follower, plague, gingerbread, draft),
+        // or when a Half-and-half player chose to draw; not while that
+        // choice is still open.
+        self.chance = (before != Phase::Place || *action == Action::Draw)
+            && self.game.visible_drawn_tile().is_some();
         Ok(())
     }
 
@@ -670,6 +690,12 @@ impl ActionCodec {
 
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
+        self.draw_index() + 1
+    }
+
+    /// The index of `draw` (Half-and-half's choice to draw instead of
+    /// playing a half): the last index, after the flights.
+    pub fn draw_index(&self) -> usize {
         self.flee_base() + self.feature_codes() * self.feature_codes()
     }
 
@@ -766,6 +792,7 @@ impl ActionCodec {
     pub fn encode(&self, game: &Game, action: &Action) -> Option<usize> {
         match *action {
             Action::Pass => Some(PASS_INDEX),
+            Action::Draw => Some(self.draw_index()),
             Action::Follower { pos, place, .. } => {
                 let pi = game.last_piece()?;
                 let piece = game.board().pieces()[pi as usize];
@@ -871,6 +898,9 @@ impl ActionCodec {
     fn decode_expansion(&self, game: &Game, index: usize) -> Option<Action> {
         if index >= self.num_actions() {
             return None;
+        }
+        if index == self.draw_index() {
+            return Some(Action::Draw);
         }
         if index >= self.flee_base() {
             let i = index - self.flee_base();
@@ -1253,7 +1283,12 @@ mod tests {
             }
             a.sort();
             b.sort();
-            assert_eq!(a, b);
+            if g.visible_drawn_tile() == g.drawn_tile() {
+                assert_eq!(a, b);
+            }
+            // A pending Half-and-half draw is resampled with the pile: the
+            // tiles not yet seen are the same, whatever their order.
+            assert_eq!(g.remaining_tiles(), d.remaining_tiles());
             if g.current_player() == p {
                 assert_eq!(d.legal_actions(), g.legal_actions());
             }

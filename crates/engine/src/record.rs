@@ -60,6 +60,8 @@ pub enum ActionJson {
     },
     /// Decline the current optional step.
     Pass {},
+    /// Draw the next tile where drawing is a choice (Half-and-half).
+    Draw {},
     /// Trade chips onto a chip space of the Chumak square at (x, y).
     Trade {
         /// Column of the Chumak square.
@@ -410,6 +412,7 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Pass {} => Action::Pass,
+            ActionJson::Draw {} => Action::Draw,
             ActionJson::Flea { x, y, half, from } => Action::Flea {
                 to: TileAtJson {
                     x: *x,
@@ -489,6 +492,7 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Pass => ActionJson::Pass {},
+            Action::Draw => ActionJson::Draw {},
             Action::Flea { to, from } => ActionJson::Flea {
                 x: to.x.into(),
                 y: to.y.into(),

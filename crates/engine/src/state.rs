@@ -152,7 +152,7 @@ impl Game {
                 Phase::Plague => "plague",
                 Phase::Over => "over",
             },
-            drawn: self.drawn_tile().map(|t| cat.tile(t).id.clone()),
+            drawn: self.visible_drawn_tile().map(|t| cat.tile(t).id.clone()),
             tiles_left: self.tiles_left(),
             supply: self.players().iter().map(|p| p.supply).collect(),
             events: self
@@ -263,7 +263,7 @@ impl Game {
         hide_others(v.get_mut("hands"));
         hide_others(v.get_mut("chips").and_then(|c| c.get_mut("hands")));
         let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
-        for t in self.pile_in_order() {
+        for t in self.pile_in_order().chain(self.undisclosed_draws()) {
             *remaining
                 .entry(self.catalog().tile(t).id.clone())
                 .or_default() += 1;

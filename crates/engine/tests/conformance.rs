@@ -145,3 +145,52 @@ fn move_generation_matches_the_golden_counts() {
         }
     }
 }
+
+#[test]
+fn the_tile_to_draw_stays_unseen_until_the_draw() {
+    let mut pending_seen = 0;
+    for combo in [
+        &["base", "halfsies1"][..],
+        &["base", "halfsies1", "halfsies2"],
+    ] {
+        for seed in 0..20u64 {
+            let mut g = Game::new(config(combo, 2 + (seed % 3) as usize, seed)).expect("config");
+            let mut rng = Rng::new(seed);
+            while !g.is_finished() {
+                let legal = g.legal_actions();
+                if legal.contains(&bastide_engine::Action::Draw) {
+                    pending_seen += 1;
+                    let drawn = g.drawn_tile().expect("a tile waits to be drawn");
+                    assert!(
+                        legal.iter().all(
+                            |a| !matches!(a, bastide_engine::Action::Place { tile, .. } if *tile == drawn)
+                        ),
+                        "the unseen tile's placements are listed"
+                    );
+                    assert_eq!(g.visible_drawn_tile(), None);
+                    for seat in 0..g.player_count() {
+                        assert!(g.observation(seat).drawn.is_none());
+                        assert!(g.view_json(seat)["drawn"].is_null());
+                    }
+                    // After the draw the tile is seen and only it is placed.
+                    let mut d = g.clone();
+                    d.try_apply(&bastide_engine::Action::Draw).expect("draw");
+                    assert_eq!(d.visible_drawn_tile(), Some(drawn));
+                    assert!(d.legal_actions().iter().all(
+                        |a| matches!(a, bastide_engine::Action::Place { tile, .. } if *tile == drawn)
+                    ));
+                    assert!(d.try_apply(&bastide_engine::Action::Draw).is_err());
+                }
+                let a = legal[rng.below(legal.len() as u64) as usize];
+                g.try_apply(&a).expect("listed");
+            }
+        }
+    }
+    assert!(pending_seen > 100, "only {pending_seen} draw choices seen");
+    // Where drawing is no choice, `draw` is refused with a reason.
+    let mut base = Game::new(GameConfig::new(2, 1)).expect("base");
+    let e = base
+        .try_apply(&bastide_engine::Action::Draw)
+        .expect_err("no choice");
+    assert_eq!(e.rule, "draw");
+}

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::ConfigError;
-use crate::game::{Action, Game, IllegalAction};
+use crate::game::{Action, Game, IllegalAction, Phase};
 use crate::rng::Rng;
 
 /// Half-tile set ids.
@@ -90,6 +90,9 @@ pub struct Halves {
     pub draft_order: Vec<u8>,
     /// Picks made so far.
     pub picks: usize,
+    /// Whether the current player has drawn this turn (the `draw` step of
+    /// `notation.md`): then the drawn tile must be placed, no half.
+    pub drew: bool,
 }
 
 impl Halves {
@@ -149,6 +152,7 @@ impl Halves {
                 pool: Vec::new(),
                 draft_order: Vec::new(),
                 picks: 0,
+                drew: false,
             });
         }
         if all.len() < players * HAND_SIZE {
@@ -171,6 +175,7 @@ impl Halves {
                 pool: all,
                 draft_order: order,
                 picks: 0,
+                drew: false,
             });
         }
         rng.shuffle(&mut all);
@@ -183,6 +188,7 @@ impl Halves {
             pool: Vec::new(),
             draft_order: Vec::new(),
             picks: 0,
+            drew: false,
         })
     }
 
@@ -258,6 +264,55 @@ impl Game {
             .tile(t)
             .is_river
             .then_some(HALF_DURING_RIVER)
+    }
+
+    /// Whether the current player still chooses between playing a half and
+    /// drawing: they hold a half they may play now and have not drawn. Until
+    /// they draw, nobody sees the tile they would get, so the views, the
+    /// legal actions and error messages leave it out.
+    pub(crate) fn draw_pending(&self) -> bool {
+        self.phase == Phase::Place
+            && self.drawn.is_some()
+            && self
+                .halves
+                .as_ref()
+                .is_some_and(|h| !h.drew && !h.hands[self.current as usize].is_empty())
+            && self.half_ban().is_none()
+    }
+
+    /// The `draw` action: the player takes the tile instead of a half.
+    pub(crate) fn take_draw(&mut self) -> Result<(), IllegalAction> {
+        if !self.draw_pending() {
+            let why = match (self.phase, self.drawn) {
+                (Phase::Place, None) => {
+                    "no tile in the pile fits anywhere: play a half tile from your hand"
+                }
+                (Phase::Place, Some(_)) => {
+                    "drawing is not a choice now (no half to play instead): place the drawn tile"
+                }
+                _ => "a tile is drawn only at the start of a turn",
+            };
+            return Err(IllegalAction {
+                rule: "draw",
+                message: why.into(),
+            });
+        }
+        if let Some(h) = &mut self.halves {
+            h.drew = true;
+        }
+        Ok(())
+    }
+
+    /// Tiles whose identity is still hidden from everyone although they
+    /// have left the pile: while the draw is pending, the tile that would be
+    /// drawn and those passed over before it.
+    pub(crate) fn undisclosed_draws(&self) -> impl Iterator<Item = TileIdx> + '_ {
+        let pending = self.draw_pending();
+        self.drawn
+            .iter()
+            .chain(&self.skipped)
+            .copied()
+            .filter(move |_| pending)
     }
 
     /// Distinct halves the current player may play now.

@@ -1142,6 +1142,10 @@ mod tests {
 
     /// Places the drawn tile at `at` (rotation `rot`, or the first that fits).
     fn place(g: &mut Game, at: (i32, i32), rot: Option<u8>) {
+        // A player holding halves draws first (the `draw` step).
+        if g.legal_actions().contains(&Action::Draw) {
+            act(g, Action::Draw);
+        }
         let a = g
             .legal_actions()
             .into_iter()
