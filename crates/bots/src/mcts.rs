@@ -247,7 +247,13 @@ impl Mcts {
                 path.push(ni);
                 let a = self.nodes[ni].action;
                 let phase = g.phase();
-                g.apply_legal(&a);
+                // The tree's follower-step children were listed in another
+                // determinization: a trade may need chips this sample did
+                // not deal. Such a child is not a move here; stop at it.
+                if g.try_apply(&a).is_err() {
+                    path.pop();
+                    break;
+                }
                 // Still this player's turn (the follower step): go on.
                 if phase == Phase::Place && g.phase() == Phase::Follower {
                     if self.nodes[ni].children.is_none() {

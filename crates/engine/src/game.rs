@@ -91,6 +91,15 @@ pub enum Action {
     },
 }
 
+/// How [`Game::transition`] treats an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Check every rule; refuse with the rule broken.
+    Checked,
+    /// The action comes from `legal_actions`: skip the checks.
+    Trusted,
+}
+
 /// What the game is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -607,7 +616,30 @@ impl Game {
     /// Applies an action if it is legal; otherwise says which rule it breaks
     /// and leaves the game unchanged.
     pub fn try_apply(&mut self, action: &Action) -> Result<(), IllegalAction> {
-        self.check_vocabulary(action)?;
+        self.transition(action, Mode::Checked)
+    }
+
+    /// Applies an action taken from [`Game::legal_actions`] without checking
+    /// it again (simulations, bots, benchmarks). An action not from that
+    /// list is a logic error: debug builds assert, release builds may leave
+    /// the game in any legal-looking state.
+    pub fn apply_legal(&mut self, action: &Action) {
+        let r = self.transition(action, Mode::Trusted);
+        debug_assert!(
+            r.is_ok(),
+            "apply_legal: {action:?} is not legal here: {r:?}"
+        );
+    }
+
+    /// The one transition function. Both modes walk the same turn
+    /// sequence; the trusted mode skips the checks that only refuse (board
+    /// matching, river and half rules, the gingerbread pass), so the two
+    /// can never disagree on what an action does.
+    fn transition(&mut self, action: &Action, mode: Mode) -> Result<(), IllegalAction> {
+        let checked = mode == Mode::Checked;
+        if checked {
+            self.check_vocabulary(action)?;
+        }
         match (*action, self.phase) {
             (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
             (Action::Draft { tile }, Phase::Draft) => self.draft(tile),
@@ -619,8 +651,10 @@ impl Game {
             }
             (Action::Pass, Phase::Gingerbread) => {
                 let mut v = Vec::new();
-                self.gingerbread_actions(&mut v);
-                if v != [Action::Pass] {
+                if checked {
+                    self.gingerbread_actions(&mut v);
+                }
+                if checked && v != [Action::Pass] {
                     return Err(illegal(
                         "gingerbread",
                         "the gingerbread man must move to a different, unfinished city",
@@ -643,6 +677,11 @@ impl Game {
                 let cat = self.rules.catalog.clone();
                 let pending = self.halves.is_some() && self.draw_pending();
                 if Some(tile) != self.drawn && self.in_hand(tile) {
+                    if !checked {
+                        self.take_from_hand(tile);
+                        self.do_place(tile, pos, rot);
+                        return Ok(());
+                    }
                     if let Some(why) = self.half_ban() {
                         return Err(illegal("halves", why));
                     }
@@ -682,10 +721,12 @@ impl Game {
                         ),
                     ));
                 }
-                self.board
-                    .check(&cat, tile, pos, rot)
-                    .map_err(|e| placement_error(&e))?;
-                self.check_river_place(tile, pos, rot)?;
+                if checked {
+                    self.board
+                        .check(&cat, tile, pos, rot)
+                        .map_err(|e| placement_error(&e))?;
+                    self.check_river_place(tile, pos, rot)?;
+                }
                 // A placement of the drawn tile implies the draw (records
                 // written before the `draw` step existed).
                 if pending {
@@ -731,6 +772,10 @@ impl Game {
                 "the gingerbread man moves only after a gingerbread tile's turn or when his city is completed",
             )),
             (Action::Flea { .. } | Action::Flee { .. }, _) => self.try_plague(action),
+            (Action::Pass, Phase::Plague) if !checked => {
+                self.end_turn();
+                Ok(())
+            }
             (Action::Pass, Phase::Plague) => self.plague_pass(),
             (Action::Follower { .. }, Phase::Plague) => Err(illegal(
                 "turn",
@@ -740,10 +785,10 @@ impl Game {
                 let cat = &self.rules.catalog;
                 Err(illegal(
                     "turn",
-                    format!(
-                        "the drawn tile {} must be placed first",
-                        self.drawn.map_or("?", |t| cat.tile(t).id.as_str())
-                    ),
+                    match self.visible_drawn_tile() {
+                        Some(t) => format!("the drawn tile {} must be placed first", cat.tile(t).id),
+                        None => "play a half from your hand or draw first".to_string(),
+                    },
                 ))
             }
         }
@@ -786,55 +831,6 @@ impl Game {
                 format!("{name} is not in play in this game, so this action does not exist here"),
             )),
             None => Ok(()),
-        }
-    }
-
-    /// Applies an action taken from [`Game::legal_actions`] without checking
-    /// it again (simulations). An action not from that list is a logic error.
-    pub fn apply_legal(&mut self, action: &Action) {
-        match *action {
-            Action::Place { tile, pos, rot } => {
-                if Some(tile) != self.drawn && self.in_hand(tile) {
-                    self.take_from_hand(tile);
-                }
-                self.do_place(tile, pos, rot)
-            }
-            Action::Draft { tile } => {
-                let _ = self.draft(tile);
-            }
-            Action::Draw => {
-                let _ = self.take_draw();
-            }
-            Action::Trade {
-                pos,
-                colour,
-                ones,
-                twos,
-            } => {
-                let _ = self.trade(pos, colour, ones, twos);
-                self.end_follower_step();
-            }
-            Action::Follower { pos, corner, place } => {
-                if let Ok((pi, fi)) = self.check_follower(pos, corner, place) {
-                    self.do_follower(pi, fi);
-                }
-                self.end_follower_step();
-            }
-            Action::Pass if self.phase == Phase::Gingerbread => {
-                self.gingerbread_stay();
-                self.finish_turn();
-            }
-            Action::Pass if self.phase == Phase::Plague => self.end_turn(),
-            Action::Pass => self.end_follower_step(),
-            Action::Flea { .. } | Action::Flee { .. } => {
-                let _ = self.try_plague(action);
-            }
-            Action::Gingerbread { pos, corner, place } => {
-                if let Ok(node) = self.gingerbread_check(pos, corner, place) {
-                    self.gingerbread_move(node);
-                }
-                self.finish_turn();
-            }
         }
     }
 
