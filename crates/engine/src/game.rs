@@ -674,14 +674,18 @@ impl Game {
             )),
             (Action::Draft { .. }, _) => Err(illegal("draft", "the draft is over")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
+                if !checked {
+                    // From the legal list: a half from the hand, or the
+                    // drawn tile (after `draw` when that was a choice).
+                    if Some(tile) != self.drawn && self.in_hand(tile) {
+                        self.take_from_hand(tile);
+                    }
+                    self.do_place(tile, pos, rot);
+                    return Ok(());
+                }
                 let cat = self.rules.catalog.clone();
                 let pending = self.halves.is_some() && self.draw_pending();
                 if Some(tile) != self.drawn && self.in_hand(tile) {
-                    if !checked {
-                        self.take_from_hand(tile);
-                        self.do_place(tile, pos, rot);
-                        return Ok(());
-                    }
                     if let Some(why) = self.half_ban() {
                         return Err(illegal("halves", why));
                     }
@@ -721,12 +725,10 @@ impl Game {
                         ),
                     ));
                 }
-                if checked {
-                    self.board
-                        .check(&cat, tile, pos, rot)
-                        .map_err(|e| placement_error(&e))?;
-                    self.check_river_place(tile, pos, rot)?;
-                }
+                self.board
+                    .check(&cat, tile, pos, rot)
+                    .map_err(|e| placement_error(&e))?;
+                self.check_river_place(tile, pos, rot)?;
                 // A placement of the drawn tile implies the draw (records
                 // written before the `draw` step existed).
                 if pending {
