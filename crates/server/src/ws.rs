@@ -1,0 +1,204 @@
+//! One WebSocket connection to one game: hello, welcome and catch-up, then
+//! actions in and updates out (docs/server.md).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::hub::{Audience, GameHandle, Hub};
+use crate::protocol::{
+    parse_client, too_large, ClientMessage, ErrorCode, ProtocolError, MAX_MESSAGE_BYTES,
+};
+
+/// How long a new connection may take to say hello.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a connection may stay silent (a `ping` keeps it open).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// Failed hellos before the connection is closed (forged tokens).
+const MAX_BAD_HELLOS: u32 = 3;
+
+type Sink = SplitSink<WebSocket, Message>;
+
+/// What arrived from the client.
+enum Incoming {
+    Text(String),
+    /// A frame that carries no message (ping, pong).
+    Nothing,
+    /// Closed, or the connection failed.
+    Gone,
+    /// A frame that is not text.
+    Refused(ProtocolError),
+}
+
+fn incoming(msg: Option<Result<Message, axum::Error>>) -> Incoming {
+    match msg {
+        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Incoming::Gone,
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => Incoming::Nothing,
+        Some(Ok(Message::Binary(_))) => Incoming::Refused(ProtocolError::new(
+            ErrorCode::Binary,
+            "messages are JSON text, not binary frames",
+        )),
+        Some(Ok(Message::Text(t))) if t.len() > MAX_MESSAGE_BYTES => {
+            Incoming::Refused(too_large(t.len()))
+        }
+        Some(Ok(Message::Text(t))) => Incoming::Text(t.to_string()),
+    }
+}
+
+async fn send(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+    sink.send(Message::Text(text.into())).await.is_ok()
+}
+
+async fn send_error(sink: &mut Sink, e: &ProtocolError) -> bool {
+    send(sink, e.to_json().to_string()).await
+}
+
+/// Runs one connection until the client leaves.
+pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+
+    // Hello first.
+    let mut bad_hellos = 0;
+    let attached = loop {
+        let msg = match tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await {
+            Ok(m) => m,
+            Err(_) => {
+                let e = ProtocolError::new(ErrorCode::Timeout, "no hello within 30 seconds");
+                send_error(&mut sink, &e).await;
+                return;
+            }
+        };
+        let text = match incoming(msg) {
+            Incoming::Text(t) => t,
+            Incoming::Nothing => continue,
+            Incoming::Gone => return,
+            Incoming::Refused(e) => {
+                if !send_error(&mut sink, &e).await {
+                    return;
+                }
+                continue;
+            }
+        };
+        let result = match parse_client(&text) {
+            Ok(ClientMessage::Hello { token, since }) => {
+                hub.attach(&handle, token.as_deref(), since).await
+            }
+            Ok(_) => Err(ProtocolError::new(
+                ErrorCode::HelloRequired,
+                "say hello first: {\"hello\": {\"token\": TOKEN or null, \"since\": VERSION or null}}",
+            )),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(a) => break a,
+            Err(e) => {
+                if !send_error(&mut sink, &e).await {
+                    return;
+                }
+                if e.code == ErrorCode::BadToken {
+                    bad_hellos += 1;
+                    if bad_hellos >= MAX_BAD_HELLOS {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    let audience = attached.audience;
+    let mut updates = attached.updates;
+    if !send(&mut sink, attached.welcome).await {
+        return;
+    }
+    for text in attached.backlog {
+        if !send(&mut sink, text).await {
+            return;
+        }
+    }
+
+    loop {
+        tokio::select! {
+            update = updates.recv() => match update {
+                Ok(u) => {
+                    if !send(&mut sink, u.text_for(audience).to_string()).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let e = ProtocolError::new(
+                        ErrorCode::Lagged,
+                        "this connection fell behind; reconnect with your last version as since",
+                    );
+                    send_error(&mut sink, &e).await;
+                    return;
+                }
+                // The game left memory (it ended); nothing more will come.
+                Err(RecvError::Closed) => return,
+            },
+            msg = tokio::time::timeout(IDLE_TIMEOUT, stream.next()) => {
+                let Ok(msg) = msg else {
+                    let e = ProtocolError::new(ErrorCode::Timeout, "idle for too long");
+                    send_error(&mut sink, &e).await;
+                    return;
+                };
+                let text = match incoming(msg) {
+                    Incoming::Text(t) => t,
+                    Incoming::Nothing => continue,
+                    Incoming::Gone => return,
+                    Incoming::Refused(e) => {
+                        if !send_error(&mut sink, &e).await {
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                let reply = handle_message(&hub, &handle, audience, &text).await;
+                if let Some(text) = reply {
+                    if !send(&mut sink, text).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Acts on one message after hello; returns the direct reply, if any
+/// (updates reach every connection through the game's channel).
+async fn handle_message(
+    hub: &Arc<Hub>,
+    handle: &Arc<GameHandle>,
+    audience: Audience,
+    text: &str,
+) -> Option<String> {
+    let result = match parse_client(text) {
+        Err(e) => Err(e),
+        Ok(ClientMessage::Ping) => return Some(json!({"pong": {}}).to_string()),
+        Ok(ClientMessage::Hello { .. }) => Err(ProtocolError::new(
+            ErrorCode::HelloTwice,
+            "this connection has said hello; open a new one to change seat",
+        )),
+        Ok(ClientMessage::Action { action, version }) => match audience {
+            Audience::Seat(seat) => hub.submit(handle, seat, action, version).await.map(|_| ()),
+            Audience::Spectator => Err(spectator()),
+        },
+        Ok(ClientMessage::Resign) => match audience {
+            Audience::Seat(seat) => hub.resign(handle, seat).await,
+            Audience::Spectator => Err(spectator()),
+        },
+    };
+    result.err().map(|e| e.to_json().to_string())
+}
+
+fn spectator() -> ProtocolError {
+    ProtocolError::new(
+        ErrorCode::Spectator,
+        "spectators cannot act: say hello with a seat's token to play",
+    )
+}
