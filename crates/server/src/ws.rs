@@ -124,6 +124,9 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
 
     loop {
         tokio::select! {
+            // Updates first: a client's next message is handled only once
+            // everything committed before it has been sent.
+            biased;
             update = updates.recv() => match update {
                 Ok(u) => {
                     if !send(&mut sink, u.text_for(audience).to_string()).await {
