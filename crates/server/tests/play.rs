@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use bastide_engine::record::Record;
 use bastide_engine::GameConfig;
 use bastide_server::store::{GameId, NewGame, SeatRow, Status, StoreError};
-use common::{body_of, play_seat, token, version_of, Api, Client, TestDb, TestServer};
+use common::{
+    body_of, drain, legal_of, play_seat, token, version_of, Api, Client, TestDb, TestServer,
+};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -169,9 +171,19 @@ fn public_part(view: &Value) -> Value {
     v
 }
 
+/// What [`assert_nothing_hidden_leaks`] checked, so a test can tell that
+/// its checks ran.
+#[derive(Default)]
+struct Checked {
+    /// Views in which the seat's own non-empty hand of halves showed.
+    own_halves: usize,
+    /// Turns where drawing was a choice, checked to show no drawn tile.
+    draw_choices: usize,
+}
+
 /// Checks one audience's messages for hidden information it must not see.
-fn assert_nothing_hidden_leaks(msgs: &[Value], seat: Option<usize>) -> usize {
-    let mut own_halves_seen = 0;
+fn assert_nothing_hidden_leaks(msgs: &[Value], seat: Option<usize>) -> Checked {
+    let mut checked = Checked::default();
     for m in msgs {
         let text = m.to_string();
         assert!(!text.contains("\"pile\""), "the draw order leaked: {text}");
@@ -198,7 +210,7 @@ fn assert_nothing_hidden_leaks(msgs: &[Value], seat: Option<usize>) -> usize {
                 if Some(i) == seat {
                     assert!(h.is_array(), "a seat sees its own {path:?}");
                     if path.len() == 1 && h.as_array().is_some_and(|a| !a.is_empty()) {
-                        own_halves_seen += 1;
+                        checked.own_halves += 1;
                     }
                 } else {
                     assert!(
@@ -220,10 +232,11 @@ fn assert_nothing_hidden_leaks(msgs: &[Value], seat: Option<usize>) -> usize {
                     Value::Null,
                     "nobody sees the tile before it is drawn"
                 );
+                checked.draw_choices += 1;
             }
         }
     }
-    own_halves_seen
+    checked
 }
 
 async fn hidden_information(db: &TestDb) {
@@ -244,15 +257,15 @@ async fn hidden_information(db: &TestDb) {
         pb.await.expect("seat 1"),
         ps.await.expect("spectator"),
     );
-    assert!(
-        assert_nothing_hidden_leaks(&ma, Some(0)) > 0,
-        "seat 0 saw its halves"
-    );
-    assert!(
-        assert_nothing_hidden_leaks(&mb, Some(1)) > 0,
-        "seat 1 saw its halves"
-    );
-    assert_eq!(assert_nothing_hidden_leaks(&ms, None), 0);
+    for (msgs, seat) in [(&ma, 0), (&mb, 1)] {
+        let checked = assert_nothing_hidden_leaks(msgs, Some(seat));
+        assert!(checked.own_halves > 0, "seat {seat} saw its halves");
+        // The engine does not offer notation.md's `draw` action yet (the
+        // drawn tile is dealt at the start of a Half-and-half turn): once
+        // it does, `draw_choices` counts the turns checked above.
+        let _ = checked.draw_choices;
+    }
+    assert_eq!(assert_nothing_hidden_leaks(&ms, None).own_halves, 0);
 
     // Apart from a seat's own hand, every audience sees the same thing at
     // every version: nobody is told more than a spectator.
@@ -528,29 +541,6 @@ async fn reconnect_with_since(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(reconnect_with_since);
-
-/// Reads until `pong` and until the game is at `version` at least;
-/// returns the error codes seen and the last body with a view.
-async fn drain(c: &mut Client, version: u64, last: &mut Value) -> Vec<String> {
-    c.send(&json!({"ping": {}})).await;
-    let mut errors = Vec::new();
-    let mut ponged = false;
-    while !ponged || version_of(last).unwrap_or(0) < version {
-        let m = c.next().await;
-        if m.get("pong").is_some() {
-            ponged = true;
-        } else if let Some(e) = m.get("error") {
-            errors.push(e["code"].as_str().unwrap_or("").to_string());
-        } else if body_of(&m).is_some() {
-            *last = m;
-        }
-    }
-    errors
-}
-
-fn legal_of(m: &Value) -> Option<Vec<Value>> {
-    body_of(m)?.get("legal")?.as_array().cloned()
-}
 
 async fn racing_clients(db: &TestDb) {
     let server = TestServer::start(db).await;

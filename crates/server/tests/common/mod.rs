@@ -418,3 +418,28 @@ pub async fn play_seat(mut c: Client, welcome: Value, seed: u64) -> Vec<Value> {
     c.close().await;
     received
 }
+
+/// Reads until `pong` and until the game is at `version` at least;
+/// returns the error codes seen, and keeps in `last` the last message
+/// with a view.
+pub async fn drain(c: &mut Client, version: u64, last: &mut Value) -> Vec<String> {
+    c.send(&json!({"ping": {}})).await;
+    let mut errors = Vec::new();
+    let mut ponged = false;
+    while !ponged || version_of(last).unwrap_or(0) < version {
+        let m = c.next().await;
+        if m.get("pong").is_some() {
+            ponged = true;
+        } else if let Some(e) = m.get("error") {
+            errors.push(e["code"].as_str().unwrap_or("").to_string());
+        } else if body_of(&m).is_some() {
+            *last = m;
+        }
+    }
+    errors
+}
+
+/// The legal actions a message offers.
+pub fn legal_of(m: &Value) -> Option<Vec<Value>> {
+    body_of(m)?.get("legal")?.as_array().cloned()
+}
