@@ -7,6 +7,7 @@
 //! anyone is told. Bots think on the blocking pool, outside the lock.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -497,6 +498,8 @@ pub struct Hub {
     loading: Mutex<()>,
     bot_permits: Arc<Semaphore>,
     settings: Settings,
+    /// Actions committed since the hub started (for load figures).
+    committed: AtomicU64,
 }
 
 fn unavailable(e: StoreError) -> ProtocolError {
@@ -522,6 +525,7 @@ impl Hub {
             loading: Mutex::new(()),
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
             settings,
+            committed: AtomicU64::new(0),
         })
     }
 
@@ -555,6 +559,11 @@ impl Hub {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
+    }
+
+    /// Actions committed since the hub started.
+    pub fn committed_actions(&self) -> u64 {
+        self.committed.load(Ordering::Relaxed)
     }
 
     /// Number of games in memory.
@@ -1015,6 +1024,7 @@ impl Hub {
                 Err(e) => return Err(unavailable(e)),
             }
             // Committed: now the cache and the clients.
+            self.committed.fetch_add(1, Ordering::Relaxed);
             let before = live.game.events().len();
             live.game = next;
             live.actions.push(action.clone());
