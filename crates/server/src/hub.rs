@@ -42,6 +42,10 @@ pub struct Settings {
     pub max_mcts_iterations: u32,
     /// How many bots may think at once (the blocking pool is larger).
     pub bot_threads: usize,
+    /// Messages a connection may send per second, sustained.
+    pub messages_per_second: f64,
+    /// Messages a connection may send at once before the rate applies.
+    pub message_burst: f64,
 }
 
 impl Default for Settings {
@@ -51,6 +55,10 @@ impl Default for Settings {
             bot_move_limit: Duration::from_secs(10),
             max_mcts_iterations: 100_000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // Far above a person's pace; a whole game's actions fit in the
+            // burst, so a fast client is never refused for playing.
+            messages_per_second: 20.0,
+            message_burst: 100.0,
         }
     }
 }

@@ -56,6 +56,8 @@ pub enum ErrorCode {
     Unavailable,
     /// No message for too long.
     Timeout,
+    /// Too many messages too fast; the message was ignored.
+    RateLimited,
 }
 
 impl ErrorCode {
@@ -82,6 +84,7 @@ impl ErrorCode {
             ErrorCode::Lagged => "lagged",
             ErrorCode::Unavailable => "unavailable",
             ErrorCode::Timeout => "timeout",
+            ErrorCode::RateLimited => "rate_limited",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! actions in and updates out (docs/server.md).
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::stream::SplitSink;
@@ -23,6 +23,57 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
 /// Failed hellos before the connection is closed (forged tokens).
 const MAX_BAD_HELLOS: u32 = 3;
+
+/// Messages refused in a row for the rate before the connection is closed:
+/// a client that ignores `rate_limited` is not listening.
+const MAX_RATE_REFUSALS: u32 = 50;
+
+/// A token bucket: `burst` messages at once, then `rate` a second.
+struct RateLimit {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+    refused_in_a_row: u32,
+}
+
+impl RateLimit {
+    fn new(settings: &crate::hub::Settings) -> RateLimit {
+        RateLimit {
+            tokens: settings.message_burst,
+            rate: settings.messages_per_second,
+            burst: settings.message_burst,
+            last: Instant::now(),
+            refused_in_a_row: 0,
+        }
+    }
+
+    /// Whether one more message may be handled now.
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.refused_in_a_row = 0;
+            true
+        } else {
+            self.refused_in_a_row += 1;
+            false
+        }
+    }
+
+    fn error(&self) -> ProtocolError {
+        ProtocolError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "too many messages: at most {} a second (the message was ignored)",
+                self.rate
+            ),
+        )
+    }
+}
 
 type Sink = SplitSink<WebSocket, Message>;
 
@@ -52,6 +103,35 @@ fn incoming(msg: Option<Result<Message, axum::Error>>) -> Incoming {
     }
 }
 
+/// A client frame after the checks every frame passes (kind, size, rate).
+enum Screened {
+    /// A text message to parse.
+    Text(String),
+    /// Nothing to do (ping and pong frames).
+    Skip,
+    /// Refused: answer the error, and close if asked.
+    Refuse { error: ProtocolError, close: bool },
+    /// The client left.
+    Gone,
+}
+
+fn screen(msg: Option<Result<Message, axum::Error>>, limit: &mut RateLimit) -> Screened {
+    match incoming(msg) {
+        Incoming::Nothing => Screened::Skip,
+        Incoming::Gone => Screened::Gone,
+        // Every message counts towards the rate, refused ones too.
+        _ if !limit.allow() => Screened::Refuse {
+            error: limit.error(),
+            close: limit.refused_in_a_row >= MAX_RATE_REFUSALS,
+        },
+        Incoming::Text(t) => Screened::Text(t),
+        Incoming::Refused(error) => Screened::Refuse {
+            error,
+            close: false,
+        },
+    }
+}
+
 async fn send(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
     sink.send(Message::Text(text.into())).await.is_ok()
 }
@@ -64,6 +144,7 @@ async fn send_error(sink: &mut Sink, e: &ProtocolError) -> bool {
 pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
 
+    let mut limit = RateLimit::new(hub.settings());
     // Hello first.
     let mut bad_hellos = 0;
     let attached = loop {
@@ -75,12 +156,12 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
                 return;
             }
         };
-        let text = match incoming(msg) {
-            Incoming::Text(t) => t,
-            Incoming::Nothing => continue,
-            Incoming::Gone => return,
-            Incoming::Refused(e) => {
-                if !send_error(&mut sink, &e).await {
+        let text = match screen(msg, &mut limit) {
+            Screened::Text(t) => t,
+            Screened::Skip => continue,
+            Screened::Gone => return,
+            Screened::Refuse { error, close } => {
+                if !send_error(&mut sink, &error).await || close {
                     return;
                 }
                 continue;
@@ -150,12 +231,12 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
                     send_error(&mut sink, &e).await;
                     return;
                 };
-                let text = match incoming(msg) {
-                    Incoming::Text(t) => t,
-                    Incoming::Nothing => continue,
-                    Incoming::Gone => return,
-                    Incoming::Refused(e) => {
-                        if !send_error(&mut sink, &e).await {
+                let text = match screen(msg, &mut limit) {
+                    Screened::Text(t) => t,
+                    Screened::Skip => continue,
+                    Screened::Gone => return,
+                    Screened::Refuse { error, close } => {
+                        if !send_error(&mut sink, &error).await || close {
                             return;
                         }
                         continue;

@@ -654,3 +654,49 @@ async fn store_race(db: &TestDb) {
     store.close().await;
 }
 both_stores!(store_race);
+
+async fn rate_limited(db: &TestDb) {
+    // Five messages at once, then almost nothing: the refill cannot blur
+    // the count however slow the machine.
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            messages_per_second: 0.01,
+            message_burst: 5.0,
+            ..Default::default()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(2, 3, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (mut c, _) = Client::hello(&server.ws_base, &id, Some(&token(&created, 0)), None).await;
+    for _ in 0..30 {
+        c.send(&json!({"ping": {}})).await;
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    for _ in 0..30 {
+        let m = c.next().await;
+        if m.get("pong").is_some() {
+            pongs += 1;
+        } else if m["error"]["code"] == json!("rate_limited") {
+            limited += 1;
+        }
+    }
+    // The hello took one of the five.
+    assert_eq!((pongs, limited), (4, 26));
+    // A client that goes on regardless is cut off.
+    for _ in 0..30 {
+        c.send(&json!({"ping": {}})).await;
+    }
+    assert!(c.closed().await, "a flood closes the connection");
+    let codes: Vec<&Value> = c.received.iter().map(|m| &m["error"]["code"]).collect();
+    assert!(codes
+        .iter()
+        .all(|c| **c == json!("rate_limited") || c.is_null()));
+    server.stop().await;
+}
+both_stores!(rate_limited);

@@ -133,13 +133,18 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server over the test's database.
     pub async fn start(db: &TestDb) -> TestServer {
+        TestServer::start_with(db, Settings::default()).await
+    }
+
+    /// Starts a server with settings of the test's choosing.
+    pub async fn start_with(db: &TestDb, settings: Settings) -> TestServer {
         let store = db.open().await;
         let running = bastide_server::start(
             "127.0.0.1:0".parse().expect("an address"),
             store,
             Settings {
                 public_url: String::new(),
-                ..Settings::default()
+                ..settings
             },
         )
         .await
