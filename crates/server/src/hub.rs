@@ -441,9 +441,14 @@ impl GameHandle {
         &self.id
     }
 
-    fn publish(&self, update: Update) {
-        // No subscriber is not an error: nobody is watching.
-        let _ = self.updates.send(Arc::new(update));
+    /// Sends an update, built only if someone is connected: the views
+    /// cost more than the rest of an action, and bot games often have no
+    /// watcher at all.
+    fn publish(&self, update: impl FnOnce() -> Update) {
+        if self.updates.receiver_count() > 0 {
+            // A receiver may leave meanwhile: nobody watching is no error.
+            let _ = self.updates.send(Arc::new(update()));
+        }
     }
 }
 
@@ -850,7 +855,7 @@ impl Hub {
                 .await
                 .map_err(unavailable)?;
             live.status = Status::Playing;
-            handle.publish(live.status_update());
+            handle.publish(|| live.status_update());
         }
         self.schedule_bots(handle.clone());
         Ok(())
@@ -876,7 +881,7 @@ impl Hub {
             .map_err(unavailable)?;
         live.status = Status::Resigned;
         live.resigned = Some(seat);
-        handle.publish(live.status_update());
+        handle.publish(|| live.status_update());
         self.evict(&handle.id);
         Ok(())
     }
@@ -1049,23 +1054,24 @@ impl Hub {
                     tracing::warn!("game {}: status not written: {e}", handle.id);
                 }
             }
-            let events = new_events(&live.game, before);
-            let playing = live.status == Status::Playing;
-            let text = |audience| {
-                played_text(
-                    &live.game, version, seat, &action, &events, audience, playing,
-                )
-            };
-            let update = Update {
-                version,
-                seat_texts: (0..live.seats.len())
-                    .map(|s| text(Audience::Seat(s)))
-                    .collect(),
-                spectator_text: text(Audience::Spectator),
-            };
-            handle.publish(update);
+            handle.publish(|| {
+                let events = new_events(&live.game, before);
+                let playing = live.status == Status::Playing;
+                let text = |audience| {
+                    played_text(
+                        &live.game, version, seat, &action, &events, audience, playing,
+                    )
+                };
+                Update {
+                    version,
+                    seat_texts: (0..live.seats.len())
+                        .map(|s| text(Audience::Seat(s)))
+                        .collect(),
+                    spectator_text: text(Audience::Spectator),
+                }
+            });
             if finished {
-                handle.publish(live.status_update());
+                handle.publish(|| live.status_update());
                 self.evict(&handle.id);
             }
             version
