@@ -32,9 +32,10 @@ impl IntoResponse for ApiError {
             ErrorCode::BadToken => StatusCode::FORBIDDEN,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorCode::NotStarted | ErrorCode::GameOver | ErrorCode::StaleVersion => {
-                StatusCode::CONFLICT
-            }
+            ErrorCode::NotStarted
+            | ErrorCode::GameOver
+            | ErrorCode::StaleVersion
+            | ErrorCode::RematchExists => StatusCode::CONFLICT,
             _ => StatusCode::BAD_REQUEST,
         };
         (status, Json(self.0.to_json())).into_response()
@@ -53,6 +54,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/start", post(start))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
@@ -163,6 +165,17 @@ async fn resign(
     let t: TokenBody = body(&bytes)?;
     let seat = hub.resign_token(&handle, &t.token).await?;
     Ok(Json(json!({"status": "resigned", "seat": seat})).into_response())
+}
+
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let created = hub.rematch(&handle, &t.token).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {

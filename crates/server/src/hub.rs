@@ -126,6 +126,8 @@ struct LiveGame {
     created_ms: i64,
     /// A bot task is driving this game; no second one starts.
     bot_running: bool,
+    /// The rematch, once asked for.
+    rematch: Option<GameId>,
 }
 
 impl LiveGame {
@@ -189,6 +191,7 @@ impl LiveGame {
             resigned: stored.resigned.map(usize::from),
             created_ms: stored.created_ms,
             bot_running: false,
+            rematch: stored.rematch.clone(),
         })
     }
 
@@ -273,6 +276,7 @@ impl LiveGame {
             resigned: self.resigned,
             created: self.created_ms,
             config: self.public_config(),
+            rematch: self.rematch.as_ref().map(ToString::to_string),
         }
     }
 
@@ -418,6 +422,8 @@ pub struct GameSummary {
     pub created: i64,
     /// The configuration (hidden fields left out while the game runs).
     pub config: Value,
+    /// The rematch's id, once someone asked for one.
+    pub rematch: Option<String>,
 }
 
 /// One game's handle: its cached state and its update channel.
@@ -425,15 +431,24 @@ pub struct GameHandle {
     id: GameId,
     live: Mutex<LiveGame>,
     updates: broadcast::Sender<Arc<Update>>,
+    /// The game is over: the cache may drop it once nobody is connected.
+    over: std::sync::atomic::AtomicBool,
 }
 
 impl GameHandle {
     fn new(id: GameId, live: LiveGame) -> Arc<GameHandle> {
+        let over = live.status.is_over();
         Arc::new(GameHandle {
             id,
             live: Mutex::new(live),
             updates: broadcast::channel(UPDATE_QUEUE).0,
+            over: std::sync::atomic::AtomicBool::new(over),
         })
+    }
+
+    /// Whether the cache may drop this game now.
+    fn idle_and_over(&self) -> bool {
+        self.over.load(Ordering::Relaxed) && self.updates.receiver_count() == 0
     }
 
     /// The game's id.
@@ -507,6 +522,9 @@ pub struct Attached {
 pub struct Hub {
     store: Arc<dyn Store>,
     games: StdMutex<HashMap<GameId, Arc<GameHandle>>>,
+    /// The cache's size after its last sweep: the next sweep comes when
+    /// it has doubled, so sweeping costs O(1) per game cached.
+    swept_at: AtomicU64,
     /// Serialises loads so that a game is replayed once.
     loading: Mutex<()>,
     bot_permits: Arc<Semaphore>,
@@ -535,6 +553,7 @@ impl Hub {
         Arc::new(Hub {
             store,
             games: StdMutex::new(HashMap::new()),
+            swept_at: AtomicU64::new(0),
             loading: Mutex::new(()),
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
             settings,
@@ -560,18 +579,22 @@ impl Hub {
             .cloned()
     }
 
+    /// Keeps a game in memory. Games that are over stay while anyone is
+    /// connected to them (a rematch reaches them there), and are swept
+    /// out once nobody is.
     fn cache(&self, handle: Arc<GameHandle>) {
-        self.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(handle.id.clone(), handle);
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.insert(handle.id.clone(), handle);
+        let len = games.len() as u64;
+        if len > 2 * self.swept_at.load(Ordering::Relaxed) + 64 {
+            games.retain(|_, h| !h.idle_and_over());
+            self.swept_at.store(games.len() as u64, Ordering::Relaxed);
+        }
     }
 
-    fn evict(&self, id: &GameId) {
-        self.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(id);
+    /// Marks a game over; the next sweep may drop it from memory.
+    fn ended(&self, handle: &GameHandle) {
+        handle.over.store(true, Ordering::Relaxed);
     }
 
     /// Actions committed since the hub started.
@@ -599,8 +622,7 @@ impl Hub {
         Ok(n)
     }
 
-    /// A game by id, from memory or rebuilt from the store. Games that are
-    /// over are served but not kept in memory.
+    /// A game by id, from memory or rebuilt from the store.
     pub async fn get(&self, id: &GameId) -> Result<Arc<GameHandle>, ProtocolError> {
         if let Some(h) = self.cached(id) {
             return Ok(h);
@@ -624,11 +646,8 @@ impl Hub {
                 .await
                 .map_err(unavailable)?;
         }
-        let over = live.status.is_over();
         let handle = GameHandle::new(id.clone(), live);
-        if !over {
-            self.cache(handle.clone());
-        }
+        self.cache(handle.clone());
         Ok(handle)
     }
 
@@ -673,7 +692,20 @@ impl Hub {
             });
         }
         let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
-        let id = GameId::random();
+        self.insert_game(GameId::random(), config, game, seats)
+            .await
+    }
+
+    /// Writes a checked game with its seats (and their new tokens), keeps
+    /// it in memory and sets its bots going.
+    async fn insert_game(
+        self: &Arc<Hub>,
+        id: GameId,
+        config: GameConfig,
+        game: Game,
+        seats: Vec<(Occupant, Option<String>)>,
+    ) -> Result<Created, ProtocolError> {
+        let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         let status = if seats
             .iter()
             .any(|(o, _)| matches!(o, Occupant::Human { .. }))
@@ -733,6 +765,7 @@ impl Hub {
             resigned: None,
             created_ms,
             bot_running: false,
+            rematch: None,
         };
         let handle = GameHandle::new(id, live);
         self.cache(handle.clone());
@@ -882,7 +915,7 @@ impl Hub {
         live.status = Status::Resigned;
         live.resigned = Some(seat);
         handle.publish(|| live.status_update());
-        self.evict(&handle.id);
+        self.ended(handle);
         Ok(())
     }
 
@@ -895,6 +928,94 @@ impl Hub {
         let seat = Hub::seat_of(&*handle.live.lock().await, token)?;
         self.resign(handle, seat).await?;
         Ok(seat)
+    }
+
+    /// Starts a rematch of a game that is over: the same set-up with a
+    /// new seed, seats rotated by one (seat 1 goes first), a new token per
+    /// person. The one asking gets every seat's invite, as a creator does;
+    /// each person connected to the old game is sent their own new token.
+    /// Of two requests, the first wins; the second is told the rematch's id.
+    pub async fn rematch(
+        self: &Arc<Hub>,
+        handle: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<Created, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        Hub::seat_of(&live, token)?;
+        if !live.status.is_over() {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "a rematch follows a game that is over; this one is not",
+            ));
+        }
+        if let Some(r) = &live.rematch {
+            return Err(rematch_exists(r));
+        }
+        let n = live.seats.len();
+        let mut config = live.config.clone();
+        config.players.rotate_left(1);
+        if let Some(hands) = config.hands.as_mut().filter(|h| h.len() == n) {
+            hands.rotate_left(1);
+        }
+        config.seed = token::random_u64();
+        let game = Game::new(config.clone())
+            .map_err(|e| ProtocolError::new(ErrorCode::BadRequest, format!("config: {e}")))?;
+        // New seat i is old seat i + 1.
+        let seats: Vec<(Occupant, Option<String>)> = (0..n)
+            .map(|i| match &live.seats[(i + 1) % n] {
+                Occupant::Human { .. } => {
+                    let (token, hash) = token::new_token();
+                    (
+                        Occupant::Human {
+                            hash,
+                            joined: false,
+                        },
+                        Some(token),
+                    )
+                }
+                Occupant::Bot(spec) => (Occupant::Bot(spec.clone()), None),
+            })
+            .collect();
+        let id = GameId::random();
+        if !self
+            .store
+            .set_rematch(&handle.id, &id)
+            .await
+            .map_err(unavailable)?
+        {
+            // Another server process won the race.
+            let stored = self
+                .store
+                .load_game(&handle.id)
+                .await
+                .map_err(unavailable)?;
+            let r = stored.and_then(|s| s.rematch).unwrap_or_else(|| id.clone());
+            live.rematch = Some(r.clone());
+            return Err(rematch_exists(&r));
+        }
+        live.rematch = Some(id.clone());
+        let created = self.insert_game(id, config, game, seats).await?;
+        let version = live.version();
+        handle.publish(|| {
+            let text = |audience| {
+                let mut body = json!({ "game": created.id });
+                if let Audience::Seat(old) = audience {
+                    // Old seat s is new seat s - 1.
+                    let new = (old + n - 1) % n;
+                    if let Some(t) = created.seats.get(new).and_then(|s| s.token.as_ref()) {
+                        body["seat"] = new.into();
+                        body["token"] = t.clone().into();
+                    }
+                }
+                json!({ "rematch": body }).to_string()
+            };
+            Update {
+                version,
+                seat_texts: (0..n).map(|s| text(Audience::Seat(s))).collect(),
+                spectator_text: text(Audience::Spectator),
+            }
+        });
+        Ok(created)
     }
 
     /// Subscribes a connection that said hello: resolves its token, and
@@ -1072,7 +1193,7 @@ impl Hub {
             });
             if finished {
                 handle.publish(|| live.status_update());
-                self.evict(&handle.id);
+                self.ended(handle);
             }
             version
         };
@@ -1158,6 +1279,13 @@ impl Hub {
             None => ActionJson::Pass {},
         }
     }
+}
+
+fn rematch_exists(id: &GameId) -> ProtocolError {
+    ProtocolError::new(
+        ErrorCode::RematchExists,
+        format!("a rematch was already started: game {id}"),
+    )
 }
 
 fn game_over() -> ProtocolError {

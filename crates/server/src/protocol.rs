@@ -58,6 +58,8 @@ pub enum ErrorCode {
     Timeout,
     /// Too many messages too fast; the message was ignored.
     RateLimited,
+    /// A rematch of this game was already started.
+    RematchExists,
 }
 
 impl ErrorCode {
@@ -85,6 +87,7 @@ impl ErrorCode {
             ErrorCode::Unavailable => "unavailable",
             ErrorCode::Timeout => "timeout",
             ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::RematchExists => "rematch_exists",
         }
     }
 }

@@ -700,3 +700,94 @@ async fn rate_limited(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(rate_limited);
+
+async fn rematch_rotates_seats(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let cfg = json!({
+        "players": ["RED", "BLUE", "GREEN"],
+        "seed": 5,
+        "deck": ["base/U", "base/E", "base/V", "base/U", "base/E"],
+        "deck_only": true
+    });
+    let created = api.create(&cfg, &["greedy", "human", "human"]).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (t1, t2) = (token(&created, 1), token(&created, 2));
+    // Listeners stay connected through the end; players play.
+    let (mut l1, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
+    let (mut l2, _) = Client::hello(&server.ws_base, &id, Some(&t2), None).await;
+    let (mut ls, _) = Client::hello(&server.ws_base, &id, None, None).await;
+    let (p1, w1) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
+    let (p2, w2) = Client::hello(&server.ws_base, &id, Some(&t2), None).await;
+    let (status, e) = api
+        .post(&format!("/api/games/{id}/rematch"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 400, "no rematch before the end: {e}");
+    api.start(&id, &t1).await;
+    let (a, b) = tokio::join!(
+        tokio::spawn(play_seat(p1, w1, 1)),
+        tokio::spawn(play_seat(p2, w2, 2))
+    );
+    a.expect("seat 1");
+    b.expect("seat 2");
+
+    let (status, rematch) = api
+        .post(&format!("/api/games/{id}/rematch"), &json!({"token": t2}))
+        .await;
+    assert_eq!(status, 201, "{rematch}");
+    let new_id = rematch["id"].as_str().expect("an id").to_string();
+    let kinds: Vec<&Value> = rematch["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| &s["kind"])
+        .collect();
+    assert_eq!(kinds, [&json!("human"), &json!("human"), &json!("greedy")]);
+    let summary = api.summary(&new_id).await;
+    assert_eq!(summary["players"], json!(["BLUE", "GREEN", "RED"]));
+    assert_eq!(api.summary(&id).await["rematch"], json!(new_id));
+    // The second request is told which game the rematch is.
+    let (status, e) = api
+        .post(&format!("/api/games/{id}/rematch"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(e["error"]["code"], json!("rematch_exists"));
+    assert!(e["error"]["message"]
+        .as_str()
+        .expect("a message")
+        .contains(&new_id));
+
+    // Each person connected to the old game gets their own new seat and
+    // token; a spectator only the game.
+    let r1 = next_rematch(&mut l1).await;
+    let r2 = next_rematch(&mut l2).await;
+    let rs = next_rematch(&mut ls).await;
+    assert_eq!(r1["game"], json!(new_id));
+    assert_eq!(
+        (r1["seat"].clone(), r2["seat"].clone()),
+        (json!(0), json!(1))
+    );
+    assert_eq!(r1["token"], rematch["seats"][0]["token"]);
+    assert_eq!(r2["token"], rematch["seats"][1]["token"]);
+    assert_eq!(rs, json!({"game": new_id}));
+    let (_, w) = Client::hello(
+        &server.ws_base,
+        &new_id,
+        Some(r2["token"].as_str().expect("a token")),
+        None,
+    )
+    .await;
+    assert_eq!(w["welcome"]["seat"], json!(1));
+    server.stop().await;
+}
+both_stores!(rematch_rotates_seats);
+
+/// The next `rematch` message a client receives.
+async fn next_rematch(c: &mut Client) -> Value {
+    loop {
+        let m = c.next().await;
+        if let Some(r) = m.get("rematch") {
+            return r.clone();
+        }
+    }
+}

@@ -130,6 +130,8 @@ pub struct StoredGame {
     pub seats: Vec<SeatRow>,
     /// Actions in record form, in order: index `i` is action `i`.
     pub actions: Vec<String>,
+    /// The game's rematch, once someone asked for one.
+    pub rematch: Option<GameId>,
 }
 
 /// Why the store failed.
@@ -198,6 +200,10 @@ pub trait Store: Send + Sync {
         status: Status,
         resigned: Option<u8>,
     ) -> Result<(), StoreError>;
+
+    /// Records `rematch` as the game's rematch unless it has one already;
+    /// says whether this call set it (of two racing requests, one does).
+    async fn set_rematch(&self, id: &GameId, rematch: &GameId) -> Result<bool, StoreError>;
 
     /// Marks a seat as claimed.
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;

@@ -85,11 +85,12 @@ impl Store for PgStore {
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             .execute(&mut *tx)
             .await?;
-        let Some(row) =
-            sqlx::query("SELECT config, status, resigned_seat, created FROM games WHERE id = $1")
-                .bind(game)
-                .fetch_optional(&mut *tx)
-                .await?
+        let Some(row) = sqlx::query(
+            "SELECT config, status, resigned_seat, created, rematch FROM games WHERE id = $1",
+        )
+        .bind(game)
+        .fetch_optional(&mut *tx)
+        .await?
         else {
             return Ok(None);
         };
@@ -128,6 +129,15 @@ impl Store for PgStore {
             created_ms: row.try_get("created")?,
             seats,
             actions,
+            rematch: row
+                .try_get::<Option<String>, _>("rematch")?
+                .map(|r| {
+                    GameId::parse(&r).ok_or_else(|| StoreError::Corrupt {
+                        game: game.to_string(),
+                        message: "malformed rematch id".into(),
+                    })
+                })
+                .transpose()?,
         }))
     }
 
@@ -193,6 +203,15 @@ impl Store for PgStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn set_rematch(&self, id: &GameId, rematch: &GameId) -> Result<bool, StoreError> {
+        let r = sqlx::query("UPDATE games SET rematch = $1 WHERE id = $2 AND rematch IS NULL")
+            .bind(rematch.as_str())
+            .bind(id.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected() == 1)
     }
 
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {
