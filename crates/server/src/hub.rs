@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
+use crate::clock::{ClockSpec, ClockState, OnTimeout};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, NewGame, SeatRow, Status, Store, StoreError, StoredGame};
 use crate::token::{self, TokenHash};
@@ -128,6 +129,12 @@ struct LiveGame {
     bot_running: bool,
     /// The rematch, once asked for.
     rematch: Option<GameId>,
+    /// The time control, for timed games.
+    clock_spec: Option<ClockSpec>,
+    /// The clocks, once the game has started.
+    clock: Option<ClockState>,
+    /// The task that will call time on the seat to act.
+    timer: Option<tokio::task::AbortHandle>,
 }
 
 impl LiveGame {
@@ -151,9 +158,6 @@ impl LiveGame {
                 })
                 .collect::<Result<_, _>>()?,
         };
-        let game = record
-            .replay()
-            .map_err(|e| corrupt(format!("the log does not replay: {e}")))?;
         let seats = stored
             .seats
             .iter()
@@ -168,6 +172,33 @@ impl LiveGame {
                     .map_err(|e| corrupt(e.to_string())),
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let clock_spec: Option<ClockSpec> = stored
+            .clock
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| corrupt(format!("clock: {e}")))?;
+        let mut clock = match (&clock_spec, stored.started_ms) {
+            (Some(spec), Some(t)) => Some(ClockState::new(spec.clone(), seats.len(), t)),
+            _ => None,
+        };
+        // The replay, charging each person's time as it was spent.
+        let mut game =
+            Game::new(config.clone()).map_err(|e| corrupt(format!("the configuration: {e}")))?;
+        for (i, a) in record.actions.iter().enumerate() {
+            let action = a
+                .to_action(game.catalog())
+                .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
+            let actor = game.current_player();
+            game.try_apply(&action)
+                .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
+            if let Some(c) = clock.as_mut() {
+                let person = matches!(seats.get(actor), Some(Occupant::Human { .. }));
+                let turn_ended = game.is_finished() || game.current_player() != actor;
+                let at = stored.action_times.get(i).copied().unwrap_or_default();
+                c.charge(person.then_some(actor), at, turn_ended);
+            }
+        }
         if seats.len() != game.player_count() {
             return Err(corrupt(format!(
                 "{} seats for {} players",
@@ -192,12 +223,39 @@ impl LiveGame {
             created_ms: stored.created_ms,
             bot_running: false,
             rematch: stored.rematch.clone(),
+            clock_spec,
+            clock,
+            timer: None,
         })
     }
 
     fn version(&self) -> u32 {
         // The engine bounds a log far below u32::MAX actions.
         u32::try_from(self.actions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The seat to act while its time runs: a person in a running game.
+    fn clocked_seat(&self) -> Option<usize> {
+        let seat = self.game.current_player();
+        (self.status == Status::Playing
+            && !self.game.is_finished()
+            && matches!(self.seats.get(seat), Some(Occupant::Human { .. })))
+        .then_some(seat)
+    }
+
+    /// When the seat to act runs out of time.
+    fn deadline(&self) -> Option<i64> {
+        let seat = self.clocked_seat()?;
+        self.clock.as_ref()?.deadline(seat)
+    }
+
+    /// The clocks for clients.
+    fn clock_json(&self) -> Option<Value> {
+        match (&self.clock, &self.clock_spec) {
+            (Some(c), _) => Some(c.to_json(self.clocked_seat())),
+            (None, Some(spec)) => Some(json!({ "spec": spec })),
+            (None, None) => None,
+        }
     }
 
     /// The seat a token belongs to.
@@ -298,19 +356,37 @@ impl LiveGame {
 
     /// The view and, for the seat to act, the legal actions.
     fn payload(&self, game: &Game, audience: Audience) -> (Value, Option<Value>) {
-        audience_payload(game, audience, self.status == Status::Playing)
+        audience_payload(game, audience, self.offers_legal(audience))
     }
 
-    /// A `status` message per audience.
-    fn status_update(&self) -> Update {
+    /// Whether this audience is offered legal actions on its turn: a
+    /// person's seat in a running game (not a seat a bot took over).
+    fn offers_legal(&self, audience: Audience) -> bool {
+        self.status == Status::Playing
+            && matches!(audience, Audience::Seat(s)
+                if matches!(self.seats.get(s), Some(Occupant::Human { .. })))
+    }
+
+    /// A `status` message per audience; `timeout` names a seat that ran
+    /// out of time.
+    fn status_update(&self, timeout: Option<usize>) -> Update {
         let text = |audience| {
             let (view, legal) = self.payload(&self.game, audience);
             let mut body = json!({
                 "status": self.status.as_str(),
                 "version": self.version(),
                 "resigned": self.resigned,
+                "seats": self.seats_json(),
                 "view": view,
             });
+            if let Some(o) = body.as_object_mut() {
+                if let Some(c) = self.clock_json() {
+                    o.insert("clock".into(), c);
+                }
+                if let Some(t) = timeout {
+                    o.insert("timeout".into(), t.into());
+                }
+            }
             if let (Some(l), Some(o)) = (legal, body.as_object_mut()) {
                 o.insert("legal".into(), l);
             }
@@ -364,25 +440,37 @@ pub fn public_view(game: &Game) -> Value {
 /// The `played` message for one audience.
 fn played_text(
     game: &Game,
-    version: u32,
-    seat: usize,
-    action: &ActionJson,
-    events: &Value,
+    played: &Played<'_>,
     audience: Audience,
     playing: bool,
+    clock: Option<&Value>,
 ) -> String {
     let (view, legal) = audience_payload(game, audience, playing);
     let mut body = json!({
-        "version": version,
-        "seat": seat,
-        "action": action,
-        "events": events,
+        "version": played.version,
+        "seat": played.seat,
+        "action": played.action,
+        "events": played.events,
         "view": view,
     });
-    if let (Some(l), Some(o)) = (legal, body.as_object_mut()) {
-        o.insert("legal".into(), l);
+    if let Some(o) = body.as_object_mut() {
+        if let Some(l) = legal {
+            o.insert("legal".into(), l);
+        }
+        if let Some(c) = clock {
+            o.insert("clock".into(), c.clone());
+        }
     }
     json!({ "played": body }).to_string()
+}
+
+/// What every audience is told of one committed action.
+struct Played<'a> {
+    version: u32,
+    seat: usize,
+    action: &'a ActionJson,
+    /// The events it caused.
+    events: &'a Value,
 }
 
 /// The events that happened after the first `before` ones.
@@ -476,6 +564,9 @@ pub struct CreateGame {
     pub config: Value,
     /// One entry per player: `human`, `random`, `greedy` or `mcts:…`.
     pub seats: Vec<String>,
+    /// A time control for the people (none: untimed).
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
 }
 
 /// A created game, as its creator sees it (the only time tokens are shown).
@@ -614,6 +705,7 @@ impl Hub {
         for status in [Status::Playing, Status::Open] {
             for id in self.store.games_with_status(status, u32::MAX).await? {
                 if let Ok(handle) = self.get(&id).await {
+                    self.arm_timer(&handle, &mut *handle.live.lock().await);
                     self.schedule_bots(handle);
                     n += 1;
                 }
@@ -691,8 +783,11 @@ impl Hub {
                 (Occupant::Bot(spec), None)
             });
         }
+        if let Some(c) = &req.clock {
+            c.check().map_err(|m| bad(format!("clock: {m}")))?;
+        }
         let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
-        self.insert_game(GameId::random(), config, game, seats)
+        self.insert_game(GameId::random(), config, game, seats, req.clock)
             .await
     }
 
@@ -704,6 +799,7 @@ impl Hub {
         config: GameConfig,
         game: Game,
         seats: Vec<(Occupant, Option<String>)>,
+        clock_spec: Option<ClockSpec>,
     ) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         let status = if seats
@@ -720,6 +816,11 @@ impl Hub {
             config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
             status,
             created_ms,
+            clock: clock_spec
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(|e| bad(e.to_string()))?,
             seats: seats
                 .iter()
                 .enumerate()
@@ -736,6 +837,7 @@ impl Hub {
                 .collect(),
         };
         self.store.create_game(&new).await.map_err(unavailable)?;
+        let n = seats.len();
         let created = Created {
             id: id.to_string(),
             status: status.as_str(),
@@ -766,6 +868,13 @@ impl Hub {
             created_ms,
             bot_running: false,
             rematch: None,
+            // A game of bots only has started: its clocks run (for nobody).
+            clock: clock_spec
+                .clone()
+                .filter(|_| status == Status::Playing)
+                .map(|c| ClockState::new(c, n, created_ms)),
+            clock_spec,
+            timer: None,
         };
         let handle = GameHandle::new(id, live);
         self.cache(handle.clone());
@@ -883,12 +992,23 @@ impl Hub {
                 }
                 _ => return Err(game_over()),
             }
-            self.store
-                .set_status(&handle.id, Status::Playing, None)
+            let now = now_ms();
+            if !self
+                .store
+                .start_game(&handle.id, now)
                 .await
-                .map_err(unavailable)?;
+                .map_err(unavailable)?
+            {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    "the game has already started",
+                ));
+            }
             live.status = Status::Playing;
-            handle.publish(|| live.status_update());
+            let n = live.seats.len();
+            live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
+            handle.publish(|| live.status_update(None));
+            self.arm_timer(handle, &mut live);
         }
         self.schedule_bots(handle.clone());
         Ok(())
@@ -914,7 +1034,10 @@ impl Hub {
             .map_err(unavailable)?;
         live.status = Status::Resigned;
         live.resigned = Some(seat);
-        handle.publish(|| live.status_update());
+        if let Some(t) = live.timer.take() {
+            t.abort();
+        }
+        handle.publish(|| live.status_update(None));
         self.ended(handle);
         Ok(())
     }
@@ -994,7 +1117,8 @@ impl Hub {
             return Err(rematch_exists(&r));
         }
         live.rematch = Some(id.clone());
-        let created = self.insert_game(id, config, game, seats).await?;
+        let spec = live.clock_spec.clone();
+        let created = self.insert_game(id, config, game, seats, spec).await?;
         let version = live.version();
         handle.publish(|| {
             let text = |audience| {
@@ -1055,6 +1179,9 @@ impl Hub {
             "seats": live.seats_json(),
             "config": live.public_config(),
         });
+        if let (Some(c), Some(o)) = (live.clock_json(), welcome.as_object_mut()) {
+            o.insert("clock".into(), c);
+        }
         if since.is_none() {
             let (view, legal) = live.payload(&live.game, audience);
             if let Some(o) = welcome.as_object_mut() {
@@ -1065,14 +1192,22 @@ impl Hub {
             }
         }
         let welcome = json!({ "welcome": welcome }).to_string();
-        let missed = since
-            .filter(|s| *s < version)
-            .map(|s| (live.config.clone(), live.actions.clone(), s, live.status));
+        let missed = since.filter(|s| *s < version).map(|s| {
+            // A seat a bot took over is offered no legal actions.
+            let person = matches!(audience, Audience::Seat(seat)
+                    if matches!(live.seats.get(seat), Some(Occupant::Human { .. })));
+            (
+                live.config.clone(),
+                live.actions.clone(),
+                s,
+                live.status == Status::Playing && person,
+            )
+        });
         drop(live);
         let backlog = match missed {
             None => Vec::new(),
-            Some((config, actions, since, status)) => tokio::task::spawn_blocking(move || {
-                catch_up(config, &actions, since, audience, status)
+            Some((config, actions, since, offers)) => tokio::task::spawn_blocking(move || {
+                catch_up(config, &actions, since, audience, offers)
             })
             .await
             .map_err(|e| unavailable(StoreError::Url(format!("catch-up failed: {e}"))))?
@@ -1095,6 +1230,7 @@ impl Hub {
         seat: usize,
         action: ActionJson,
         expected: Option<u32>,
+        by_bot: bool,
     ) -> Result<u32, ProtocolError> {
         let version = {
             let mut live = handle.live.lock().await;
@@ -1110,6 +1246,20 @@ impl Hub {
             }
             if live.game.is_finished() {
                 return Err(game_over());
+            }
+            if live.deadline().is_some_and(|d| now_ms() >= d) {
+                // The timer has not fired yet, but time is up.
+                self.flag_fall(handle, &mut live).await;
+                return Err(ProtocolError::new(
+                    ErrorCode::Timeout,
+                    "the seat to act ran out of time",
+                ));
+            }
+            if by_bot != matches!(live.seats.get(seat), Some(Occupant::Bot(_))) {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadToken,
+                    format!("seat {seat} is played by a bot now (its person ran out of time)"),
+                ));
             }
             let version = live.version();
             if let Some(v) = expected.filter(|v| *v != version) {
@@ -1140,7 +1290,12 @@ impl Hub {
                     format!("cannot write the action: {e}"),
                 )
             })?;
-            match self.store.append_action(&handle.id, version, &text).await {
+            let at = now_ms();
+            match self
+                .store
+                .append_action(&handle.id, version, &text, at)
+                .await
+            {
                 Ok(()) => {}
                 Err(StoreError::Conflict { .. }) => {
                     // Another server wrote this index first: our cache is
@@ -1162,6 +1317,14 @@ impl Hub {
             let before = live.game.events().len();
             live.game = next;
             live.actions.push(action.clone());
+            {
+                let live = &mut *live;
+                if let Some(c) = live.clock.as_mut() {
+                    let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
+                    let turn_ended = live.game.is_finished() || live.game.current_player() != seat;
+                    c.charge(person.then_some(seat), at, turn_ended);
+                }
+            }
             let version = live.version();
             let finished = live.game.is_finished();
             if finished {
@@ -1177,10 +1340,20 @@ impl Hub {
             }
             handle.publish(|| {
                 let events = new_events(&live.game, before);
-                let playing = live.status == Status::Playing;
+                let clock = live.clock_json();
                 let text = |audience| {
+                    let played = Played {
+                        version,
+                        seat,
+                        action: &action,
+                        events: &events,
+                    };
                     played_text(
-                        &live.game, version, seat, &action, &events, audience, playing,
+                        &live.game,
+                        &played,
+                        audience,
+                        live.offers_legal(audience),
+                        clock.as_ref(),
                     )
                 };
                 Update {
@@ -1192,13 +1365,101 @@ impl Hub {
                 }
             });
             if finished {
-                handle.publish(|| live.status_update());
+                handle.publish(|| live.status_update(None));
                 self.ended(handle);
             }
+            self.arm_timer(handle, &mut live);
             version
         };
         self.schedule_bots(handle.clone());
         Ok(version)
+    }
+
+    /// (Re)arms the timer that calls time on the seat to act, if its time
+    /// runs.
+    fn arm_timer(self: &Arc<Hub>, handle: &Arc<GameHandle>, live: &mut LiveGame) {
+        if let Some(t) = live.timer.take() {
+            t.abort();
+        }
+        let Some(deadline) = live.deadline() else {
+            return;
+        };
+        let wait = u64::try_from(deadline.saturating_sub(now_ms())).unwrap_or(0);
+        self.set_timer(handle, live, Duration::from_millis(wait));
+    }
+
+    /// Calls [`Hub::time_up`] after `wait`.
+    fn set_timer(self: &Arc<Hub>, handle: &Arc<GameHandle>, live: &mut LiveGame, wait: Duration) {
+        let version = live.version();
+        let (hub, handle) = (self.clone(), handle.clone());
+        let task = tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            hub.time_up(&handle, version).await;
+        });
+        live.timer = Some(task.abort_handle());
+    }
+
+    /// The timer rang: calls time if nothing was played meanwhile.
+    async fn time_up(self: &Arc<Hub>, handle: &Arc<GameHandle>, version: u32) {
+        let mut live = handle.live.lock().await;
+        if live.version() != version {
+            return;
+        }
+        // This task is the timer: it must not abort itself below.
+        live.timer = None;
+        match live.deadline() {
+            Some(d) if now_ms() >= d => self.flag_fall(handle, &mut live).await,
+            // Woke early (the system clock moved): wait again.
+            Some(_) => self.arm_timer(handle, &mut live),
+            None => {}
+        }
+    }
+
+    /// The seat to act is out of time: it loses (the game ends as if it
+    /// resigned) or a bot takes the seat over, as the clock says.
+    async fn flag_fall(self: &Arc<Hub>, handle: &Arc<GameHandle>, live: &mut LiveGame) {
+        let Some(seat) = live.clocked_seat() else {
+            return;
+        };
+        let policy = live
+            .clock_spec
+            .as_ref()
+            .map_or(OnTimeout::Lose, |c| c.on_timeout);
+        // Seats are numbered below six.
+        let seat_u8 = seat as u8;
+        let written = match policy {
+            OnTimeout::Lose => {
+                self.store
+                    .set_status(&handle.id, Status::Resigned, Some(seat_u8))
+                    .await
+            }
+            OnTimeout::Bot => {
+                self.store
+                    .replace_with_bot(&handle.id, seat_u8, &BotSpec::Greedy.to_string())
+                    .await
+            }
+        };
+        if let Err(e) = written {
+            tracing::error!("game {}: cannot call time: {e}; trying again", handle.id);
+            self.set_timer(handle, live, Duration::from_secs(1));
+            return;
+        }
+        match policy {
+            OnTimeout::Lose => {
+                live.status = Status::Resigned;
+                live.resigned = Some(seat);
+                handle.publish(|| live.status_update(Some(seat)));
+                self.ended(handle);
+            }
+            OnTimeout::Bot => {
+                if let Some(s) = live.seats.get_mut(seat) {
+                    *s = Occupant::Bot(BotSpec::Greedy);
+                }
+                handle.publish(|| live.status_update(Some(seat)));
+                self.schedule_bots(handle.clone());
+            }
+        }
+        self.arm_timer(handle, live);
     }
 
     /// Starts the game's bot task if a bot is to move and none runs.
@@ -1230,7 +1491,10 @@ impl Hub {
             };
             let (seat, version) = (job.seat, job.version);
             let action = self.think(job).await;
-            match self.submit(&handle, seat, action, Some(version)).await {
+            match self
+                .submit(&handle, seat, action, Some(version), true)
+                .await
+            {
                 Ok(_) => failures = 0,
                 Err(e) if e.code == ErrorCode::StaleVersion => {}
                 Err(e) => {
@@ -1299,7 +1563,7 @@ fn catch_up(
     actions: &[ActionJson],
     since: u32,
     audience: Audience,
-    status: Status,
+    offers_legal: bool,
 ) -> Result<Vec<String>, StoreError> {
     let corrupt = |message: String| StoreError::Corrupt {
         game: String::new(),
@@ -1318,13 +1582,18 @@ fn catch_up(
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
         if i >= since {
             let events = new_events(&game, before);
-            // The game was playing at every version but the last, where
-            // it may have ended.
-            let playing = status == Status::Playing || i + 1 < actions.len();
+            // Legal actions as the audience would be offered them now:
+            // only the last of these messages can be acted on anyway.
+            let playing = offers_legal;
             let version = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            out.push(played_text(
-                &game, version, actor, a, &events, audience, playing,
-            ));
+            // Past clocks are not rebuilt; the welcome has today's.
+            let played = Played {
+                version,
+                seat: actor,
+                action: a,
+                events: &events,
+            };
+            out.push(played_text(&game, &played, audience, playing, None));
         }
     }
     Ok(out)

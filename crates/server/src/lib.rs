@@ -17,6 +17,7 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+pub mod clock;
 pub mod http;
 pub mod hub;
 pub mod protocol;

@@ -269,7 +269,10 @@ async fn handle_message(
             "this connection has said hello; open a new one to change seat",
         )),
         Ok(ClientMessage::Action { action, version }) => match audience {
-            Audience::Seat(seat) => hub.submit(handle, seat, action, version).await.map(|_| ()),
+            Audience::Seat(seat) => hub
+                .submit(handle, seat, action, version, false)
+                .await
+                .map(|_| ()),
             Audience::Spectator => Err(spectator()),
         },
         Ok(ClientMessage::Resign) => match audience {

@@ -617,6 +617,7 @@ async fn store_race(db: &TestDb) {
             config: "{}".into(),
             status: Status::Playing,
             created_ms: 0,
+            clock: None,
             seats: vec![SeatRow {
                 seat: 0,
                 kind: "random".into(),
@@ -630,8 +631,8 @@ async fn store_race(db: &TestDb) {
         let a = format!("{{\"pass\":{{\"by\":\"a{i}\"}}}}");
         let b = format!("{{\"pass\":{{\"by\":\"b{i}\"}}}}");
         let (ra, rb) = tokio::join!(
-            store.append_action(&id, i, &a),
-            store.append_action(&id, i, &b)
+            store.append_action(&id, i, &a, 1),
+            store.append_action(&id, i, &b, 2)
         );
         let won = [&ra, &rb].iter().filter(|r| r.is_ok()).count();
         assert_eq!(won, 1, "round {i}: {ra:?} {rb:?}");
@@ -646,7 +647,7 @@ async fn store_race(db: &TestDb) {
     }
     // No gaps either.
     assert!(matches!(
-        store.append_action(&id, 25, "{}").await,
+        store.append_action(&id, 25, "{}", 3).await,
         Err(StoreError::Conflict { .. })
     ));
     let stored = store.load_game(&id).await.expect("load").expect("the game");

@@ -110,6 +110,8 @@ pub struct NewGame {
     pub created_ms: i64,
     /// One row per seat.
     pub seats: Vec<SeatRow>,
+    /// The time control as JSON, for timed games.
+    pub clock: Option<String>,
 }
 
 /// A game as read back: its rows and its whole action log.
@@ -132,6 +134,12 @@ pub struct StoredGame {
     pub actions: Vec<String>,
     /// The game's rematch, once someone asked for one.
     pub rematch: Option<GameId>,
+    /// The time control as JSON, for timed games.
+    pub clock: Option<String>,
+    /// When the game started (Unix milliseconds).
+    pub started_ms: Option<i64>,
+    /// When each action was committed (Unix milliseconds), by index.
+    pub action_times: Vec<i64>,
 }
 
 /// Why the store failed.
@@ -188,10 +196,24 @@ pub trait Store: Send + Sync {
         limit: u32,
     ) -> Result<Vec<GameId>, StoreError>;
 
-    /// Appends action `index` (0-based) to a game's log. Refused with
+    /// Appends action `index` (0-based), committed at `at_ms` (Unix
+    /// milliseconds), to a game's log. Refused with
     /// [`StoreError::Conflict`] if that index exists or the log holds
     /// fewer than `index` actions.
-    async fn append_action(&self, id: &GameId, index: u32, action: &str) -> Result<(), StoreError>;
+    async fn append_action(
+        &self,
+        id: &GameId,
+        index: u32,
+        action: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Starts an open game at `at_ms`; says whether it was open.
+    async fn start_game(&self, id: &GameId, at_ms: i64) -> Result<bool, StoreError>;
+
+    /// Hands a person's seat to a bot for the rest of the game (its token
+    /// stops working).
+    async fn replace_with_bot(&self, id: &GameId, seat: u8, spec: &str) -> Result<(), StoreError>;
 
     /// Sets a game's status (and the seat that resigned).
     async fn set_status(

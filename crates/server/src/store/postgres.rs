@@ -55,11 +55,14 @@ impl Store for PgStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created) VALUES ($1, $2, $3, $4)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
             .bind(game.created_ms)
+            .bind(&game.clock)
+            // A game of bots only starts as it is created.
+            .bind((game.status == Status::Playing).then_some(game.created_ms))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -86,7 +89,7 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch FROM games WHERE id = $1",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -110,13 +113,16 @@ impl Store for PgStore {
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-        let actions = sqlx::query("SELECT idx, action FROM actions WHERE game = $1 ORDER BY idx")
+        let rows = sqlx::query("SELECT idx, action, at FROM actions WHERE game = $1 ORDER BY idx")
             .bind(game)
             .fetch_all(&mut *tx)
-            .await?
-            .into_iter()
-            .map(|r| r.try_get::<String, _>("action"))
-            .collect::<Result<Vec<_>, _>>()?;
+            .await?;
+        let mut actions = Vec::with_capacity(rows.len());
+        let mut action_times = Vec::with_capacity(rows.len());
+        for r in rows {
+            actions.push(r.try_get::<String, _>("action")?);
+            action_times.push(r.try_get::<i64, _>("at")?);
+        }
         tx.commit().await?;
         let resigned: Option<i16> = row.try_get("resigned_seat")?;
         Ok(Some(StoredGame {
@@ -138,6 +144,9 @@ impl Store for PgStore {
                     })
                 })
                 .transpose()?,
+            clock: row.try_get("clock")?,
+            started_ms: row.try_get("started")?,
+            action_times,
         }))
     }
 
@@ -163,7 +172,13 @@ impl Store for PgStore {
             .collect()
     }
 
-    async fn append_action(&self, id: &GameId, index: u32, action: &str) -> Result<(), StoreError> {
+    async fn append_action(
+        &self,
+        id: &GameId,
+        index: u32,
+        action: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
         let conflict = || StoreError::Conflict {
             game: id.clone(),
             index,
@@ -173,13 +188,14 @@ impl Store for PgStore {
         // The count check refuses a gap; the primary key refuses a second
         // writer of the same index.
         let result = sqlx::query(
-            "INSERT INTO actions (game, idx, action) \
-             SELECT $1::text, $2::integer, $3::text \
+            "INSERT INTO actions (game, idx, action, at) \
+             SELECT $1::text, $2::integer, $3::text, $4::bigint \
              WHERE (SELECT COUNT(*) FROM actions WHERE game = $1::text) = $2::integer",
         )
         .bind(id.as_str())
         .bind(idx)
         .bind(action)
+        .bind(at_ms)
         .execute(&self.pool)
         .await;
         match result {
@@ -212,6 +228,27 @@ impl Store for PgStore {
             .execute(&self.pool)
             .await?;
         Ok(r.rows_affected() == 1)
+    }
+
+    async fn start_game(&self, id: &GameId, at_ms: i64) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "UPDATE games SET status = 'playing', started = $1 WHERE id = $2 AND status = 'open'",
+        )
+        .bind(at_ms)
+        .bind(id.as_str())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    async fn replace_with_bot(&self, id: &GameId, seat: u8, spec: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seats SET kind = $1, token_hash = NULL WHERE game = $2 AND seat = $3")
+            .bind(spec)
+            .bind(id.as_str())
+            .bind(i16::from(seat))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {

@@ -60,11 +60,14 @@ impl Store for SqliteStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created) VALUES (?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
             .bind(game.created_ms)
+            .bind(&game.clock)
+            // A game of bots only starts as it is created.
+            .bind((game.status == Status::Playing).then_some(game.created_ms))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -88,7 +91,7 @@ impl Store for SqliteStore {
         // One read transaction, so the rows agree with each other.
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch FROM games WHERE id = ?",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -112,13 +115,16 @@ impl Store for SqliteStore {
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-        let actions = sqlx::query("SELECT idx, action FROM actions WHERE game = ? ORDER BY idx")
+        let rows = sqlx::query("SELECT idx, action, at FROM actions WHERE game = ? ORDER BY idx")
             .bind(game)
             .fetch_all(&mut *tx)
-            .await?
-            .into_iter()
-            .map(|r| r.try_get::<String, _>("action"))
-            .collect::<Result<Vec<_>, _>>()?;
+            .await?;
+        let mut actions = Vec::with_capacity(rows.len());
+        let mut action_times = Vec::with_capacity(rows.len());
+        for r in rows {
+            actions.push(r.try_get::<String, _>("action")?);
+            action_times.push(r.try_get::<i64, _>("at")?);
+        }
         tx.commit().await?;
         let resigned: Option<i64> = row.try_get("resigned_seat")?;
         Ok(Some(StoredGame {
@@ -138,6 +144,9 @@ impl Store for SqliteStore {
                     })
                 })
                 .transpose()?,
+            clock: row.try_get("clock")?,
+            started_ms: row.try_get("started")?,
+            action_times,
         }))
     }
 
@@ -163,16 +172,23 @@ impl Store for SqliteStore {
             .collect()
     }
 
-    async fn append_action(&self, id: &GameId, index: u32, action: &str) -> Result<(), StoreError> {
+    async fn append_action(
+        &self,
+        id: &GameId,
+        index: u32,
+        action: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
         // The count check refuses a gap; the primary key refuses a second
         // writer of the same index.
         let result = sqlx::query(
-            "INSERT INTO actions (game, idx, action) \
-             SELECT ?1, ?2, ?3 WHERE (SELECT COUNT(*) FROM actions WHERE game = ?1) = ?2",
+            "INSERT INTO actions (game, idx, action, at) \
+             SELECT ?1, ?2, ?3, ?4 WHERE (SELECT COUNT(*) FROM actions WHERE game = ?1) = ?2",
         )
         .bind(id.as_str())
         .bind(i64::from(index))
         .bind(action)
+        .bind(at_ms)
         .execute(&self.pool)
         .await;
         let conflict = || StoreError::Conflict {
@@ -209,6 +225,27 @@ impl Store for SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(r.rows_affected() == 1)
+    }
+
+    async fn start_game(&self, id: &GameId, at_ms: i64) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "UPDATE games SET status = 'playing', started = ? WHERE id = ? AND status = 'open'",
+        )
+        .bind(at_ms)
+        .bind(id.as_str())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    async fn replace_with_bot(&self, id: &GameId, seat: u8, spec: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seats SET kind = ?, token_hash = NULL WHERE game = ? AND seat = ?")
+            .bind(spec)
+            .bind(id.as_str())
+            .bind(i64::from(seat))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {
