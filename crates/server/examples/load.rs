@@ -92,9 +92,13 @@ async fn remote_player(
     deadline: Instant,
     ready: tokio::sync::mpsc::Sender<()>,
 ) {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws"))
-        .await
-        .expect("connect");
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("{ws_base}/api/games/{id}/ws"),
+        None,
+        true,
+    )
+    .await
+    .expect("connect");
     let hello = json!({"hello": {"token": token, "since": null}}).to_string();
     ws.send(Message::Text(hello.into())).await.expect("hello");
     let _ = ready.send(()).await;

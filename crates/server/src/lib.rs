@@ -14,6 +14,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
@@ -100,6 +101,14 @@ pub async fn start(
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let app = http::router(hub.clone());
     let task = tokio::spawn(async move {
+        // Without TCP_NODELAY, Nagle's algorithm holds each small update
+        // back until the previous one is acknowledged: tens of
+        // milliseconds per message on a live game.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!("TCP_NODELAY: {e}");
+            }
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;

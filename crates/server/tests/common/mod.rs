@@ -262,9 +262,13 @@ pub struct Client {
 impl Client {
     /// Connects to a game's socket (without saying hello).
     pub async fn connect(ws_base: &str, game: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{game}/ws"))
-            .await
-            .expect("connect the WebSocket");
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(
+            format!("{ws_base}/api/games/{game}/ws"),
+            None,
+            true,
+        )
+        .await
+        .expect("connect the WebSocket");
         Client {
             ws,
             received: Vec::new(),
