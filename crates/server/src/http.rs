@@ -1,0 +1,219 @@
+//! The HTTP API: health, lobby, seats, records, and the WebSocket upgrade
+//! (docs/server.md).
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::hub::{CreateGame, GameHandle, Hub};
+use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
+use crate::store::{GameId, Status};
+
+/// An error as an HTTP response: a status and `{"error": {…}}`.
+struct ApiError(ProtocolError);
+
+impl From<ProtocolError> for ApiError {
+    fn from(e: ProtocolError) -> ApiError {
+        ApiError(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = match self.0.code {
+            ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::BadToken => StatusCode::FORBIDDEN,
+            ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::NotStarted
+            | ErrorCode::GameOver
+            | ErrorCode::StaleVersion
+            | ErrorCode::RematchExists => StatusCode::CONFLICT,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        (status, Json(self.0.to_json())).into_response()
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The server's routes.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/api/health", get(health))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(summary))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/start", post(start))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/view", get(view))
+        .route("/api/games/{id}/ws", get(ws))
+        .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
+        .with_state(hub)
+}
+
+async fn index() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "Bastide game server.\n\
+         The browser client is not served yet; the API is under /api \
+         (GET /api/health, GET /api/games, POST /api/games, \
+         GET /api/games/ID/ws), described in docs/server.md.\n",
+    )
+}
+
+async fn health(State(hub): State<Arc<Hub>>) -> Response {
+    match hub.store().ping().await {
+        Ok(()) => Json(json!({"ok": true, "database": hub.store().backend()})).into_response(),
+        Err(e) => ApiError(ProtocolError::new(
+            ErrorCode::Unavailable,
+            format!("the database is not ready: {e}"),
+        ))
+        .into_response(),
+    }
+}
+
+/// Parses a JSON body into `T`, with errors in the protocol's form.
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError(ProtocolError::new(
+            ErrorCode::Malformed,
+            format!("body: {e}"),
+        ))
+    })
+}
+
+async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    let id =
+        GameId::parse(id).ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, "no such game"))?;
+    Ok(hub.get(&id).await?)
+}
+
+async fn create(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<Response> {
+    let req: CreateGame = body(&bytes)?;
+    let created = hub.create(req).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {
+    let status = match q.status.as_deref() {
+        None => Status::Open,
+        Some(s) => Status::parse(s).ok_or_else(|| {
+            ProtocolError::new(
+                ErrorCode::BadRequest,
+                "status is one of open, playing, finished, resigned",
+            )
+        })?,
+    };
+    Ok(Json(json!({"games": hub.list(status).await?})).into_response())
+}
+
+async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    Ok(Json(hub.summary(&handle).await).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenBody {
+    token: String,
+}
+
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let seat = hub.join(&handle, &t.token).await?;
+    Ok(Json(json!({"seat": seat})).into_response())
+}
+
+async fn start(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    hub.start(&handle, &t.token).await?;
+    Ok(Json(json!({"status": "playing"})).into_response())
+}
+
+async fn resign(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let seat = hub.resign_token(&handle, &t.token).await?;
+    Ok(Json(json!({"status": "resigned", "seat": seat})).into_response())
+}
+
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let created = hub.rematch(&handle, &t.token).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let (record, complete) = hub.record(&handle).await;
+    let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (
+                header::CONTENT_DISPOSITION,
+                &format!("attachment; filename=\"bastide-{id}.json\""),
+            ),
+            (
+                header::HeaderName::from_static("x-bastide-record"),
+                if complete { "complete" } else { "partial" },
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn view(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    Ok(Json(hub.public_view(&handle).await).into_response())
+}
+
+async fn ws(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    // Frames up to four times the message limit reach the protocol, which
+    // answers too_large; larger ones close the connection.
+    Ok(upgrade
+        .max_message_size(4 * MAX_MESSAGE_BYTES)
+        .max_frame_size(4 * MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| crate::ws::run(hub, handle, socket)))
+}

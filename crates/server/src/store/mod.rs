@@ -1,0 +1,287 @@
+//! Persistence behind one trait: [`Store`], with [`sqlite::SqliteStore`]
+//! (the default, an embedded file) and [`postgres::PgStore`] (by URL).
+//!
+//! The store holds plain rows: games, seats and the append-only action log.
+//! It knows nothing of the rules; the hub ([`crate::hub`]) turns rows into
+//! games by replaying the log.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use thiserror::Error;
+
+pub mod postgres;
+pub mod sqlite;
+
+/// A game's identifier: 16 lowercase hexadecimal digits (64 random bits),
+/// so ids cannot be enumerated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(String);
+
+impl GameId {
+    /// A fresh random id.
+    pub fn random() -> GameId {
+        GameId(crate::token::random_hex::<8>())
+    }
+
+    /// Checks an id from outside: exactly 16 lowercase hex digits.
+    pub fn parse(s: &str) -> Option<GameId> {
+        (s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+            .then(|| GameId(s.to_string()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Created, waiting for people to join and someone to start it.
+    Open,
+    /// Started: actions are accepted.
+    Playing,
+    /// Over by the rules (final scoring done).
+    Finished,
+    /// Ended early because a player resigned.
+    Resigned,
+}
+
+impl Status {
+    /// The name used in the database and the protocol.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+            Status::Resigned => "resigned",
+        }
+    }
+
+    /// Reads a name written by [`Status::as_str`].
+    pub fn parse(s: &str) -> Option<Status> {
+        Some(match s {
+            "open" => Status::Open,
+            "playing" => Status::Playing,
+            "finished" => Status::Finished,
+            "resigned" => Status::Resigned,
+            _ => return None,
+        })
+    }
+
+    /// Whether the game can change no more.
+    pub fn is_over(self) -> bool {
+        matches!(self, Status::Finished | Status::Resigned)
+    }
+}
+
+/// One seat as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// Seat number, 0-based, in turn order.
+    pub seat: u8,
+    /// `human` or a bot spec (`greedy`, `mcts:500`).
+    pub kind: String,
+    /// SHA-256 of the seat's token, for people.
+    pub token_hash: Option<[u8; 32]>,
+    /// Whether someone has claimed the seat with its token.
+    pub joined: bool,
+}
+
+/// A game as written when it is created.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Its id.
+    pub id: GameId,
+    /// The engine's configuration as JSON.
+    pub config: String,
+    /// Initial status ([`Status::Open`], or [`Status::Playing`] when only
+    /// bots play).
+    pub status: Status,
+    /// Unix time in milliseconds.
+    pub created_ms: i64,
+    /// One row per seat.
+    pub seats: Vec<SeatRow>,
+    /// The time control as JSON, for timed games.
+    pub clock: Option<String>,
+}
+
+/// A game as read back: its rows and its whole action log.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Its id.
+    pub id: GameId,
+    /// The engine's configuration as JSON.
+    pub config: String,
+    /// Status as last written (the log may be ahead: a game whose last
+    /// action ended it is finished even if the status write was lost).
+    pub status: Status,
+    /// The seat that resigned, if any.
+    pub resigned: Option<u8>,
+    /// Unix time in milliseconds.
+    pub created_ms: i64,
+    /// Seats in seat order.
+    pub seats: Vec<SeatRow>,
+    /// Actions in record form, in order: index `i` is action `i`.
+    pub actions: Vec<String>,
+    /// The game's rematch, once someone asked for one.
+    pub rematch: Option<GameId>,
+    /// The time control as JSON, for timed games.
+    pub clock: Option<String>,
+    /// When the game started (Unix milliseconds).
+    pub started_ms: Option<i64>,
+    /// When each action was committed (Unix milliseconds), by index.
+    pub action_times: Vec<i64>,
+}
+
+/// Why the store failed.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// An action with this index is already in the log (another writer won
+    /// the race), or the index would leave a gap.
+    #[error("action {index} of game {game} is already written or out of order")]
+    Conflict {
+        /// The game.
+        game: GameId,
+        /// The index that was refused.
+        index: u32,
+    },
+    /// The database said no.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A row that this version cannot read.
+    #[error("corrupt row in game {game}: {message}")]
+    Corrupt {
+        /// The game.
+        game: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A database URL this server cannot use.
+    #[error("bad database URL: {0}")]
+    Url(String),
+}
+
+/// The game store. Every write is committed before it returns, so the
+/// caller may tell clients about it at once.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// `sqlite` or `postgres`.
+    fn backend(&self) -> &'static str;
+
+    /// Answers when the database can be queried.
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Writes a new game and its seats in one transaction.
+    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError>;
+
+    /// Reads a game with its seats and log, or `None` if there is none.
+    async fn load_game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Ids of games with this status, newest first, at most `limit`.
+    async fn games_with_status(
+        &self,
+        status: Status,
+        limit: u32,
+    ) -> Result<Vec<GameId>, StoreError>;
+
+    /// Appends action `index` (0-based), committed at `at_ms` (Unix
+    /// milliseconds), to a game's log. Refused with
+    /// [`StoreError::Conflict`] if that index exists or the log holds
+    /// fewer than `index` actions.
+    async fn append_action(
+        &self,
+        id: &GameId,
+        index: u32,
+        action: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Starts an open game at `at_ms`; says whether it was open.
+    async fn start_game(&self, id: &GameId, at_ms: i64) -> Result<bool, StoreError>;
+
+    /// Hands a person's seat to a bot for the rest of the game (its token
+    /// stops working).
+    async fn replace_with_bot(&self, id: &GameId, seat: u8, spec: &str) -> Result<(), StoreError>;
+
+    /// Sets a game's status (and the seat that resigned).
+    async fn set_status(
+        &self,
+        id: &GameId,
+        status: Status,
+        resigned: Option<u8>,
+    ) -> Result<(), StoreError>;
+
+    /// Records `rematch` as the game's rematch unless it has one already;
+    /// says whether this call set it (of two racing requests, one does).
+    async fn set_rematch(&self, id: &GameId, rematch: &GameId) -> Result<bool, StoreError>;
+
+    /// Marks a seat as claimed.
+    async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;
+
+    /// Closes the connections (tests, shutdown).
+    async fn close(&self);
+}
+
+/// Opens the store a URL names: `postgres://…` or `postgresql://…` for
+/// PostgreSQL; `sqlite:PATH` or a plain file path for SQLite (the file is
+/// created on first use). Runs the migrations.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(postgres::PgStore::open(url).await?))
+    } else {
+        Ok(Arc::new(sqlite::SqliteStore::open(url).await?))
+    }
+}
+
+/// Says whether a database error is a uniqueness violation (the race on
+/// `(game, idx)` was lost).
+pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
+}
+
+/// Reads a stored token hash.
+pub(crate) fn hash_from_bytes(
+    game: &str,
+    bytes: Option<Vec<u8>>,
+) -> Result<Option<[u8; 32]>, StoreError> {
+    bytes
+        .map(|b| {
+            <[u8; 32]>::try_from(b.as_slice()).map_err(|_| StoreError::Corrupt {
+                game: game.to_string(),
+                message: format!("a token hash has {} bytes, not 32", b.len()),
+            })
+        })
+        .transpose()
+}
+
+/// Reads a stored status.
+pub(crate) fn status_from_str(game: &str, s: &str) -> Result<Status, StoreError> {
+    Status::parse(s).ok_or_else(|| StoreError::Corrupt {
+        game: game.to_string(),
+        message: format!("unknown status {s:?}"),
+    })
+}
+
+/// Reads a stored seat number.
+pub(crate) fn seat_from_i64(game: &str, n: i64) -> Result<u8, StoreError> {
+    u8::try_from(n)
+        .ok()
+        .filter(|s| *s < 6)
+        .ok_or_else(|| StoreError::Corrupt {
+            game: game.to_string(),
+            message: format!("seat {n} is out of range"),
+        })
+}

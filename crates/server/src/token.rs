@@ -1,0 +1,89 @@
+//! Seat tokens: 128 random bits shown once to the creator, stored only as
+//! a SHA-256 hash, compared in constant time.
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// The SHA-256 hash of a token, as stored.
+pub type TokenHash = [u8; 32];
+
+/// `N` random bytes from the operating system as lowercase hex.
+pub fn random_hex<const N: usize>() -> String {
+    let mut bytes = [0u8; N];
+    fill_random(&mut bytes);
+    hex(&bytes)
+}
+
+/// Fills `buf` from the operating system's generator. Without one the
+/// server cannot hand out unguessable tokens at all, so it stops.
+pub fn fill_random(buf: &mut [u8]) {
+    if let Err(e) = getrandom::fill(buf) {
+        panic!("the operating system's random generator failed: {e}");
+    }
+}
+
+/// A random `u64` (seeds).
+pub fn random_u64() -> u64 {
+    let mut b = [0u8; 8];
+    fill_random(&mut b);
+    u64::from_le_bytes(b)
+}
+
+/// A new seat token: 128 random bits as 32 hex digits, and its hash.
+pub fn new_token() -> (String, TokenHash) {
+    let token = random_hex::<16>();
+    let hash = hash_token(&token);
+    (token, hash)
+}
+
+/// Hashes a token as presented by a client.
+pub fn hash_token(token: &str) -> TokenHash {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Finds the seat whose hash matches `token`. Every seat is compared, in
+/// constant time, whatever matches, so timing says nothing about the
+/// tokens held.
+pub fn find_seat<'a>(
+    token: &str,
+    hashes: impl Iterator<Item = Option<&'a TokenHash>>,
+) -> Option<usize> {
+    let presented = hash_token(token);
+    let mut found = None;
+    for (seat, hash) in hashes.enumerate() {
+        if let Some(h) = hash {
+            if bool::from(h.ct_eq(&presented)) && found.is_none() {
+                found = Some(seat);
+            }
+        }
+    }
+    found
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_long_random_and_found_by_hash_only() {
+        let (a, ha) = new_token();
+        let (b, hb) = new_token();
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+        let seats = [None, Some(ha), Some(hb)];
+        assert_eq!(find_seat(&a, seats.iter().map(Option::as_ref)), Some(1));
+        assert_eq!(find_seat(&b, seats.iter().map(Option::as_ref)), Some(2));
+        assert_eq!(find_seat("forged", seats.iter().map(Option::as_ref)), None);
+        assert_eq!(find_seat("", seats.iter().map(Option::as_ref)), None);
+    }
+}

@@ -1,0 +1,291 @@
+//! One WebSocket connection to one game: hello, welcome and catch-up, then
+//! actions in and updates out (docs/server.md).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::hub::{Audience, GameHandle, Hub};
+use crate::protocol::{
+    parse_client, too_large, ClientMessage, ErrorCode, ProtocolError, MAX_MESSAGE_BYTES,
+};
+
+/// How long a new connection may take to say hello.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a connection may stay silent (a `ping` keeps it open).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// Failed hellos before the connection is closed (forged tokens).
+const MAX_BAD_HELLOS: u32 = 3;
+
+/// Messages refused in a row for the rate before the connection is closed:
+/// a client that ignores `rate_limited` is not listening.
+const MAX_RATE_REFUSALS: u32 = 50;
+
+/// A token bucket: `burst` messages at once, then `rate` a second.
+struct RateLimit {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+    refused_in_a_row: u32,
+}
+
+impl RateLimit {
+    fn new(settings: &crate::hub::Settings) -> RateLimit {
+        RateLimit {
+            tokens: settings.message_burst,
+            rate: settings.messages_per_second,
+            burst: settings.message_burst,
+            last: Instant::now(),
+            refused_in_a_row: 0,
+        }
+    }
+
+    /// Whether one more message may be handled now.
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.refused_in_a_row = 0;
+            true
+        } else {
+            self.refused_in_a_row += 1;
+            false
+        }
+    }
+
+    fn error(&self) -> ProtocolError {
+        ProtocolError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "too many messages: at most {} a second (the message was ignored)",
+                self.rate
+            ),
+        )
+    }
+}
+
+type Sink = SplitSink<WebSocket, Message>;
+
+/// What arrived from the client.
+enum Incoming {
+    Text(String),
+    /// A frame that carries no message (ping, pong).
+    Nothing,
+    /// Closed, or the connection failed.
+    Gone,
+    /// A frame that is not text.
+    Refused(ProtocolError),
+}
+
+fn incoming(msg: Option<Result<Message, axum::Error>>) -> Incoming {
+    match msg {
+        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Incoming::Gone,
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => Incoming::Nothing,
+        Some(Ok(Message::Binary(_))) => Incoming::Refused(ProtocolError::new(
+            ErrorCode::Binary,
+            "messages are JSON text, not binary frames",
+        )),
+        Some(Ok(Message::Text(t))) if t.len() > MAX_MESSAGE_BYTES => {
+            Incoming::Refused(too_large(t.len()))
+        }
+        Some(Ok(Message::Text(t))) => Incoming::Text(t.to_string()),
+    }
+}
+
+/// A client frame after the checks every frame passes (kind, size, rate).
+enum Screened {
+    /// A text message to parse.
+    Text(String),
+    /// Nothing to do (ping and pong frames).
+    Skip,
+    /// Refused: answer the error, and close if asked.
+    Refuse { error: ProtocolError, close: bool },
+    /// The client left.
+    Gone,
+}
+
+fn screen(msg: Option<Result<Message, axum::Error>>, limit: &mut RateLimit) -> Screened {
+    match incoming(msg) {
+        Incoming::Nothing => Screened::Skip,
+        Incoming::Gone => Screened::Gone,
+        // Every message counts towards the rate, refused ones too.
+        _ if !limit.allow() => Screened::Refuse {
+            error: limit.error(),
+            close: limit.refused_in_a_row >= MAX_RATE_REFUSALS,
+        },
+        Incoming::Text(t) => Screened::Text(t),
+        Incoming::Refused(error) => Screened::Refuse {
+            error,
+            close: false,
+        },
+    }
+}
+
+async fn send(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+    sink.send(Message::Text(text.into())).await.is_ok()
+}
+
+async fn send_error(sink: &mut Sink, e: &ProtocolError) -> bool {
+    send(sink, e.to_json().to_string()).await
+}
+
+/// Runs one connection until the client leaves.
+pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+
+    let mut limit = RateLimit::new(hub.settings());
+    // Hello first.
+    let mut bad_hellos = 0;
+    let attached = loop {
+        let msg = match tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await {
+            Ok(m) => m,
+            Err(_) => {
+                let e = ProtocolError::new(ErrorCode::Timeout, "no hello within 30 seconds");
+                send_error(&mut sink, &e).await;
+                return;
+            }
+        };
+        let text = match screen(msg, &mut limit) {
+            Screened::Text(t) => t,
+            Screened::Skip => continue,
+            Screened::Gone => return,
+            Screened::Refuse { error, close } => {
+                if !send_error(&mut sink, &error).await || close {
+                    return;
+                }
+                continue;
+            }
+        };
+        let result = match parse_client(&text) {
+            Ok(ClientMessage::Hello { token, since }) => {
+                hub.attach(&handle, token.as_deref(), since).await
+            }
+            Ok(_) => Err(ProtocolError::new(
+                ErrorCode::HelloRequired,
+                "say hello first: {\"hello\": {\"token\": TOKEN or null, \"since\": VERSION or null}}",
+            )),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(a) => break a,
+            Err(e) => {
+                if !send_error(&mut sink, &e).await {
+                    return;
+                }
+                if e.code == ErrorCode::BadToken {
+                    bad_hellos += 1;
+                    if bad_hellos >= MAX_BAD_HELLOS {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    let audience = attached.audience;
+    let mut updates = attached.updates;
+    if !send(&mut sink, attached.welcome).await {
+        return;
+    }
+    for text in attached.backlog {
+        if !send(&mut sink, text).await {
+            return;
+        }
+    }
+
+    loop {
+        tokio::select! {
+            // Updates first: a client's next message is handled only once
+            // everything committed before it has been sent.
+            biased;
+            update = updates.recv() => match update {
+                Ok(u) => {
+                    if !send(&mut sink, u.text_for(audience).to_string()).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let e = ProtocolError::new(
+                        ErrorCode::Lagged,
+                        "this connection fell behind; reconnect with your last version as since",
+                    );
+                    send_error(&mut sink, &e).await;
+                    return;
+                }
+                // The game left memory (it ended); nothing more will come.
+                Err(RecvError::Closed) => return,
+            },
+            msg = tokio::time::timeout(IDLE_TIMEOUT, stream.next()) => {
+                let Ok(msg) = msg else {
+                    let e = ProtocolError::new(ErrorCode::Timeout, "idle for too long");
+                    send_error(&mut sink, &e).await;
+                    return;
+                };
+                let text = match screen(msg, &mut limit) {
+                    Screened::Text(t) => t,
+                    Screened::Skip => continue,
+                    Screened::Gone => return,
+                    Screened::Refuse { error, close } => {
+                        if !send_error(&mut sink, &error).await || close {
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                let reply = handle_message(&hub, &handle, audience, &text).await;
+                if let Some(text) = reply {
+                    if !send(&mut sink, text).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Acts on one message after hello; returns the direct reply, if any
+/// (updates reach every connection through the game's channel).
+async fn handle_message(
+    hub: &Arc<Hub>,
+    handle: &Arc<GameHandle>,
+    audience: Audience,
+    text: &str,
+) -> Option<String> {
+    let result = match parse_client(text) {
+        Err(e) => Err(e),
+        Ok(ClientMessage::Ping) => return Some(json!({"pong": {}}).to_string()),
+        Ok(ClientMessage::Hello { .. }) => Err(ProtocolError::new(
+            ErrorCode::HelloTwice,
+            "this connection has said hello; open a new one to change seat",
+        )),
+        Ok(ClientMessage::Action { action, version }) => match audience {
+            Audience::Seat(seat) => hub
+                .submit(handle, seat, action, version, false)
+                .await
+                .map(|_| ()),
+            Audience::Spectator => Err(spectator()),
+        },
+        Ok(ClientMessage::Resign) => match audience {
+            Audience::Seat(seat) => hub.resign(handle, seat).await,
+            Audience::Spectator => Err(spectator()),
+        },
+    };
+    result.err().map(|e| e.to_json().to_string())
+}
+
+fn spectator() -> ProtocolError {
+    ProtocolError::new(
+        ErrorCode::Spectator,
+        "spectators cannot act: say hello with a seat's token to play",
+    )
+}

@@ -1,0 +1,454 @@
+//! Test support: a fresh database per test (a SQLite file in a temporary
+//! folder, or a PostgreSQL schema of its own), a server over real sockets,
+//! and WebSocket and HTTP clients. No mocks: the real store, the real
+//! server, the real protocol.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bastide_server::{Settings, Store};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use sqlx::Connection;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Generous: a loaded 2-core machine may be slow, never this slow.
+pub const WAIT: Duration = Duration::from_secs(120);
+
+/// The PostgreSQL server the tests use (`BASTIDE_TEST_POSTGRES` overrides).
+pub fn postgres_base() -> String {
+    std::env::var("BASTIDE_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+/// A database of one test's own.
+pub enum TestDb {
+    /// A SQLite file in a temporary folder.
+    Sqlite(tempfile::TempDir),
+    /// A schema of its own in the test PostgreSQL database.
+    Postgres {
+        /// The schema's name.
+        schema: String,
+    },
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+impl TestDb {
+    /// A new SQLite database.
+    pub async fn sqlite() -> TestDb {
+        TestDb::Sqlite(tempfile::tempdir().expect("a temporary folder"))
+    }
+
+    /// A new, empty PostgreSQL schema.
+    pub async fn postgres() -> TestDb {
+        let schema = format!(
+            "bastide_test_{}_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed),
+            bastide_server::token::random_hex::<4>()
+        );
+        let mut conn = sqlx::PgConnection::connect(&postgres_base())
+            .await
+            .expect("PostgreSQL must be running for the tests (see .ci/run)");
+        sqlx::query(&format!("CREATE SCHEMA {schema}"))
+            .execute(&mut conn)
+            .await
+            .expect("create a schema");
+        conn.close().await.ok();
+        TestDb::Postgres { schema }
+    }
+
+    /// The `--database` URL.
+    pub fn url(&self) -> String {
+        match self {
+            TestDb::Sqlite(dir) => dir.path().join("bastide.db").display().to_string(),
+            TestDb::Postgres { schema } => {
+                let base = postgres_base();
+                let sep = if base.contains('?') { '&' } else { '?' };
+                format!("{base}{sep}options=-c%20search_path%3D{schema}")
+            }
+        }
+    }
+
+    /// Opens the store (running the migrations).
+    pub async fn open(&self) -> Arc<dyn Store> {
+        bastide_server::store::open(&self.url())
+            .await
+            .expect("open the store")
+    }
+
+    /// Drops the PostgreSQL schema.
+    pub async fn cleanup(self) {
+        if let TestDb::Postgres { schema } = &self {
+            if let Ok(mut conn) = sqlx::PgConnection::connect(&postgres_base()).await {
+                let _ = sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                    .execute(&mut conn)
+                    .await;
+                conn.close().await.ok();
+            }
+        }
+    }
+}
+
+/// Runs a test body once against SQLite and once against PostgreSQL.
+#[macro_export]
+macro_rules! both_stores {
+    ($body:ident) => {
+        mod $body {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let db = $crate::common::TestDb::sqlite().await;
+                super::$body(&db).await;
+                db.cleanup().await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                let db = $crate::common::TestDb::postgres().await;
+                super::$body(&db).await;
+                db.cleanup().await;
+            }
+        }
+    };
+}
+
+/// A server in this process, on a free loopback port.
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// `ws://127.0.0.1:PORT`.
+    pub ws_base: String,
+    /// The running server.
+    pub running: bastide_server::Running,
+    /// An HTTP client.
+    pub http: reqwest::Client,
+}
+
+impl TestServer {
+    /// Starts a server over the test's database.
+    pub async fn start(db: &TestDb) -> TestServer {
+        TestServer::start_with(db, Settings::default()).await
+    }
+
+    /// Starts a server with settings of the test's choosing.
+    pub async fn start_with(db: &TestDb, settings: Settings) -> TestServer {
+        let store = db.open().await;
+        let running = bastide_server::start(
+            "127.0.0.1:0".parse().expect("an address"),
+            store,
+            Settings {
+                public_url: String::new(),
+                ..settings
+            },
+        )
+        .await
+        .expect("start the server");
+        TestServer::at(&format!("127.0.0.1:{}", running.addr.port()), Some(running))
+    }
+
+    fn at(addr: &str, running: Option<bastide_server::Running>) -> TestServer {
+        TestServer {
+            base: format!("http://{addr}"),
+            ws_base: format!("ws://{addr}"),
+            running: running.expect("a running server"),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// Stops the server.
+    pub async fn stop(self) {
+        self.running.shutdown().await;
+    }
+}
+
+/// HTTP calls against any server address.
+#[derive(Clone)]
+pub struct Api {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    http: reqwest::Client,
+}
+
+impl Api {
+    /// Calls to `base`.
+    pub fn new(base: &str) -> Api {
+        Api {
+            base: base.to_string(),
+            http: reqwest::Client::builder()
+                .timeout(WAIT)
+                .build()
+                .expect("an HTTP client"),
+        }
+    }
+
+    /// GET, returning the status and the JSON body.
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("GET");
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// POST JSON, returning the status and the JSON body.
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .json(body)
+            .send()
+            .await
+            .expect("POST");
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Creates a game; panics unless it is created.
+    pub async fn create(&self, config: &Value, seats: &[&str]) -> Value {
+        let (status, body) = self
+            .post("/api/games", &json!({"config": config, "seats": seats}))
+            .await;
+        assert_eq!(status, 201, "create: {body}");
+        body
+    }
+
+    /// Starts a game with a seat's token.
+    pub async fn start(&self, id: &str, token: &str) {
+        let (status, body) = self
+            .post(&format!("/api/games/{id}/start"), &json!({"token": token}))
+            .await;
+        assert_eq!(status, 200, "start: {body}");
+    }
+
+    /// The game's summary.
+    pub async fn summary(&self, id: &str) -> Value {
+        let (status, body) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, 200, "summary: {body}");
+        body
+    }
+
+    /// The game's record.
+    pub async fn record(&self, id: &str) -> Value {
+        let (status, body) = self.get(&format!("/api/games/{id}/record")).await;
+        assert_eq!(status, 200, "record: {body}");
+        body
+    }
+}
+
+/// The token of a seat in a `create` answer.
+pub fn token(created: &Value, seat: usize) -> String {
+    created["seats"][seat]["token"]
+        .as_str()
+        .expect("a person's seat has a token")
+        .to_string()
+}
+
+/// A WebSocket client of one game.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every message received, in order.
+    pub received: Vec<Value>,
+}
+
+impl Client {
+    /// Connects to a game's socket (without saying hello).
+    pub async fn connect(ws_base: &str, game: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(
+            format!("{ws_base}/api/games/{game}/ws"),
+            None,
+            true,
+        )
+        .await
+        .expect("connect the WebSocket");
+        Client {
+            ws,
+            received: Vec::new(),
+        }
+    }
+
+    /// Connects and says hello; returns the client and the welcome.
+    pub async fn hello(
+        ws_base: &str,
+        game: &str,
+        token: Option<&str>,
+        since: Option<u32>,
+    ) -> (Client, Value) {
+        let mut c = Client::connect(ws_base, game).await;
+        c.send(&json!({"hello": {"token": token, "since": since}}))
+            .await;
+        let w = c.next().await;
+        assert!(w.get("welcome").is_some(), "expected a welcome, got {w}");
+        (c, w)
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, v: &Value) {
+        self.send_text(&v.to_string()).await;
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a raw frame.
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.expect("send");
+    }
+
+    /// The next JSON message; panics after [`WAIT`] or if the socket closes.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket is open")
+                .expect("a message");
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(&t).expect("JSON from the server");
+                self.received.push(v.clone());
+                return v;
+            }
+        }
+    }
+
+    /// The next message that is an error, skipping updates.
+    pub async fn next_error(&mut self) -> Value {
+        loop {
+            let m = self.next().await;
+            if let Some(e) = m.get("error") {
+                return e.clone();
+            }
+        }
+    }
+
+    /// Waits for whether the server closes the socket.
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next()).await {
+                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        self.received.push(v);
+                    }
+                }
+                Ok(Some(Ok(_))) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// Closes the socket.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// The version a message brings the client to, if it carries one.
+pub fn version_of(m: &Value) -> Option<u64> {
+    ["welcome", "played", "status"]
+        .iter()
+        .find_map(|k| m.get(*k))
+        .and_then(|b| b["version"].as_u64())
+}
+
+/// The body of a message that carries a view (`welcome`, `played`,
+/// `status`).
+pub fn body_of(m: &Value) -> Option<&Value> {
+    ["welcome", "played", "status"]
+        .iter()
+        .find_map(|k| m.get(*k))
+        .filter(|b| b.get("view").is_some())
+}
+
+/// A small deterministic generator for choosing among legal actions.
+pub struct Pick(u64);
+
+impl Pick {
+    /// Seeded.
+    pub fn new(seed: u64) -> Pick {
+        Pick(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// An index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Plays a seat to the end of the game: acts whenever the latest message
+/// offers legal actions, choosing among them with `pick`. Stops when the
+/// game is over; returns every message received, the welcome first.
+pub async fn play_seat(mut c: Client, welcome: Value, seed: u64) -> Vec<Value> {
+    let mut pick = Pick::new(seed);
+    let mut latest = welcome["welcome"].clone();
+    let mut acted_at = None;
+    loop {
+        // `welcome` and `status` bodies carry the status; `played` not.
+        if matches!(
+            latest.get("status").and_then(Value::as_str),
+            Some("finished" | "resigned")
+        ) {
+            break;
+        }
+        let version = latest["version"].as_u64();
+        if let Some(legal) = latest.get("legal").and_then(Value::as_array) {
+            if !legal.is_empty() && acted_at != Some(version) {
+                let action = legal[pick.below(legal.len())].clone();
+                c.send(&json!({"action": action, "version": version})).await;
+                acted_at = Some(version);
+            }
+        }
+        let m = c.next().await;
+        if let Some(e) = m.get("error") {
+            panic!("the server refused a legal action: {e}");
+        }
+        if let Some(b) = m.get("played").or_else(|| m.get("status")) {
+            latest = b.clone();
+        }
+    }
+    // Everything, the welcome first (`hello` kept it).
+    let received = std::mem::take(&mut c.received);
+    c.close().await;
+    received
+}
+
+/// Reads until `pong` and until the game is at `version` at least;
+/// returns the error codes seen, and keeps in `last` the last message
+/// with a view.
+pub async fn drain(c: &mut Client, version: u64, last: &mut Value) -> Vec<String> {
+    c.send(&json!({"ping": {}})).await;
+    let mut errors = Vec::new();
+    let mut ponged = false;
+    while !ponged || version_of(last).unwrap_or(0) < version {
+        let m = c.next().await;
+        if m.get("pong").is_some() {
+            ponged = true;
+        } else if let Some(e) = m.get("error") {
+            errors.push(e["code"].as_str().unwrap_or("").to_string());
+        } else if body_of(&m).is_some() {
+            *last = m;
+        }
+    }
+    errors
+}
+
+/// The legal actions a message offers.
+pub fn legal_of(m: &Value) -> Option<Vec<Value>> {
+    body_of(m)?.get("legal")?.as_array().cloned()
+}
