@@ -151,6 +151,10 @@ pub struct Board {
     partner: Vec<u16>,
     frontier: Vec<FrontierCell>,
     half_cells: Vec<Pos>,
+    /// Pieces with a monastery whose monastery is not yet complete, in
+    /// placement order: completion checks look at these few instead of
+    /// probing the eight cells around every new tile.
+    open_monasteries: Vec<u16>,
     features: Features,
     bounds: Option<MapBounds>,
 }
@@ -239,6 +243,7 @@ impl Board {
             partner: Vec::with_capacity(max_cells + 2),
             frontier: Vec::with_capacity(64),
             half_cells: Vec::new(),
+            open_monasteries: Vec::new(),
             features: Features::with_capacity(max_cells * 4),
             bounds,
         }
@@ -289,6 +294,23 @@ impl Board {
             (q != NO_PIECE).then_some((q, 0))
         });
         first.into_iter().chain(second)
+    }
+
+    /// Pieces with a monastery not yet known to be complete, in placement
+    /// order.
+    pub fn open_monasteries(&self) -> &[u16] {
+        &self.open_monasteries
+    }
+
+    /// Forgets the monasteries whose feature has been closed (scored).
+    pub(crate) fn drop_complete_monasteries(&mut self, cat: &Catalog) {
+        let (pieces, features) = (&self.pieces, &self.features);
+        self.open_monasteries.retain(|&q| {
+            let p = pieces[q as usize];
+            cat.tile(p.tile)
+                .monastery
+                .is_some_and(|fi| !features.is_closed(features.root(p.node_base + fi as NodeId)))
+        });
     }
 
     /// Whether cell `p` holds anything.
@@ -448,6 +470,9 @@ impl Board {
             node_base,
         });
         self.partner.push(NO_PIECE);
+        if def.monastery.is_some() {
+            self.open_monasteries.push(pi);
+        }
         for (fi, f) in def.features.iter().enumerate() {
             self.features.add(pi, fi as u8, f.kind, f.arms);
         }

@@ -106,26 +106,39 @@ impl Game {
                 }
             }
         }
-        // Monasteries on this piece or around any of its cells.
+        // Monasteries on this piece or around any of its cells, taken from
+        // the short list of open ones, in the order a scan of the 3×3 cells
+        // around each cell of the piece would meet them (events keep that
+        // order).
         let o = def.oriented(piece.rot);
-        for &(cx, cy) in &o.cells {
-            let c = piece.pos.offset(cx, cy);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    for (q, _) in self.board.pieces_at(c.offset(dx, dy)) {
-                        let Some(node) = self.monastery_node(q) else {
-                            continue;
-                        };
-                        let root = self.board.features().root(node);
-                        if !done[..n].contains(&root)
-                            && !self.board.features().is_closed(root)
-                            && self.board.monastery_surroundings(q, false).1
-                        {
-                            done[n] = root;
-                            n += 1;
-                        }
-                    }
-                }
+        let mut near = [(0u32, 0u16); 24];
+        let mut m = 0;
+        for &q in self.board.open_monasteries() {
+            let qpos = self.board.pieces()[q as usize].pos;
+            let key = o.cells.iter().enumerate().find_map(|(k, &(cx, cy))| {
+                let c = piece.pos.offset(cx, cy);
+                let (dx, dy) = (qpos.x - c.x, qpos.y - c.y);
+                ((-1..=1).contains(&dx) && (-1..=1).contains(&dy)).then(|| {
+                    (k as u32 * 9 + (dy + 1) as u32 * 3 + (dx + 1) as u32) << 16 | q as u32
+                })
+            });
+            if let (Some(key), true) = (key, m < near.len()) {
+                near[m] = (key, q);
+                m += 1;
+            }
+        }
+        near[..m].sort_unstable();
+        for &(_, q) in &near[..m] {
+            let Some(node) = self.monastery_node(q) else {
+                continue;
+            };
+            let root = self.board.features().root(node);
+            if !done[..n].contains(&root)
+                && !self.board.features().is_closed(root)
+                && self.board.monastery_surroundings(q, false).1
+            {
+                done[n] = root;
+                n += 1;
             }
         }
         for &root in &done[..n] {
@@ -135,6 +148,9 @@ impl Game {
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
             self.return_followers(root);
+        }
+        if m > 0 {
+            self.board.drop_complete_monasteries(&cat);
         }
     }
 
