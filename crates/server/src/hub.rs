@@ -102,17 +102,47 @@ pub enum Audience {
 pub struct Update {
     /// The game's version after the change.
     pub version: u32,
-    seat_texts: Vec<String>,
-    spectator_text: String,
+    /// By audience index; `None` where nobody of that audience was
+    /// connected when the update was made.
+    texts: [Option<String>; AUDIENCES],
+}
+
+/// Six seats and the spectators.
+const AUDIENCES: usize = 7;
+
+impl Audience {
+    fn index(self) -> usize {
+        match self {
+            Audience::Seat(s) => s.min(AUDIENCES - 2),
+            Audience::Spectator => AUDIENCES - 1,
+        }
+    }
 }
 
 impl Update {
-    /// The message for one audience.
-    pub fn text_for(&self, audience: Audience) -> &str {
-        match audience {
-            Audience::Seat(s) => self.seat_texts.get(s).map_or("", String::as_str),
-            Audience::Spectator => &self.spectator_text,
+    /// Writes the message for each audience that `wanted` names.
+    fn build(
+        version: u32,
+        seats: usize,
+        wanted: impl Fn(Audience) -> bool,
+        text: impl Fn(Audience) -> String,
+    ) -> Update {
+        let mut texts: [Option<String>; AUDIENCES] = Default::default();
+        for a in (0..seats.min(AUDIENCES - 1))
+            .map(Audience::Seat)
+            .chain([Audience::Spectator])
+        {
+            if wanted(a) {
+                texts[a.index()] = Some(text(a));
+            }
         }
+        Update { version, texts }
+    }
+
+    /// The message for one audience (`None`: nobody of it was connected
+    /// when the update was made, so it is nobody's).
+    pub fn text_for(&self, audience: Audience) -> Option<&str> {
+        self.texts[audience.index()].as_deref()
     }
 }
 
@@ -367,9 +397,9 @@ impl LiveGame {
                 if matches!(self.seats.get(s), Some(Occupant::Human { .. })))
     }
 
-    /// A `status` message per audience; `timeout` names a seat that ran
-    /// out of time.
-    fn status_update(&self, timeout: Option<usize>) -> Update {
+    /// A `status` message per audience that `wanted` names; `timeout`
+    /// names a seat that ran out of time.
+    fn status_update(&self, timeout: Option<usize>, wanted: impl Fn(Audience) -> bool) -> Update {
         let text = |audience| {
             let (view, legal) = self.payload(&self.game, audience);
             let mut body = json!({
@@ -392,13 +422,7 @@ impl LiveGame {
             }
             json!({ "status": body }).to_string()
         };
-        Update {
-            version: self.version(),
-            seat_texts: (0..self.seats.len())
-                .map(|s| text(Audience::Seat(s)))
-                .collect(),
-            spectator_text: text(Audience::Spectator),
-        }
+        Update::build(self.version(), self.seats.len(), wanted, text)
     }
 }
 
@@ -521,6 +545,9 @@ pub struct GameHandle {
     updates: broadcast::Sender<Arc<Update>>,
     /// The game is over: the cache may drop it once nobody is connected.
     over: std::sync::atomic::AtomicBool,
+    /// Connections per audience: updates are written only for audiences
+    /// someone listens as.
+    watchers: StdMutex<[u32; AUDIENCES]>,
 }
 
 impl GameHandle {
@@ -531,7 +558,13 @@ impl GameHandle {
             live: Mutex::new(live),
             updates: broadcast::channel(UPDATE_QUEUE).0,
             over: std::sync::atomic::AtomicBool::new(over),
+            watchers: StdMutex::new([0; AUDIENCES]),
         })
+    }
+
+    /// Whether anyone is connected as `audience`.
+    fn watched(&self, audience: Audience) -> bool {
+        self.watchers.lock().unwrap_or_else(|e| e.into_inner())[audience.index()] > 0
     }
 
     /// Whether the cache may drop this game now.
@@ -597,8 +630,28 @@ pub struct CreatedSeat {
     pub invite: Option<String>,
 }
 
+/// A connection's place among a game's audiences, given up when dropped.
+pub struct Watch {
+    handle: Arc<GameHandle>,
+    index: usize,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut w = self
+            .handle
+            .watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        w[self.index] = w[self.index].saturating_sub(1);
+    }
+}
+
 /// What a connection receives when it says hello.
 pub struct Attached {
+    /// Keeps the connection counted among its audience's; drop it when
+    /// the connection ends.
+    pub watch: Watch,
     /// Updates after the welcome's version.
     pub updates: broadcast::Receiver<Arc<Update>>,
     /// The welcome message.
@@ -1007,7 +1060,7 @@ impl Hub {
             live.status = Status::Playing;
             let n = live.seats.len();
             live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
-            handle.publish(|| live.status_update(None));
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
             self.arm_timer(handle, &mut live);
         }
         self.schedule_bots(handle.clone());
@@ -1037,7 +1090,7 @@ impl Hub {
         if let Some(t) = live.timer.take() {
             t.abort();
         }
-        handle.publish(|| live.status_update(None));
+        handle.publish(|| live.status_update(None, |a| handle.watched(a)));
         self.ended(handle);
         Ok(())
     }
@@ -1133,11 +1186,7 @@ impl Hub {
                 }
                 json!({ "rematch": body }).to_string()
             };
-            Update {
-                version,
-                seat_texts: (0..n).map(|s| text(Audience::Seat(s))).collect(),
-                spectator_text: text(Audience::Spectator),
-            }
+            Update::build(version, n, |a| handle.watched(a), text)
         });
         Ok(created)
     }
@@ -1146,7 +1195,7 @@ impl Hub {
     /// returns its welcome and the actions it missed since `since`.
     pub async fn attach(
         &self,
-        handle: &GameHandle,
+        handle: &Arc<GameHandle>,
         token: Option<&str>,
         since: Option<u32>,
     ) -> Result<Attached, ProtocolError> {
@@ -1169,6 +1218,14 @@ impl Hub {
         // Subscribed under the lock: every update after `version` reaches
         // this receiver, and none before it.
         let updates = handle.updates.subscribe();
+        let watch = {
+            let index = audience.index();
+            handle.watchers.lock().unwrap_or_else(|e| e.into_inner())[index] += 1;
+            Watch {
+                handle: handle.clone(),
+                index,
+            }
+        };
         let mut welcome = json!({
             "game": handle.id.as_str(),
             "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
@@ -1214,6 +1271,7 @@ impl Hub {
             .map_err(unavailable)?,
         };
         Ok(Attached {
+            watch,
             updates,
             welcome,
             backlog,
@@ -1356,16 +1414,10 @@ impl Hub {
                         clock.as_ref(),
                     )
                 };
-                Update {
-                    version,
-                    seat_texts: (0..live.seats.len())
-                        .map(|s| text(Audience::Seat(s)))
-                        .collect(),
-                    spectator_text: text(Audience::Spectator),
-                }
+                Update::build(version, live.seats.len(), |a| handle.watched(a), text)
             });
             if finished {
-                handle.publish(|| live.status_update(None));
+                handle.publish(|| live.status_update(None, |a| handle.watched(a)));
                 self.ended(handle);
             }
             self.arm_timer(handle, &mut live);
@@ -1448,14 +1500,14 @@ impl Hub {
             OnTimeout::Lose => {
                 live.status = Status::Resigned;
                 live.resigned = Some(seat);
-                handle.publish(|| live.status_update(Some(seat)));
+                handle.publish(|| live.status_update(Some(seat), |a| handle.watched(a)));
                 self.ended(handle);
             }
             OnTimeout::Bot => {
                 if let Some(s) = live.seats.get_mut(seat) {
                     *s = Occupant::Bot(BotSpec::Greedy);
                 }
-                handle.publish(|| live.status_update(Some(seat)));
+                handle.publish(|| live.status_update(Some(seat), |a| handle.watched(a)));
                 self.schedule_bots(handle.clone());
             }
         }
