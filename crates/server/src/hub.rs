@@ -47,6 +47,9 @@ pub struct Settings {
     pub messages_per_second: f64,
     /// Messages a connection may send at once before the rate applies.
     pub message_burst: f64,
+    /// The most games held in memory (open and running ones, and ended
+    /// ones still watched); past it, new games are refused.
+    pub max_live_games: usize,
 }
 
 impl Default for Settings {
@@ -60,6 +63,8 @@ impl Default for Settings {
             // burst, so a fast client is never refused for playing.
             messages_per_second: 20.0,
             message_burst: 100.0,
+            // About 23 KiB each: about 1.1 GiB at the limit.
+            max_live_games: 50_000,
         }
     }
 }
@@ -736,6 +741,26 @@ impl Hub {
         }
     }
 
+    /// Refuses a new game when memory holds the most games allowed (after
+    /// dropping the ended games nobody watches).
+    fn check_room(&self) -> Result<(), ProtocolError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= self.settings.max_live_games {
+            games.retain(|_, h| !h.idle_and_over());
+            self.swept_at.store(games.len() as u64, Ordering::Relaxed);
+        }
+        if games.len() >= self.settings.max_live_games {
+            return Err(ProtocolError::new(
+                ErrorCode::Unavailable,
+                format!(
+                    "the server is hosting its most games ({}); try again later",
+                    self.settings.max_live_games
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Marks a game over; the next sweep may drop it from memory.
     fn ended(&self, handle: &GameHandle) {
         handle.over.store(true, Ordering::Relaxed);
@@ -800,6 +825,7 @@ impl Hub {
     /// seed if none is given, and makes a token per person's seat.
     pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
+        self.check_room()?;
         let Value::Object(mut config) = req.config else {
             return Err(bad(
                 "config must be a JSON object, the \"config\" of a game record".into(),
@@ -1116,6 +1142,7 @@ impl Hub {
         handle: &Arc<GameHandle>,
         token: &str,
     ) -> Result<Created, ProtocolError> {
+        self.check_room()?;
         let mut live = handle.live.lock().await;
         Hub::seat_of(&live, token)?;
         if !live.status.is_over() {

@@ -792,3 +792,34 @@ async fn next_rematch(c: &mut Client) -> Value {
         }
     }
 }
+
+async fn games_are_bounded(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            max_live_games: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let cfg = config(2, 1, &["base"]);
+    api.create(&cfg, &["human", "human"]).await;
+    api.create(&cfg, &["human", "human"]).await;
+    let (status, e) = api
+        .post(
+            "/api/games",
+            &json!({"config": cfg, "seats": ["human", "human"]}),
+        )
+        .await;
+    assert_eq!(status, 503, "{e}");
+    assert_eq!(e["error"]["code"], json!("unavailable"));
+    assert_eq!(
+        api.get("/api/games").await.1["games"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    server.stop().await;
+}
+both_stores!(games_are_bounded);
