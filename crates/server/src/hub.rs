@@ -58,7 +58,11 @@ impl Default for Settings {
             public_url: "http://127.0.0.1:8080".into(),
             bot_move_limit: Duration::from_secs(10),
             max_mcts_iterations: 100_000,
-            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // Well above the core count: a bot that thinks long (an
+            // iteration budget on a busy machine) must not keep the bots of
+            // other games waiting for a turn to think; the cores are
+            // shared between them instead.
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()) * 8,
             // Far above a person's pace; a whole game's actions fit in the
             // burst, so a fast client is never refused for playing.
             messages_per_second: 20.0,
