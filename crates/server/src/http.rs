@@ -52,6 +52,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/leave", post(leave))
         .route("/api/games/{id}/start", post(start))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/rematch", post(rematch))
@@ -143,6 +144,17 @@ async fn join(
     let t: TokenBody = body(&bytes)?;
     let seat = hub.join(&handle, &t.token).await?;
     Ok(Json(json!({"seat": seat})).into_response())
+}
+
+async fn leave(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let seat = hub.leave(&handle, &t.token).await?;
+    Ok(Json(json!({"seat": seat, "joined": false})).into_response())
 }
 
 async fn start(

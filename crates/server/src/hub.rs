@@ -1037,6 +1037,30 @@ impl Hub {
         Ok(seat)
     }
 
+    /// Leaves a seat before the start: the seat shows as free again, and
+    /// its invite link stays good for whoever takes it next.
+    pub async fn leave(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        if live.status != Status::Open {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "a seat can be left only before the start; resign instead",
+            ));
+        }
+        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
+            if *joined {
+                self.store
+                    // Seats are numbered below six.
+                    .mark_left(&handle.id, seat as u8)
+                    .await
+                    .map_err(unavailable)?;
+                *joined = false;
+            }
+        }
+        Ok(seat)
+    }
+
     async fn mark_joined(
         &self,
         handle: &GameHandle,

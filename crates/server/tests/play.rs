@@ -823,3 +823,44 @@ async fn games_are_bounded(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(games_are_bounded);
+
+async fn leave_before_start(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(2, 8, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let t1 = token(&created, 1);
+    let joined = |s: &Value| s["seats"][1]["joined"].clone();
+    api.post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(joined(&api.summary(&id).await), json!(true));
+    let (status, left) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!((status, left), (200, json!({"seat": 1, "joined": false})));
+    assert_eq!(joined(&api.summary(&id).await), json!(false));
+    // The open games list shows the seat free; the invite still works.
+    let (_, open) = api.get("/api/games").await;
+    assert_eq!(joined(&open["games"][0]), json!(false));
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    // After the start, leaving is resigning.
+    api.start(&id, &t1).await;
+    let (status, e) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/leave"),
+            &json!({"token": "forged"}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    server.stop().await;
+}
+both_stores!(leave_before_start);
