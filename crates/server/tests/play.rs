@@ -323,6 +323,20 @@ async fn refusals_change_nothing(db: &TestDb) {
     c.send(&json!({"hello": {"token": ""}})).await;
     assert_eq!(c.next_error().await["code"], json!("bad_token"));
     assert!(c.closed().await, "three forged tokens close the connection");
+    // A real token of another game plays nothing here.
+    let other = api
+        .create(&config(2, 10, &["base"]), &["human", "human"])
+        .await;
+    let mut c = Client::connect(&server.ws_base, &id).await;
+    c.send(&json!({"hello": {"token": token(&other, 0)}})).await;
+    assert_eq!(c.next_error().await["code"], json!("bad_token"));
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/start"),
+            &json!({"token": token(&other, 0)}),
+        )
+        .await;
+    assert_eq!(status, 403);
 
     let (mut p0, w0) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
     let (mut p1, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
