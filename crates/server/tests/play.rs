@@ -71,6 +71,12 @@ async fn full_game(db: &TestDb) {
     );
     let invite = created["seats"][0]["invite"].as_str().expect("an invite");
     assert!(invite.contains(&id) && invite.contains(&token(&created, 0)));
+    // The link leads somewhere (the token after `#` stays in the browser).
+    let page = reqwest::get(invite.split('#').next().expect("a link"))
+        .await
+        .expect("GET the invite");
+    assert_eq!(page.status().as_u16(), 200);
+    assert!(page.text().await.expect("a page").contains(&id));
 
     let (_, open) = api.get("/api/games").await;
     assert!(
