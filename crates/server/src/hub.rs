@@ -1414,7 +1414,11 @@ impl Hub {
                     // Another server wrote this index first: our cache is
                     // stale. Rebuild it from the log.
                     if let Ok(Some(stored)) = self.store.load_game(&handle.id).await {
-                        if let Ok(fresh) = LiveGame::from_stored(&stored) {
+                        if let Ok(mut fresh) = LiveGame::from_stored(&stored) {
+                            // The running bot task and timer belong to
+                            // this game still.
+                            fresh.bot_running = live.bot_running;
+                            fresh.timer = live.timer.take();
                             *live = fresh;
                         }
                     }
