@@ -884,3 +884,70 @@ async fn leave_before_start(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(leave_before_start);
+
+/// Reads until `pong`: the error codes and the versions played, in order.
+async fn until_pong(c: &mut Client) -> (Vec<String>, Vec<u64>) {
+    c.send(&json!({"ping": {}})).await;
+    let (mut errors, mut versions) = (Vec::new(), Vec::new());
+    loop {
+        let m = c.next().await;
+        if m.get("pong").is_some() {
+            return (errors, versions);
+        }
+        if let Some(e) = m.get("error") {
+            errors.push(e["code"].as_str().unwrap_or("").to_string());
+        }
+        if let Some(v) = m["played"]["version"].as_u64() {
+            versions.push(v);
+        }
+    }
+}
+
+async fn two_servers_one_database(db: &TestDb) {
+    // Two server processes on one database, each with the game in memory:
+    // the log's primary key decides a race neither server can see.
+    let a = TestServer::start(db).await;
+    let api = Api::new(&a.base);
+    let created = api
+        .create(&config(2, 77, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let t0 = token(&created, 0);
+    api.start(&id, &t0).await;
+    let b = TestServer::start(db).await;
+    let (mut ca, wa) = Client::hello(&a.ws_base, &id, Some(&t0), None).await;
+    let (mut cb, wb) = Client::hello(&b.ws_base, &id, Some(&t0), None).await;
+    let legal = wa["welcome"]["legal"]
+        .as_array()
+        .expect("seat 0 acts")
+        .clone();
+    assert_eq!(wb["welcome"]["legal"].as_array(), Some(&legal));
+    let msg = json!({"action": legal[0], "version": 0});
+    let ((), ()) = tokio::join!(ca.send(&msg), cb.send(&msg));
+    let (ea, va) = until_pong(&mut ca).await;
+    let (eb, vb) = until_pong(&mut cb).await;
+    assert_eq!(ea.len() + eb.len(), 1, "exactly one wins: {ea:?} {eb:?}");
+    assert_eq!(
+        ea.iter().chain(&eb).next().map(String::as_str),
+        Some("stale_version")
+    );
+    assert_eq!(va.len() + vb.len(), 1, "one action played: {va:?} {vb:?}");
+    let record = api.record(&id).await;
+    assert_eq!(record["actions"].as_array().map(Vec::len), Some(1));
+    // The loser rebuilt its game from the log and goes on from there.
+    let (mut loser, server) = if ea.is_empty() { (cb, &b) } else { (ca, &a) };
+    let (_, w) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    assert_eq!(w["welcome"]["version"], json!(1));
+    let next = w["welcome"]["legal"][0].clone();
+    loser.send(&json!({"action": next, "version": 1})).await;
+    let (e, v) = until_pong(&mut loser).await;
+    assert!(e.is_empty(), "{e:?}");
+    assert_eq!(v, [2]);
+    // (The winner's memory is behind now: servers do not tell each other
+    // yet. The loser's is current.)
+    let current = Api::new(&server.base).record(&id).await;
+    assert_eq!(current["actions"].as_array().map(Vec::len), Some(2));
+    a.stop().await;
+    b.stop().await;
+}
+both_stores!(two_servers_one_database);
