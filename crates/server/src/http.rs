@@ -48,10 +48,12 @@ type ApiResult<T> = Result<T, ApiError>;
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/", get(index))
+        .route("/play/{id}", get(play_page))
         .route("/api/health", get(health))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/leave", post(leave))
         .route("/api/games/{id}/start", post(start))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/rematch", post(rematch))
@@ -70,6 +72,25 @@ async fn index() -> impl IntoResponse {
          (GET /api/health, GET /api/games, POST /api/games, \
          GET /api/games/ID/ws), described in docs/server.md.\n",
     )
+}
+
+/// Where invite links lead. The browser client will live here; until it
+/// does, the page says so and where the game's socket is, so that a link
+/// handed out today is not a dead end.
+async fn play_page(Path(id): Path<String>) -> Response {
+    let Some(id) = GameId::parse(&id) else {
+        return ApiError(ProtocolError::new(ErrorCode::NotFound, "no such game")).into_response();
+    };
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        format!(
+            "<!doctype html><meta charset=utf-8><title>Bastide game {id}</title>\n\
+             <p>Bastide game <code>{id}</code>. The browser client is not served yet: \
+             a client connects to <code>/api/games/{id}/ws</code> and says hello with the \
+             token in this link (after <code>#</code>); see docs/server.md.</p>\n"
+        ),
+    )
+        .into_response()
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Response {
@@ -143,6 +164,17 @@ async fn join(
     let t: TokenBody = body(&bytes)?;
     let seat = hub.join(&handle, &t.token).await?;
     Ok(Json(json!({"seat": seat})).into_response())
+}
+
+async fn leave(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    let seat = hub.leave(&handle, &t.token).await?;
+    Ok(Json(json!({"seat": seat, "joined": false})).into_response())
 }
 
 async fn start(

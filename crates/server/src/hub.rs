@@ -47,6 +47,9 @@ pub struct Settings {
     pub messages_per_second: f64,
     /// Messages a connection may send at once before the rate applies.
     pub message_burst: f64,
+    /// The most games held in memory (open and running ones, and ended
+    /// ones still watched); past it, new games are refused.
+    pub max_live_games: usize,
 }
 
 impl Default for Settings {
@@ -55,11 +58,17 @@ impl Default for Settings {
             public_url: "http://127.0.0.1:8080".into(),
             bot_move_limit: Duration::from_secs(10),
             max_mcts_iterations: 100_000,
-            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // Well above the core count: a bot that thinks long (an
+            // iteration budget on a busy machine) must not keep the bots of
+            // other games waiting for a turn to think; the cores are
+            // shared between them instead.
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()) * 8,
             // Far above a person's pace; a whole game's actions fit in the
             // burst, so a fast client is never refused for playing.
             messages_per_second: 20.0,
             message_burst: 100.0,
+            // About 23 KiB each: about 1.1 GiB at the limit.
+            max_live_games: 50_000,
         }
     }
 }
@@ -102,17 +111,47 @@ pub enum Audience {
 pub struct Update {
     /// The game's version after the change.
     pub version: u32,
-    seat_texts: Vec<String>,
-    spectator_text: String,
+    /// By audience index; `None` where nobody of that audience was
+    /// connected when the update was made.
+    texts: [Option<String>; AUDIENCES],
+}
+
+/// Six seats and the spectators.
+const AUDIENCES: usize = 7;
+
+impl Audience {
+    fn index(self) -> usize {
+        match self {
+            Audience::Seat(s) => s.min(AUDIENCES - 2),
+            Audience::Spectator => AUDIENCES - 1,
+        }
+    }
 }
 
 impl Update {
-    /// The message for one audience.
-    pub fn text_for(&self, audience: Audience) -> &str {
-        match audience {
-            Audience::Seat(s) => self.seat_texts.get(s).map_or("", String::as_str),
-            Audience::Spectator => &self.spectator_text,
+    /// Writes the message for each audience that `wanted` names.
+    fn build(
+        version: u32,
+        seats: usize,
+        wanted: impl Fn(Audience) -> bool,
+        text: impl Fn(Audience) -> String,
+    ) -> Update {
+        let mut texts: [Option<String>; AUDIENCES] = Default::default();
+        for a in (0..seats.min(AUDIENCES - 1))
+            .map(Audience::Seat)
+            .chain([Audience::Spectator])
+        {
+            if wanted(a) {
+                texts[a.index()] = Some(text(a));
+            }
         }
+        Update { version, texts }
+    }
+
+    /// The message for one audience (`None`: nobody of it was connected
+    /// when the update was made, so it is nobody's).
+    pub fn text_for(&self, audience: Audience) -> Option<&str> {
+        self.texts[audience.index()].as_deref()
     }
 }
 
@@ -367,9 +406,9 @@ impl LiveGame {
                 if matches!(self.seats.get(s), Some(Occupant::Human { .. })))
     }
 
-    /// A `status` message per audience; `timeout` names a seat that ran
-    /// out of time.
-    fn status_update(&self, timeout: Option<usize>) -> Update {
+    /// A `status` message per audience that `wanted` names; `timeout`
+    /// names a seat that ran out of time.
+    fn status_update(&self, timeout: Option<usize>, wanted: impl Fn(Audience) -> bool) -> Update {
         let text = |audience| {
             let (view, legal) = self.payload(&self.game, audience);
             let mut body = json!({
@@ -392,13 +431,7 @@ impl LiveGame {
             }
             json!({ "status": body }).to_string()
         };
-        Update {
-            version: self.version(),
-            seat_texts: (0..self.seats.len())
-                .map(|s| text(Audience::Seat(s)))
-                .collect(),
-            spectator_text: text(Audience::Spectator),
-        }
+        Update::build(self.version(), self.seats.len(), wanted, text)
     }
 }
 
@@ -521,6 +554,9 @@ pub struct GameHandle {
     updates: broadcast::Sender<Arc<Update>>,
     /// The game is over: the cache may drop it once nobody is connected.
     over: std::sync::atomic::AtomicBool,
+    /// Connections per audience: updates are written only for audiences
+    /// someone listens as.
+    watchers: StdMutex<[u32; AUDIENCES]>,
 }
 
 impl GameHandle {
@@ -531,7 +567,13 @@ impl GameHandle {
             live: Mutex::new(live),
             updates: broadcast::channel(UPDATE_QUEUE).0,
             over: std::sync::atomic::AtomicBool::new(over),
+            watchers: StdMutex::new([0; AUDIENCES]),
         })
+    }
+
+    /// Whether anyone is connected as `audience`.
+    fn watched(&self, audience: Audience) -> bool {
+        self.watchers.lock().unwrap_or_else(|e| e.into_inner())[audience.index()] > 0
     }
 
     /// Whether the cache may drop this game now.
@@ -597,8 +639,28 @@ pub struct CreatedSeat {
     pub invite: Option<String>,
 }
 
+/// A connection's place among a game's audiences, given up when dropped.
+pub struct Watch {
+    handle: Arc<GameHandle>,
+    index: usize,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut w = self
+            .handle
+            .watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        w[self.index] = w[self.index].saturating_sub(1);
+    }
+}
+
 /// What a connection receives when it says hello.
 pub struct Attached {
+    /// Keeps the connection counted among its audience's; drop it when
+    /// the connection ends.
+    pub watch: Watch,
     /// Updates after the welcome's version.
     pub updates: broadcast::Receiver<Arc<Update>>,
     /// The welcome message.
@@ -683,6 +745,26 @@ impl Hub {
         }
     }
 
+    /// Refuses a new game when memory holds the most games allowed (after
+    /// dropping the ended games nobody watches).
+    fn check_room(&self) -> Result<(), ProtocolError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= self.settings.max_live_games {
+            games.retain(|_, h| !h.idle_and_over());
+            self.swept_at.store(games.len() as u64, Ordering::Relaxed);
+        }
+        if games.len() >= self.settings.max_live_games {
+            return Err(ProtocolError::new(
+                ErrorCode::Unavailable,
+                format!(
+                    "the server is hosting its most games ({}); try again later",
+                    self.settings.max_live_games
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Marks a game over; the next sweep may drop it from memory.
     fn ended(&self, handle: &GameHandle) {
         handle.over.store(true, Ordering::Relaxed);
@@ -747,6 +829,7 @@ impl Hub {
     /// seed if none is given, and makes a token per person's seat.
     pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
+        self.check_room()?;
         let Value::Object(mut config) = req.config else {
             return Err(bad(
                 "config must be a JSON object, the \"config\" of a game record".into(),
@@ -954,6 +1037,30 @@ impl Hub {
         Ok(seat)
     }
 
+    /// Leaves a seat before the start: the seat shows as free again, and
+    /// its invite link stays good for whoever takes it next.
+    pub async fn leave(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        if live.status != Status::Open {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "a seat can be left only before the start; resign instead",
+            ));
+        }
+        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
+            if *joined {
+                self.store
+                    // Seats are numbered below six.
+                    .mark_left(&handle.id, seat as u8)
+                    .await
+                    .map_err(unavailable)?;
+                *joined = false;
+            }
+        }
+        Ok(seat)
+    }
+
     async fn mark_joined(
         &self,
         handle: &GameHandle,
@@ -1007,7 +1114,7 @@ impl Hub {
             live.status = Status::Playing;
             let n = live.seats.len();
             live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
-            handle.publish(|| live.status_update(None));
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
             self.arm_timer(handle, &mut live);
         }
         self.schedule_bots(handle.clone());
@@ -1037,7 +1144,7 @@ impl Hub {
         if let Some(t) = live.timer.take() {
             t.abort();
         }
-        handle.publish(|| live.status_update(None));
+        handle.publish(|| live.status_update(None, |a| handle.watched(a)));
         self.ended(handle);
         Ok(())
     }
@@ -1063,6 +1170,7 @@ impl Hub {
         handle: &Arc<GameHandle>,
         token: &str,
     ) -> Result<Created, ProtocolError> {
+        self.check_room()?;
         let mut live = handle.live.lock().await;
         Hub::seat_of(&live, token)?;
         if !live.status.is_over() {
@@ -1133,11 +1241,7 @@ impl Hub {
                 }
                 json!({ "rematch": body }).to_string()
             };
-            Update {
-                version,
-                seat_texts: (0..n).map(|s| text(Audience::Seat(s))).collect(),
-                spectator_text: text(Audience::Spectator),
-            }
+            Update::build(version, n, |a| handle.watched(a), text)
         });
         Ok(created)
     }
@@ -1146,7 +1250,7 @@ impl Hub {
     /// returns its welcome and the actions it missed since `since`.
     pub async fn attach(
         &self,
-        handle: &GameHandle,
+        handle: &Arc<GameHandle>,
         token: Option<&str>,
         since: Option<u32>,
     ) -> Result<Attached, ProtocolError> {
@@ -1169,6 +1273,14 @@ impl Hub {
         // Subscribed under the lock: every update after `version` reaches
         // this receiver, and none before it.
         let updates = handle.updates.subscribe();
+        let watch = {
+            let index = audience.index();
+            handle.watchers.lock().unwrap_or_else(|e| e.into_inner())[index] += 1;
+            Watch {
+                handle: handle.clone(),
+                index,
+            }
+        };
         let mut welcome = json!({
             "game": handle.id.as_str(),
             "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
@@ -1214,6 +1326,7 @@ impl Hub {
             .map_err(unavailable)?,
         };
         Ok(Attached {
+            watch,
             updates,
             welcome,
             backlog,
@@ -1301,7 +1414,11 @@ impl Hub {
                     // Another server wrote this index first: our cache is
                     // stale. Rebuild it from the log.
                     if let Ok(Some(stored)) = self.store.load_game(&handle.id).await {
-                        if let Ok(fresh) = LiveGame::from_stored(&stored) {
+                        if let Ok(mut fresh) = LiveGame::from_stored(&stored) {
+                            // The running bot task and timer belong to
+                            // this game still.
+                            fresh.bot_running = live.bot_running;
+                            fresh.timer = live.timer.take();
                             *live = fresh;
                         }
                     }
@@ -1356,16 +1473,10 @@ impl Hub {
                         clock.as_ref(),
                     )
                 };
-                Update {
-                    version,
-                    seat_texts: (0..live.seats.len())
-                        .map(|s| text(Audience::Seat(s)))
-                        .collect(),
-                    spectator_text: text(Audience::Spectator),
-                }
+                Update::build(version, live.seats.len(), |a| handle.watched(a), text)
             });
             if finished {
-                handle.publish(|| live.status_update(None));
+                handle.publish(|| live.status_update(None, |a| handle.watched(a)));
                 self.ended(handle);
             }
             self.arm_timer(handle, &mut live);
@@ -1448,14 +1559,14 @@ impl Hub {
             OnTimeout::Lose => {
                 live.status = Status::Resigned;
                 live.resigned = Some(seat);
-                handle.publish(|| live.status_update(Some(seat)));
+                handle.publish(|| live.status_update(Some(seat), |a| handle.watched(a)));
                 self.ended(handle);
             }
             OnTimeout::Bot => {
                 if let Some(s) = live.seats.get_mut(seat) {
                     *s = Occupant::Bot(BotSpec::Greedy);
                 }
-                handle.publish(|| live.status_update(Some(seat)));
+                handle.publish(|| live.status_update(Some(seat), |a| handle.watched(a)));
                 self.schedule_bots(handle.clone());
             }
         }

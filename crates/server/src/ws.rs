@@ -193,6 +193,8 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
         }
     };
     let audience = attached.audience;
+    // Counted among the game's audiences until this function returns.
+    let _watch = attached.watch;
     let mut updates = attached.updates;
     if !send(&mut sink, attached.welcome).await {
         return;
@@ -210,8 +212,10 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
             biased;
             update = updates.recv() => match update {
                 Ok(u) => {
-                    if !send(&mut sink, u.text_for(audience).to_string()).await {
-                        return;
+                    if let Some(text) = u.text_for(audience) {
+                        if !send(&mut sink, text.to_string()).await {
+                            return;
+                        }
                     }
                 }
                 Err(RecvError::Lagged(_)) => {

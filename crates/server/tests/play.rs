@@ -71,6 +71,12 @@ async fn full_game(db: &TestDb) {
     );
     let invite = created["seats"][0]["invite"].as_str().expect("an invite");
     assert!(invite.contains(&id) && invite.contains(&token(&created, 0)));
+    // The link leads somewhere (the token after `#` stays in the browser).
+    let page = reqwest::get(invite.split('#').next().expect("a link"))
+        .await
+        .expect("GET the invite");
+    assert_eq!(page.status().as_u16(), 200);
+    assert!(page.text().await.expect("a page").contains(&id));
 
     let (_, open) = api.get("/api/games").await;
     assert!(
@@ -323,6 +329,20 @@ async fn refusals_change_nothing(db: &TestDb) {
     c.send(&json!({"hello": {"token": ""}})).await;
     assert_eq!(c.next_error().await["code"], json!("bad_token"));
     assert!(c.closed().await, "three forged tokens close the connection");
+    // A real token of another game plays nothing here.
+    let other = api
+        .create(&config(2, 10, &["base"]), &["human", "human"])
+        .await;
+    let mut c = Client::connect(&server.ws_base, &id).await;
+    c.send(&json!({"hello": {"token": token(&other, 0)}})).await;
+    assert_eq!(c.next_error().await["code"], json!("bad_token"));
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/start"),
+            &json!({"token": token(&other, 0)}),
+        )
+        .await;
+    assert_eq!(status, 403);
 
     let (mut p0, w0) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
     let (mut p1, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
@@ -792,3 +812,142 @@ async fn next_rematch(c: &mut Client) -> Value {
         }
     }
 }
+
+async fn games_are_bounded(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            max_live_games: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let cfg = config(2, 1, &["base"]);
+    api.create(&cfg, &["human", "human"]).await;
+    api.create(&cfg, &["human", "human"]).await;
+    let (status, e) = api
+        .post(
+            "/api/games",
+            &json!({"config": cfg, "seats": ["human", "human"]}),
+        )
+        .await;
+    assert_eq!(status, 503, "{e}");
+    assert_eq!(e["error"]["code"], json!("unavailable"));
+    assert_eq!(
+        api.get("/api/games").await.1["games"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    server.stop().await;
+}
+both_stores!(games_are_bounded);
+
+async fn leave_before_start(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(2, 8, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let t1 = token(&created, 1);
+    let joined = |s: &Value| s["seats"][1]["joined"].clone();
+    api.post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(joined(&api.summary(&id).await), json!(true));
+    let (status, left) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!((status, left), (200, json!({"seat": 1, "joined": false})));
+    assert_eq!(joined(&api.summary(&id).await), json!(false));
+    // The open games list shows the seat free; the invite still works.
+    let (_, open) = api.get("/api/games").await;
+    assert_eq!(joined(&open["games"][0]), json!(false));
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    // After the start, leaving is resigning.
+    api.start(&id, &t1).await;
+    let (status, e) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/leave"),
+            &json!({"token": "forged"}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    server.stop().await;
+}
+both_stores!(leave_before_start);
+
+/// Reads until `pong`: the error codes and the versions played, in order.
+async fn until_pong(c: &mut Client) -> (Vec<String>, Vec<u64>) {
+    c.send(&json!({"ping": {}})).await;
+    let (mut errors, mut versions) = (Vec::new(), Vec::new());
+    loop {
+        let m = c.next().await;
+        if m.get("pong").is_some() {
+            return (errors, versions);
+        }
+        if let Some(e) = m.get("error") {
+            errors.push(e["code"].as_str().unwrap_or("").to_string());
+        }
+        if let Some(v) = m["played"]["version"].as_u64() {
+            versions.push(v);
+        }
+    }
+}
+
+async fn two_servers_one_database(db: &TestDb) {
+    // Two server processes on one database, each with the game in memory:
+    // the log's primary key decides a race neither server can see.
+    let a = TestServer::start(db).await;
+    let api = Api::new(&a.base);
+    let created = api
+        .create(&config(2, 77, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let t0 = token(&created, 0);
+    api.start(&id, &t0).await;
+    let b = TestServer::start(db).await;
+    let (mut ca, wa) = Client::hello(&a.ws_base, &id, Some(&t0), None).await;
+    let (mut cb, wb) = Client::hello(&b.ws_base, &id, Some(&t0), None).await;
+    let legal = wa["welcome"]["legal"]
+        .as_array()
+        .expect("seat 0 acts")
+        .clone();
+    assert_eq!(wb["welcome"]["legal"].as_array(), Some(&legal));
+    let msg = json!({"action": legal[0], "version": 0});
+    let ((), ()) = tokio::join!(ca.send(&msg), cb.send(&msg));
+    let (ea, va) = until_pong(&mut ca).await;
+    let (eb, vb) = until_pong(&mut cb).await;
+    assert_eq!(ea.len() + eb.len(), 1, "exactly one wins: {ea:?} {eb:?}");
+    assert_eq!(
+        ea.iter().chain(&eb).next().map(String::as_str),
+        Some("stale_version")
+    );
+    assert_eq!(va.len() + vb.len(), 1, "one action played: {va:?} {vb:?}");
+    let record = api.record(&id).await;
+    assert_eq!(record["actions"].as_array().map(Vec::len), Some(1));
+    // The loser rebuilt its game from the log and goes on from there.
+    let (mut loser, server) = if ea.is_empty() { (cb, &b) } else { (ca, &a) };
+    let (_, w) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    assert_eq!(w["welcome"]["version"], json!(1));
+    let next = w["welcome"]["legal"][0].clone();
+    loser.send(&json!({"action": next, "version": 1})).await;
+    let (e, v) = until_pong(&mut loser).await;
+    assert!(e.is_empty(), "{e:?}");
+    assert_eq!(v, [2]);
+    // (The winner's memory is behind now: servers do not tell each other
+    // yet. The loser's is current.)
+    let current = Api::new(&server.base).record(&id).await;
+    assert_eq!(current["actions"].as_array().map(Vec::len), Some(2));
+    a.stop().await;
+    b.stop().await;
+}
+both_stores!(two_servers_one_database);

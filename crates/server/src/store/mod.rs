@@ -230,6 +230,9 @@ pub trait Store: Send + Sync {
     /// Marks a seat as claimed.
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;
 
+    /// Marks a seat as free again (its person left before the start).
+    async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;
+
     /// Closes the connections (tests, shutdown).
     async fn close(&self);
 }

@@ -260,6 +260,15 @@ impl Store for PgStore {
         Ok(())
     }
 
+    async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seats SET joined = FALSE WHERE game = $1 AND seat = $2")
+            .bind(id.as_str())
+            .bind(i16::from(seat))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn close(&self) {
         self.pool.close().await;
     }

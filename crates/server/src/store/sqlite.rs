@@ -257,6 +257,15 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seats SET joined = 0 WHERE game = ? AND seat = ?")
+            .bind(id.as_str())
+            .bind(i64::from(seat))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn close(&self) {
         self.pool.close().await;
     }

@@ -96,6 +96,20 @@ impl TestDb {
     }
 }
 
+/// Runs a test body, then drops its database whether it passed or not
+/// (a failed test leaves no schema behind), then reports the failure.
+pub async fn run_and_clean<F>(db: TestDb, body: F)
+where
+    F: for<'a> AsyncFnOnce(&'a TestDb),
+{
+    use futures_util::FutureExt;
+    let outcome = std::panic::AssertUnwindSafe(body(&db)).catch_unwind().await;
+    db.cleanup().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
 /// Runs a test body once against SQLite and once against PostgreSQL.
 #[macro_export]
 macro_rules! both_stores {
@@ -104,15 +118,13 @@ macro_rules! both_stores {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
                 let db = $crate::common::TestDb::sqlite().await;
-                super::$body(&db).await;
-                db.cleanup().await;
+                $crate::common::run_and_clean(db, super::$body).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
                 let db = $crate::common::TestDb::postgres().await;
-                super::$body(&db).await;
-                db.cleanup().await;
+                $crate::common::run_and_clean(db, super::$body).await;
             }
         }
     };
