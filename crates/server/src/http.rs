@@ -46,7 +46,6 @@ type ApiResult<T> = Result<T, ApiError>;
 /// The server's routes.
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
-        .route("/", get(index))
         .route("/api/health", get(health))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(summary))
@@ -56,18 +55,9 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
+        .merge(crate::assets::router())
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
         .with_state(hub)
-}
-
-async fn index() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "Bastide game server.\n\
-         The browser client is not served yet; the API is under /api \
-         (GET /api/health, GET /api/games, POST /api/games, \
-         GET /api/games/ID/ws), described in docs/server.md.\n",
-    )
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Response {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+pub mod assets;
 pub mod http;
 pub mod hub;
 pub mod protocol;

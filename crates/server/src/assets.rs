@@ -1,0 +1,185 @@
+//! The browser client and the tile pictures it lays out.
+//!
+//! - `GET /api/tiles/SET/LETTER.svg?rotation=R`: one tile drawn by
+//!   `bastide-render`, the same drawing as `bastide render --tile`, so the
+//!   web and the CLI share one catalog-driven art.
+//! - `GET /api/tiles/SET/LETTER.json?rotation=R`: that picture's layout
+//!   (size, where its first cell lies, the follower spot of every place).
+//! - Every other path outside `/api/` is the client (`web/dist`, embedded at
+//!   build time): a file by its path, else `index.html`, whose script routes
+//!   by the address (`/play/ID`, `/replay/ID`, …).
+
+use axum::extract::{Path, Query};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use bastide_engine::catalog::Catalog;
+use bastide_engine::geometry::Rotation;
+use serde::Deserialize;
+use serde_json::json;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
+}
+
+/// Shown at `/` when the server was built without the client.
+const NO_CLIENT: &str = "<!doctype html><meta charset=utf-8><title>Bastide</title>\
+<p>This server was built without its browser client. Run <code>npm ci &amp;&amp; npm run build</code> \
+in <code>web/</code>, then build the server again. The API is under <code>/api</code> (docs/server.md).</p>";
+
+/// The routes of this module, to merge into the server's router.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/api/tiles/{set}/{file}", get(tile))
+        .fallback(client)
+}
+
+#[derive(Deserialize)]
+struct TileQuery {
+    rotation: Option<i64>,
+}
+
+fn not_found(message: String) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"error": {"code": "not_found", "message": message}})),
+    )
+        .into_response()
+}
+
+async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQuery>) -> Response {
+    let Some(rotation) = Rotation::from_degrees(q.rotation.unwrap_or(0)) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": {"code": "bad_request", "message": "rotation is 0, 90, 180 or 270"}})),
+        )
+            .into_response();
+    };
+    let (letter, svg) = match (file.strip_suffix(".svg"), file.strip_suffix(".json")) {
+        (Some(l), _) => (l, true),
+        (None, Some(l)) => (l, false),
+        _ => {
+            return not_found(format!(
+                "tile pictures end in .svg or .json, not {}",
+                cut(&file)
+            ))
+        }
+    };
+    let id = format!("{set}/{letter}");
+    let catalog = Catalog::builtin();
+    // The catalog never changes while a server runs: a day of caching
+    // spares the client a request per tile kind and rotation.
+    let cache = (header::CACHE_CONTROL, "public, max-age=86400");
+    if svg {
+        match bastide_render::tile_svg(&catalog, &id, rotation) {
+            Ok(text) => ([(header::CONTENT_TYPE, "image/svg+xml"), cache], text).into_response(),
+            Err(e) => not_found(cut(&e.to_string())),
+        }
+    } else {
+        match bastide_render::tile_layout(&catalog, &id, rotation) {
+            Ok(l) => {
+                let spots: Vec<_> = l
+                    .spots
+                    .iter()
+                    .map(|s| {
+                        json!({"cell": [s.cell.0, s.cell.1], "place": s.place, "feature": s.feature,
+                               "kind": s.kind, "x": s.x, "y": s.y, "lying": s.lying})
+                    })
+                    .collect();
+                let cells: Vec<_> = l.cells.iter().map(|c| [c.0, c.1]).collect();
+                (
+                    [cache],
+                    Json(json!({"id": id, "rotation": rotation.degrees(), "width": l.width,
+                                "height": l.height, "origin": [l.origin.0, l.origin.1], "cell": l.cell,
+                                "cells": cells, "spots": spots})),
+                )
+                    .into_response()
+            }
+            Err(e) => not_found(cut(&e.to_string())),
+        }
+    }
+}
+
+fn cut(s: &str) -> String {
+    bastide_engine::limits::cut(s)
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "json" => "application/json",
+        "ico" => "image/x-icon",
+        _ => "application/octet-stream",
+    }
+}
+
+async fn client(uri: Uri) -> Response {
+    let path = uri.path().trim_start_matches('/');
+    if path.starts_with("api/") {
+        return not_found(format!("no such API route: /{}", cut(path)));
+    }
+    if let Some((_, bytes)) = embedded::FILES.iter().find(|(name, _)| *name == path) {
+        // Vite names built assets by content hash: they never change.
+        let cache = if path.starts_with("assets/") {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        return (
+            [
+                (header::CONTENT_TYPE, content_type(path)),
+                (header::CACHE_CONTROL, cache),
+            ],
+            *bytes,
+        )
+            .into_response();
+    }
+    let index = embedded::FILES
+        .iter()
+        .find(|(name, _)| *name == "index.html")
+        .map_or(NO_CLIENT.as_bytes(), |(_, b)| *b);
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        index,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tile_has_a_layout_whose_spots_lie_in_its_picture() {
+        let catalog = Catalog::builtin();
+        for id in ["base/D", "halfsies1/A", "river20/A"] {
+            for r in Rotation::ALL {
+                let l = bastide_render::tile_layout(&catalog, id, r).expect(id);
+                assert!(!l.spots.is_empty(), "{id}");
+                for s in &l.spots {
+                    assert!(
+                        s.x > 0.0 && s.x < l.width && s.y > 0.0 && s.y < l.height,
+                        "{id} {s:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn content_types_follow_extensions() {
+        assert_eq!(
+            content_type("assets/index-abc.js"),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(content_type("index.html"), "text/html; charset=utf-8");
+    }
+}
