@@ -1,0 +1,256 @@
+// The board: one SVG with layers (map, tiles, targets, followers, tokens,
+// highlights), tile pictures from the server's catalog renderer, and a
+// camera moved by mouse, touch and keyboard.
+
+import { MapInfo, TileLayout, tileLayout, tileUrl } from './api';
+import { CELL, Camera, Pt, fit, pan, screenToWorld, zoomAt } from './geometry';
+import { isObject, type Json } from './json';
+import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
+import { playerColour, playerMark } from './colours';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  parent?.appendChild(e);
+  return e;
+}
+
+export interface BoardModel {
+  view: View;
+  map: MapInfo | null;
+  /** Placements offered for the selected tile and rotation. */
+  targets: Extract<Action, { kind: 'place' }>[];
+  /** The placement chosen but not sent yet. */
+  preview: Extract<Action, { kind: 'place' }> | null;
+  /** Actions on a feature of a placed tile (followers, gingerbread, flight). */
+  spots: Action[];
+  /** Cells to outline (a log entry's feature). */
+  highlight: Pt[];
+}
+
+export interface BoardHandlers {
+  onTarget(a: Extract<Action, { kind: 'place' }>): void;
+  onSpot(a: Action): void;
+}
+
+/** The cells of a piece, from its picture's layout. */
+function pieceCells(p: Piece, l: TileLayout): Pt[] {
+  return l.cells.map(([dx, dy]) => ({ x: p.x + dx, y: p.y + dy }));
+}
+
+/** Where the follower on feature `ref` stands, in world units (null when the layout has no such place). */
+export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string, TileLayout>): Pt | null {
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    const p = pieces[i];
+    if (!p || (p.half ?? null) !== (ref.half ?? null)) continue;
+    const l = layouts.get(`${p.tile}@${p.rotation}`);
+    if (!l) continue;
+    const s = l.spots.find((sp) => sp.place === ref.place && p.x + sp.cell[0] === ref.x && p.y + sp.cell[1] === ref.y);
+    if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y };
+  }
+  return null;
+}
+
+function spotOf(a: Action): FeatureRef | null {
+  switch (a.kind) {
+    case 'follower': case 'gingerbread': return a.at;
+    case 'flee': return a.to;
+    default: return null;
+  }
+}
+
+export class Board {
+  readonly svg: SVGSVGElement;
+  private world: SVGGElement;
+  private layers: Record<'map' | 'tiles' | 'targets' | 'followers' | 'tokens' | 'highlights', SVGGElement>;
+  camera: Camera = { x: -300, y: -300, scale: 1 };
+  private layouts = new Map<string, TileLayout>();
+  /** Follows the board as it grows until the player moves the camera. */
+  private auto = true;
+  private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
+  private pointers = new Map<number, Pt>();
+  private pinch: number | null = null;
+
+  constructor(parent: HTMLElement, private handlers: BoardHandlers) {
+    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' });
+    parent.appendChild(this.svg);
+    this.world = el('g', {}, this.svg);
+    this.layers = {
+      map: el('g', { class: 'layer-map' }, this.world),
+      tiles: el('g', { class: 'layer-tiles' }, this.world),
+      highlights: el('g', { class: 'layer-highlights' }, this.world),
+      followers: el('g', { class: 'layer-followers' }, this.world),
+      tokens: el('g', { class: 'layer-tokens' }, this.world),
+      targets: el('g', { class: 'layer-targets' }, this.world),
+    };
+    this.svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      this.auto = false;
+      this.setCamera(zoomAt(this.camera, this.local(e), Math.exp(-e.deltaY * 0.0015)));
+    }, { passive: false });
+    this.svg.addEventListener('pointerdown', (e) => {
+      this.pointers.set(e.pointerId, this.local(e));
+      if (this.pointers.size === 1) this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+    });
+    this.svg.addEventListener('pointermove', (e) => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.set(e.pointerId, this.local(e));
+      if (this.pointers.size === 2) {
+        // Two fingers: zoom about their middle by the change of their distance.
+        const [a, b] = [...this.pointers.values()] as [Pt, Pt];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        if (this.pinch !== null && d > 0) this.setCamera(zoomAt(this.camera, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, d / this.pinch));
+        this.pinch = d;
+        if (this.drag) this.drag.moved = true;
+        return;
+      }
+      const d = this.drag;
+      if (!d || d.id !== e.pointerId) return;
+      const dx = e.clientX - d.x;
+      const dy = e.clientY - d.y;
+      if (!d.moved && Math.hypot(dx, dy) < 5) return;
+      if (!d.moved) this.svg.setPointerCapture(e.pointerId);
+      d.moved = true;
+      this.auto = false;
+      d.x = e.clientX;
+      d.y = e.clientY;
+      this.setCamera(pan(this.camera, dx, dy));
+    });
+    const up = (e: PointerEvent): void => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+      if (this.pointers.size === 0) window.setTimeout(() => { this.drag = null; }, 0);
+    };
+    this.svg.addEventListener('pointerup', up);
+    this.svg.addEventListener('pointercancel', up);
+    // A drag ends with a click on whatever is under the pointer: swallow it.
+    this.svg.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+  }
+
+  private local(e: MouseEvent): Pt {
+    const r = this.svg.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  setCamera(c: Camera): void {
+    this.camera = c;
+    this.world.setAttribute('transform', `scale(${c.scale}) translate(${-c.x} ${-c.y})`);
+  }
+
+  panBy(dx: number, dy: number): void { this.auto = false; this.setCamera(pan(this.camera, dx, dy)); }
+  zoomBy(f: number): void {
+    this.auto = false;
+    const r = this.svg.getBoundingClientRect();
+    this.setCamera(zoomAt(this.camera, { x: r.width / 2, y: r.height / 2 }, f));
+  }
+  /** Shows the whole board again and follows it as it grows. */
+  refit(): void { this.auto = true; this.fitTo(this.lastCells); }
+  private lastCells: Pt[] = [];
+  fitTo(cells: Pt[]): void {
+    this.lastCells = cells;
+    const r = this.svg.getBoundingClientRect();
+    this.setCamera(fit(cells, r.width || 800, r.height || 600));
+  }
+  worldAt(screen: Pt): Pt { return screenToWorld(this.camera, screen); }
+
+  /** Fetches the layouts the model needs (each tile kind and rotation once). */
+  private async ensure(pieces: { tile: string; rotation: number }[]): Promise<void> {
+    const missing = pieces.filter((p) => !this.layouts.has(`${p.tile}@${p.rotation}`));
+    await Promise.all(missing.map(async (p) => {
+      this.layouts.set(`${p.tile}@${p.rotation}`, await tileLayout(p.tile, p.rotation));
+    }));
+  }
+
+  async render(m: BoardModel): Promise<void> {
+    await this.ensure([...m.view.board, ...(m.preview ? [m.preview] : [])]);
+    const L = this.layers;
+    for (const g of Object.values(L)) g.replaceChildren();
+    if (m.map) this.drawMap(m.map, m.view);
+    const cells: Pt[] = [];
+    const drawPiece = (p: Piece, parent: SVGGElement, cls: string): void => {
+      const l = this.layouts.get(`${p.tile}@${p.rotation}`);
+      if (!l) return;
+      cells.push(...pieceCells(p, l));
+      el('image', { href: tileUrl(p.tile, p.rotation), x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: cls, 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, parent);
+    };
+    for (const p of m.view.board) drawPiece(p, L.tiles, 'tile');
+    if (m.preview) drawPiece({ ...m.preview }, L.targets, 'preview');
+    m.view.followers.forEach((f) => {
+      const at = spotPoint(f, m.view.board, this.layouts);
+      if (!at) return;
+      const name = m.view.players[f.seat] ?? `seat ${f.seat}`;
+      const g = el('g', { class: 'meeple', transform: `translate(${at.x} ${at.y})`, role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      el('circle', { r: 11, fill: playerColour(name, f.seat), stroke: '#fff', 'stroke-width': 2.5 }, g);
+      el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, g).textContent = playerMark(f.seat);
+    });
+    this.drawTokens(m.view.extras);
+    for (const t of m.targets) {
+      const label = describeAction(t);
+      const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
+      el('title', {}, r).textContent = label;
+      r.addEventListener('click', () => this.handlers.onTarget(t));
+      r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.handlers.onTarget(t); } });
+    }
+    for (const a of m.spots) {
+      const ref = spotOf(a);
+      if (!ref) continue;
+      const at = spotPoint(ref, m.view.board, this.layouts);
+      if (!at) continue;
+      const label = describeAction(a);
+      const c = el('circle', { cx: at.x, cy: at.y, r: 10, class: `spot spot-${a.kind}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place }, L.targets);
+      el('title', {}, c).textContent = label;
+      c.addEventListener('click', () => this.handlers.onSpot(a));
+      c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.handlers.onSpot(a); } });
+    }
+    for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'highlight' }, L.highlights);
+    if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
+  }
+
+  private drawMap(map: MapInfo, view: View): void {
+    const g = this.layers.map;
+    for (const [x, y] of map.cells) el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: 'mapcell' }, g);
+    map.starts.forEach(([x, y], i) => {
+      el('text', { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'mapstart' }, g).textContent = String(i + 1);
+    });
+    const chips = isObject(view.extras.chips) ? view.extras.chips : null;
+    const squares = chips && Array.isArray(chips.chumak) ? chips.chumak : [];
+    for (const c of map.chumak) {
+      const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
+      const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
+      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak' }, g);
+      el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + 16, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = `${c.name}${spaces ? ` (${spaces} traded)` : ''}`;
+    }
+  }
+
+  private drawTokens(extras: View['extras']): void {
+    const g = this.layers.tokens;
+    const plague = isObject(extras.plague) ? extras.plague : null;
+    const cellOf = (o: Json): Pt | null => (isObject(o) && typeof o.x === 'number' && typeof o.y === 'number' ? { x: o.x, y: o.y } : null);
+    if (plague && Array.isArray(plague.outbreaks)) {
+      for (const o of plague.outbreaks) {
+        const p = cellOf(o);
+        if (!p || !isObject(o)) continue;
+        const active = o.side === 'active';
+        const t = el('g', { transform: `translate(${p.x * CELL + 78} ${p.y * CELL + 22})`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
+        el('circle', { r: 13, class: active ? 'outbreak' : 'outbreak eradicated' }, t);
+        el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = String(o.number);
+      }
+    }
+    if (plague && Array.isArray(plague.fleas)) {
+      for (const f of plague.fleas) {
+        const p = cellOf(f);
+        if (!p || !isObject(f)) continue;
+        const t = el('g', { transform: `translate(${p.x * CELL + 22} ${p.y * CELL + 78})`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
+        el('circle', { r: 9, class: f.side === 'active' ? 'flea' : 'flea latent' }, t);
+      }
+    }
+    const gb = cellOf(extras.gingerbread ?? null);
+    if (gb) {
+      const t = el('g', { transform: `translate(${gb.x * CELL + 50} ${gb.y * CELL + 50})`, role: 'img', 'aria-label': 'the gingerbread man' }, g);
+      el('circle', { r: 12, class: 'gingerbread' }, t);
+      el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = 'G';
+    }
+  }
+}
