@@ -32,6 +32,8 @@ in <code>web/</code>, then build the server again. The API is under <code>/api</
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/api/tiles/{set}/{file}", get(tile))
+        .route("/api/maps/{name}", get(map))
+        .route("/api/replay", axum::routing::post(replay))
         .fallback(client)
 }
 
@@ -98,6 +100,72 @@ async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQue
             }
             Err(e) => not_found(cut(&e.to_string())),
         }
+    }
+}
+
+/// `GET /api/maps/NAME.json`: a map's squares, start spaces and Chumak
+/// squares, for drawing it under the tiles.
+async fn map(Path(name): Path<String>) -> Response {
+    let Some(def) = name
+        .strip_suffix(".json")
+        .and_then(bastide_engine::map::MapDef::builtin)
+    else {
+        return not_found(format!("no map {}", cut(&name)));
+    };
+    let cells: Vec<_> = def.bounds.cells().map(|p| [p.x, p.y]).collect();
+    let starts: Vec<_> = def.starts.iter().map(|p| [p.x, p.y]).collect();
+    let chumak: Vec<_> = def
+        .chumak
+        .iter()
+        .map(|(p, town)| json!({"x": p.x, "y": p.y, "name": town}))
+        .collect();
+    (
+        [(header::CACHE_CONTROL, "public, max-age=86400")],
+        Json(json!({"name": def.name, "title": def.title, "cells": cells, "starts": starts, "chumak": chumak})),
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplayBody {
+    record: bastide_engine::record::Record,
+    at: usize,
+}
+
+/// `POST /api/replay` `{"record": R, "at": N}`: the public view after the
+/// record's first `N` actions (the replay viewer steps with it). The
+/// record must be complete (a finished game's, or a file); the engine
+/// checks every action.
+async fn replay(body: axum::body::Bytes) -> Response {
+    let bad = |m: String| {
+        (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": {"code": "bad_request", "message": m}})),
+        )
+            .into_response()
+    };
+    let req: ReplayBody = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return bad(cut(&format!("body: {e}"))),
+    };
+    let n = req.at.min(req.record.actions.len());
+    // Replaying is CPU work (a few ms for a whole game): off the async threads.
+    let done = tokio::task::spawn_blocking(move || {
+        req.record.replay_to(n).map(|game| {
+            let action = n
+                .checked_sub(1)
+                .and_then(|i| req.record.actions.get(i))
+                .and_then(|a| serde_json::to_value(a).ok());
+            json!({"at": n, "actions": req.record.actions.len(), "action": action,
+                   "view": crate::hub::public_view(&game)})
+        })
+    })
+    .await;
+    match done {
+        Ok(Ok(v)) => Json(v).into_response(),
+        Ok(Err(e)) => bad(cut(&e.to_string())),
+        Err(e) => bad(format!("replay failed: {e}")),
     }
 }
 
