@@ -420,6 +420,24 @@ pub fn tile_layout(
     Ok(draw::tile_layout(catalog, t, rotation))
 }
 
+/// One tile as [`tile_svg`] draws it, without the table behind it: the
+/// pictures of neighbouring tiles overlap by their margins when a client
+/// lays them out on a board, and only the tile itself may cover the others.
+pub fn tile_svg_bare(
+    catalog: &Catalog,
+    id: &str,
+    rotation: Rotation,
+) -> Result<String, RenderError> {
+    let svg = tile_svg(catalog, id, rotation)?;
+    Ok(match svg.find("<rect class=\"table\"") {
+        Some(start) => match svg[start..].find("/>") {
+            Some(len) => format!("{}{}", &svg[..start], &svg[start + len + 2..]),
+            None => svg,
+        },
+        None => svg,
+    })
+}
+
 /// A contact sheet of every tile kind of a set (of every set for `None`),
 /// with ids and counts, as SVG.
 pub fn catalog_svg(catalog: &Catalog, set: Option<&str>) -> Result<String, RenderError> {

@@ -74,7 +74,7 @@ async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQue
     // spares the client a request per tile kind and rotation.
     let cache = (header::CACHE_CONTROL, "public, max-age=86400");
     if svg {
-        match bastide_render::tile_svg(&catalog, &id, rotation) {
+        match bastide_render::tile_svg_bare(&catalog, &id, rotation) {
             Ok(text) => ([(header::CONTENT_TYPE, "image/svg+xml"), cache], text).into_response(),
             Err(e) => not_found(cut(&e.to_string())),
         }
@@ -232,6 +232,11 @@ mod tests {
             for r in Rotation::ALL {
                 let l = bastide_render::tile_layout(&catalog, id, r).expect(id);
                 assert!(!l.spots.is_empty(), "{id}");
+                let svg = bastide_render::tile_svg_bare(&catalog, id, r).expect(id);
+                assert!(
+                    svg.starts_with("<svg") && !svg.contains("class=\"table\""),
+                    "{id}"
+                );
                 for s in &l.spots {
                     assert!(
                         s.x > 0.0 && s.x < l.width && s.y > 0.0 && s.y < l.height,

@@ -1,0 +1,198 @@
+// End-to-end: real server, real browser, games played by clicking.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launch, replayScores, startServer, type Server } from './harness';
+
+let server: Server;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function status(page: Page): Promise<{ status: string; mine: boolean; version: number }> {
+  const el = page.locator('#status');
+  await el.waitFor();
+  return {
+    status: (await el.getAttribute('data-status')) ?? '',
+    mine: (await el.getAttribute('data-mine')) === 'true',
+    version: Number(await el.getAttribute('data-version')),
+  };
+}
+
+async function waitForChange(page: Page, version: number): Promise<void> {
+  await page.waitForFunction((v) => {
+    const s = document.querySelector('#status');
+    return s !== null && (Number(s.getAttribute('data-version')) !== v || s.getAttribute('data-status') !== 'playing' || document.querySelector('[role=alert]') !== null);
+  }, version, { timeout: 20_000 });
+  const alert = await page.locator('[role=alert]').count();
+  if (alert > 0) throw new Error(`the page shows an error: ${await page.locator('[role=alert]').innerText()}`);
+}
+
+/**
+ * Plays one of this seat's actions by mouse: a placement (target, then
+ * Confirm), else a follower spot (when `followers`), else Pass, else the
+ * first other choice. Returns false when the game is over.
+ */
+async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean }): Promise<boolean> {
+  const s = await status(page);
+  if (s.status !== 'playing') return false;
+  if (!s.mine) {
+    await page.waitForFunction((v) => {
+      const e = document.querySelector('#status');
+      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
+    }, s.version, { timeout: 30_000 });
+    return true;
+  }
+  if (opts.preferHalf) {
+    const half = page.locator('.hand button', { hasText: 'halfsies' });
+    if (await half.count() > 0) await half.first().click();
+  }
+  const targets = page.locator('.target');
+  if (await targets.count() > 0) {
+    await targets.first().click();
+    await page.locator('.preview').waitFor();
+    await page.click('#confirm');
+  } else if (opts.followers && await page.locator('.spot').count() > 0) {
+    await page.locator('.spot').first().click();
+  } else if (await page.locator('#pass').count() > 0) {
+    await page.click('#pass');
+  } else {
+    await page.locator('.actions button').first().click();
+  }
+  await waitForChange(page, s.version);
+  return true;
+}
+
+async function createInLobby(page: Page, opts: { deck?: string; deckOnly?: boolean; expansions?: string[]; base?: string; seats?: string[] }): Promise<string> {
+  await page.goto(`${server.url}/`);
+  if (opts.base) await page.selectOption('#base', opts.base);
+  for (const e of opts.expansions ?? []) await page.check(`input[value="${e}"]`);
+  if (opts.deck) await page.fill('#deck', opts.deck);
+  if (opts.deckOnly) await page.check('#deck-only');
+  if (opts.seats) {
+    await page.fill('#players', String(opts.seats.length));
+    await page.locator('#players').dispatchEvent('change');
+    for (const [i, k] of opts.seats.entries()) await page.selectOption(`select[name=seat${i}]`, k);
+  }
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1];
+  assert.ok(id);
+  return id;
+}
+
+async function shownScores(page: Page): Promise<number[]> {
+  return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+}
+
+async function record(id: string): Promise<{ complete: boolean; body: unknown }> {
+  const res = await fetch(`${server.url}/api/games/${id}/record`);
+  return { complete: res.headers.get('x-bastide-record') === 'complete', body: await res.json() };
+}
+
+const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
+
+test('a fixed-deck game against a bot, played to the end by clicking, shows the record\'s scores', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const id = await createInLobby(page, { deck: DECK, deckOnly: true });
+  let actions = 0;
+  while (await act(page, { followers: true })) actions++;
+  await page.locator('#summary').waitFor();
+  const r = await record(id);
+  assert.equal(r.complete, true);
+  const expected = replayScores(server.dir, r.body);
+  assert.deepEqual(await shownScores(page), expected);
+  assert.ok(expected.some((s) => s > 0), `some points were scored: ${expected}`);
+  assert.ok(actions >= 8, `the person acted ${actions} times`);
+  // The score graph and categories are drawn.
+  assert.equal(await page.locator('#summary svg polyline').count(), 2);
+  await page.close();
+});
+
+test('two browser contexts play the two seats of one game', { timeout: 120_000 }, async () => {
+  const res = await fetch(`${server.url}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ config: { players: ['RED', 'BLUE'], deck: DECK.split(' ').slice(0, 6), deck_only: true }, seats: ['human', 'human'] }),
+  });
+  const created = await res.json() as { id: string; seats: { token: string }[] };
+  const [a, b] = created.seats;
+  assert.ok(a && b);
+  await fetch(`${server.url}/api/games/${created.id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: a.token }) });
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const pa = await ctxA.newPage();
+  const pb = await ctxB.newPage();
+  await pa.goto(`${server.url}/play/${created.id}#seat=0&token=${a.token}`);
+  await pb.goto(`${server.url}/play/${created.id}#seat=1&token=${b.token}`);
+  let guard = 0;
+  for (;;) {
+    const [sa, sb] = [await status(pa), await status(pb)];
+    if (sa.status !== 'playing') break;
+    assert.ok(!(sa.mine && sb.mine), 'only one seat acts at a time');
+    const page = sa.mine ? pa : sb.mine ? pb : null;
+    if (page) await act(page, { followers: guard % 3 === 0 });
+    else await pa.waitForTimeout(100);
+    assert.ok(++guard < 200);
+  }
+  await pa.locator('#summary').waitFor();
+  await pb.locator('#summary').waitFor();
+  const expected = replayScores(server.dir, (await record(created.id)).body);
+  assert.deepEqual(await shownScores(pa), expected);
+  assert.deepEqual(await shownScores(pb), expected);
+  await ctxA.close();
+  await ctxB.close();
+});
+
+test('a reload in the middle of a game continues it', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage();
+  const id = await createInLobby(page, { deck: DECK, deckOnly: true });
+  for (let i = 0; i < 3; i++) await act(page, { followers: false });
+  const before = await status(page);
+  await page.reload();
+  await page.locator('#status').waitFor();
+  await page.waitForFunction((v) => Number(document.querySelector('#status')?.getAttribute('data-version')) >= v, before.version);
+  // The token came back from this browser's storage: still a player, not a spectator.
+  assert.ok(await page.locator('.players li', { hasText: '(you)' }).count() === 1);
+  while (await act(page, { followers: true })) { /* to the end */ }
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, (await record(id)).body));
+  await page.close();
+});
+
+async function someTurns(opts: Parameters<typeof createInLobby>[1], turns: number, preferHalf = false): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await createInLobby(page, opts);
+  for (let i = 0; i < turns; i++) if (!(await act(page, { followers: i % 2 === 0, preferHalf }))) break;
+  return page;
+}
+
+test('Half-and-half: halves from the hand are placed by clicking', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['halfsies1'] }, 8, true);
+  const halves = await page.locator('image[data-tile^="halfsies1/"]').count();
+  assert.ok(halves >= 1, 'a half tile lies on the board');
+  assert.ok((await status(page)).version >= 6);
+  await page.close();
+});
+
+test('Plague: an outbreak appears and its steps are played by clicking', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['plague'], deck: 'plague/A base/U base/E base/V base/K base/B' }, 12);
+  assert.ok(await page.locator('.outbreak').count() >= 1, 'an outbreak token is drawn');
+  assert.ok((await status(page)).version >= 8);
+  await page.close();
+});
+
+test('Map Chips: the Ukraine map is drawn and turns are played', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['map-chips'] }, 8);
+  assert.ok(await page.locator('.mapcell').count() > 50, 'the map squares are drawn');
+  assert.ok(await page.locator('.chumak').count() >= 1, 'Chumak squares are drawn');
+  assert.ok((await status(page)).version >= 6);
+  await page.close();
+});
