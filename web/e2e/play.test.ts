@@ -114,6 +114,55 @@ test('a fixed-deck game against a bot, played to the end by clicking, shows the 
   assert.ok(actions >= 8, `the person acted ${actions} times`);
   // The score graph and categories are drawn.
   assert.equal(await page.locator('#summary svg polyline').count(), 2);
+
+  // The replay viewer steps through the same record to the same scores.
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+  await page.click('#forward');
+  await page.locator('#replay-status', { hasText: 'Action 1 of' }).waitFor();
+  assert.equal(await page.locator('image.tile').count(), 2);
+  await page.click('#last');
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), expected);
+  await page.click('#back');
+  await page.locator('#replay-status', { hasText: `Action ${(r.body as { actions: unknown[] }).actions.length - 1} of` }).waitFor();
+  await page.close();
+});
+
+test('a record file is replayed in the viewer', { timeout: 60_000 }, async () => {
+  const res = await fetch(`${server.url}/api/games?status=finished`);
+  const games = (await res.json() as { games: { id: string }[] }).games;
+  assert.ok(games[0], 'a finished game exists (the first test)');
+  const r = await record(games[0].id);
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/replay`);
+  await page.setInputFiles('input[type=file]', { name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(r.body)) });
+  await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+  await page.keyboard.press('End');
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, r.body));
+  await page.close();
+});
+
+test('the keyboard alone places a tile, rotates, confirms and passes', { timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  await createInLobby(page, { deck: DECK, deckOnly: true });
+  await page.locator('.target').first().waitFor();
+  const before = await page.locator('#current-tile').getAttribute('alt');
+  await page.keyboard.press('r');
+  assert.notEqual(await page.locator('#current-tile').getAttribute('alt'), before, 'R turns the tile');
+  // Tab order reaches the marked cells; Enter chooses one, Enter again confirms.
+  await page.locator('.target').first().focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.preview').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm');
+  const v = (await status(page)).version;
+  await page.keyboard.press('Enter');
+  await waitForChange(page, v);
+  await page.locator('#pass').focus();
+  await page.keyboard.press('Enter');
+  await waitForChange(page, v + 1);
+  assert.ok((await status(page)).version >= v + 2);
   await page.close();
 });
 

@@ -191,7 +191,7 @@ export class Board {
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
       el('title', {}, r).textContent = label;
       r.addEventListener('click', () => this.handlers.onTarget(t));
-      r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.handlers.onTarget(t); } });
+      r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onTarget(t); } });
     }
     for (const a of m.spots) {
       const ref = spotOf(a);
@@ -202,7 +202,7 @@ export class Board {
       const c = el('circle', { cx: at.x, cy: at.y, r: 10, class: `spot spot-${a.kind}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
-      c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.handlers.onSpot(a); } });
+      c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     }
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'highlight' }, L.highlights);
     if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
