@@ -51,9 +51,14 @@ async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean 
     }, s.version, { timeout: 30_000 });
     return true;
   }
+  // The board draws after the tile layouts arrive: wait for this version's.
+  await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
   if (opts.preferHalf) {
     const half = page.locator('.hand button', { hasText: 'halfsies' });
-    if (await half.count() > 0) await half.first().click();
+    if (await half.count() > 0) {
+      await half.first().click();
+      await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
+    }
   }
   const targets = page.locator('.target');
   if (await targets.count() > 0) {
@@ -65,7 +70,7 @@ async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean 
   } else if (await page.locator('#pass').count() > 0) {
     await page.click('#pass');
   } else {
-    await page.locator('.actions button').first().click();
+    await page.locator('#choices button').first().click();
   }
   await waitForChange(page, s.version);
   return true;

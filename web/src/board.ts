@@ -28,6 +28,8 @@ export interface BoardModel {
   spots: Action[];
   /** Cells to outline (a log entry's feature). */
   highlight: Pt[];
+  /** The game version shown, set on the SVG once drawn (tests wait for it). */
+  version: number;
 }
 
 export interface BoardHandlers {
@@ -69,6 +71,8 @@ export class Board {
   private layouts = new Map<string, TileLayout>();
   /** Follows the board as it grows until the player moves the camera. */
   private auto = true;
+  private marked = false;
+  private renders = 0;
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
   private pointers = new Map<number, Pt>();
   private pinch: number | null = null;
@@ -164,7 +168,10 @@ export class Board {
   }
 
   async render(m: BoardModel): Promise<void> {
+    const ticket = ++this.renders;
     await this.ensure([...m.view.board, ...(m.preview ? [m.preview] : [])]);
+    // A later render started while this one waited for layouts: it wins.
+    if (ticket !== this.renders) return;
     const L = this.layers;
     for (const g of Object.values(L)) g.replaceChildren();
     if (m.map) this.drawMap(m.map, m.view);
@@ -206,6 +213,12 @@ export class Board {
     }
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'highlight' }, L.highlights);
     if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
+    this.svg.setAttribute('data-version', String(m.version));
+    // For docs/performance.md: when the first board with tiles is in the DOM.
+    if (!this.marked && m.view.board.length > 0) {
+      this.marked = true;
+      performance.mark('bastide:board', { detail: m.view.board.length });
+    }
   }
 
   private drawMap(map: MapInfo, view: View): void {

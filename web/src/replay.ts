@@ -30,7 +30,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
       const action = step.action ? describeAction(parseAction(step.action)) : 'start';
       info.textContent = `Action ${at} of ${total}: ${action} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
       extra.replaceChildren(...(view.finished ? [summary(view, null)] : []));
-      await board.render({ view, map, targets: [], preview: null, spots: [], highlight: [] });
+      await board.render({ view, map, targets: [], preview: null, spots: [], highlight: [], version: at });
     } catch (e) {
       info.textContent = `Cannot replay: ${errorText(e)}`;
     }

@@ -72,7 +72,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     const view = s.view;
     if (view) {
       const spots = s.legal.filter((a) => a.kind === 'follower' || a.kind === 'gingerbread' || a.kind === 'flee');
-      void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight });
+      void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
@@ -106,7 +106,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     }
     const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower');
     if (steps.length > 0) {
-      panels.push(h('section', { class: 'panel' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
+      panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {

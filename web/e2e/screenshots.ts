@@ -1,0 +1,97 @@
+// Screenshots of real games for docs/ and the figures of
+// docs/performance.md: bots play whole games on a real server, Chromium
+// shows them. Run: npm run screenshots (after building the server).
+
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { launch, startServer } from './harness';
+
+const DOCS = resolve(import.meta.dirname, '../../docs');
+
+interface Setup { name: string; config: Record<string, unknown>; seats: string[] }
+
+const SETUPS: Setup[] = [
+  { name: 'base', config: { players: ['RED', 'BLUE'], base: 'base', expansions: [] }, seats: ['greedy', 'greedy'] },
+  { name: 'river', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river2'] }, seats: ['greedy', 'random'] },
+  { name: 'river20', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river20'] }, seats: ['greedy', 'random'] },
+  { name: 'halfsies', config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['halfsies1'] }, seats: ['greedy', 'random', 'greedy'] },
+  { name: 'plague', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['plague'] }, seats: ['greedy', 'random'] },
+  { name: 'gingerbread', config: { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'] }, seats: ['greedy', 'random'] },
+  { name: 'map-chips', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['map-chips'], map: 'ukraine' }, seats: ['greedy', 'random'] },
+  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river2', 'halfsies1', 'plague', 'gingerbread'] }, seats: ['greedy', 'random', 'greedy', 'random'] },
+];
+
+const server = await startServer();
+const browser = await launch();
+const figures: string[] = [];
+try {
+  for (const s of SETUPS) {
+    const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { ...s.config, seed: 11 }, seats: s.seats }) });
+    if (!res.ok) { console.error(s.name, await res.text()); continue; }
+    const { id } = await res.json() as { id: string };
+    for (let i = 0; i < 600; i++) {
+      const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string };
+      if (g.status === 'finished') break;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const start = Date.now();
+    await page.goto(`${server.url}/watch/${id}`);
+    await page.locator('#summary').waitFor();
+    await page.waitForLoadState('networkidle');
+    const timing = await page.evaluate(() => {
+      const board = performance.getEntriesByName('bastide:board')[0] as PerformanceMark | undefined;
+      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/api/tiles/') && r.name.includes('.svg'));
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      return { pieces: Number(board?.detail ?? 0), board: board?.startTime ?? -1, lastTile: Math.max(0, ...tiles.map((r) => r.responseEnd)), fcp: fcp?.startTime ?? -1, kinds: tiles.length };
+    });
+    // Pan and zoom for two seconds, one wheel event per frame, counting frames.
+    const fps = await page.evaluate(async () => {
+      const svg = document.querySelector('svg.board');
+      if (!svg) return { frames: 0, ms: 0, worst: 0 };
+      const times: number[] = [];
+      const t0 = performance.now();
+      await new Promise<void>((done) => {
+        const frame = (t: number): void => {
+          times.push(t);
+          const r = svg.getBoundingClientRect();
+          svg.dispatchEvent(new WheelEvent('wheel', { deltaY: times.length % 60 < 30 ? -20 : 20, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+          if (t - t0 < 2000) requestAnimationFrame(frame); else done();
+        };
+        requestAnimationFrame(frame);
+      });
+      const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
+      return { frames: times.length, ms: (times[times.length - 1] ?? t0) - t0, worst: Math.max(...gaps) };
+    });
+    await page.keyboard.press('f');
+    await page.screenshot({ path: `${DOCS}/web-${s.name}.png` });
+    figures.push(`| ${s.name} | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.board.toFixed(0)} | ${timing.lastTile.toFixed(0)} | ${timing.kinds} | ${(fps.frames / (fps.ms / 1000)).toFixed(1)} | ${fps.worst.toFixed(1)} |`);
+    console.log(s.name, id, JSON.stringify(timing), JSON.stringify(fps), Date.now() - start, 'ms');
+    await page.close();
+  }
+  // A person's turn against a bot: marked cells, then follower spots.
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${server.url}/`);
+  await page.check('input[value="plague"]');
+  await page.click('#create');
+  await page.waitForURL(/\/play\//);
+  for (let turn = 0; turn < 6; turn++) {
+    await page.locator('.target').first().waitFor();
+    await page.locator('.target').nth(turn % 2).click();
+    await page.click('#confirm');
+    await page.locator('#pass').waitFor();
+    if (turn === 5) break;
+    if (await page.locator('.spot').count() > 0 && turn % 2 === 0) await page.locator('.spot').first().click();
+    else await page.click('#pass');
+  }
+  await page.screenshot({ path: `${DOCS}/web-followers.png` });
+  await page.click('#pass');
+  await page.locator('.target').first().waitFor();
+  await page.locator('.target').first().click();
+  await page.screenshot({ path: `${DOCS}/web-preview.png` });
+  await page.close();
+  writeFileSync(resolve(import.meta.dirname, '../figures.md'), `| game | pieces | first paint (ms) | board in DOM (ms) | last tile picture (ms) | tile pictures | pan/zoom fps | worst frame (ms) |\n|---|---|---|---|---|---|---|---|\n${figures.join('\n')}\n`);
+} finally {
+  await browser.close();
+  await server.stop();
+}
