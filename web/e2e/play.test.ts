@@ -125,7 +125,7 @@ test('a fixed-deck game against a bot, played to the end by clicking, shows the 
   await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
   await page.click('#forward');
   await page.locator('#replay-status', { hasText: 'Action 1 of' }).waitFor();
-  assert.equal(await page.locator('image.tile').count(), 2);
+  assert.equal(await page.locator('use.tile').count(), 2);
   await page.click('#last');
   await page.locator('#summary').waitFor();
   assert.deepEqual(await shownScores(page), expected);
@@ -230,7 +230,7 @@ async function someTurns(opts: Parameters<typeof createInLobby>[1], turns: numbe
 
 test('Half-and-half: halves from the hand are placed by clicking', { timeout: 120_000 }, async () => {
   const page = await someTurns({ expansions: ['halfsies1'] }, 8, true);
-  const halves = await page.locator('image[data-tile^="halfsies1/"]').count();
+  const halves = await page.locator('use[data-tile^="halfsies1/"]').count();
   assert.ok(halves >= 1, 'a half tile lies on the board');
   assert.ok((await status(page)).version >= 6);
   await page.close();
@@ -238,7 +238,7 @@ test('Half-and-half: halves from the hand are placed by clicking', { timeout: 12
 
 test('Plague: an outbreak appears and its steps are played by clicking', { timeout: 120_000 }, async () => {
   const page = await someTurns({ expansions: ['plague'], deck: 'plague/A base/U base/E base/V base/K base/B' }, 12);
-  assert.ok(await page.locator('.outbreak').count() >= 1, 'an outbreak token is drawn');
+  assert.ok(await page.locator('.tok-outbreak').count() >= 1, 'an outbreak token is drawn');
   assert.ok((await status(page)).version >= 8);
   await page.close();
 });
@@ -246,7 +246,7 @@ test('Plague: an outbreak appears and its steps are played by clicking', { timeo
 test('Map Chips: the Ukraine map is drawn and turns are played', { timeout: 120_000 }, async () => {
   const page = await someTurns({ expansions: ['map-chips'] }, 8);
   assert.ok(await page.locator('.mapcell').count() > 50, 'the map squares are drawn');
-  assert.ok(await page.locator('.chumak').count() >= 1, 'Chumak squares are drawn');
+  assert.ok(await page.locator('.chumak-sq').count() >= 1, 'Chumak squares are drawn');
   assert.ok((await status(page)).version >= 6);
   await page.close();
 });

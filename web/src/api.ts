@@ -137,3 +137,14 @@ export async function replayStep(record: JsonObject, at: number): Promise<Replay
   const o = obj(await post('/api/replay', { record, at }), 'replay');
   return { at: int(o.at, 'at'), actions: int(o.actions, 'actions'), action: opt(o.action, 'action', (a, q) => obj(json(a, q), q)), view: o.view };
 }
+
+export interface TileBatch { head: string; tiles: { key: string; layout: TileLayout; body: string }[] }
+
+/** Many tiles' layouts and drawings in one request (`ID@ROTATION` keys). */
+export async function tileBatch(keys: string[]): Promise<TileBatch> {
+  const o = obj(await call(`/api/tiles/batch?tiles=${keys.map(encodeURIComponent).join(',')}`), 'batch');
+  return {
+    head: str(o.head, 'head'),
+    tiles: arr(o.tiles, 'tiles', (t, q) => { const to = obj(t, q); return { key: str(to.key, `${q}.key`), layout: parseLayout(to.layout), body: str(to.body, `${q}.body`) }; }),
+  };
+}

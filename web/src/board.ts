@@ -2,7 +2,7 @@
 // highlights), tile pictures from the server's catalog renderer, and a
 // camera moved by mouse, touch and keyboard.
 
-import { MapInfo, TileLayout, tileLayout, tileUrl } from './api';
+import { MapInfo, TileLayout, tileBatch } from './api';
 import { CELL, Camera, Pt, fit, pan, screenToWorld, zoomAt } from './geometry';
 import { isObject, type Json } from './json';
 import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
@@ -69,6 +69,10 @@ export class Board {
   private layers: Record<'map' | 'tiles' | 'targets' | 'followers' | 'tokens' | 'highlights', SVGGElement>;
   camera: Camera = { x: -300, y: -300, scale: 1 };
   private layouts = new Map<string, TileLayout>();
+  private symbols = new Map<string, string>();
+  private pending = new Map<string, Promise<void>>();
+  private headDone = false;
+  private defs: SVGDefsElement;
   /** Follows the board as it grows until the player moves the camera. */
   private auto = true;
   private marked = false;
@@ -80,6 +84,7 @@ export class Board {
   constructor(parent: HTMLElement, private handlers: BoardHandlers) {
     this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' });
     parent.appendChild(this.svg);
+    this.defs = el('defs', {}, this.svg);
     this.world = el('g', {}, this.svg);
     this.layers = {
       map: el('g', { class: 'layer-map' }, this.world),
@@ -159,12 +164,36 @@ export class Board {
   }
   worldAt(screen: Pt): Pt { return screenToWorld(this.camera, screen); }
 
-  /** Fetches the layouts the model needs (each tile kind and rotation once). */
+  /**
+   * Fetches the drawings and layouts the model needs, each tile kind and
+   * rotation once, in batches: each becomes a <symbol> that every copy of
+   * the tile on the board <use>s.
+   */
   private async ensure(pieces: { tile: string; rotation: number }[]): Promise<void> {
-    const missing = pieces.filter((p) => !this.layouts.has(`${p.tile}@${p.rotation}`));
-    await Promise.all(missing.map(async (p) => {
-      this.layouts.set(`${p.tile}@${p.rotation}`, await tileLayout(p.tile, p.rotation));
-    }));
+    const missing = [...new Set(pieces.map((p) => `${p.tile}@${p.rotation}`))].filter((k) => !this.symbols.has(k) && !this.pending.has(k));
+    const batches: string[][] = [];
+    for (let i = 0; i < missing.length; i += 150) batches.push(missing.slice(i, i + 150));
+    for (const b of batches) {
+      const p = tileBatch(b).then((batch) => this.addSymbols(batch.head, batch.tiles));
+      for (const k of b) this.pending.set(k, p);
+    }
+    await Promise.all(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)));
+  }
+
+  private addSymbols(head: string, tiles: { key: string; layout: TileLayout; body: string }[]): void {
+    const parts: string[] = [];
+    for (const t of tiles) {
+      if (this.symbols.has(t.key)) continue;
+      const id = `tile-${this.symbols.size}`;
+      this.symbols.set(t.key, id);
+      this.layouts.set(t.key, t.layout);
+      parts.push(`<symbol id="${id}" viewBox="0 0 ${t.layout.width} ${t.layout.height}">${t.body}</symbol>`);
+    }
+    // The shared style and clip paths are the same for every tile: once.
+    const text = `<svg xmlns="${NS}">${this.headDone ? '' : head}${parts.join('')}</svg>`;
+    this.headDone = true;
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    for (const n of [...doc.documentElement.childNodes]) this.defs.appendChild(document.importNode(n, true));
   }
 
   async render(m: BoardModel): Promise<void> {
@@ -180,7 +209,9 @@ export class Board {
       const l = this.layouts.get(`${p.tile}@${p.rotation}`);
       if (!l) return;
       cells.push(...pieceCells(p, l));
-      el('image', { href: tileUrl(p.tile, p.rotation), x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: cls, 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, parent);
+      const id = this.symbols.get(`${p.tile}@${p.rotation}`);
+      if (!id) return;
+      el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: cls, 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, parent);
     };
     for (const p of m.view.board) drawPiece(p, L.tiles, 'tile');
     if (m.preview) drawPiece({ ...m.preview }, L.targets, 'preview');
@@ -188,7 +219,7 @@ export class Board {
       const at = spotPoint(f, m.view.board, this.layouts);
       if (!at) return;
       const name = m.view.players[f.seat] ?? `seat ${f.seat}`;
-      const g = el('g', { class: 'meeple', transform: `translate(${at.x} ${at.y})`, role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      const g = el('g', { class: 'fig', transform: `translate(${at.x} ${at.y})`, role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
       el('circle', { r: 11, fill: playerColour(name, f.seat), stroke: '#fff', 'stroke-width': 2.5 }, g);
       el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, g).textContent = playerMark(f.seat);
     });
@@ -211,7 +242,7 @@ export class Board {
       c.addEventListener('click', () => this.handlers.onSpot(a));
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     }
-    for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'highlight' }, L.highlights);
+    for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
     if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
     this.svg.setAttribute('data-version', String(m.version));
     // For docs/performance.md: when the first board with tiles is in the DOM.
@@ -232,7 +263,7 @@ export class Board {
     for (const c of map.chumak) {
       const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
       const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
-      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak' }, g);
+      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak-sq' }, g);
       el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + 16, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = `${c.name}${spaces ? ` (${spaces} traded)` : ''}`;
     }
   }
@@ -247,7 +278,7 @@ export class Board {
         if (!p || !isObject(o)) continue;
         const active = o.side === 'active';
         const t = el('g', { transform: `translate(${p.x * CELL + 78} ${p.y * CELL + 22})`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
-        el('circle', { r: 13, class: active ? 'outbreak' : 'outbreak eradicated' }, t);
+        el('circle', { r: 13, class: active ? 'tok-outbreak' : 'tok-outbreak tok-eradicated' }, t);
         el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = String(o.number);
       }
     }
@@ -256,13 +287,13 @@ export class Board {
         const p = cellOf(f);
         if (!p || !isObject(f)) continue;
         const t = el('g', { transform: `translate(${p.x * CELL + 22} ${p.y * CELL + 78})`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
-        el('circle', { r: 9, class: f.side === 'active' ? 'flea' : 'flea latent' }, t);
+        el('circle', { r: 9, class: f.side === 'active' ? 'tok-flea' : 'tok-flea tok-latent' }, t);
       }
     }
     const gb = cellOf(extras.gingerbread ?? null);
     if (gb) {
       const t = el('g', { transform: `translate(${gb.x * CELL + 50} ${gb.y * CELL + 50})`, role: 'img', 'aria-label': 'the gingerbread man' }, g);
-      el('circle', { r: 12, class: 'gingerbread' }, t);
+      el('circle', { r: 12, class: 'tok-ginger' }, t);
       el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = 'G';
     }
   }

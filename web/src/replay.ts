@@ -16,7 +16,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
   let map: MapInfo | null = null;
   const wrap = h('div', { class: 'boardwrap' });
   const side = h('aside', { class: 'side', 'aria-label': 'Replay controls' });
-  root.replaceChildren(h('div', { class: 'table' }, wrap, side));
+  root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
   const board = new Board(wrap, { onTarget: () => undefined, onSpot: () => undefined });
   const info = h('p', { role: 'status', id: 'replay-status' });
   const extra = h('div', {});

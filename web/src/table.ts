@@ -46,7 +46,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [] };
   const wrap = h('div', { class: 'boardwrap' });
   const side = h('aside', { class: 'side', 'aria-label': 'Game panel' });
-  root.replaceChildren(h('div', { class: 'table' }, wrap, side));
+  root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
   const send = (a: Action): void => {
     if (!state) return;
     socket.send(actionMessage(a, state.version));

@@ -31,6 +31,7 @@ in <code>web/</code>, then build the server again. The API is under <code>/api</
 /// The routes of this module, to merge into the server's router.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
+        .route("/api/tiles/batch", get(batch))
         .route("/api/tiles/{set}/{file}", get(tile))
         .route("/api/maps/{name}", get(map))
         .route("/api/replay", axum::routing::post(replay))
@@ -80,24 +81,7 @@ async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQue
         }
     } else {
         match bastide_render::tile_layout(&catalog, &id, rotation) {
-            Ok(l) => {
-                let spots: Vec<_> = l
-                    .spots
-                    .iter()
-                    .map(|s| {
-                        json!({"cell": [s.cell.0, s.cell.1], "place": s.place, "feature": s.feature,
-                               "kind": s.kind, "x": s.x, "y": s.y, "lying": s.lying})
-                    })
-                    .collect();
-                let cells: Vec<_> = l.cells.iter().map(|c| [c.0, c.1]).collect();
-                (
-                    [cache],
-                    Json(json!({"id": id, "rotation": rotation.degrees(), "width": l.width,
-                                "height": l.height, "origin": [l.origin.0, l.origin.1], "cell": l.cell,
-                                "cells": cells, "spots": spots})),
-                )
-                    .into_response()
-            }
+            Ok(l) => ([cache], Json(layout_json(&id, rotation, &l))).into_response(),
             Err(e) => not_found(cut(&e.to_string())),
         }
     }
@@ -167,6 +151,106 @@ async fn replay(body: axum::body::Bytes) -> Response {
         Ok(Err(e)) => bad(cut(&e.to_string())),
         Err(e) => bad(format!("replay failed: {e}")),
     }
+}
+
+/// The most tile pictures one batch may ask for (every tile kind of every
+/// set in four rotations is well under this).
+const MAX_BATCH: usize = 2000;
+
+#[derive(Deserialize)]
+struct BatchQuery {
+    tiles: String,
+}
+
+/// The JSON layout of a tile picture.
+fn layout_json(id: &str, rotation: Rotation, l: &bastide_render::TileLayout) -> serde_json::Value {
+    let spots: Vec<_> = l
+        .spots
+        .iter()
+        .map(|s| {
+            json!({"cell": [s.cell.0, s.cell.1], "place": s.place, "feature": s.feature,
+                   "kind": s.kind, "x": s.x, "y": s.y, "lying": s.lying})
+        })
+        .collect();
+    let cells: Vec<_> = l.cells.iter().map(|c| [c.0, c.1]).collect();
+    json!({"id": id, "rotation": rotation.degrees(), "width": l.width, "height": l.height,
+           "origin": [l.origin.0, l.origin.1], "cell": l.cell, "cells": cells, "spots": spots})
+}
+
+/// Splits a tile picture into its head (style and definitions, the same for
+/// every tile) and its body (the drawing).
+fn split_svg(svg: &str) -> Option<(&str, &str)> {
+    let head_start = svg.find("<style>")?;
+    let defs_end = svg.find("</defs>")? + "</defs>".len();
+    let body_end = svg.rfind("</svg>")?;
+    Some((&svg[head_start..defs_end], svg[defs_end..body_end].trim()))
+}
+
+/// A tile's shared head and its batch entry, drawn once per server: the
+/// drawing is deterministic and the catalog fixed, and drawing a hundred
+/// tiles on every page load would dominate the first paint.
+fn drawn(
+    catalog: &Catalog,
+    key: &str,
+    id: &str,
+    rotation: Rotation,
+) -> Result<(String, serde_json::Value), String> {
+    type Cache = std::sync::Mutex<std::collections::HashMap<String, (String, serde_json::Value)>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(key).cloned()) {
+        return Ok(hit);
+    }
+    let svg =
+        bastide_render::tile_svg_bare(catalog, id, rotation).map_err(|e| cut(&e.to_string()))?;
+    let layout =
+        bastide_render::tile_layout(catalog, id, rotation).map_err(|e| cut(&e.to_string()))?;
+    let (head, body) =
+        split_svg(&svg).ok_or_else(|| format!("cannot split the picture of {}", cut(key)))?;
+    let entry = (
+        head.to_string(),
+        json!({"key": key, "layout": layout_json(id, rotation, &layout), "body": body}),
+    );
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key.to_string(), entry.clone());
+    }
+    Ok(entry)
+}
+
+/// `GET /api/tiles/batch?tiles=base/D@0,base/U@90`: many tiles at once,
+/// each with its layout and its drawing, plus the style and definitions
+/// they share — one request for a whole board instead of one per tile
+/// kind and rotation (docs/performance.md).
+async fn batch(Query(q): Query<BatchQuery>) -> Response {
+    // Drawing is CPU work (the first time a tile is asked for): off the
+    // async threads.
+    match tokio::task::spawn_blocking(move || batch_json(&q.tiles)).await {
+        Ok(Ok(v)) => ([(header::CACHE_CONTROL, "public, max-age=86400")], Json(v)).into_response(),
+        Ok(Err(e)) => not_found(e),
+        Err(e) => not_found(format!("drawing failed: {e}")),
+    }
+}
+
+fn batch_json(keys: &str) -> Result<serde_json::Value, String> {
+    let catalog = Catalog::builtin();
+    let mut head = String::new();
+    let mut tiles = Vec::new();
+    for key in keys.split(',').filter(|k| !k.is_empty()).take(MAX_BATCH) {
+        let (id, degrees) = key
+            .split_once('@')
+            .ok_or_else(|| format!("{} is not ID@ROTATION", cut(key)))?;
+        let rotation = degrees
+            .parse()
+            .ok()
+            .and_then(Rotation::from_degrees)
+            .ok_or_else(|| format!("{}: rotation is 0, 90, 180 or 270", cut(key)))?;
+        let (h, entry) = drawn(&catalog, key, id, rotation)?;
+        if head.is_empty() {
+            head = h;
+        }
+        tiles.push(entry);
+    }
+    Ok(json!({"head": head, "tiles": tiles}))
 }
 
 fn cut(s: &str) -> String {
@@ -245,6 +329,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_batch_splits_pictures_into_one_shared_head_and_bodies() {
+        let svg =
+            bastide_render::tile_svg_bare(&Catalog::builtin(), "base/D", Rotation::ALL[1]).unwrap();
+        let (head, body) = split_svg(&svg).expect("a tile picture has style, defs and a body");
+        assert!(head.starts_with("<style>") && head.ends_with("</defs>"));
+        assert!(body.contains("data-tile=\"base/D\"") && !body.contains("</svg>"));
     }
 
     #[test]
