@@ -179,13 +179,15 @@ test('two browser contexts play the two seats of one game', { timeout: 120_000 }
   const created = await res.json() as { id: string; seats: { token: string }[] };
   const [a, b] = created.seats;
   assert.ok(a && b);
-  await fetch(`${server.url}/api/games/${created.id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: a.token }) });
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
   const pa = await ctxA.newPage();
   const pb = await ctxB.newPage();
   await pa.goto(`${server.url}/play/${created.id}#seat=0&token=${a.token}`);
   await pb.goto(`${server.url}/play/${created.id}#seat=1&token=${b.token}`);
+  // Seat 1 starts the game from its table; seat 0's table learns it live.
+  await pb.click('#start');
+  await pa.locator('#status[data-status="playing"]').waitFor();
   let guard = 0;
   for (;;) {
     const [sa, sb] = [await status(pa), await status(pb)];

@@ -2,7 +2,7 @@
 // with confirm/undo, follower spots, every other legal action as a button,
 // players, log and the end-of-game summary.
 
-import { mapInfo, tileUrl, type MapInfo } from './api';
+import { mapInfo, startGame, tileUrl, type MapInfo } from './api';
 import { Board } from './board';
 import { playerColour, playerMark } from './colours';
 import { h } from './dom';
@@ -47,9 +47,12 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   const wrap = h('div', { class: 'boardwrap' });
   const side = h('aside', { class: 'side', 'aria-label': 'Game panel' });
   root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  // The legal moves of the last action sent, back in play if it is refused.
+  let sentLegal: Action[] | null = null;
   const send = (a: Action): void => {
     if (!state) return;
     socket.send(actionMessage(a, state.version));
+    sentLegal = state.legal;
     ui.pending = null;
     // Nothing is legal until the server answers: no double sends.
     state = { ...state, legal: [] };
@@ -117,19 +120,35 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     const events = view?.events ?? [];
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { ui.highlight = e.x !== null && e.y !== null ? [{ x: e.x, y: e.y }] : []; draw(); } }, eventText(e, s.players)))))));
+    if (s.status === 'open' && token) {
+      panels.push(h('section', { class: 'panel' }, h('p', {}, 'The game has not started: seats may still join.'),
+        h('button', { id: 'start', onclick: () => { startGame(game, token).catch((e: unknown) => { if (state) state = { ...state, error: String(e) }; draw(); }); } }, 'Start the game')));
+    }
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
     side.replaceChildren(...panels);
   };
 
-  const socket: Connection = connect(game, token, () => (state?.view ? state.version : null), (m) => {
+  const open = (): Connection => connect(game, token, () => (state?.view ? state.version : null), (m) => {
     const before = state;
     state = reduce(state, m);
-    if (state?.resync) { state = { ...state, resync: false }; socket.close(); }
+    if (m.type === 'played' || m.type === 'status') sentLegal = null;
+    if (m.type === 'error' && state && sentLegal) {
+      if (m.code === 'stale_version') {
+        // Someone acted first: reconnect with `since` to catch up.
+        socket.close();
+        socket = open();
+      } else {
+        state = { ...state, legal: sentLegal };
+      }
+      sentLegal = null;
+    }
+    if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     const name = typeof state?.config.map === 'string' ? state.config.map : null;
     if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
     if (before?.version !== state?.version) ui.highlight = [];
     draw();
   }, (c) => { conn = c; draw(); });
+  let socket: Connection = open();
 
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;
