@@ -120,6 +120,15 @@ test('a fixed-deck game against a bot, played to the end by clicking, shows the 
   // The score graph and categories are drawn.
   assert.equal(await page.locator('#summary svg polyline').count(), 2);
 
+  // Hovering a tile names the feature under the pointer, outlines it and says what it is worth.
+  const start = page.locator('use.tile').first();
+  const box = await start.boundingBox();
+  assert.ok(box);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.2);
+  await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height * 0.2 + 2);
+  await page.locator('#feature-info', { hasText: /worth \d+ now/ }).waitFor();
+  assert.ok(await page.locator('.hl').count() >= 1);
+
   // The replay viewer steps through the same record to the same scores.
   await page.goto(`${server.url}/replay/${id}`);
   await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();

@@ -148,3 +148,16 @@ export async function tileBatch(keys: string[]): Promise<TileBatch> {
     tiles: arr(o.tiles, 'tiles', (t, q) => { const to = obj(t, q); return { key: str(to.key, `${q}.key`), layout: parseLayout(to.layout), body: str(to.body, `${q}.body`) }; }),
   };
 }
+
+/** A feature as it stands now (`GET /api/games/ID/feature`). */
+export interface FeatureInfo { kind: string; complete: boolean; points: number; tiles: number; extra: number; cells: [number, number][]; followers: number[] }
+
+export async function featureInfo(game: string, ref: { x: number; y: number; place: string; half: string | null }): Promise<FeatureInfo> {
+  const q = new URLSearchParams({ x: String(ref.x), y: String(ref.y), place: ref.place });
+  if (ref.half) q.set('half', ref.half);
+  const o = obj(await call(`/api/games/${encodeURIComponent(game)}/feature?${q.toString()}`), 'feature');
+  return {
+    kind: str(o.kind, 'kind'), complete: bool(o.complete, 'complete'), points: int(o.points, 'points'), tiles: int(o.tiles, 'tiles'),
+    extra: int(o.extra, 'extra'), cells: arr(o.cells, 'cells', pair), followers: arr(o.followers, 'followers', int),
+  };
+}

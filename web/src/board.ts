@@ -35,6 +35,8 @@ export interface BoardModel {
 export interface BoardHandlers {
   onTarget(a: Extract<Action, { kind: 'place' }>): void;
   onSpot(a: Action): void;
+  /** The feature under the pointer or the focused spot (null: none). */
+  onFeature?(ref: FeatureRef | null): void;
 }
 
 /** The cells of a piece, from its picture's layout. */
@@ -53,6 +55,16 @@ export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string,
     if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y };
   }
   return null;
+}
+
+/** Whether a point of a cell (0..1 each way) lies in the half with its right angle at `corner`. */
+export function inHalf(corner: string, fx: number, fy: number): boolean {
+  switch (corner) {
+    case 'SW': return fy >= fx;
+    case 'NE': return fy <= fx;
+    case 'NW': return fx + fy <= 1;
+    default: return fx + fy >= 1;
+  }
 }
 
 function spotOf(a: Action): FeatureRef | null {
@@ -77,6 +89,9 @@ export class Board {
   private auto = true;
   private marked = false;
   private renders = 0;
+  private lastHover = 0;
+  private hoverKey = '';
+  private pieces: Piece[] = [];
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
   private pointers = new Map<number, Pt>();
   private pinch: number | null = null;
@@ -127,6 +142,20 @@ export class Board {
       d.y = e.clientY;
       this.setCamera(pan(this.camera, dx, dy));
     });
+    this.svg.addEventListener('pointermove', (e) => {
+      if (this.pointers.size > 0 || !this.handlers.onFeature) return;
+      const now = performance.now();
+      // Hover is for reading the board: ten lookups a second are plenty.
+      if (now - this.lastHover < 100) return;
+      this.lastHover = now;
+      const ref = this.featureAt(screenToWorld(this.camera, this.local(e)));
+      const key = ref ? `${ref.x},${ref.y},${ref.place},${ref.half ?? ''}` : '';
+      if (key !== this.hoverKey) {
+        this.hoverKey = key;
+        this.handlers.onFeature(ref);
+      }
+    });
+    this.svg.addEventListener('pointerleave', () => { this.hoverKey = ''; this.handlers.onFeature?.(null); });
     const up = (e: PointerEvent): void => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size < 2) this.pinch = null;
@@ -163,6 +192,34 @@ export class Board {
     this.setCamera(fit(cells, r.width || 800, r.height || 600));
   }
   worldAt(screen: Pt): Pt { return screenToWorld(this.camera, screen); }
+
+  /**
+   * The feature under a world point: the nearest follower spot of the
+   * piece covering that point (for two halves, the one whose triangle
+   * holds it).
+   */
+  featureAt(w: Pt): FeatureRef | null {
+    const cx = Math.floor(w.x / CELL);
+    const cy = Math.floor(w.y / CELL);
+    let best: { d: number; ref: FeatureRef } | null = null;
+    for (const p of this.pieces) {
+      const l = this.layouts.get(`${p.tile}@${p.rotation}`);
+      if (!l || !l.cells.some(([dx, dy]) => p.x + dx === cx && p.y + dy === cy)) continue;
+      if (p.half && !inHalf(p.half, w.x / CELL - cx, w.y / CELL - cy)) continue;
+      for (const s of l.spots) {
+        if (p.x + s.cell[0] !== cx || p.y + s.cell[1] !== cy) continue;
+        const d = Math.hypot(p.x * CELL - l.origin[0] + s.x - w.x, p.y * CELL - l.origin[1] + s.y - w.y);
+        if (!best || d < best.d) best = { d, ref: { x: cx, y: cy, place: s.place, half: p.half } };
+      }
+    }
+    return best?.ref ?? null;
+  }
+
+  /** Outlines cells without redrawing the rest (hover must not move focus). */
+  setHighlight(cells: Pt[]): void {
+    this.layers.highlights.replaceChildren();
+    for (const h of cells) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, this.layers.highlights);
+  }
 
   /**
    * Fetches the drawings and layouts the model needs, each tile kind and
@@ -202,6 +259,7 @@ export class Board {
     // A later render started while this one waited for layouts: it wins.
     if (ticket !== this.renders) return;
     const L = this.layers;
+    this.pieces = m.view.board;
     for (const g of Object.values(L)) g.replaceChildren();
     if (m.map) this.drawMap(m.map, m.view);
     const cells: Pt[] = [];
@@ -240,6 +298,7 @@ export class Board {
       const c = el('circle', { cx: at.x, cy: at.y, r: 10, class: `spot spot-${a.kind}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
+      c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     }
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);

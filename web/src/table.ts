@@ -2,7 +2,7 @@
 // with confirm/undo, follower spots, every other legal action as a button,
 // players, log and the end-of-game summary.
 
-import { mapInfo, startGame, tileUrl, type MapInfo } from './api';
+import { featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board } from './board';
 import { playerColour, playerMark } from './colours';
 import { h } from './dom';
@@ -33,6 +33,13 @@ export function rotateToNext(legal: Action[], tile: string | null, r: Rotation):
   return targetsFor(legal, tile, next).length > 0 ? next : nextRotation(r, ROTATIONS);
 }
 
+export function featureText(f: FeatureInfo, players: string[]): string {
+  const owners = f.followers.map((n, i) => (n > 0 ? `${players[i] ?? i} ${n}` : '')).filter((x) => x).join(', ');
+  const state = f.kind === 'city' || f.kind === 'road' ? (f.complete ? 'complete' : 'open') : '';
+  const extra = f.kind === 'city' && f.extra > 0 ? `, ${f.extra} coat${f.extra > 1 ? 's' : ''} of arms` : f.kind === 'field' ? `, ${f.extra} completed cit${f.extra === 1 ? 'y' : 'ies'}` : '';
+  return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
+}
+
 function eventText(e: ScoreEvent, players: string[]): string {
   const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
   const where = e.x !== null && e.y !== null ? ` at (${e.x}, ${e.y})` : '';
@@ -58,7 +65,22 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     state = { ...state, legal: [] };
     draw();
   };
+  // Feature details by "version x y place half": the board only changes with the version.
+  const features = new Map<string, Promise<FeatureInfo>>();
+  const info = h('p', { id: 'feature-info', 'aria-live': 'polite', class: 'status' });
+  const showFeature = (ref: { x: number; y: number; place: string; half: string | null } | null): void => {
+    if (!ref || !state) { board.setHighlight(ui.highlight); info.textContent = ''; return; }
+    const key = `${state.version} ${ref.x} ${ref.y} ${ref.place} ${ref.half ?? ''}`;
+    let p = features.get(key);
+    if (!p) { p = featureInfo(game, ref); features.set(key, p); }
+    const players = state.players;
+    p.then((f) => {
+      board.setHighlight(f.cells.map(([x, y]) => ({ x, y })));
+      info.textContent = featureText(f, players);
+    }).catch(() => { info.textContent = ''; });
+  };
   const board = new Board(wrap, {
+    onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
   });
@@ -88,7 +110,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     }));
     const mine = isMyTurn(s);
     const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} to play`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
-    const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players,
+    const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
     if (ui.tile) {
@@ -119,7 +141,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned));
     const events = view?.events ?? [];
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
-      ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { ui.highlight = e.x !== null && e.y !== null ? [{ x: e.x, y: e.y }] : []; draw(); } }, eventText(e, s.players)))))));
+      ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
     if (s.status === 'open' && token) {
       panels.push(h('section', { class: 'panel' }, h('p', {}, 'The game has not started: seats may still join.'),
         h('button', { id: 'start', onclick: () => { startGame(game, token).catch((e: unknown) => { if (state) state = { ...state, error: String(e) }; draw(); }); } }, 'Start the game')));

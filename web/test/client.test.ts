@@ -3,7 +3,8 @@ import { CELL, cellAt, fit, screenToWorld, worldToScreen, zoomAt } from '../src/
 import { InvalidMessage } from '../src/json';
 import { describeAction, encodeAction, parseAction, parseServerMessage } from '../src/protocol';
 import { pointsByCategory, reduce, scoreSeries, type GameState } from '../src/state';
-import { rotateToNext, targetsFor, placeableTiles } from '../src/table';
+import { featureText, rotateToNext, targetsFor, placeableTiles } from '../src/table';
+import { inHalf } from '../src/board';
 import { parseFragment } from '../src/tokens';
 
 const view = (version: number) => ({
@@ -150,5 +151,20 @@ describe('table helpers', () => {
   it('invite fragments are read and checked', () => {
     expect(parseFragment('#seat=1&token=9838bb1501e3ed69')).toEqual({ seat: 1, token: '9838bb1501e3ed69' });
     expect(parseFragment('#seat=x&token=<script>')).toEqual({ seat: null, token: null });
+  });
+});
+
+describe('features', () => {
+  it('a point of a cell lies in the half whose right angle is nearest', () => {
+    expect(inHalf('SW', 0.1, 0.9)).toBe(true);
+    expect(inHalf('NE', 0.1, 0.9)).toBe(false);
+    expect(inHalf('NW', 0.2, 0.2)).toBe(true);
+    expect(inHalf('SE', 0.2, 0.2)).toBe(false);
+    expect(inHalf('SE', 0.9, 0.8)).toBe(true);
+  });
+  it('a feature is described with its value and owners', () => {
+    const f = { kind: 'city', complete: false, points: 5, tiles: 4, extra: 1, cells: [[0, 0]] as [number, number][], followers: [1, 0] };
+    expect(featureText(f, ['RED', 'BLUE'])).toBe('city (open): 4 tiles, 1 coat of arms, worth 5 now; followers: RED 1');
+    expect(featureText({ ...f, kind: 'field', extra: 2, points: 6, followers: [0, 0] }, ['RED', 'BLUE'])).toBe('field: 4 tiles, 2 completed cities, worth 6 now; no followers');
   });
 });

@@ -18,6 +18,10 @@ use bastide_engine::catalog::Catalog;
 use bastide_engine::geometry::Rotation;
 use serde::Deserialize;
 use serde_json::json;
+use std::sync::Arc;
+
+use crate::hub::Hub;
+use crate::store::GameId;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
@@ -29,8 +33,9 @@ const NO_CLIENT: &str = "<!doctype html><meta charset=utf-8><title>Bastide</titl
 in <code>web/</code>, then build the server again. The API is under <code>/api</code> (docs/server.md).</p>";
 
 /// The routes of this module, to merge into the server's router.
-pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+pub fn router() -> Router<Arc<Hub>> {
     Router::new()
+        .route("/api/games/{id}/feature", get(feature))
         .route("/api/tiles/batch", get(batch))
         .route("/api/tiles/{set}/{file}", get(tile))
         .route("/api/maps/{name}", get(map))
@@ -84,6 +89,81 @@ async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQue
             Ok(l) => ([cache], Json(layout_json(&id, rotation, &l))).into_response(),
             Err(e) => not_found(cut(&e.to_string())),
         }
+    }
+}
+
+#[derive(Deserialize)]
+struct FeatureQuery {
+    x: i32,
+    y: i32,
+    place: String,
+    half: Option<String>,
+}
+
+/// `GET /api/games/ID/feature?x=X&y=Y&place=P[&half=C]`: the feature at a
+/// place of a placed tile, as it stands now: its kind, whether it is
+/// complete, what it is worth now (the engine's own count), the cells it
+/// covers and the followers on it per seat. Everything here is public.
+async fn feature(
+    axum::extract::State(hub): axum::extract::State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<FeatureQuery>,
+) -> Response {
+    let Some(handle) = GameId::parse(&id) else {
+        return not_found("no such game".into());
+    };
+    let handle = match hub.get(&handle).await {
+        Ok(h) => h,
+        Err(e) => return not_found(e.message),
+    };
+    let place: Option<bastide_engine::geometry::Place> = q.place.parse().ok();
+    let corner: Result<Option<bastide_engine::geometry::Corner>, _> =
+        q.half.as_deref().map(str::parse).transpose();
+    let (Some(place), Ok(corner)) = (place, corner) else {
+        return not_found(format!(
+            "no place {} (half {})",
+            cut(&q.place),
+            cut(q.half.as_deref().unwrap_or("-"))
+        ));
+    };
+    let pos = bastide_engine::geometry::Pos::new(q.x, q.y);
+    let info = hub
+        .inspect(&handle, |game| {
+            let board = game.board();
+            let node = board.node_at(game.catalog(), pos, corner, place)?;
+            let feats = board.features();
+            let root = feats.root(node);
+            let (points, tiles, extra) = game.feature_value(root);
+            let mut cells: Vec<[i32; 2]> = Vec::new();
+            for m in feats.members(root) {
+                let (pi, _) = feats.origin(m);
+                let piece = board.pieces()[pi as usize];
+                let def = game.catalog().tile(piece.tile);
+                for &(dx, dy) in &def.oriented(piece.rot).cells {
+                    cells.push([piece.pos.x + dx, piece.pos.y + dy]);
+                }
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            let mut followers = vec![0u32; game.player_count()];
+            for f in game.followers() {
+                let n = board.pieces()[f.piece as usize].node_base + f.feature as u32;
+                if feats.root(n) == root {
+                    if let Some(c) = followers.get_mut(f.player as usize) {
+                        *c += 1;
+                    }
+                }
+            }
+            Some(
+                json!({"kind": feats.kind(root).name(), "complete": feats.open(root) == 0,
+                        "points": points, "tiles": tiles, "extra": extra, "cells": cells,
+                        "followers": followers}),
+            )
+        })
+        .await;
+    match info {
+        Some(v) => Json(v).into_response(),
+        None => not_found(format!("no feature at {} of ({}, {})", place, q.x, q.y)),
     }
 }
 
