@@ -11,11 +11,13 @@ import { chromium, type Browser } from 'playwright-core';
 export const BIN = process.env.BASTIDE_BIN ?? resolve(import.meta.dirname, '../../target/debug/bastide');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export interface Server { url: string; dir: string; proc: ChildProcess; stop(): Promise<void> }
+export interface Server { url: string; dir: string; proc: ChildProcess; stop(): Promise<void>; kill(): Promise<void> }
 
-export async function startServer(): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), 'bastide-e2e-'));
-  const proc = spawn(BIN, ['serve', '--addr', '127.0.0.1:0', '--database', join(dir, 'games.db'), '--bot-move-ms', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a server; `again` restarts one on the same address and database. */
+export async function startServer(again?: { dir: string; url: string }): Promise<Server> {
+  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), 'bastide-e2e-'));
+  const addr = again ? again.url.replace('http://', '') : '127.0.0.1:0';
+  const proc = spawn(BIN, ['serve', '--addr', addr, '--database', join(dir, 'games.db'), '--bot-move-ms', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   proc.stderr?.on('data', (d: Buffer) => { errors += d.toString(); });
   const url = await new Promise<string>((ok, fail) => {
@@ -34,6 +36,10 @@ export async function startServer(): Promise<Server> {
       proc.kill('SIGINT');
       await new Promise((ok) => { proc.once('exit', ok); setTimeout(ok, 3000); });
       rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      proc.kill('SIGKILL');
+      await new Promise((ok) => { proc.once('exit', ok); setTimeout(ok, 3000); });
     },
   };
 }

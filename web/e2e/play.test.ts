@@ -134,6 +134,7 @@ test('a fixed-deck game against a bot, played to the end by clicking, shows the 
   await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
   await page.click('#forward');
   await page.locator('#replay-status', { hasText: 'Action 1 of' }).waitFor();
+  await page.locator('svg.board[data-version="1"]').waitFor();
   assert.equal(await page.locator('use.tile').count(), 2);
   await page.click('#last');
   await page.locator('#summary').waitFor();
@@ -230,6 +231,33 @@ test('a reload in the middle of a game continues it', { timeout: 120_000 }, asyn
   await page.locator('#summary').waitFor();
   assert.deepEqual(await shownScores(page), replayScores(server.dir, (await record(id)).body));
   await page.close();
+});
+
+test('a server killed in the middle of a game: the page reconnects by itself and the game goes on', { timeout: 120_000 }, async () => {
+  // A server of its own: this test kills it.
+  const first = await startServer();
+  const page = await browser.newPage();
+  let second: Server | null = null;
+  try {
+    await page.goto(`${first.url}/`);
+    await page.fill('#deck', DECK);
+    await page.check('#deck-only');
+    await page.click('#create');
+    await page.waitForURL(/\/play\//);
+    const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+    for (let i = 0; i < 3; i++) await act(page, { followers: false });
+    await first.kill();
+    await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
+    second = await startServer({ dir: first.dir, url: first.url });
+    await page.locator('#status', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    while (await act(page, { followers: true })) { /* to the end, without a reload */ }
+    await page.locator('#summary').waitFor();
+    const res = await fetch(`${second.url}/api/games/${id}/record`);
+    assert.deepEqual(await shownScores(page), replayScores(second.dir, await res.json()));
+  } finally {
+    await page.close();
+    if (second) await second.stop(); else await first.stop();
+  }
 });
 
 async function someTurns(opts: Parameters<typeof createInLobby>[1], turns: number, preferHalf = false): Promise<Page> {

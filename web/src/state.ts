@@ -36,7 +36,9 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         players: msg.players, seats: msg.seats, config: msg.config,
         // A welcome after `since` has no view: the `played` messages that follow bring it.
         view: msg.view ?? (keep ? state.view : null),
-        legal: msg.legal ?? [],
+        // A reconnect that missed nothing gets no `played`, hence no legal
+        // moves: the ones we had still hold.
+        legal: msg.legal ?? (keep && msg.view === null && msg.version === state.version ? state.legal : []),
         log: keep ? state.log : [],
         error: null,
         resync: false,

@@ -116,6 +116,11 @@ describe('state', () => {
     s = reduce(s, parseServerMessage(played(2)));
     expect(s?.version).toBe(2);
   });
+  it('a reconnect that missed nothing keeps the legal moves', () => {
+    const s = reduce(start(), parseServerMessage(welcome(null, 0)));
+    expect(s?.legal).toHaveLength(1);
+    expect(s?.view?.board).toHaveLength(1);
+  });
   it('errors are kept for display and change nothing else', () => {
     const s = reduce(start(), parseServerMessage('{"error": {"code": "illegal", "message": "no"}}'));
     expect(s?.error).toBe('illegal: no');
