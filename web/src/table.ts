@@ -109,6 +109,8 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
         h('span', {}, `· ${view?.supply[i] ?? 0} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
     }));
     const mine = isMyTurn(s);
+    // The tab's title tells a player in another tab that it is their turn.
+    document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
     const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} to play`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
