@@ -262,6 +262,9 @@ export class Board {
     this.pieces = m.view.board;
     for (const g of Object.values(L)) g.replaceChildren();
     if (m.map) this.drawMap(m.map, m.view);
+    // Under every half tile its whole cell is hatched: a second half covers
+    // the rest, an empty half stays visibly empty (the renderer's pattern).
+    for (const p of m.view.board) if (p.half) el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, fill: 'url(#hatch)', class: 'halfgap' }, L.map);
     const cells: Pt[] = [];
     const drawPiece = (p: Piece, parent: SVGGElement, cls: string): void => {
       const l = this.layouts.get(`${p.tile}@${p.rotation}`);

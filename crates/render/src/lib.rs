@@ -420,22 +420,25 @@ pub fn tile_layout(
     Ok(draw::tile_layout(catalog, t, rotation))
 }
 
-/// One tile as [`tile_svg`] draws it, without the table behind it: the
-/// pictures of neighbouring tiles overlap by their margins when a client
-/// lays them out on a board, and only the tile itself may cover the others.
+/// One tile as [`tile_svg`] draws it, without the table behind it and, for
+/// a half tile, without the hatched empty half: the pictures of
+/// neighbouring tiles overlap by their margins when a client lays them out
+/// on a board, and only the tile itself may cover the others (the client
+/// hatches a half-filled cell under its tiles).
 pub fn tile_svg_bare(
     catalog: &Catalog,
     id: &str,
     rotation: Rotation,
 ) -> Result<String, RenderError> {
-    let svg = tile_svg(catalog, id, rotation)?;
-    Ok(match svg.find("<rect class=\"table\"") {
-        Some(start) => match svg[start..].find("/>") {
-            Some(len) => format!("{}{}", &svg[..start], &svg[start + len + 2..]),
-            None => svg,
-        },
-        None => svg,
-    })
+    let mut svg = tile_svg(catalog, id, rotation)?;
+    for start_tag in ["<rect class=\"table\"", "<polygon class=\"gap\""] {
+        if let Some(start) = svg.find(start_tag) {
+            if let Some(len) = svg[start..].find("/>") {
+                svg.replace_range(start..start + len + 2, "");
+            }
+        }
+    }
+    Ok(svg)
 }
 
 /// A contact sheet of every tile kind of a set (of every set for `None`),
