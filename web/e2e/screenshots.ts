@@ -74,8 +74,10 @@ try {
     if (s.name === 'all' && pass === 'warm') {
       await page.goto(`${server.url}/replay/${id}`);
       await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
-      for (let i = 0; i < 40; i++) await page.click('#forward');
-      await page.locator('#replay-status', { hasText: 'Action 40 of' }).waitFor();
+      for (let i = 1; i <= 40; i++) {
+        await page.click('#forward');
+        await page.locator('#replay-status', { hasText: `Action ${i} of` }).waitFor();
+      }
       await page.locator('svg.board[data-version="40"]').waitFor();
       await page.screenshot({ path: `${DOCS}/web-replay.png` });
     }

@@ -54,7 +54,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
   });
   const button = (label: string, id: string, f: () => number): HTMLButtonElement => h('button', { id, onclick: () => { void go(f()); } }, label);
   side.replaceChildren(h('section', { class: 'panel' }, h('h2', {}, game ? `Replay of ${game}` : 'Replay a record'), file, info,
-    h('div', { role: 'group', 'aria-label': 'Step' }, button('⏮ Start', 'first', () => 0), button('◀ Back (J)', 'back', () => at - 1), button('Forward (K) ▶', 'forward', () => at + 1), button('End ⏭', 'last', () => total))), extra);
+    h('div', { role: 'group', 'aria-label': 'Step' }, button('« Start (Home)', 'first', () => 0), button('◀ Back (J)', 'back', () => at - 1), button('Forward (K) ▶', 'forward', () => at + 1), button('End (End) »', 'last', () => total))), extra);
   const keys = (e: KeyboardEvent): void => {
     if (e.key === 'j' || e.key === 'PageUp') void go(at - 1);
     else if (e.key === 'k' || e.key === 'PageDown') void go(at + 1);
