@@ -311,6 +311,8 @@ export class Board {
     if (!this.marked && m.view.board.length > 0) {
       this.marked = true;
       performance.mark('bastide:board', { detail: m.view.board.length });
+      // Two frames later the board has been laid out and painted.
+      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('bastide:painted')));
     }
   }
 

@@ -154,6 +154,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
 
   const open = (): Connection => connect(game, token, () => (state?.view ? state.version : null), (m) => {
     const before = state;
+    if (m.type === 'welcome' && performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
     state = reduce(state, m);
     if (m.type === 'played' || m.type === 'status') sentLegal = null;
     if (m.type === 'error' && state && sentLegal) {
