@@ -1292,3 +1292,46 @@ pub fn sheet(cat: &Catalog, sets: &[&str], px_per_cell: f64) -> String {
     out.push_str("</svg>\n");
     out
 }
+
+/// Where a tile's picture ([`tile`]) puts its cells and its followers, for
+/// clients that lay the pictures out themselves (the browser client).
+pub fn tile_layout(cat: &Catalog, t: TileIdx, rot: Rotation) -> crate::TileLayout {
+    let def = cat.tile(t);
+    let g = geom::tile_geom(def);
+    let oriented = def.oriented(rot);
+    let cells = &oriented.cells;
+    let minx = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let maxx = cells.iter().map(|c| c.0).max().unwrap_or(0);
+    let miny = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let maxy = cells.iter().map(|c| c.1).max().unwrap_or(0);
+    // The same margin and origin as `tile`, so spots match the picture.
+    let m = 8.0;
+    let origin = Pt::new(m - minx as f64 * S, m - miny as f64 * S);
+    let mut spots = Vec::new();
+    for (ci, row) in oriented.place_feature.iter().enumerate() {
+        for place in bastide_engine::geometry::Place::ALL {
+            let f = row[place.index()];
+            let Some(fd) = def.features.get(f as usize) else {
+                continue;
+            };
+            let at = to_board(g.anchors[f as usize], origin, rot);
+            spots.push(crate::Spot {
+                cell: cells.get(ci).copied().unwrap_or((0, 0)),
+                place: place.to_string(),
+                feature: f,
+                kind: fd.kind.name(),
+                x: at.x,
+                y: at.y,
+                lying: g.lying[f as usize],
+            });
+        }
+    }
+    crate::TileLayout {
+        width: (maxx - minx + 1) as f64 * S + 2.0 * m,
+        height: (maxy - miny + 1) as f64 * S + 2.0 * m,
+        origin: (origin.x, origin.y),
+        cell: S,
+        cells: cells.clone(),
+        spots,
+    }
+}

@@ -389,6 +389,79 @@ pub fn tile_svg(catalog: &Catalog, id: &str, rotation: Rotation) -> Result<Strin
     Ok(draw::tile(catalog, t, rotation, TILE_PX))
 }
 
+/// Where one place of a tile's picture holds a feature and where that
+/// feature's follower stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spot {
+    /// The cell of the tile (offset from its first cell, after rotation).
+    pub cell: (i32, i32),
+    /// The place, in board orientation (`N`, `NNE`, `C`, `H1`, …).
+    pub place: String,
+    /// The feature's index in the tile's catalog entry: places with the
+    /// same index name the same feature.
+    pub feature: u8,
+    /// The feature's kind (`city`, `road`, `field`, `monastery`, `river`).
+    pub kind: &'static str,
+    /// Where its follower stands, in the picture's units.
+    pub x: f64,
+    /// Where its follower stands, in the picture's units.
+    pub y: f64,
+    /// Whether a follower there lies down (a farmer).
+    pub lying: bool,
+}
+
+/// How [`tile_svg`]'s picture of a tile in one rotation is laid out: its
+/// size, where its first cell's corner is, and its follower spots. All in
+/// the picture's units ([`TILE_PX`] to a cell).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileLayout {
+    /// The picture's width.
+    pub width: f64,
+    /// The picture's height.
+    pub height: f64,
+    /// The top-left corner of the tile's first cell (its board position).
+    pub origin: (f64, f64),
+    /// The size of one cell.
+    pub cell: f64,
+    /// The cells it covers, as offsets from the first.
+    pub cells: Vec<(i32, i32)>,
+    /// Every place that holds a feature.
+    pub spots: Vec<Spot>,
+}
+
+/// The layout of [`tile_svg`]'s picture of a tile.
+pub fn tile_layout(
+    catalog: &Catalog,
+    id: &str,
+    rotation: Rotation,
+) -> Result<TileLayout, RenderError> {
+    let t = catalog
+        .find(id)
+        .ok_or_else(|| RenderError::UnknownTile(id.to_string()))?;
+    Ok(draw::tile_layout(catalog, t, rotation))
+}
+
+/// One tile as [`tile_svg`] draws it, without the table behind it and, for
+/// a half tile, without the hatched empty half: the pictures of
+/// neighbouring tiles overlap by their margins when a client lays them out
+/// on a board, and only the tile itself may cover the others (the client
+/// hatches a half-filled cell under its tiles).
+pub fn tile_svg_bare(
+    catalog: &Catalog,
+    id: &str,
+    rotation: Rotation,
+) -> Result<String, RenderError> {
+    let mut svg = tile_svg(catalog, id, rotation)?;
+    for start_tag in ["<rect class=\"table\"", "<polygon class=\"gap\""] {
+        if let Some(start) = svg.find(start_tag) {
+            if let Some(len) = svg[start..].find("/>") {
+                svg.replace_range(start..start + len + 2, "");
+            }
+        }
+    }
+    Ok(svg)
+}
+
 /// A contact sheet of every tile kind of a set (of every set for `None`),
 /// with ids and counts, as SVG.
 pub fn catalog_svg(catalog: &Catalog, set: Option<&str>) -> Result<String, RenderError> {

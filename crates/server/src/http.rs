@@ -47,8 +47,6 @@ type ApiResult<T> = Result<T, ApiError>;
 /// The server's routes.
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
-        .route("/", get(index))
-        .route("/play/{id}", get(play_page))
         .route("/api/health", get(health))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(summary))
@@ -60,37 +58,9 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
+        .merge(crate::assets::router())
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
         .with_state(hub)
-}
-
-async fn index() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "Bastide game server.\n\
-         The browser client is not served yet; the API is under /api \
-         (GET /api/health, GET /api/games, POST /api/games, \
-         GET /api/games/ID/ws), described in docs/server.md.\n",
-    )
-}
-
-/// Where invite links lead. The browser client will live here; until it
-/// does, the page says so and where the game's socket is, so that a link
-/// handed out today is not a dead end.
-async fn play_page(Path(id): Path<String>) -> Response {
-    let Some(id) = GameId::parse(&id) else {
-        return ApiError(ProtocolError::new(ErrorCode::NotFound, "no such game")).into_response();
-    };
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        format!(
-            "<!doctype html><meta charset=utf-8><title>Bastide game {id}</title>\n\
-             <p>Bastide game <code>{id}</code>. The browser client is not served yet: \
-             a client connects to <code>/api/games/{id}/ws</code> and says hello with the \
-             token in this link (after <code>#</code>); see docs/server.md.</p>\n"
-        ),
-    )
-        .into_response()
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Response {

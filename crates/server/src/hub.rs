@@ -1020,6 +1020,12 @@ impl Hub {
         public_view(&handle.live.lock().await.game)
     }
 
+    /// Runs `f` on the game in memory, read only (routes outside this
+    /// module, e.g. the client's feature details in `assets.rs`).
+    pub async fn inspect<R>(&self, handle: &GameHandle, f: impl FnOnce(&Game) -> R) -> R {
+        f(&handle.live.lock().await.game)
+    }
+
     fn seat_of(live: &LiveGame, token: &str) -> Result<usize, ProtocolError> {
         live.seat_for_token(token).ok_or_else(|| {
             ProtocolError::new(

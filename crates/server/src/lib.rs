@@ -18,6 +18,7 @@ use axum::serve::ListenerExt;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+pub mod assets;
 pub mod clock;
 pub mod http;
 pub mod hub;

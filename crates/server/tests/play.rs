@@ -76,7 +76,8 @@ async fn full_game(db: &TestDb) {
         .await
         .expect("GET the invite");
     assert_eq!(page.status().as_u16(), 200);
-    assert!(page.text().await.expect("a page").contains(&id));
+    let html = page.text().await.expect("a page");
+    assert!(html.contains("<title>Bastide"), "the client's page: {html}");
 
     let (_, open) = api.get("/api/games").await;
     assert!(

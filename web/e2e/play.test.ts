@@ -1,0 +1,291 @@
+// End-to-end: real server, real browser, games played by clicking.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launch, replayScores, startServer, type Server } from './harness';
+
+let server: Server;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function status(page: Page): Promise<{ status: string; mine: boolean; version: number }> {
+  const el = page.locator('#status');
+  await el.waitFor();
+  return {
+    status: (await el.getAttribute('data-status')) ?? '',
+    mine: (await el.getAttribute('data-mine')) === 'true',
+    version: Number(await el.getAttribute('data-version')),
+  };
+}
+
+async function waitForChange(page: Page, version: number): Promise<void> {
+  await page.waitForFunction((v) => {
+    const s = document.querySelector('#status');
+    return s !== null && (Number(s.getAttribute('data-version')) !== v || s.getAttribute('data-status') !== 'playing' || document.querySelector('[role=alert]') !== null);
+  }, version, { timeout: 20_000 });
+  const alert = await page.locator('[role=alert]').count();
+  if (alert > 0) throw new Error(`the page shows an error: ${await page.locator('[role=alert]').innerText()}`);
+}
+
+/**
+ * Plays one of this seat's actions by mouse: a placement (target, then
+ * Confirm), else a follower spot (when `followers`), else Pass, else the
+ * first other choice. Returns false when the game is over.
+ */
+async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean }): Promise<boolean> {
+  const s = await status(page);
+  if (s.status !== 'playing') return false;
+  if (!s.mine) {
+    await page.waitForFunction((v) => {
+      const e = document.querySelector('#status');
+      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
+    }, s.version, { timeout: 30_000 });
+    return true;
+  }
+  // The board draws after the tile layouts arrive: wait for this version's.
+  await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+  if (opts.preferHalf) {
+    const half = page.locator('.hand button', { hasText: 'halfsies' });
+    if (await half.count() > 0) {
+      await half.first().click();
+      await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
+    }
+  }
+  const targets = page.locator('.target');
+  if (await targets.count() > 0) {
+    await targets.first().click();
+    await page.locator('.preview').waitFor();
+    await page.click('#confirm');
+  } else if (opts.followers && await page.locator('.spot').count() > 0) {
+    await page.locator('.spot').first().click();
+  } else if (await page.locator('#pass').count() > 0) {
+    await page.click('#pass');
+  } else {
+    await page.locator('#choices button').first().click();
+  }
+  await waitForChange(page, s.version);
+  return true;
+}
+
+async function createInLobby(page: Page, opts: { deck?: string; deckOnly?: boolean; expansions?: string[]; base?: string; seats?: string[] }): Promise<string> {
+  await page.goto(`${server.url}/`);
+  if (opts.base) await page.selectOption('#base', opts.base);
+  for (const e of opts.expansions ?? []) await page.check(`input[value="${e}"]`);
+  if (opts.deck) await page.fill('#deck', opts.deck);
+  if (opts.deckOnly) await page.check('#deck-only');
+  if (opts.seats) {
+    await page.fill('#players', String(opts.seats.length));
+    await page.locator('#players').dispatchEvent('change');
+    for (const [i, k] of opts.seats.entries()) await page.selectOption(`select[name=seat${i}]`, k);
+  }
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1];
+  assert.ok(id);
+  return id;
+}
+
+async function shownScores(page: Page): Promise<number[]> {
+  return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+}
+
+async function record(id: string): Promise<{ complete: boolean; body: unknown }> {
+  const res = await fetch(`${server.url}/api/games/${id}/record`);
+  return { complete: res.headers.get('x-bastide-record') === 'complete', body: await res.json() };
+}
+
+const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
+
+test('a fixed-deck game against a bot, played to the end by clicking, shows the record\'s scores', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const id = await createInLobby(page, { deck: DECK, deckOnly: true });
+  let actions = 0;
+  while (await act(page, { followers: true })) actions++;
+  await page.locator('#summary').waitFor();
+  const r = await record(id);
+  assert.equal(r.complete, true);
+  const expected = replayScores(server.dir, r.body);
+  assert.deepEqual(await shownScores(page), expected);
+  assert.ok(expected.some((s) => s > 0), `some points were scored: ${expected}`);
+  assert.ok(actions >= 8, `the person acted ${actions} times`);
+  // The score graph and categories are drawn.
+  assert.equal(await page.locator('#summary svg polyline').count(), 2);
+
+  // Hovering a tile names the feature under the pointer, outlines it and says what it is worth.
+  const start = page.locator('use.tile').first();
+  const box = await start.boundingBox();
+  assert.ok(box);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.2);
+  await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height * 0.2 + 2);
+  await page.locator('#feature-info', { hasText: /worth \d+ now/ }).waitFor();
+  assert.ok(await page.locator('.hl').count() >= 1);
+
+  // The replay viewer steps through the same record to the same scores.
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+  await page.click('#forward');
+  await page.locator('#replay-status', { hasText: 'Action 1 of' }).waitFor();
+  await page.locator('svg.board[data-version="1"]').waitFor();
+  assert.equal(await page.locator('use.tile').count(), 2);
+  await page.click('#last');
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), expected);
+  await page.click('#back');
+  await page.locator('#replay-status', { hasText: `Action ${(r.body as { actions: unknown[] }).actions.length - 1} of` }).waitFor();
+  await page.close();
+});
+
+test('a record file is replayed in the viewer', { timeout: 60_000 }, async () => {
+  const res = await fetch(`${server.url}/api/games?status=finished`);
+  const games = (await res.json() as { games: { id: string }[] }).games;
+  assert.ok(games[0], 'a finished game exists (the first test)');
+  const r = await record(games[0].id);
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/replay`);
+  await page.setInputFiles('input[type=file]', { name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(r.body)) });
+  await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+  await page.keyboard.press('End');
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, r.body));
+  await page.close();
+});
+
+test('the keyboard alone places a tile, rotates, confirms and passes', { timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  await createInLobby(page, { deck: DECK, deckOnly: true });
+  await page.locator('.target').first().waitFor();
+  const before = await page.locator('#current-tile').getAttribute('alt');
+  await page.keyboard.press('r');
+  assert.notEqual(await page.locator('#current-tile').getAttribute('alt'), before, 'R turns the tile');
+  // Tab order reaches the marked cells; Enter chooses one, Enter again confirms.
+  await page.locator('.target').first().focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.preview').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm');
+  const v = (await status(page)).version;
+  await page.keyboard.press('Enter');
+  await waitForChange(page, v);
+  await page.locator('#pass').focus();
+  await page.keyboard.press('Enter');
+  await waitForChange(page, v + 1);
+  assert.ok((await status(page)).version >= v + 2);
+  await page.close();
+});
+
+test('two browser contexts play the two seats of one game', { timeout: 120_000 }, async () => {
+  const res = await fetch(`${server.url}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ config: { players: ['RED', 'BLUE'], deck: DECK.split(' ').slice(0, 6), deck_only: true }, seats: ['human', 'human'] }),
+  });
+  const created = await res.json() as { id: string; seats: { token: string }[] };
+  const [a, b] = created.seats;
+  assert.ok(a && b);
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const pa = await ctxA.newPage();
+  const pb = await ctxB.newPage();
+  await pa.goto(`${server.url}/play/${created.id}#seat=0&token=${a.token}`);
+  await pb.goto(`${server.url}/play/${created.id}#seat=1&token=${b.token}`);
+  // Seat 1 starts the game from its table; seat 0's table learns it live.
+  await pb.click('#start');
+  await pa.locator('#status[data-status="playing"]').waitFor();
+  let guard = 0;
+  for (;;) {
+    const [sa, sb] = [await status(pa), await status(pb)];
+    if (sa.status !== 'playing') break;
+    assert.ok(!(sa.mine && sb.mine), 'only one seat acts at a time');
+    const page = sa.mine ? pa : sb.mine ? pb : null;
+    if (page) await act(page, { followers: guard % 3 === 0 });
+    else await pa.waitForTimeout(100);
+    assert.ok(++guard < 200);
+  }
+  await pa.locator('#summary').waitFor();
+  await pb.locator('#summary').waitFor();
+  const expected = replayScores(server.dir, (await record(created.id)).body);
+  assert.deepEqual(await shownScores(pa), expected);
+  assert.deepEqual(await shownScores(pb), expected);
+  await ctxA.close();
+  await ctxB.close();
+});
+
+test('a reload in the middle of a game continues it', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage();
+  const id = await createInLobby(page, { deck: DECK, deckOnly: true });
+  for (let i = 0; i < 3; i++) await act(page, { followers: false });
+  const before = await status(page);
+  await page.reload();
+  await page.locator('#status').waitFor();
+  await page.waitForFunction((v) => Number(document.querySelector('#status')?.getAttribute('data-version')) >= v, before.version);
+  // The token came back from this browser's storage: still a player, not a spectator.
+  assert.ok(await page.locator('.players li', { hasText: '(you)' }).count() === 1);
+  while (await act(page, { followers: true })) { /* to the end */ }
+  await page.locator('#summary').waitFor();
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, (await record(id)).body));
+  await page.close();
+});
+
+test('a server killed in the middle of a game: the page reconnects by itself and the game goes on', { timeout: 120_000 }, async () => {
+  // A server of its own: this test kills it.
+  const first = await startServer();
+  const page = await browser.newPage();
+  let second: Server | null = null;
+  try {
+    await page.goto(`${first.url}/`);
+    await page.fill('#deck', DECK);
+    await page.check('#deck-only');
+    await page.click('#create');
+    await page.waitForURL(/\/play\//);
+    const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+    for (let i = 0; i < 3; i++) await act(page, { followers: false });
+    await first.kill();
+    await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
+    second = await startServer({ dir: first.dir, url: first.url });
+    await page.locator('#status', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
+    while (await act(page, { followers: true })) { /* to the end, without a reload */ }
+    await page.locator('#summary').waitFor();
+    const res = await fetch(`${second.url}/api/games/${id}/record`);
+    assert.deepEqual(await shownScores(page), replayScores(second.dir, await res.json()));
+  } finally {
+    await page.close();
+    if (second) await second.stop(); else await first.stop();
+  }
+});
+
+async function someTurns(opts: Parameters<typeof createInLobby>[1], turns: number, preferHalf = false): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await createInLobby(page, opts);
+  for (let i = 0; i < turns; i++) if (!(await act(page, { followers: i % 2 === 0, preferHalf }))) break;
+  return page;
+}
+
+test('Half-and-half: halves from the hand are placed by clicking', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['halfsies1'] }, 8, true);
+  const halves = await page.locator('use[data-tile^="halfsies1/"]').count();
+  assert.ok(halves >= 1, 'a half tile lies on the board');
+  assert.ok((await status(page)).version >= 6);
+  await page.close();
+});
+
+test('Plague: an outbreak appears and its steps are played by clicking', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['plague'], deck: 'plague/A base/U base/E base/V base/K base/B' }, 12);
+  assert.ok(await page.locator('.tok-outbreak').count() >= 1, 'an outbreak token is drawn');
+  assert.ok((await status(page)).version >= 8);
+  await page.close();
+});
+
+test('Map Chips: the Ukraine map is drawn and turns are played', { timeout: 120_000 }, async () => {
+  const page = await someTurns({ expansions: ['map-chips'] }, 8);
+  assert.ok(await page.locator('.mapcell').count() > 50, 'the map squares are drawn');
+  assert.ok(await page.locator('.chumak-sq').count() >= 1, 'Chumak squares are drawn');
+  assert.ok((await status(page)).version >= 6);
+  await page.close();
+});

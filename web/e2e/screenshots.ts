@@ -1,0 +1,125 @@
+// Screenshots of real games for docs/ and the figures of
+// docs/performance.md: bots play whole games on a real server, Chromium
+// shows them. Run: npm run screenshots (after building the server).
+
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { launch, startServer } from './harness';
+
+const DOCS = resolve(import.meta.dirname, '../../docs');
+
+interface Setup { name: string; config: Record<string, unknown>; seats: string[] }
+
+const SETUPS: Setup[] = [
+  { name: 'base', config: { players: ['RED', 'BLUE'], base: 'base', expansions: [] }, seats: ['greedy', 'greedy'] },
+  { name: 'river', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river2'] }, seats: ['greedy', 'random'] },
+  { name: 'river20', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river20'] }, seats: ['greedy', 'random'] },
+  { name: 'halfsies', config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['halfsies1'] }, seats: ['greedy', 'random', 'greedy'] },
+  { name: 'plague', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['plague'] }, seats: ['greedy', 'random'] },
+  { name: 'gingerbread', config: { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'] }, seats: ['greedy', 'random'] },
+  { name: 'map-chips', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['map-chips'], map: 'ukraine' }, seats: ['greedy', 'random'] },
+  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river2', 'halfsies1', 'halfsies2', 'plague', 'gingerbread'] }, seats: ['greedy', 'random', 'greedy', 'random'] },
+];
+
+const server = await startServer();
+const browser = await launch();
+const figures: string[] = [];
+try {
+  for (const s of SETUPS) {
+    const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { ...s.config, seed: 11 }, seats: s.seats }) });
+    if (!res.ok) { console.error(s.name, await res.text()); continue; }
+    const { id } = await res.json() as { id: string };
+    for (let i = 0; i < 600; i++) {
+      const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string };
+      if (g.status === 'finished') break;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    for (const pass of ['cold', 'warm']) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // tsx compiles with esbuild's keepNames, which wraps the functions
+    // passed to page.evaluate in a __name helper the page lacks.
+    await page.addInitScript('window.__name = (f) => f');
+    const start = Date.now();
+    await page.goto(`${server.url}/watch/${id}`);
+    await page.locator('#summary').waitFor();
+    await page.locator('svg.board[data-version]').waitFor();
+    await page.waitForFunction(() => performance.getEntriesByName('bastide:painted').length > 0);
+    const timing = await page.evaluate(() => {
+      const board = performance.getEntriesByName('bastide:board')[0] as PerformanceMark | undefined;
+      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/api/tiles/batch'));
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? -1;
+      return {
+        pieces: Number(board?.detail ?? 0), board: board?.startTime ?? -1, lastTile: Math.max(0, ...tiles.map((r) => r.responseEnd)), fcp: fcp?.startTime ?? -1, kinds: tiles.length,
+        welcome: at('bastide:welcome'), painted: at('bastide:painted'), batchMs: Math.max(0, ...tiles.map((r) => r.responseEnd - r.requestStart)),
+        batchKb: Math.max(0, ...tiles.map((r) => r.transferSize)) / 1024,
+      };
+    });
+    // Pan and zoom for two seconds, one wheel event per frame, counting frames.
+    const fps = await page.evaluate(async () => {
+      const svg = document.querySelector('svg.board');
+      if (!svg) return { frames: 0, ms: 0, worst: 0 };
+      const times: number[] = [];
+      const t0 = performance.now();
+      await new Promise<void>((done) => {
+        const frame = (t: number): void => {
+          times.push(t);
+          const r = svg.getBoundingClientRect();
+          svg.dispatchEvent(new WheelEvent('wheel', { deltaY: times.length % 60 < 30 ? -20 : 20, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+          if (t - t0 < 2000) requestAnimationFrame(frame); else done();
+        };
+        requestAnimationFrame(frame);
+      });
+      const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
+      return { frames: times.length, ms: (times[times.length - 1] ?? t0) - t0, worst: Math.max(...gaps) };
+    });
+    await page.keyboard.press('f');
+    await page.screenshot({ path: `${DOCS}/web-${s.name}.png` });
+    figures.push(`| ${s.name} (${pass}) | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.welcome.toFixed(0)} | ${timing.batchMs.toFixed(0)} (${timing.batchKb.toFixed(0)} KiB) | ${timing.board.toFixed(0)} | ${timing.painted.toFixed(0)} | ${(fps.frames / (fps.ms / 1000)).toFixed(1)} | ${fps.worst.toFixed(1)} |`);
+    console.log(s.name, pass, id, JSON.stringify(timing), JSON.stringify(fps), Date.now() - start, 'ms');
+    if (s.name === 'all' && pass === 'warm') {
+      await page.goto(`${server.url}/replay/${id}`);
+      await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+      for (let i = 1; i <= 40; i++) {
+        await page.click('#forward');
+        await page.locator('#replay-status', { hasText: `Action ${i} of` }).waitFor();
+      }
+      await page.locator('svg.board[data-version="40"]').waitFor();
+      await page.screenshot({ path: `${DOCS}/web-replay.png` });
+    }
+    await page.close();
+    }
+  }
+  {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.url}/`);
+    await page.locator('text=Finished games').waitFor();
+    await page.screenshot({ path: `${DOCS}/web-lobby.png` });
+    await page.close();
+  }
+  // A person's turn against a bot: marked cells, then follower spots.
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${server.url}/`);
+  await page.check('input[value="plague"]');
+  await page.click('#create');
+  await page.waitForURL(/\/play\//);
+  for (let turn = 0; turn < 6; turn++) {
+    await page.locator('.target').first().waitFor();
+    await page.locator('.target').nth(turn % 2 === 1 && await page.locator('.target').count() > 1 ? 1 : 0).click();
+    await page.click('#confirm');
+    await page.locator('#pass').waitFor();
+    if (turn === 5) break;
+    if (await page.locator('.spot').count() > 0 && turn % 2 === 0) await page.locator('.spot').first().click();
+    else await page.click('#pass');
+  }
+  await page.screenshot({ path: `${DOCS}/web-followers.png` });
+  await page.click('#pass');
+  await page.locator('.target').first().waitFor();
+  await page.locator('.target').first().click();
+  await page.screenshot({ path: `${DOCS}/web-preview.png` });
+  await page.close();
+  writeFileSync(resolve(import.meta.dirname, '../figures.md'), `| game | pieces | first paint (ms) | welcome (ms) | tile batch (ms, size) | board in DOM (ms) | board painted (ms) | pan/zoom fps | worst frame (ms) |\n|---|---|---|---|---|---|---|---|---|\n${figures.join('\n')}\n`);
+} finally {
+  await browser.close();
+  await server.stop();
+}

@@ -1,0 +1,54 @@
+// Board coordinates: cells (x east, y south, notation.md), world units
+// (CELL per cell, the tile pictures' units) and screen pixels via a camera.
+
+export const CELL = 100;
+
+export interface Pt { x: number; y: number }
+/** Screen = (world - origin) * scale. */
+export interface Camera { x: number; y: number; scale: number }
+
+export const MIN_SCALE = 0.15;
+export const MAX_SCALE = 4;
+
+export function worldToScreen(c: Camera, p: Pt): Pt {
+  return { x: (p.x - c.x) * c.scale, y: (p.y - c.y) * c.scale };
+}
+
+export function screenToWorld(c: Camera, p: Pt): Pt {
+  return { x: p.x / c.scale + c.x, y: p.y / c.scale + c.y };
+}
+
+/** The cell under a world point. */
+export function cellAt(p: Pt): Pt {
+  return { x: Math.floor(p.x / CELL), y: Math.floor(p.y / CELL) };
+}
+
+/** Zooms by `factor` keeping the world point under `screen` in place. */
+export function zoomAt(c: Camera, screen: Pt, factor: number): Camera {
+  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, c.scale * factor));
+  const w = screenToWorld(c, screen);
+  return { x: w.x - screen.x / scale, y: w.y - screen.y / scale, scale };
+}
+
+export function pan(c: Camera, dxScreen: number, dyScreen: number): Camera {
+  return { ...c, x: c.x - dxScreen / c.scale, y: c.y - dyScreen / c.scale };
+}
+
+/** A camera showing every cell of `cells` (plus a margin) in a viewport. */
+export function fit(cells: Pt[], width: number, height: number): Camera {
+  if (cells.length === 0 || width <= 0 || height <= 0) return { x: -width / 2, y: -height / 2, scale: 1 };
+  const xs = cells.map((p) => p.x);
+  const ys = cells.map((p) => p.y);
+  const minX = (Math.min(...xs) - 1) * CELL;
+  const maxX = (Math.max(...xs) + 2) * CELL;
+  const minY = (Math.min(...ys) - 1) * CELL;
+  const maxY = (Math.max(...ys) + 2) * CELL;
+  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min(width / (maxX - minX), height / (maxY - minY), 1.2)));
+  return { x: (minX + maxX) / 2 - width / (2 * scale), y: (minY + maxY) / 2 - height / (2 * scale), scale };
+}
+
+/** The next rotation clockwise. */
+export function nextRotation<R extends number>(r: R, all: readonly R[]): R {
+  const i = all.indexOf(r);
+  return all[(i + 1) % all.length] ?? r;
+}

@@ -1,0 +1,81 @@
+// The lobby: create a game (sets, options, seats for people and bots),
+// list open games to join and running or finished ones to watch or replay.
+
+import { GameSummary, createGame, listGames, startGame } from './api';
+import { h, errorText } from './dom';
+import type { JsonObject } from './json';
+import { saveToken } from './tokens';
+
+const EXPANSIONS: [string, string][] = [
+  ['river1', 'River I'], ['river2', 'River II'], ['river20', 'River (20th anniversary)'], ['cutcassonne', 'CutCassonne'],
+  ['halfsies1', 'Half-and-half 1'], ['halfsies2', 'Half-and-half 2'], ['plague', 'The Plague'],
+  ['gingerbread', 'Gingerbread Man (Winter base)'], ['map-chips', 'Map Chips (Ukraine map)'],
+];
+const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
+export const SEAT_KINDS = ['human', 'random', 'greedy', 'mcts:200', 'mcts:2000'];
+
+export function lobby(root: HTMLElement, navigate: (path: string) => void): void {
+  const message = h('p', { role: 'status', class: 'status' });
+  const seatsBox = h('div', { id: 'seats' });
+  const count = h('input', { type: 'number', min: 1, max: 6, value: 2, id: 'players', 'aria-label': 'Number of players' });
+  const drawSeats = (): void => {
+    const n = Math.min(6, Math.max(1, Number(count.value) || 2));
+    const old = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => h('label', {}, `${COLOURS[i] ?? `P${i}`}: `,
+      h('select', { name: `seat${i}`, 'aria-label': `Seat ${i} (${COLOURS[i] ?? ''})` },
+        ...SEAT_KINDS.map((k) => h('option', { value: k, selected: (old[i] ?? (i === 0 ? 'human' : 'greedy')) === k }, k))), ' ')));
+  };
+  count.addEventListener('change', drawSeats);
+  drawSeats();
+  const base = h('select', { id: 'base', 'aria-label': 'Base game' }, h('option', { value: 'base' }, 'Base game'), h('option', { value: 'winter' }, 'Winter Edition'));
+  const exps = EXPANSIONS.map(([id, name]) => h('label', {}, h('input', { type: 'checkbox', value: id, name: 'expansion' }), ` ${name} `));
+  const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
+  const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
+  const invites = h('div', { class: 'invites', 'aria-live': 'polite' });
+  const create = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    const n = Math.min(6, Math.max(1, Number(count.value) || 2));
+    const expansions = exps.map((l) => l.querySelector('input')).filter((i): i is HTMLInputElement => !!i && i.checked).map((i) => i.value);
+    const config: JsonObject = { players: COLOURS.slice(0, n), base: base.value, expansions, options: {} };
+    if (expansions.includes('map-chips')) config.map = 'ukraine';
+    const tiles = deck.value.split(/[\s,]+/).filter((t) => t.length > 0);
+    if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
+    const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
+    try {
+      const g = await createGame(config, seats);
+      const people = g.seats.filter((s) => s.token !== null);
+      for (const s of people) if (s.token) saveToken(g.id, s.seat, s.token);
+      const first = people[0];
+      if (first?.token) await startGame(g.id, first.token).catch(() => undefined);
+      invites.replaceChildren(h('h2', {}, `Game ${g.id} created`),
+        ...people.map((s) => h('p', {}, `Seat ${s.seat} invite: `, h('a', { href: s.invite ?? '#', 'data-seat': s.seat }, s.invite ?? ''))));
+      if (first?.token && people.length === 1) navigate(`/play/${g.id}#seat=${first.seat}&token=${first.token}`);
+      else if (people.length === 0) navigate(`/watch/${g.id}`);
+    } catch (err) {
+      message.textContent = `Could not create the game: ${errorText(err)}`;
+    }
+  };
+  const lists = h('div', {});
+  const refresh = async (): Promise<void> => {
+    try {
+      const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      lists.replaceChildren(
+        h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
+        h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),
+        h('h2', {}, 'Finished games'), h('ul', {}, ...finished.map((g) => row(g, [h('a', { href: `/replay/${g.id}` }, 'replay'), ' ', h('a', { href: `/watch/${g.id}` }, 'summary')]))),
+      );
+    } catch (err) {
+      lists.replaceChildren(h('p', { class: 'error' }, `Could not list games: ${errorText(err)}`));
+    }
+  };
+  root.replaceChildren(h('div', { class: 'lobby' },
+    h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
+      h('h1', {}, 'New game'),
+      h('fieldset', {}, h('legend', {}, 'Sets'), base, h('br'), ...exps),
+      h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
+      h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
+      h('button', { type: 'submit', id: 'create' }, 'Create and start'), message, invites),
+    h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));
+  void refresh();
+}

@@ -1,0 +1,68 @@
+// One game's WebSocket: hello with the seat's token, and a silent
+// reconnect with `since` (the last version we have) after a drop, so the
+// server sends exactly the missed actions.
+
+import { InvalidMessage } from './json';
+import { ClientMessage, ServerMessage, parseServerMessage } from './protocol';
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface Connection {
+  send(m: ClientMessage): void;
+  close(): void;
+}
+
+export function connect(
+  game: string,
+  token: string | null,
+  since: () => number | null,
+  onMessage: (m: ServerMessage) => void,
+  onState: (s: ConnectionState) => void,
+): Connection {
+  let ws: WebSocket | null = null;
+  let stopped = false;
+  let attempt = 0;
+  let ping: number | undefined;
+  const open = (): void => {
+    onState('connecting');
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const sock = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(game)}/ws`);
+    ws = sock;
+    sock.onopen = () => {
+      attempt = 0;
+      sock.send(JSON.stringify({ hello: { token, since: since() } }));
+      onState('open');
+      // The server closes connections silent for 15 minutes.
+      ping = window.setInterval(() => sock.send(JSON.stringify({ ping: {} })), 60_000);
+    };
+    sock.onmessage = (e: MessageEvent<unknown>) => {
+      if (typeof e.data !== 'string') return;
+      try {
+        const m = parseServerMessage(e.data);
+        if (m.type === 'error' && m.code === 'lagged') sock.close();
+        onMessage(m);
+      } catch (err) {
+        const text = err instanceof InvalidMessage ? err.message : String(err);
+        onMessage({ type: 'error', code: 'client', message: `unreadable message from the server (${text})` });
+      }
+    };
+    sock.onclose = () => {
+      window.clearInterval(ping);
+      if (stopped) return;
+      onState('closed');
+      attempt += 1;
+      // Back off up to 5 s: a restarting server is back within seconds.
+      window.setTimeout(open, Math.min(5000, 200 * 2 ** attempt));
+    };
+  };
+  open();
+  return {
+    send(m) {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+    },
+    close() {
+      stopped = true;
+      ws?.close();
+    },
+  };
+}

@@ -1,0 +1,310 @@
+// The server's protocol (docs/server.md) as types, with a validator for
+// every message the server sends and an encoder for what the client sends.
+
+import {
+  InvalidMessage, Json, JsonObject, arr, bool, fail, int, isObject, json, obj, oneOf, opt, str,
+} from './json';
+
+export const CORNERS = ['NW', 'NE', 'SE', 'SW'] as const;
+export type Corner = (typeof CORNERS)[number];
+export const ROTATIONS = [0, 90, 180, 270] as const;
+export type Rotation = (typeof ROTATIONS)[number];
+
+/** A feature of a placed tile: its cell, a place that names it, and the half for a half tile. */
+export interface FeatureRef { x: number; y: number; place: string; half: Corner | null }
+export interface Chip { colour: string; value: number }
+
+export type Action =
+  | { kind: 'place'; tile: string; x: number; y: number; rotation: Rotation; half: Corner | null }
+  | { kind: 'follower'; at: FeatureRef; figure: string | null }
+  | { kind: 'draw' }
+  | { kind: 'pass' }
+  | { kind: 'gingerbread'; at: FeatureRef }
+  | { kind: 'flea'; x: number; y: number; half: Corner | null; from: { x: number; y: number; half: Corner | null } | null }
+  | { kind: 'flee'; from: FeatureRef; to: FeatureRef }
+  | { kind: 'trade'; x: number; y: number; chips: Chip[] }
+  | { kind: 'draft'; tile: string }
+  // An action this client does not know yet: still offered and sent as is.
+  | { kind: 'other'; name: string; body: Json };
+
+function rotation(v: unknown, p: string): Rotation {
+  const r = int(v, p);
+  return (ROTATIONS as readonly number[]).includes(r) ? (r as Rotation) : fail(p, '0, 90, 180 or 270');
+}
+function corner(v: unknown, p: string): Corner | null {
+  return opt(v, p, (x, q) => oneOf(x, q, CORNERS));
+}
+function featureRef(v: unknown, p: string): FeatureRef {
+  const o = obj(v, p);
+  return { x: int(o.x, `${p}.x`), y: int(o.y, `${p}.y`), place: str(o.place, `${p}.place`), half: corner(o.half, `${p}.half`) };
+}
+function chip(v: unknown, p: string): Chip {
+  const o = obj(v, p);
+  return { colour: str(o.colour, `${p}.colour`), value: int(o.value, `${p}.value`) };
+}
+
+/** Reads one action in record form (notation.md). */
+export function parseAction(v: unknown, p = 'action'): Action {
+  const o = obj(v, p);
+  const keys = Object.keys(o);
+  if (keys.length !== 1) fail(p, 'an object with one key');
+  const name = keys[0] as string;
+  const b = o[name];
+  const q = `${p}.${name}`;
+  switch (name) {
+    case 'place': {
+      const x = obj(b, q);
+      return { kind: 'place', tile: str(x.tile, `${q}.tile`), x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), rotation: rotation(x.rotation, `${q}.rotation`), half: corner(x.half, `${q}.half`) };
+    }
+    case 'follower': {
+      const x = obj(b, q);
+      return { kind: 'follower', at: featureRef(x, q), figure: opt(x.figure, `${q}.figure`, str) };
+    }
+    case 'draw': obj(b, q); return { kind: 'draw' };
+    case 'pass': obj(b, q); return { kind: 'pass' };
+    case 'gingerbread': return { kind: 'gingerbread', at: featureRef(b, q) };
+    case 'flea': {
+      const x = obj(b, q);
+      const from = opt(x.from, `${q}.from`, (f, fp) => {
+        const fo = obj(f, fp);
+        return { x: int(fo.x, `${fp}.x`), y: int(fo.y, `${fp}.y`), half: corner(fo.half, `${fp}.half`) };
+      });
+      return { kind: 'flea', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), half: corner(x.half, `${q}.half`), from };
+    }
+    case 'flee': {
+      const x = obj(b, q);
+      return { kind: 'flee', from: featureRef(x.from, `${q}.from`), to: featureRef(x.to, `${q}.to`) };
+    }
+    case 'trade': {
+      const x = obj(b, q);
+      return { kind: 'trade', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), chips: arr(x.chips, `${q}.chips`, chip) };
+    }
+    case 'draft': return { kind: 'draft', tile: str(obj(b, q).tile, `${q}.tile`) };
+    default: return { kind: 'other', name, body: json(b, q) };
+  }
+}
+
+function refJson(r: FeatureRef): JsonObject {
+  const o: JsonObject = { x: r.x, y: r.y, place: r.place };
+  if (r.half) o.half = r.half;
+  return o;
+}
+
+/** An action in record form, exactly as the server reads it. */
+export function encodeAction(a: Action): JsonObject {
+  switch (a.kind) {
+    case 'place': {
+      const o: JsonObject = { tile: a.tile, x: a.x, y: a.y, rotation: a.rotation };
+      if (a.half) o.half = a.half;
+      return { place: o };
+    }
+    case 'follower': {
+      const o = refJson(a.at);
+      if (a.figure) o.figure = a.figure;
+      return { follower: o };
+    }
+    case 'draw': return { draw: {} };
+    case 'pass': return { pass: {} };
+    case 'gingerbread': return { gingerbread: refJson(a.at) };
+    case 'flea': {
+      const o: JsonObject = { x: a.x, y: a.y };
+      if (a.half) o.half = a.half;
+      if (a.from) {
+        const f: JsonObject = { x: a.from.x, y: a.from.y };
+        if (a.from.half) f.half = a.from.half;
+        o.from = f;
+      }
+      return { flea: o };
+    }
+    case 'flee': return { flee: { from: refJson(a.from), to: refJson(a.to) } };
+    case 'trade': return { trade: { x: a.x, y: a.y, chips: a.chips.map((c) => ({ colour: c.colour, value: c.value })) } };
+    case 'draft': return { draft: { tile: a.tile } };
+    case 'other': return { [a.name]: a.body };
+  }
+}
+
+function refText(r: FeatureRef): string {
+  return `${r.place} of (${r.x}, ${r.y})${r.half ? ` ${r.half} half` : ''}`;
+}
+
+/** The action in words, for buttons, the log and screen readers. */
+export function describeAction(a: Action): string {
+  switch (a.kind) {
+    case 'place': return `Place ${a.tile} at (${a.x}, ${a.y}) turned ${a.rotation}°${a.half ? ` in the ${a.half} half` : ''}`;
+    case 'follower': return `${a.figure ? `${a.figure} follower` : 'Follower'} on ${refText(a.at)}`;
+    case 'draw': return 'Draw a tile';
+    case 'pass': return 'Pass';
+    case 'gingerbread': return `Move the gingerbread man to ${refText(a.at)}`;
+    case 'flea': return a.from ? `Move a flea from (${a.from.x}, ${a.from.y}) to (${a.x}, ${a.y})` : `Spread a flea to (${a.x}, ${a.y})${a.half ? ` ${a.half} half` : ''}`;
+    case 'flee': return `Flee from ${refText(a.from)} to ${refText(a.to)}`;
+    case 'trade': return `Trade ${a.chips.map((c) => `${c.colour} ${c.value}`).join(', ')} at (${a.x}, ${a.y})`;
+    case 'draft': return `Take half ${a.tile}`;
+    case 'other': return `${a.name} ${JSON.stringify(a.body)}`;
+  }
+}
+
+export interface Piece { tile: string; x: number; y: number; rotation: Rotation; half: Corner | null }
+export interface PlacedFollower { seat: number; x: number; y: number; place: string; half: Corner | null; feature: string | null }
+export interface ScoreEvent {
+  reason: string;
+  points: number[];
+  feature: string | null;
+  x: number | null;
+  y: number | null;
+  place: string | null;
+  raw: JsonObject;
+}
+/** A hand: the tiles (own view) or only how many (another player's). */
+export type Hand = { tiles: string[] } | { hidden: number };
+
+export interface View {
+  players: string[];
+  scores: number[];
+  finished: boolean;
+  currentPlayer: number | null;
+  phase: string;
+  drawn: string | null;
+  tilesLeft: number;
+  supply: number[];
+  events: ScoreEvent[];
+  board: Piece[];
+  followers: PlacedFollower[];
+  seat: number | null;
+  halves: Hand[] | null;
+  chipHands: Hand[] | null;
+  /** Parts of the view only shown as they are (plague, map, chips, gingerbread). */
+  extras: JsonObject;
+}
+
+function piece(v: unknown, p: string): Piece {
+  const o = obj(v, p);
+  return { tile: str(o.tile, `${p}.tile`), x: int(o.x, `${p}.x`), y: int(o.y, `${p}.y`), rotation: rotation(o.rotation, `${p}.rotation`), half: corner(o.half, `${p}.half`) };
+}
+
+export function parseEvent(v: unknown, p: string): ScoreEvent {
+  const o = obj(v, p);
+  return {
+    reason: str(o.reason, `${p}.reason`),
+    points: arr(o.points, `${p}.points`, int),
+    feature: opt(o.feature, `${p}.feature`, str),
+    x: opt(o.x, `${p}.x`, int),
+    y: opt(o.y, `${p}.y`, int),
+    place: opt(o.place, `${p}.place`, str),
+    raw: obj(json(o, p), p),
+  };
+}
+
+function hand(v: unknown, p: string): Hand {
+  if (Array.isArray(v)) return { tiles: arr(v, p, (t, q) => (isObject(t) ? str(t.tile ?? JSON.stringify(t), q) : str(t, q))) };
+  const o = obj(v, p);
+  return { hidden: int(o.hidden, `${p}.hidden`) };
+}
+
+const VIEW_KEYS = new Set(['players', 'scores', 'finished', 'current_player', 'phase', 'drawn', 'tiles_left', 'supply', 'events', 'board', 'followers', 'seat', 'hands', 'remaining']);
+
+export function parseView(v: unknown, p = 'view'): View {
+  const o = obj(v, p);
+  const extras: JsonObject = {};
+  for (const [k, x] of Object.entries(o)) if (!VIEW_KEYS.has(k)) extras[k] = json(x, `${p}.${k}`);
+  const chips = isObject(o.chips) ? o.chips : null;
+  return {
+    players: arr(o.players, `${p}.players`, str),
+    scores: arr(o.scores, `${p}.scores`, int),
+    finished: bool(o.finished, `${p}.finished`),
+    currentPlayer: opt(o.current_player, `${p}.current_player`, int),
+    phase: str(o.phase ?? '', `${p}.phase`),
+    drawn: opt(o.drawn, `${p}.drawn`, str),
+    tilesLeft: int(o.tiles_left ?? 0, `${p}.tiles_left`),
+    supply: arr(o.supply ?? [], `${p}.supply`, int),
+    events: arr(o.events ?? [], `${p}.events`, parseEvent),
+    board: arr(o.board, `${p}.board`, piece),
+    followers: arr(o.followers ?? [], `${p}.followers`, (f, q) => {
+      const fo = obj(f, q);
+      return { seat: int(fo.seat, `${q}.seat`), x: int(fo.x, `${q}.x`), y: int(fo.y, `${q}.y`), place: str(fo.place, `${q}.place`), half: corner(fo.half, `${q}.half`), feature: opt(fo.feature, `${q}.feature`, str) };
+    }),
+    seat: opt(o.seat, `${p}.seat`, int),
+    halves: opt(o.hands, `${p}.hands`, (h, q) => arr(h, q, hand)),
+    chipHands: chips ? opt(chips.hands, `${p}.chips.hands`, (h, q) => arr(h, q, hand)) : null,
+    extras,
+  };
+}
+
+export interface SeatInfo { seat: number; kind: string; joined: boolean }
+export type GameStatus = 'open' | 'playing' | 'finished' | 'resigned';
+const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
+
+function seatInfo(v: unknown, p: string): SeatInfo {
+  const o = obj(v, p);
+  return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`) };
+}
+
+export type ServerMessage =
+  | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null }
+  | { type: 'played'; version: number; seat: number; action: Action; events: ScoreEvent[]; view: View; legal: Action[] | null }
+  | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null }
+  | { type: 'pong' }
+  | { type: 'error'; code: string; message: string };
+
+function legal(v: unknown, p: string): Action[] | null {
+  return opt(v, p, (x, q) => arr(x, q, parseAction));
+}
+
+/** Reads one text frame from the server. Throws InvalidMessage on anything unexpected. */
+export function parseServerMessage(text: string): ServerMessage {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new InvalidMessage('the server sent text that is not JSON');
+  }
+  const o = obj(v, 'message');
+  const keys = Object.keys(o);
+  if (keys.length !== 1) fail('message', 'one message type');
+  const type = keys[0] as string;
+  const b = o[type];
+  switch (type) {
+    case 'welcome': {
+      const w = obj(b, 'welcome');
+      return {
+        type, game: str(w.game, 'welcome.game'), seat: opt(w.seat, 'welcome.seat', int),
+        status: oneOf(w.status, 'welcome.status', STATUSES), version: int(w.version, 'welcome.version'),
+        resigned: opt(w.resigned, 'welcome.resigned', int), players: arr(w.players, 'welcome.players', str),
+        seats: arr(w.seats, 'welcome.seats', seatInfo), config: obj(json(w.config, 'welcome.config'), 'welcome.config'),
+        view: opt(w.view, 'welcome.view', parseView), legal: legal(w.legal, 'welcome.legal'),
+      };
+    }
+    case 'played': {
+      const w = obj(b, 'played');
+      return {
+        type, version: int(w.version, 'played.version'), seat: int(w.seat, 'played.seat'),
+        action: parseAction(w.action, 'played.action'), events: arr(w.events ?? [], 'played.events', parseEvent),
+        view: parseView(w.view, 'played.view'), legal: legal(w.legal, 'played.legal'),
+      };
+    }
+    case 'status': {
+      const w = obj(b, 'status');
+      return {
+        type, status: oneOf(w.status, 'status.status', STATUSES), version: int(w.version, 'status.version'),
+        resigned: opt(w.resigned, 'status.resigned', int), view: opt(w.view, 'status.view', parseView),
+        legal: legal(w.legal, 'status.legal'),
+      };
+    }
+    case 'pong': return { type };
+    case 'error': {
+      const e = obj(b, 'error');
+      return { type, code: str(e.code, 'error.code'), message: str(e.message, 'error.message') };
+    }
+    default:
+      throw new InvalidMessage(`unknown message type ${type.slice(0, 40)}`);
+  }
+}
+
+export type ClientMessage =
+  | { hello: { token: string | null; since: number | null } }
+  | { action: JsonObject; version: number }
+  | { resign: Record<string, never> }
+  | { ping: Record<string, never> };
+
+export function actionMessage(a: Action, version: number): ClientMessage {
+  return { action: encodeAction(a), version };
+}

@@ -1,0 +1,67 @@
+// The replay viewer: a record from a finished game or a file, stepped
+// forward and back; each position is the engine's own replay
+// (POST /api/replay), so what is shown is what `bastide replay` computes.
+
+import { getRecord, mapInfo, replayStep, type MapInfo } from './api';
+import { Board } from './board';
+import { h, errorText } from './dom';
+import { isObject, type JsonObject } from './json';
+import { describeAction, parseAction, parseView } from './protocol';
+import { summary } from './summary';
+
+export function replay(root: HTMLElement, game: string | null): () => void {
+  let record: JsonObject | null = null;
+  let at = 0;
+  let total = 0;
+  let map: MapInfo | null = null;
+  const wrap = h('div', { class: 'boardwrap' });
+  const side = h('aside', { class: 'side', 'aria-label': 'Replay controls' });
+  root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  const board = new Board(wrap, { onTarget: () => undefined, onSpot: () => undefined });
+  const info = h('p', { role: 'status', id: 'replay-status' });
+  const extra = h('div', {});
+  const go = async (n: number): Promise<void> => {
+    if (!record) return;
+    try {
+      const step = await replayStep(record, Math.max(0, Math.min(total || n, n)));
+      at = step.at;
+      total = step.actions;
+      const view = parseView(step.view);
+      const action = step.action ? describeAction(parseAction(step.action)) : 'start';
+      info.textContent = `Action ${at} of ${total}: ${action} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
+      extra.replaceChildren(...(view.finished ? [summary(view, null)] : []));
+      await board.render({ view, map, targets: [], preview: null, spots: [], highlight: [], version: at });
+    } catch (e) {
+      info.textContent = `Cannot replay: ${errorText(e)}`;
+    }
+  };
+  const load = async (r: JsonObject): Promise<void> => {
+    record = r;
+    const config = isObject(r.config) ? r.config : {};
+    map = typeof config.map === 'string' ? await mapInfo(config.map) : null;
+    total = Array.isArray(r.actions) ? r.actions.length : 0;
+    await go(0);
+  };
+  const file = h('input', { type: 'file', accept: 'application/json,.json', 'aria-label': 'Load a game record file' });
+  file.addEventListener('change', () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    void f.text().then((t) => {
+      const v: unknown = JSON.parse(t);
+      if (!isObject(v)) throw new Error('a record is a JSON object');
+      return load(v as JsonObject);
+    }).catch((e: unknown) => { info.textContent = `Cannot read that file: ${errorText(e)}`; });
+  });
+  const button = (label: string, id: string, f: () => number): HTMLButtonElement => h('button', { id, onclick: () => { void go(f()); } }, label);
+  side.replaceChildren(h('section', { class: 'panel' }, h('h2', {}, game ? `Replay of ${game}` : 'Replay a record'), file, info,
+    h('div', { role: 'group', 'aria-label': 'Step' }, button('« Start (Home)', 'first', () => 0), button('◀ Back (J)', 'back', () => at - 1), button('Forward (K) ▶', 'forward', () => at + 1), button('End (End) »', 'last', () => total))), extra);
+  const keys = (e: KeyboardEvent): void => {
+    if (e.key === 'j' || e.key === 'PageUp') void go(at - 1);
+    else if (e.key === 'k' || e.key === 'PageDown') void go(at + 1);
+    else if (e.key === 'Home') void go(0);
+    else if (e.key === 'End') void go(total);
+  };
+  document.addEventListener('keydown', keys);
+  if (game) getRecord(game).then(load).catch((e: unknown) => { info.textContent = `Cannot load the record: ${errorText(e)}`; });
+  return () => document.removeEventListener('keydown', keys);
+}

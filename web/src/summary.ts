@@ -1,0 +1,44 @@
+// End-of-game summary: final scores, points per category and a score
+// graph over the scoring events.
+
+import { playerColour } from './colours';
+import { h } from './dom';
+import type { View } from './protocol';
+import { pointsByCategory, scoreSeries } from './state';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+export function scoreGraph(view: View): SVGSVGElement {
+  const series = scoreSeries(view.events, view.players.length);
+  const w = 320;
+  const ht = 160;
+  const max = Math.max(1, ...series.flat());
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${ht}`);
+  svg.setAttribute('width', String(w));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `Score graph over ${series.length - 1} scoring events: ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`);
+  view.players.forEach((name, i) => {
+    const pts = series.map((row, k) => `${(k / Math.max(1, series.length - 1)) * (w - 10) + 5},${ht - 5 - ((row[i] ?? 0) / max) * (ht - 10)}`).join(' ');
+    const line = document.createElementNS(NS, 'polyline');
+    line.setAttribute('points', pts);
+    line.setAttribute('fill', 'none');
+    line.setAttribute('stroke', playerColour(name, i));
+    line.setAttribute('stroke-width', '2.5');
+    // Dashes differ per seat so the lines differ without colour too.
+    line.setAttribute('stroke-dasharray', ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4'][i % 6] ?? '');
+    svg.appendChild(line);
+  });
+  return svg;
+}
+
+export function summary(view: View, resigned: number | null): HTMLElement {
+  const cats = pointsByCategory(view.events, view.players.length);
+  return h('section', { class: 'panel', id: 'summary', 'aria-label': 'End of game summary' },
+    h('h2', {}, resigned !== null ? `Game over: ${view.players[resigned] ?? resigned} resigned` : 'Game over'),
+    h('table', { class: 'summary' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'points'), ...view.players.map((p) => h('th', { scope: 'col' }, p)))),
+      h('tbody', {}, ...[...cats.entries()].map(([k, row]) => h('tr', {}, h('th', { scope: 'row' }, k), ...row.map((p) => h('td', {}, String(p))))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'total'), ...view.scores.map((p, i) => h('td', { 'data-final': i }, String(p)))))),
+    scoreGraph(view));
+}

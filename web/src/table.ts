@@ -1,0 +1,200 @@
+// The game table: board, current tile with rotation, legal cells, preview
+// with confirm/undo, follower spots, every other legal action as a button,
+// players, log and the end-of-game summary.
+
+import { featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
+import { Board } from './board';
+import { playerColour, playerMark } from './colours';
+import { h } from './dom';
+import { nextRotation } from './geometry';
+import { connect, type Connection, type ConnectionState } from './net';
+import { ROTATIONS, actionMessage, describeAction, type Action, type Rotation, type ScoreEvent } from './protocol';
+import { isMyTurn, reduce, type GameState } from './state';
+import { summary } from './summary';
+
+type Place = Extract<Action, { kind: 'place' }>;
+
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[] }
+
+/** The tiles the player may place now (the drawn one, halves from the hand). */
+export function placeableTiles(legal: Action[]): string[] {
+  return [...new Set(legal.filter((a): a is Place => a.kind === 'place').map((a) => a.tile))];
+}
+
+/** Legal placements of `tile` turned `rotation`. */
+export function targetsFor(legal: Action[], tile: string | null, rotation: Rotation): Place[] {
+  return legal.filter((a): a is Place => a.kind === 'place' && a.tile === tile && a.rotation === rotation);
+}
+
+/** The next rotation with a legal placement (or simply the next one when none has). */
+export function rotateToNext(legal: Action[], tile: string | null, r: Rotation): Rotation {
+  let next = nextRotation(r, ROTATIONS);
+  for (let i = 0; i < 4 && targetsFor(legal, tile, next).length === 0; i++) next = nextRotation(next, ROTATIONS);
+  return targetsFor(legal, tile, next).length > 0 ? next : nextRotation(r, ROTATIONS);
+}
+
+export function featureText(f: FeatureInfo, players: string[]): string {
+  const owners = f.followers.map((n, i) => (n > 0 ? `${players[i] ?? i} ${n}` : '')).filter((x) => x).join(', ');
+  const state = f.kind === 'city' || f.kind === 'road' ? (f.complete ? 'complete' : 'open') : '';
+  const extra = f.kind === 'city' && f.extra > 0 ? `, ${f.extra} coat${f.extra > 1 ? 's' : ''} of arms` : f.kind === 'field' ? `, ${f.extra} completed cit${f.extra === 1 ? 'y' : 'ies'}` : '';
+  return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
+}
+
+function eventText(e: ScoreEvent, players: string[]): string {
+  const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
+  const where = e.x !== null && e.y !== null ? ` at (${e.x}, ${e.y})` : '';
+  return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${where}${pts ? `: ${pts}` : ''}`;
+}
+
+export function table(root: HTMLElement, game: string, token: string | null): () => void {
+  let state: GameState | null = null;
+  let conn: ConnectionState = 'connecting';
+  let map: MapInfo | null = null;
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [] };
+  const wrap = h('div', { class: 'boardwrap' });
+  const side = h('aside', { class: 'side', 'aria-label': 'Game panel' });
+  root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  // The legal moves of the last action sent, back in play if it is refused.
+  let sentLegal: Action[] | null = null;
+  const send = (a: Action): void => {
+    if (!state) return;
+    socket.send(actionMessage(a, state.version));
+    sentLegal = state.legal;
+    ui.pending = null;
+    // Nothing is legal until the server answers: no double sends.
+    state = { ...state, legal: [] };
+    draw();
+  };
+  // Feature details by "version x y place half": the board only changes with the version.
+  const features = new Map<string, Promise<FeatureInfo>>();
+  const info = h('p', { id: 'feature-info', 'aria-live': 'polite', class: 'status' });
+  const showFeature = (ref: { x: number; y: number; place: string; half: string | null } | null): void => {
+    if (!ref || !state) { board.setHighlight(ui.highlight); info.textContent = ''; return; }
+    const key = `${state.version} ${ref.x} ${ref.y} ${ref.place} ${ref.half ?? ''}`;
+    let p = features.get(key);
+    if (!p) { p = featureInfo(game, ref); features.set(key, p); }
+    const players = state.players;
+    p.then((f) => {
+      board.setHighlight(f.cells.map(([x, y]) => ({ x, y })));
+      info.textContent = featureText(f, players);
+    }).catch(() => { info.textContent = ''; });
+  };
+  const board = new Board(wrap, {
+    onFeature: showFeature,
+    onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
+    onSpot: (a) => send(a),
+  });
+
+  const draw = (): void => {
+    const s = state;
+    if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
+    const places = placeableTiles(s.legal);
+    if (ui.tile === null || !places.includes(ui.tile)) {
+      ui.tile = places[0] ?? null;
+      ui.pending = null;
+      if (ui.tile && targetsFor(s.legal, ui.tile, ui.rotation).length === 0) ui.rotation = rotateToNext(s.legal, ui.tile, ui.rotation);
+    }
+    const view = s.view;
+    if (view) {
+      const spots = s.legal.filter((a) => a.kind === 'follower' || a.kind === 'gingerbread' || a.kind === 'flee');
+      void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight, version: s.version });
+    }
+    const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
+      const seat = s.seats[i];
+      const turn = view?.currentPlayer === i && s.status === 'playing';
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+        h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
+        h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
+        h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
+        h('span', {}, `· ${view?.supply[i] ?? 0} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
+    }));
+    const mine = isMyTurn(s);
+    // The tab's title tells a player in another tab that it is their turn.
+    document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
+    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} to play`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
+    const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
+      h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
+    if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    if (ui.tile) {
+      const tile = ui.tile;
+      panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, 'Your tile'),
+        places.length > 1 ? h('div', { class: 'hand', role: 'group', 'aria-label': 'Choose a tile' }, ...places.map((t) => h('button', { 'aria-pressed': String(t === tile), onclick: () => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); } }, t))) : null,
+        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tile} turned ${ui.rotation}°`, id: 'current-tile', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
+        h('p', {}, `${tile}, ${ui.rotation}° — ${targetsFor(s.legal, tile, ui.rotation).length} places fit`),
+        h('button', { id: 'rotate', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }, 'Rotate (R)')));
+    } else if (view?.drawn && s.status === 'playing') {
+      panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: view.drawn })));
+    }
+    if (ui.pending) {
+      const p = ui.pending;
+      panels.push(h('section', { class: 'panel', 'aria-label': 'Confirm the placement' }, h('p', {}, describeAction(p)),
+        h('button', { id: 'confirm', onclick: () => send(p) }, 'Confirm (Enter)'), ' ',
+        h('button', { id: 'undo', onclick: () => { ui.pending = null; draw(); } }, 'Undo (Esc)')));
+    }
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower');
+    if (steps.length > 0) {
+      panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
+        ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
+    }
+    if (s.legal.length > 0) {
+      panels.push(h('details', { class: 'panel' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
+    }
+    if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned));
+    const events = view?.events ?? [];
+    panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
+      ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
+    if (s.status === 'open' && token) {
+      panels.push(h('section', { class: 'panel' }, h('p', {}, 'The game has not started: seats may still join.'),
+        h('button', { id: 'start', onclick: () => { startGame(game, token).catch((e: unknown) => { if (state) state = { ...state, error: String(e) }; draw(); }); } }, 'Start the game')));
+    }
+    if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
+    side.replaceChildren(...panels);
+  };
+
+  const open = (): Connection => connect(game, token, () => (state?.view ? state.version : null), (m) => {
+    const before = state;
+    if (m.type === 'welcome' && performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
+    state = reduce(state, m);
+    if (m.type === 'played' || m.type === 'status') sentLegal = null;
+    if (m.type === 'error' && state && sentLegal) {
+      if (m.code === 'stale_version') {
+        // Someone acted first: reconnect with `since` to catch up.
+        socket.close();
+        socket = open();
+      } else {
+        state = { ...state, legal: sentLegal };
+      }
+      sentLegal = null;
+    }
+    if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
+    const name = typeof state?.config.map === 'string' ? state.config.map : null;
+    if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
+    if (before?.version !== state?.version) ui.highlight = [];
+    draw();
+  }, (c) => { conn = c; draw(); });
+  let socket: Connection = open();
+
+  const keys = (e: KeyboardEvent): void => {
+    const t = e.target;
+    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+    const step = 60;
+    switch (e.key) {
+      case 'r': case 'R': if (state && ui.tile) { ui.rotation = rotateToNext(state.legal, ui.tile, ui.rotation); ui.pending = null; draw(); } break;
+      case 'Enter': if (ui.pending && !(t instanceof HTMLButtonElement)) send(ui.pending); break;
+      case 'Escape': ui.pending = null; draw(); break;
+      case 'ArrowLeft': board.panBy(step, 0); break;
+      case 'ArrowRight': board.panBy(-step, 0); break;
+      case 'ArrowUp': board.panBy(0, step); break;
+      case 'ArrowDown': board.panBy(0, -step); break;
+      case '+': case '=': board.zoomBy(1.2); break;
+      case 'f': case 'F': board.refit(); break;
+      case '-': board.zoomBy(1 / 1.2); break;
+      default: return;
+    }
+    if (e.key.startsWith('Arrow')) e.preventDefault();
+  };
+  document.addEventListener('keydown', keys);
+  draw();
+  return () => { document.removeEventListener('keydown', keys); socket.close(); };
+}
