@@ -340,7 +340,8 @@ pub struct PyGame {
     config: GameConfig,
     /// Player actions taken, in order (for records).
     history: Vec<Action>,
-    /// Chance outcomes applied (explicit mode), in order: the record's deck.
+    /// Explicit mode: the tiles placed from the pile, in order (the
+    /// record's deck).
     draws: Vec<TileIdx>,
 }
 
@@ -348,6 +349,18 @@ impl PyGame {
     fn new_from(config: GameConfig, explicit: bool, radius: i32) -> PyResult<PyGame> {
         let game = Game::new(config.clone()).map_err(|e| config_err(e.to_string()))?;
         let codec = codec_for(&game, radius)?;
+        // On a map the set-up takes the second start tile from the pile:
+        // with explicit chance, it is the record deck's first tile.
+        let draws = if explicit && config.map.is_some() {
+            game.board()
+                .pieces()
+                .iter()
+                .skip(1)
+                .map(|p| p.tile)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let core = if explicit {
             Core::Explicit(State::at_draw(game))
         } else {
@@ -360,7 +373,7 @@ impl PyGame {
             space,
             config,
             history: Vec::new(),
-            draws: Vec::new(),
+            draws,
         })
     }
 
@@ -407,32 +420,36 @@ impl PyGame {
     }
 
     fn apply_action(&mut self, a: Action) -> PyResult<()> {
+        // A placement of the drawn tile consumes a draw; a half played from
+        // the hand instead puts the drawn tile back (Half-and-half), so only
+        // the first kind goes into the record's deck.
+        let drawn = match (&self.core, a) {
+            (Core::Explicit(s), Action::Place { tile, .. })
+                if s.game().drawn_tile() == Some(tile) =>
+            {
+                Some(tile)
+            }
+            _ => None,
+        };
         self.core.apply(&a).map_err(|e| illegal(e.to_string()))?;
         self.history.push(a);
+        self.draws.extend(drawn);
         Ok(())
     }
 
     fn record(&self) -> Record {
         let mut config = self.config.clone();
-        if !self.draws.is_empty() {
-            // Chance chose the draws: the record fixes them as the deck's
-            // first tiles, so it replays the same game. A `deck_only` pile
-            // keeps its remaining tiles after them.
+        if matches!(self.core, Core::Explicit(_)) && !self.draws.is_empty() {
+            // Chance chose the draws: the record fixes the tiles placed from
+            // the pile as the deck's first tiles, so it replays the same
+            // game. A `deck_only` pile keeps its other tiles after them.
             let cat = self.catalog();
             let mut deck: Vec<String> =
                 self.draws.iter().map(|t| cat.tile(*t).id.clone()).collect();
             if config.deck_only {
                 let game = self.core.game();
-                if self.core.is_chance() {
-                    deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
-                }
-                let mut rest: Vec<String> = game
-                    .pile_in_order()
-                    .map(|t| cat.tile(t).id.clone())
-                    .collect();
-                // The pile keeps its next draw last.
-                rest.reverse();
-                deck.extend(rest);
+                deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
+                deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
             }
             config.deck = Some(deck);
         }
@@ -521,8 +538,6 @@ impl PyGame {
             g.apply_action(a)
                 .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
         }
-        g.draws.clear();
-        g.config = rec.config;
         Ok(g)
     }
 
@@ -700,7 +715,6 @@ impl PyGame {
                 ))
             }
         }
-        self.draws.push(t);
         Ok(())
     }
 
