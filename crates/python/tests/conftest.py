@@ -33,3 +33,16 @@ def play_random(game: bastide.Game, rng: random.Random, max_steps: int = 10_000)
         game.apply(rng.choice(game.legal_actions()))
         n += 1
     return n
+
+
+def need(module: str):  # noqa: ANN201 (returns the module)
+    """Imports an optional framework, or skips the test without it. CI sets
+    BASTIDE_REQUIRE_ALL=1 so that a missing framework fails instead."""
+    import importlib
+    import os
+
+    import pytest
+
+    if os.environ.get("BASTIDE_REQUIRE_ALL") == "1":
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
