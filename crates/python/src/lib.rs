@@ -811,23 +811,22 @@ struct Slot {
 }
 
 impl Slot {
-    fn new(config: &GameConfig, seed: u64) -> Slot {
+    /// A new game of `config` with `seed`. The configuration was checked
+    /// when the vector was made and only the seed differs, so this fails
+    /// only if a seed could break a configuration; the error is kept, never
+    /// a panic.
+    fn new(config: &GameConfig, seed: u64) -> Result<Slot, String> {
         let mut c = config.clone();
         c.seed = seed;
-        // The configuration was checked when the vector was made; only the
-        // seed differs, and seeds never make a configuration invalid.
-        let game = match Game::new(c) {
-            Ok(g) => g,
-            Err(_) => unreachable!("a checked configuration with another seed is valid"),
-        };
-        Slot {
+        let game = Game::new(c).map_err(|e| format!("seed {seed}: {e}"))?;
+        Ok(Slot {
             rng: Rng::for_stream(seed, 0x5EC7),
             history: Vec::new(),
             seed,
             last_returns: Vec::new(),
             buf: Vec::with_capacity(256),
             game,
-        }
+        })
     }
 
     /// One uniformly random legal action; false when the game is over.
@@ -880,8 +879,7 @@ pub struct PyVectorGame {
 }
 
 impl PyVectorGame {
-    fn reset_finished(&mut self) -> usize {
-        let mut done = 0;
+    fn reset_finished(&mut self) -> PyResult<()> {
         for s in &mut self.slots {
             if s.game.is_finished() {
                 s.last_returns = s.game.returns();
@@ -889,13 +887,12 @@ impl PyVectorGame {
                     let seed = self.next_seed;
                     self.next_seed = self.next_seed.wrapping_add(1);
                     let last = std::mem::take(&mut s.last_returns);
-                    *s = Slot::new(&self.config, seed);
+                    *s = Slot::new(&self.config, seed).map_err(config_err)?;
                     s.last_returns = last;
                 }
-                done += 1;
             }
         }
-        done
+        Ok(())
     }
 
     fn players(&self) -> usize {
@@ -933,7 +930,8 @@ impl PyVectorGame {
         let base = c.seed;
         let slots = (0..n as u64)
             .map(|i| Slot::new(&c, base.wrapping_add(i)))
-            .collect();
+            .collect::<Result<Vec<Slot>, String>>()
+            .map_err(config_err)?;
         Ok(PyVectorGame {
             slots,
             next_seed: base.wrapping_add(n as u64),
@@ -963,7 +961,7 @@ impl PyVectorGame {
             self.next_seed = int_in(s, "seed", 0, u64::MAX as i128)? as u64;
         }
         for s in &mut self.slots {
-            *s = Slot::new(&self.config, self.next_seed);
+            *s = Slot::new(&self.config, self.next_seed).map_err(config_err)?;
             self.next_seed = self.next_seed.wrapping_add(1);
         }
         Ok(())
@@ -987,6 +985,7 @@ impl PyVectorGame {
             .map(|i| self.next_seed.wrapping_add(i.wrapping_mul(steps)))
             .collect();
         let slots = &mut self.slots;
+        let failed: Mutex<Option<String>> = Mutex::new(None);
         let (acted, finished) = py.allow_threads(|| {
             let acted = std::sync::atomic::AtomicU64::new(0);
             let finished = std::sync::atomic::AtomicU64::new(0);
@@ -1003,7 +1002,17 @@ impl PyVectorGame {
                                 let seed = seeds[i].wrapping_add(k) ^ (1 << 63);
                                 k += 1;
                                 let r = s.game.returns();
-                                *s = Slot::new(config, seed);
+                                match Slot::new(config, seed) {
+                                    Ok(fresh) => *s = fresh,
+                                    Err(e) => {
+                                        // The finished game stays; the
+                                        // error is raised after the call.
+                                        if let Ok(mut f) = failed.lock() {
+                                            f.get_or_insert(e);
+                                        }
+                                        break;
+                                    }
+                                }
                                 s.last_returns = r;
                             }
                         }
@@ -1019,6 +1028,9 @@ impl PyVectorGame {
         self.next_seed = self
             .next_seed
             .wrapping_add((self.slots.len() as u64).wrapping_mul(steps));
+        if let Some(e) = failed.into_inner().ok().flatten() {
+            return Err(config_err(e));
+        }
         Ok((acted, finished))
     }
 
@@ -1092,7 +1104,7 @@ impl PyVectorGame {
         for (i, s) in self.slots.iter().enumerate() {
             done[i] = s.game.is_finished() as u8;
         }
-        self.reset_finished();
+        self.reset_finished()?;
         let mut rets = vec![0f64; n * p];
         for (i, s) in self.slots.iter().enumerate() {
             if done[i] == 1 {
