@@ -1163,15 +1163,11 @@ impl PyVectorGame {
         i64_array(py, &v, &[self.slots.len(), p])
     }
 
-    /// Returns, `float32[n, players]` (zeros for games still running).
+    /// Returns, `float64[n, players]` (zeros for games still running).
     fn returns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let p = self.players();
-        let v: Vec<f32> = self
-            .slots
-            .iter()
-            .flat_map(|s| s.game.returns().into_iter().map(|x| x as f32))
-            .collect();
-        f32_array(py, &v, &[self.slots.len(), p])
+        let v: Vec<f64> = self.slots.iter().flat_map(|s| s.game.returns()).collect();
+        f64_array(py, &v, &[self.slots.len(), p])
     }
 
     /// Legal codec indices of each game.
