@@ -20,7 +20,7 @@ use bastide_engine::limits::MAX_RECORD_BYTES;
 use bastide_engine::openspiel::{ActionCodec, ObservationTensor, State};
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game, GameConfig, TileIdx};
+use bastide_engine::{Action, Game, GameConfig, Phase, TileIdx};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -331,6 +331,10 @@ impl Core {
     }
 }
 
+/// What `Game._restore` takes: record JSON, explicit chance, radius, and
+/// whether the game was at a chance node.
+type RestoreArgs = (String, bool, i32, bool);
+
 /// One Bastide game: legal actions as the engine codec's integers (or as
 /// record JSON), apply, chance nodes, returns, observation tensors, records.
 #[pyclass(module = "bastide._bastide", name = "Game")]
@@ -442,16 +446,30 @@ impl PyGame {
 
     fn record(&self) -> Record {
         let mut config = self.config.clone();
-        if matches!(self.core, Core::Explicit(_)) && !self.draws.is_empty() {
+        let game = self.core.game();
+        // The tile chance gave for the placement now due, if any.
+        let decided = match self.core {
+            Core::Explicit(_) if !self.core.is_chance() && game.phase() == Phase::Place => {
+                game.drawn_tile()
+            }
+            _ => None,
+        };
+        if matches!(self.core, Core::Explicit(_)) && (!self.draws.is_empty() || decided.is_some()) {
             // Chance chose the draws: the record fixes the tiles placed from
-            // the pile as the deck's first tiles, so it replays the same
-            // game. A `deck_only` pile keeps its other tiles after them.
+            // the pile, then the one drawn for the placement now due, as the
+            // deck's first tiles, so it replays the same game. A `deck_only`
+            // pile keeps its other tiles after them.
             let cat = self.catalog();
-            let mut deck: Vec<String> =
-                self.draws.iter().map(|t| cat.tile(*t).id.clone()).collect();
+            let mut deck: Vec<String> = self
+                .draws
+                .iter()
+                .chain(decided.iter())
+                .map(|t| cat.tile(*t).id.clone())
+                .collect();
             if config.deck_only {
-                let game = self.core.game();
-                deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
+                if decided.is_none() {
+                    deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
+                }
                 deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
             }
             config.deck = Some(deck);
@@ -782,6 +800,45 @@ impl PyGame {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         Clone::clone(self)
+    }
+
+    /// Pickling (Ray, multiprocessing): a game travels as its record, with
+    /// its chance mode and window. Without explicit chance the copy is the
+    /// same game exactly; with it, the same public game (the draws made are
+    /// in the record; the hidden order of the rest is the seed's).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, RestoreArgs)> {
+        let restore = py.get_type::<PyGame>().getattr("_restore")?;
+        Ok((
+            restore,
+            (
+                self.record().to_json(),
+                self.explicit_chance(),
+                self.codec.radius,
+                self.core.is_chance(),
+            ),
+        ))
+    }
+
+    /// The inverse of `__reduce__`: replays the record, then, with explicit
+    /// chance, applies the draw already made for the placement now due.
+    #[staticmethod]
+    fn _restore(
+        record: &Bound<'_, PyAny>,
+        explicit_chance: bool,
+        radius: i32,
+        at_chance: bool,
+    ) -> PyResult<PyGame> {
+        let mut g = PyGame::from_record(record, explicit_chance, radius)?;
+        if let Core::Explicit(s) = &mut g.core {
+            if s.is_chance() && !at_chance {
+                // The record's deck holds that draw next: the pile gives it.
+                if let Some(d) = s.game().drawn_tile() {
+                    s.apply_chance(d)
+                        .map_err(|e| RecordError::new_err(e.to_string()))?;
+                }
+            }
+        }
+        Ok(g)
     }
 
     fn __repr__(&self) -> String {

@@ -211,3 +211,28 @@ def test_errors_are_exceptions_with_the_engines_message():
         g.observation(2)
     assert issubclass(bastide.IllegalAction, bastide.BastideError)
     assert issubclass(bastide.BastideError, ValueError)
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_games_pickle_and_copy(explicit):
+    import copy
+    import pickle
+
+    rng = random.Random(6)
+    g = bastide.Game(sets="base,halfsies1", seed=4, explicit_chance=explicit, radius=25)
+    for _ in range(70):
+        if g.is_chance:
+            g.apply_chance(rng.choice([t for t, _ in g.chance_outcomes()]))
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+        for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+            assert (h.is_chance, h.current_player, h.radius) == (
+                g.is_chance,
+                g.current_player,
+                g.radius,
+            )
+            assert h.legal_actions() == g.legal_actions() and h.scores() == g.scores()
+            for a, b in zip(h.observation(0), g.observation(0)):
+                assert np.array_equal(a, b)
+    if not explicit:
+        assert pickle.loads(pickle.dumps(g)).to_record() == g.to_record()
