@@ -236,3 +236,28 @@ def test_games_pickle_and_copy(explicit):
                 assert np.array_equal(a, b)
     if not explicit:
         assert pickle.loads(pickle.dumps(g)).to_record() == g.to_record()
+
+
+def test_observations_hide_the_other_hands():
+    """Half-and-half dealt face down: seat 0 sees the same whatever seat 1
+    holds, while seat 1 itself plays from a different hand."""
+    base = bastide.Game(sets="base,halfsies1", seed=3).config
+    a = bastide.Game(
+        {**base, "hands": [["halfsies1/A", "halfsies1/B"], ["halfsies1/C", "halfsies1/D"]]}
+    )
+    b = bastide.Game(
+        {**base, "hands": [["halfsies1/A", "halfsies1/B"], ["halfsies1/E", "halfsies1/F"]]}
+    )
+    rng = random.Random(1)
+    for _ in range(40):
+        if a.current_player != 0:
+            break
+        for x, y in zip(a.observation(0), b.observation(0)):
+            assert np.array_equal(x, y)
+        i = rng.choice(a.legal_actions())
+        a.apply(i)
+        b.apply(i)
+    for x, y in zip(a.observation(0), b.observation(0)):
+        assert np.array_equal(x, y)
+    # Seat 1's own choices differ: its hand is its own.
+    assert a.legal_actions_json() != b.legal_actions_json()
