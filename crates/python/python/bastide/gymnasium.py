@@ -149,8 +149,6 @@ class BastideEnv(gymnasium.Env):
         self._play_bots()
         done = self.game.is_terminal
         reward = float(self.game.returns()[self.seat]) if done else 0.0
-        if self.render_mode == "ansi":
-            print(self.render())
         return self._obs(), reward, done, False, self._info()
 
     def render(self) -> str | None:

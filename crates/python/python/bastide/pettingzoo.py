@@ -243,8 +243,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self.agent_selection = self._selector.reset()
         else:
             self._update_turn()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str | None:
         """A one-line text summary (``render_mode="ansi"``)."""
