@@ -53,7 +53,7 @@ def test_given_actions_match_single_games():
         assert masks.shape == (n, v.num_actions)
         for i, la in enumerate(legal):
             assert np.flatnonzero(masks[i]).tolist() == la
-        rets, done = v.step(acts)
+        rets, done = v.step(np.array(acts, dtype=np.int64))  # NumPy arrays are taken
         for g, a in zip(games, acts):
             if not g.is_terminal:
                 g.apply(a)
