@@ -75,6 +75,8 @@ def test_pettingzoo_codec_mode_refuses_the_plague():
         {"sets": "base", "players": 3, "seat": None, "opponents": "greedy"},
         {"sets": "winter,gingerbread", "opponents": ["random", "mcts:5"], "seat": 1},
         {"sets": "base", "opponents": "random", "render_mode": "ansi"},
+        {"sets": "base,plague", "opponents": "greedy", "radius": 12},
+        {"sets": "base", "opponents": "random", "action_mode": "legal", "max_legal": 512},
     ],
 )
 def test_gymnasium_check_env(kwargs):

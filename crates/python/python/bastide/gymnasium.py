@@ -10,7 +10,8 @@ agent's moves. Registered as ``bastide/Bastide-v0``:
 
 Observations are the dicts of :mod:`bastide.pettingzoo` (``observation``,
 ``globals``, ``action_mask``) for the agent's seat; actions are the engine
-codec's indices. An action the mask does not allow ends the episode with
+codec's indices, or with ``action_mode="legal"`` (the default with the
+Plague) positions in the legal list. An action the mask does not allow ends the episode with
 reward -1 and ``info["illegal"] = True`` (the game is left as it was), so
 unmasked exploration is safe. The reward is the zero-sum win/loss return at
 the end (+1 a win and -1 a loss with two players; see docs/openspiel.md).
@@ -42,6 +43,11 @@ class BastideEnv(gymnasium.Env):
         config: a record's ``config`` instead of ``sets``/``players``.
         options: rule options.
         radius: the observation and action window, 1 to 64 (default 30).
+        action_mode: ``"codec"`` (actions are codec indices) or ``"legal"``
+            (action ``i`` is the ``i``-th legal action in codec order, of at
+            most ``max_legal``); default ``"codec"`` where its space can be
+            masked, else (the Plague) ``"legal"``.
+        max_legal: size of the action space in ``"legal"`` mode.
         render_mode: ``None`` or ``"ansi"``.
     """
 
@@ -57,6 +63,8 @@ class BastideEnv(gymnasium.Env):
         config: dict[str, Any] | str | None = None,
         options: dict[str, Any] | None = None,
         radius: int = 30,
+        action_mode: str | None = None,
+        max_legal: int = 4096,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -73,12 +81,19 @@ class BastideEnv(gymnasium.Env):
         self._kwargs["radius"] = radius
         self.game = bastide.Game(**self._kwargs, seed=0)
         n = self.game.num_players
-        if self.game.num_actions > bastide.MAX_MASK:
+        if action_mode is None:
+            action_mode = "codec" if self.game.num_actions <= bastide.MAX_MASK else "legal"
+        if action_mode not in ("codec", "legal"):
+            raise ValueError(f'action_mode must be "codec" or "legal", not {action_mode!r}')
+        if action_mode == "codec" and self.game.num_actions > bastide.MAX_MASK:
             raise bastide.ConfigError(
-                f"the action space here has {self.game.num_actions} indices (the Plague's "
-                "flights), too many for a mask: use bastide.pettingzoo with "
-                'action_mode="legal"'
+                f"the codec's action space here has {self.game.num_actions} indices (the "
+                'Plague\'s flights), too many for a mask: use action_mode="legal"'
             )
+        if not 1 <= max_legal <= 1 << 16:
+            raise ValueError(f"max_legal must be from 1 to 65536, not {max_legal}")
+        self.action_mode = action_mode
+        self._n_actions = self.game.num_actions if action_mode == "codec" else max_legal
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be 0 to {n - 1} or None, not {seat}")
         self._seat_arg = seat
@@ -99,16 +114,20 @@ class BastideEnv(gymnasium.Env):
             {
                 "observation": spaces.Box(0.0, 1.0, shape=cells, dtype=np.float32),
                 "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
             }
         )
-        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.action_space = spaces.Discrete(self._n_actions)
 
     def _obs(self) -> dict[str, np.ndarray]:
         cells, glob = self.game.observation(self.seat)
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if self.game.current_player == self.seat:
-            mask[self.game.legal_actions()] = 1
+            legal = self.game.legal_actions()
+            if self.action_mode == "codec":
+                mask[legal] = 1
+            else:
+                mask[: min(len(legal), self._n_actions)] = 1
         return {"observation": cells, "globals": glob, "action_mask": mask}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -143,7 +162,10 @@ class BastideEnv(gymnasium.Env):
         if self.game.is_terminal:
             raise bastide.IllegalAction("the game is over: call reset()")
         a = int(action)
-        if a not in self.game.legal_actions():
+        legal = self.game.legal_actions()
+        if self.action_mode == "legal":
+            a = legal[a] if 0 <= a < min(len(legal), self._n_actions) else -1
+        if a not in legal:
             return self._obs(), -1.0, True, False, self._info(illegal=True)
         self.game.apply(a)
         self._play_bots()
