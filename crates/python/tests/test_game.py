@@ -165,6 +165,8 @@ def test_config_forms():
     from_text = bastide.Game(json.dumps(cfg))
     assert from_dict.to_record() == from_text.to_record() == by_sets.to_record()
     assert bastide.Game(cfg, seed=9).config["seed"] == 9
+    known = bastide.known_sets()
+    assert {"base", "winter", "river1", "plague", "map-chips", "ukraine"} <= set(known)
     short = bastide.Game(sets="base", options={"followers": 2})
     assert short.observation(0)[1][3 + 3 * 2 - 2] == 1.0  # supply 2 of 2
 
