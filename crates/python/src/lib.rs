@@ -28,25 +28,25 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyByteArray, PyString};
 
 create_exception!(
-    _bastide,
+    bastide,
     BastideError,
     PyValueError,
     "Base class of Bastide's errors (a ValueError)."
 );
 create_exception!(
-    _bastide,
+    bastide,
     IllegalAction,
     BastideError,
     "An action the rules do not allow here; the game is unchanged. The message is the engine's."
 );
 create_exception!(
-    _bastide,
+    bastide,
     ConfigError,
     BastideError,
     "A configuration that is not a playable game. The message is the engine's."
 );
 create_exception!(
-    _bastide,
+    bastide,
     RecordError,
     BastideError,
     "A record that cannot be read or replayed. The message is the engine's."
