@@ -26,13 +26,22 @@ from bastide import pettingzoo as bp
     ],
 )
 def test_pettingzoo_api(kwargs):
-    api_test(bp.env(**kwargs), num_cycles=1000)
-    api_test(bp.raw_env(**kwargs), num_cycles=200)
+    # PettingZoo's checker raises on any failure; the env must also have played.
+    for e, cycles in ((bp.env(**kwargs), 1000), (bp.raw_env(**kwargs), 200)):
+        api_test(e, num_cycles=cycles)
+        assert e.unwrapped.game.move_number > 0
 
 
 def test_pettingzoo_seed():
+    # PettingZoo's checker raises on any failure.
     seed_test(lambda: bp.env(sets="base", players=2), num_cycles=500)
     seed_test(lambda: bp.env(sets="base,river2", players=3, radius=15), num_cycles=300)
+    a, b = bp.raw_env(sets="base"), bp.raw_env(sets="base")
+    a.reset(seed=8)
+    b.reset(seed=8)
+    assert a.game.to_record() == b.game.to_record()
+    b.reset(seed=9)
+    assert a.game.to_record() != b.game.to_record()
 
 
 def test_pettingzoo_plays_whole_games_with_masks_equal_to_the_legal_list():
@@ -80,7 +89,9 @@ def test_pettingzoo_codec_mode_refuses_the_plague():
     ],
 )
 def test_gymnasium_check_env(kwargs):
-    check_env(bg.BastideEnv(**kwargs))
+    env = bg.BastideEnv(**kwargs)
+    check_env(env)  # Gymnasium's checker raises on any failure
+    assert env.observation_space["action_mask"].shape == (env.action_space.n,)
 
 
 def test_gymnasium_episode_and_illegal_actions():

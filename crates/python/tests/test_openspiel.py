@@ -19,7 +19,13 @@ SETS = ["base", "base,river1", "winter,gingerbread", "base,halfsies1", "base,map
 @pytest.mark.parametrize("sets", SETS)
 def test_openspiels_random_simulation_test(sets):
     game = pyspiel.load_game("python_bastide", {"players": 2, "sets": sets, "radius": 20})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # raises on failure
+    ours = bastide.Game(sets=sets, radius=20)
+    assert game.num_distinct_actions() == ours.num_actions
+    assert game.max_chance_outcomes() == len(ours.tile_ids)
+    assert game.observation_tensor_shape() == [
+        int(np.prod(ours.observation_shape[0])) + ours.observation_shape[1][0]
+    ]
 
 
 @pytest.mark.parametrize("sets", SETS)
