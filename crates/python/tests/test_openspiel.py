@@ -14,21 +14,24 @@ from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 import bastide.openspiel  # noqa: E402  (registers the game; needs pyspiel)
 
 SETS = ["base", "base,river1", "winter,gingerbread", "base,halfsies1", "base,map-chips"]
+# The Plague's codec space exceeds OpenSpiel's action ids: it plays in "legal" mode.
+ALL_SETS = [*SETS, "base,plague"]
 
 
-@pytest.mark.parametrize("sets", SETS)
+@pytest.mark.parametrize("sets", ALL_SETS)
 def test_openspiels_random_simulation_test(sets):
     game = pyspiel.load_game("python_bastide", {"players": 2, "sets": sets, "radius": 20})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # raises on failure
     ours = bastide.Game(sets=sets, radius=20)
-    assert game.num_distinct_actions() == ours.num_actions
+    plague = "plague" in sets
+    assert game.num_distinct_actions() == (4096 if plague else ours.num_actions)
     assert game.max_chance_outcomes() == len(ours.tile_ids)
     assert game.observation_tensor_shape() == [
         int(np.prod(ours.observation_shape[0])) + ours.observation_shape[1][0]
     ]
 
 
-@pytest.mark.parametrize("sets", SETS)
+@pytest.mark.parametrize("sets", ALL_SETS)
 def test_random_bots_play_whole_games(sets):
     game = pyspiel.load_game("python_bastide", {"players": 3, "sets": sets})
     rng = np.random.RandomState(3)
@@ -85,6 +88,18 @@ def test_chance_nodes_are_the_draws_and_observations_hide_them():
     assert state.action_to_string(0, state.legal_actions()[0]).startswith("{'place'")
 
 
-def test_the_plague_is_refused_with_a_reason():
-    with pytest.raises(bastide.ConfigError, match="Plague"):
-        pyspiel.load_game("python_bastide", {"sets": "base,plague"})
+def test_the_plague_plays_in_legal_mode_and_codec_mode_is_refused():
+    with pytest.raises(bastide.ConfigError, match="legal"):
+        pyspiel.load_game("python_bastide", {"sets": "base,plague", "action_mode": "codec"})
+    game = pyspiel.load_game("python_bastide", {"sets": "base,plague", "radius": 12})
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    assert legal == list(range(len(legal))) and len(legal) == len(state.game_state.legal_actions())
+    # Id i is the i-th legal action in codec order.
+    expected = state.game_state.action_to_json(state.game_state.legal_actions()[-1])
+    assert state.action_to_string(0, legal[-1]) == str(expected)
+    state.apply_action(legal[-1])
+    assert state.game_state.move_number == 1
+    with pytest.raises(ValueError, match="action_mode"):
+        pyspiel.load_game("python_bastide", {"action_mode": "dense"})

@@ -13,10 +13,12 @@ codec's indices (``Game.legal_actions``). Returns are the engine's zero-sum
 win/loss returns, at the end only.
 
 Parameters: ``players`` (2–6), ``sets`` (``"base"``, ``"winter,gingerbread"``
-…; every combination except those with the Plague, whose flights make the
-action space larger than OpenSpiel's action ids), ``seed`` (only what is
-dealt by the seed rather than drawn: Half-and-half hands, Map Chips),
-``radius`` (the action and observation window, default 30).
+…), ``seed`` (only what is dealt by the seed rather than drawn: Half-and-half
+hands, Map Chips), ``radius`` (the action and observation window, default
+30), ``action_mode`` (``"codec"``: action ids are codec indices;
+``"legal"``: id ``i`` is the ``i``-th legal action, of at most
+``max_legal``, default 4096; ``"auto"``, the default: codec unless the
+Plague's flights make the codec's space larger than OpenSpiel's action ids).
 
 The observation tensor is the engine's (``Game.observation``): the cell
 planes flattened, then the globals; at a chance node the drawn tile is not
@@ -39,7 +41,14 @@ __all__ = ["GAME_NAME", "BastideGame", "BastideState", "BastideObserver"]
 #: The name to give ``pyspiel.load_game``.
 GAME_NAME = "python_bastide"
 
-_DEFAULTS: dict[str, Any] = {"players": 2, "sets": "base", "seed": 0, "radius": 30}
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "sets": "base",
+    "seed": 0,
+    "radius": 30,
+    "action_mode": "auto",
+    "max_legal": 4096,
+}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -74,15 +83,28 @@ class BastideGame(pyspiel.Game):
             "radius": int(p["radius"]),
         }
         probe = bastide.Game(**self._kwargs, explicit_chance=True)
-        if probe.num_actions > _MAX_ACTIONS:
+        mode = str(p["action_mode"])
+        if mode == "auto":
+            mode = "codec" if probe.num_actions <= _MAX_ACTIONS else "legal"
+        if mode not in ("codec", "legal"):
+            raise ValueError(f'action_mode must be "auto", "codec" or "legal", not {mode!r}')
+        if mode == "codec" and probe.num_actions > _MAX_ACTIONS:
             raise bastide.ConfigError(
                 f"the action space of {p['sets']} has {probe.num_actions} ids (the "
-                "Plague's flights), more than OpenSpiel's action ids hold"
+                "Plague's flights), more than OpenSpiel's action ids hold: "
+                'use action_mode="legal"'
             )
+        max_legal = int(p["max_legal"])
+        if not 1 <= max_legal <= 1 << 16:
+            raise ValueError(f"max_legal must be from 1 to 65536, not {max_legal}")
+        #: ``"codec"``: actions are codec indices; ``"legal"``: action ``i`` is
+        #: the ``i``-th legal action in codec order (at most ``max_legal``).
+        self.action_mode = mode
+        n_actions = probe.num_actions if mode == "codec" else max_legal
         n = probe.num_players
         tiles = probe.tiles_left + 1
         info = pyspiel.GameInfo(
-            num_distinct_actions=probe.num_actions,
+            num_distinct_actions=n_actions,
             max_chance_outcomes=len(probe.tile_ids),
             num_players=n,
             min_utility=-1.0 / (n - 1),
@@ -113,6 +135,8 @@ class BastideState(pyspiel.State):
     def __init__(self, game: BastideGame) -> None:
         super().__init__(game)
         self.game_state = bastide.Game(**game._kwargs, explicit_chance=True)
+        self._legal_mode = game.action_mode == "legal"
+        self._max_legal = game.num_distinct_actions()
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
@@ -124,7 +148,16 @@ class BastideState(pyspiel.State):
         return g.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.game_state.legal_actions()
+        legal = self.game_state.legal_actions()
+        if self._legal_mode:
+            return list(range(min(len(legal), self._max_legal)))
+        return legal
+
+    def _codec_index(self, action: int) -> int:
+        """The codec index of an OpenSpiel action id."""
+        if self._legal_mode:
+            return self.game_state.legal_actions()[action]
+        return action
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(tile index, probability)`` of the next draw."""
@@ -134,12 +167,12 @@ class BastideState(pyspiel.State):
         if self.game_state.is_chance:
             self.game_state.apply_chance(int(action))
         else:
-            self.game_state.apply(int(action))
+            self.game_state.apply(self._codec_index(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {self.game_state.tile_ids[action]}"
-        return str(self.game_state.action_to_json(int(action)))
+        return str(self.game_state.action_to_json(self._codec_index(int(action))))
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
