@@ -66,6 +66,8 @@ pub const MAX_BATCH_ENTRIES: usize = 1 << 28;
 pub const MIN_RADIUS: i32 = 1;
 /// See [`MIN_RADIUS`].
 pub const MAX_RADIUS: i32 = 64;
+/// The longest `sets` argument taken (characters of a string, or ids).
+pub const MAX_SETS_TEXT: usize = 4096;
 /// The most random actions one `step_random` call takes per game.
 pub const MAX_STEPS: u64 = 1 << 20;
 
@@ -209,6 +211,12 @@ fn make_config(
             let list: Vec<String> = match sets {
                 None => vec!["base".to_string()],
                 Some(s) => {
+                    // Bounded before anything is copied out of Python.
+                    if s.len().is_ok_and(|n| n > MAX_SETS_TEXT) {
+                        return Err(config_err(format!(
+                            "sets is too long: at most {MAX_SETS_TEXT} characters or ids"
+                        )));
+                    }
                     if let Ok(text) = s.downcast::<PyString>() {
                         text.extract::<String>()?
                             .split(',')

@@ -203,6 +203,10 @@ def test_errors_are_exceptions_with_the_engines_message():
         bastide.Game({"players": ["A"], "base": "base"})
     with pytest.raises(bastide.ConfigError):
         bastide.Game(sets="base", radius=0)
+    with pytest.raises(bastide.ConfigError, match="too long"):
+        bastide.Game(sets="base," * 5000)
+    with pytest.raises(bastide.ConfigError, match="too long"):
+        bastide.Game(sets=["base"] * 10**6)
     with pytest.raises(bastide.RecordError, match="format"):
         bastide.Game.from_record({"format": 2, "config": {"players": ["A", "B"]}})
     rec = g.to_record()
