@@ -1053,8 +1053,13 @@ impl ActionCodec {
             let mut probe = game.clone();
             probe.drawn = Some(t);
             for a in probe.legal_actions() {
-                if let Action::Place { pos, rot, .. } = a {
-                    set(21 + rot.quarters() as usize, pos, 1.0);
+                // The drawn tile only: the player to act may also place
+                // halves from a hidden hand, which other seats must not see.
+                match a {
+                    Action::Place { tile, pos, rot } if tile == t => {
+                        set(21 + rot.quarters() as usize, pos, 1.0);
+                    }
+                    _ => {}
                 }
             }
         }

@@ -1,0 +1,267 @@
+"""Bastide as a PettingZoo AEC environment.
+
+>>> from bastide.pettingzoo import env
+>>> e = env(sets="base", players=2)
+>>> e.reset(seed=1)
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     done = terminated or truncated
+...     action = None if done else e.action_space(agent).sample(obs["action_mask"])
+...     e.step(action)
+
+Agents are ``player_0`` … ``player_{n-1}`` in seat order. The draws (chance)
+are resolved inside the environment by its seeded pile, so every step is a
+player's decision. Observations are dicts:
+
+- ``observation``: ``float32[planes, W, W]``, the engine's cell planes seen
+  by that agent (seats relative to it; layout in docs/openspiel.md);
+- ``globals``: ``float32[G]``, the engine's global features;
+- ``action_mask``: ``int8[num_actions]``, 1 for the legal actions of the
+  agent to act (all 0 for the others).
+
+Actions are the engine codec's indices (``action_mode="codec"``), or, where
+the codec's space is too large for a mask (the Plague's flights),
+``action_mode="legal"``: action ``i`` is the ``i``-th legal action in codec
+order, out of at most ``max_legal``. Rewards are the zero-sum win/loss
+returns, given when the game ends (``reward="win"``), or the change in the
+agent's score lead each step (``reward="score"``: own points minus the
+best other player's, in points/100).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+import bastide
+
+__all__ = ["env", "raw_env", "MAX_LEGAL"]
+
+#: The largest ``max_legal`` accepted in ``action_mode="legal"``.
+MAX_LEGAL = 1 << 16
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers.
+
+    An illegal action ends the game with reward -1 for the agent that took
+    it (``TerminateIllegalWrapper``, as in PettingZoo's classic games);
+    out-of-range actions are assertion errors; the call order is enforced.
+    Keyword arguments are those of :class:`raw_env`.
+    """
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
+    """Bastide, turn by turn, as a PettingZoo AEC environment.
+
+    Args:
+        sets: the sets in play, as ``bastide play --sets`` takes them
+            (``"base"``, ``"winter,gingerbread"``, ``"base,river1,halfsies1"``)
+            or a list of ids.
+        players: 2 to 6.
+        config: a record's ``config`` (dict or JSON text) instead of
+            ``sets``/``players``.
+        options: rule options (``{"followers": 5}``).
+        radius: the observation and action window (cells with
+            ``|x|, |y| <= radius``), 1 to 64; default 30.
+        action_mode: ``"codec"`` or ``"legal"``; default ``"codec"`` where
+            its space can be masked, else ``"legal"``.
+        max_legal: size of the action space in ``"legal"`` mode.
+        reward: ``"win"`` (default) or ``"score"``.
+        render_mode: ``None`` or ``"ansi"``.
+    """
+
+    metadata = {
+        "name": "bastide_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        sets: str | list[str] | None = None,
+        players: int | None = None,
+        *,
+        config: dict[str, Any] | str | None = None,
+        options: dict[str, Any] | None = None,
+        radius: int = 30,
+        action_mode: str | None = None,
+        max_legal: int = 4096,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if config is None:
+            self._kwargs: dict[str, Any] = {
+                "sets": sets if sets is not None else "base",
+                "players": players if players is not None else 2,
+            }
+        else:
+            if sets is not None or players is not None:
+                raise bastide.ConfigError("give either a config or sets/players, not both")
+            self._kwargs = {"config": config}
+        self._kwargs["options"] = options
+        self._kwargs["radius"] = radius
+        # Built once here, so a bad configuration fails at construction.
+        self.game = bastide.Game(**self._kwargs, seed=0)
+        if reward not in ("win", "score"):
+            raise ValueError(f'reward must be "win" or "score", not {reward!r}')
+        self._reward_mode = reward
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        if action_mode is None:
+            action_mode = "codec" if self.game.num_actions <= bastide.MAX_MASK else "legal"
+        if action_mode == "codec" and self.game.num_actions > bastide.MAX_MASK:
+            raise bastide.ConfigError(
+                f"the codec's action space here has {self.game.num_actions} indices (the "
+                'Plague\'s flights), too many for a mask: use action_mode="legal"'
+            )
+        if action_mode not in ("codec", "legal"):
+            raise ValueError(f'action_mode must be "codec" or "legal", not {action_mode!r}')
+        if not 1 <= max_legal <= MAX_LEGAL:
+            raise ValueError(f"max_legal must be from 1 to {MAX_LEGAL}, not {max_legal}")
+        self.action_mode = action_mode
+        self._n_actions = self.game.num_actions if action_mode == "codec" else max_legal
+
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        cells, glob = self.game.observation_shape
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=cells, dtype=np.float32),
+                "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
+            }
+        )
+        # One space object per agent, kept: PettingZoo seeds spaces by identity.
+        self.observation_spaces = {
+            a: obs_space if i == 0 else _copy_space(obs_space)
+            for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._legal: list[int] = []
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game. ``seed`` makes it and every later unseeded
+        reset reproducible; ``options`` is accepted for the API and unused."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        game_seed = int(self._rng.integers(0, 2**63))
+        self.game = bastide.Game(**self._kwargs, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._selector = AgentSelector(self.agents)
+        self._update_turn()
+
+    def _update_turn(self) -> None:
+        """Points ``agent_selection`` at the seat to act and caches its legal actions."""
+        seat = self.game.current_player
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+            self._legal = self.game.legal_actions()
+            for a in self.possible_agents:
+                if a in self.infos:
+                    self.infos[a] = {}
+            self.infos[self.agent_selection] = {"legal_actions": len(self._legal)}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees (see the module docstring)."""
+        seat = self.agent_name_mapping[agent]
+        cells, glob = self.game.observation(seat)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_terminal:
+            if self.action_mode == "codec":
+                mask[self._legal] = 1
+            else:
+                mask[: min(len(self._legal), self._n_actions)] = 1
+        return {"observation": cells, "globals": glob, "action_mask": mask}
+
+    def _score_lead(self) -> list[float]:
+        s = self.game.scores()
+        return [(s[i] - max(s[j] for j in range(len(s)) if j != i)) / 100.0 for i in range(len(s))]
+
+    def step(self, action: int | np.integer | None) -> None:
+        """Applies the selected agent's action (``None`` for an agent whose
+        game is over). Raises :class:`bastide.IllegalAction` for an illegal
+        one (``env()`` turns that into a lost game instead)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise bastide.IllegalAction(f"{agent} must act: None is for agents that are done")
+        a = int(action)
+        if self.action_mode == "legal":
+            if not 0 <= a < min(len(self._legal), self._n_actions):
+                raise bastide.IllegalAction(
+                    f"action {a}: there are {len(self._legal)} legal actions here"
+                )
+            a = self._legal[a]
+        before = self._score_lead() if self._reward_mode == "score" else None
+        self.game.apply(a)
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_terminal:
+            if self._reward_mode == "win":
+                returns = self.game.returns()
+                self.rewards = {x: float(returns[i]) for i, x in enumerate(self.possible_agents)}
+            self.terminations = dict.fromkeys(self.agents, True)
+        if before is not None:
+            after = self._score_lead()
+            self.rewards = {x: after[i] - before[i] for i, x in enumerate(self.possible_agents)}
+        elif not self.game.is_terminal:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._accumulate_rewards()
+        if self.game.is_terminal:
+            # PettingZoo's convention: each agent is then selected once more
+            # to take its `None` step, in seat order.
+            self.agent_selection = self._selector.reset()
+        else:
+            self._update_turn()
+
+    def render(self) -> str | None:
+        """A one-line text summary (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        g = self.game
+        return (
+            f"move {g.move_number}: phase {g.phase}, scores {g.scores()}, tiles left {g.tiles_left}"
+        )
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _copy_space(space: spaces.Dict) -> spaces.Dict:
+    return spaces.Dict({k: _copy_box(v) for k, v in space.spaces.items()})
+
+
+def _copy_box(b: spaces.Space) -> spaces.Space:
+    assert isinstance(b, spaces.Box)
+    return spaces.Box(b.low, b.high, shape=b.shape, dtype=b.dtype)

@@ -1,0 +1,110 @@
+"""The PettingZoo and Gymnasium environments, checked by the frameworks' own
+test suites."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import bastide
+from bastide import gymnasium as bg
+from bastide import pettingzoo as bp
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"sets": "base", "players": 2},
+        {"sets": "base", "players": 4, "radius": 12},
+        {"sets": "winter,gingerbread", "players": 3, "radius": 15},
+        {"sets": "base,river1,halfsies1", "players": 2, "radius": 15},
+        {"sets": "base,map-chips", "players": 2, "radius": 15},
+        {"sets": "base,plague", "players": 2, "radius": 12},
+        {"sets": "base", "players": 2, "action_mode": "legal", "reward": "score"},
+    ],
+)
+def test_pettingzoo_api(kwargs):
+    # PettingZoo's checker raises on any failure; the env must also have played.
+    for e, cycles in ((bp.env(**kwargs), 1000), (bp.raw_env(**kwargs), 200)):
+        api_test(e, num_cycles=cycles)
+        assert e.unwrapped.game.move_number > 0
+
+
+def test_pettingzoo_seed():
+    # PettingZoo's checker raises on any failure.
+    seed_test(lambda: bp.env(sets="base", players=2), num_cycles=500)
+    seed_test(lambda: bp.env(sets="base,river2", players=3, radius=15), num_cycles=300)
+    a, b = bp.raw_env(sets="base"), bp.raw_env(sets="base")
+    a.reset(seed=8)
+    b.reset(seed=8)
+    assert a.game.to_record() == b.game.to_record()
+    b.reset(seed=9)
+    assert a.game.to_record() != b.game.to_record()
+
+
+def test_pettingzoo_plays_whole_games_with_masks_equal_to_the_legal_list():
+    e = bp.raw_env(sets="base", players=2)
+    e.reset(seed=3)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = e.game.legal_actions()
+        assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+        assert e.agent_name_mapping[agent] == e.game.current_player
+        e.step(legal[len(legal) // 2])
+        steps += 1
+    assert steps > 100 and e.agents == []
+
+
+def test_pettingzoo_illegal_action_loses_the_game():
+    e = bp.env(sets="base", players=2)
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    first = e.agent_selection
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[first] == -1
+
+
+def test_pettingzoo_codec_mode_refuses_the_plague():
+    with pytest.raises(bastide.ConfigError, match="legal"):
+        bp.raw_env(sets="base,plague", action_mode="codec")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"sets": "base", "opponents": "random"},
+        {"sets": "base", "players": 3, "seat": None, "opponents": "greedy"},
+        {"sets": "winter,gingerbread", "opponents": ["random", "mcts:5"], "seat": 1},
+        {"sets": "base", "opponents": "random", "render_mode": "ansi"},
+        {"sets": "base,plague", "opponents": "greedy", "radius": 12},
+        {"sets": "base", "opponents": "random", "action_mode": "legal", "max_legal": 512},
+    ],
+)
+def test_gymnasium_check_env(kwargs):
+    env = bg.BastideEnv(**kwargs)
+    check_env(env)  # Gymnasium's checker raises on any failure
+    assert env.observation_space["action_mask"].shape == (env.action_space.n,)
+
+
+def test_gymnasium_episode_and_illegal_actions():
+    import gymnasium
+
+    env = gymnasium.make("bastide/Bastide-v0", sets="base", opponents="greedy")
+    obs, info = env.reset(seed=5)
+    mask = obs["action_mask"]
+    obs2, r, term, trunc, info = env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert (r, term, info["illegal"]) == (-1.0, True, True)
+    obs, info = env.reset(seed=5)
+    steps, term = 0, False
+    while not term:
+        obs, r, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps > 30 and r in (-1.0, 0.0, 1.0)

@@ -1,0 +1,105 @@
+"""`bastide.openspiel`: OpenSpiel's own algorithms play full games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bastide
+from conftest import need
+
+pyspiel = need("pyspiel")
+from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+
+import bastide.openspiel  # noqa: E402  (registers the game; needs pyspiel)
+
+SETS = ["base", "base,river1", "winter,gingerbread", "base,halfsies1", "base,map-chips"]
+# The Plague's codec space exceeds OpenSpiel's action ids: it plays in "legal" mode.
+ALL_SETS = [*SETS, "base,plague"]
+
+
+@pytest.mark.parametrize("sets", ALL_SETS)
+def test_openspiels_random_simulation_test(sets):
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": sets, "radius": 20})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # raises on failure
+    ours = bastide.Game(sets=sets, radius=20)
+    plague = "plague" in sets
+    assert game.num_distinct_actions() == (4096 if plague else ours.num_actions)
+    assert game.max_chance_outcomes() == len(ours.tile_ids)
+    assert game.observation_tensor_shape() == [
+        int(np.prod(ours.observation_shape[0])) + ours.observation_shape[1][0]
+    ]
+
+
+@pytest.mark.parametrize("sets", ALL_SETS)
+def test_random_bots_play_whole_games(sets):
+    game = pyspiel.load_game("python_bastide", {"players": 3, "sets": sets})
+    rng = np.random.RandomState(3)
+    bots = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(3)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == 3 and sum(returns) == pytest.approx(0.0)
+    assert max(returns) > 0
+
+
+def test_openspiels_mcts_beats_random_often_and_plays_to_the_end():
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base"})
+    rng = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    wins = 0
+    for g in range(2):
+        bots = [
+            mcts.MCTSBot(game, 2, 25, evaluator, random_state=rng),
+            pyspiel.make_uniform_random_bot(1, g),
+        ]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert returns[0] == -returns[1] and abs(returns[0]) in (0.0, 1.0)
+        wins += returns[0] == 1.0
+    # Random play scores few points; a searching player wins at once.
+    assert wins >= 1
+
+
+def test_random_rollouts_evaluate_states():
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base,river2"})
+    state = game.new_initial_state()
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=3, random_state=np.random.RandomState(0))
+    values = evaluator.evaluate(state)
+    assert len(values) == 2 and all(-1.0 <= v <= 1.0 for v in values)
+
+
+def test_chance_nodes_are_the_draws_and_observations_hide_them():
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base"})
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert all(0 <= t < game.max_chance_outcomes() for t, _ in outcomes)
+    hidden = np.array(state.observation_tensor(0))
+    tile = outcomes[-1][0]
+    state.apply_action(tile)
+    assert state.current_player() == 0
+    shown = np.array(state.observation_tensor(0))
+    assert hidden.shape == shown.shape == (game.observation_tensor_size(),)
+    # The globals' drawn-tile one-hot: empty at the chance node, then the tile.
+    g = bastide.Game(sets="base")
+    kinds = len(g.tile_ids)
+    start = int(np.prod(g.observation_shape[0])) + 3 + 3 * 2 + 1
+    assert hidden[start : start + kinds].sum() == 0
+    assert shown[start + tile] == 1.0
+    assert state.action_to_string(0, state.legal_actions()[0]).startswith("{'place'")
+
+
+def test_the_plague_plays_in_legal_mode_and_codec_mode_is_refused():
+    with pytest.raises(bastide.ConfigError, match="legal"):
+        pyspiel.load_game("python_bastide", {"sets": "base,plague", "action_mode": "codec"})
+    game = pyspiel.load_game("python_bastide", {"sets": "base,plague", "radius": 12})
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    assert legal == list(range(len(legal))) and len(legal) == len(state.game_state.legal_actions())
+    # Id i is the i-th legal action in codec order.
+    expected = state.game_state.action_to_json(state.game_state.legal_actions()[-1])
+    assert state.action_to_string(0, legal[-1]) == str(expected)
+    state.apply_action(legal[-1])
+    assert state.game_state.move_number == 1
+    with pytest.raises(ValueError, match="action_mode"):
+        pyspiel.load_game("python_bastide", {"action_mode": "dense"})
