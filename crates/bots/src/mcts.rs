@@ -194,16 +194,7 @@ impl Mcts {
             g.apply_legal(&a);
             if g.phase() == Phase::Follower {
                 g.legal_actions_into(&mut self.buf);
-                // The last entry is the pass.
-                let k = self.buf.len() - 1;
-                let f = if k > 0
-                    && (self.rng.below(1 << 20) as f64)
-                        < self.config.rollout_followers * (1 << 20) as f64
-                {
-                    self.buf[self.rng.below(k as u64) as usize]
-                } else {
-                    Action::Pass
-                };
+                let f = follower_step(&self.buf, &mut self.rng, self.config.rollout_followers);
                 g.apply_legal(&f);
             }
             t += 1;
@@ -331,5 +322,65 @@ impl Bot for Mcts {
             }
         }
         action
+    }
+}
+
+/// The light policy's follower step: with probability `p` one of the
+/// step's actions other than `pass`, uniformly, else `pass`. The pass is
+/// looked up, not assumed last: with the Plague, flea and flight actions
+/// follow it in the list.
+fn follower_step(legal: &[Action], rng: &mut Rng, p: f64) -> Action {
+    let pass = legal.iter().position(|a| matches!(a, Action::Pass));
+    let others = legal.len() - usize::from(pass.is_some());
+    let take = others > 0 && (rng.below(1 << 20) as f64) < p * (1 << 20) as f64;
+    match pass {
+        Some(at) if !take => legal[at],
+        Some(at) => {
+            let i = rng.below(others as u64) as usize;
+            legal[if i >= at { i + 1 } else { i }]
+        }
+        // No pass in this step (never in today's rules): any action.
+        None => legal
+            .get(rng.below(legal.len().max(1) as u64) as usize)
+            .copied()
+            .unwrap_or(Action::Pass),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastide_engine::geometry::{Place, Pos};
+
+    fn follower(x: i32) -> Action {
+        Action::Follower {
+            pos: Pos::new(x, 0),
+            corner: None,
+            place: Place::N,
+        }
+    }
+
+    /// With the Plague the pass sits between the followers and the fleas:
+    /// every non-pass action must be reachable and the pass must only come
+    /// from the coin.
+    #[test]
+    fn follower_step_finds_the_pass_wherever_it_is() {
+        let legal = [follower(0), Action::Pass, follower(1), follower(2)];
+        let mut rng = Rng::for_stream(7, 1);
+        let mut seen = [0u32; 4];
+        for _ in 0..3000 {
+            let a = follower_step(&legal, &mut rng, 1.0);
+            let i = legal.iter().position(|b| *b == a).expect("a legal action");
+            seen[i] += 1;
+        }
+        assert_eq!(seen[1], 0, "p = 1 never passes");
+        for i in [0, 2, 3] {
+            assert!(seen[i] > 800, "action {i} chosen {} times of 3000", seen[i]);
+        }
+        for _ in 0..100 {
+            assert_eq!(follower_step(&legal, &mut rng, 0.0), Action::Pass);
+        }
+        // Only the pass: always the pass, whatever p.
+        assert_eq!(follower_step(&[Action::Pass], &mut rng, 1.0), Action::Pass);
     }
 }
