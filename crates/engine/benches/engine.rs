@@ -1,4 +1,5 @@
-//! Criterion benchmarks: whole random games and legal-placement generation.
+//! Criterion benchmarks: whole random games of every set and legal-placement
+//! generation.
 //! Figures and commands: docs/performance.md.
 
 use std::hint::black_box;
@@ -8,16 +9,43 @@ use bastide_engine::sim::play_random;
 use bastide_engine::{Game, GameConfig, Phase};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+/// Every set the targets name, as `--sets` lists.
+const SETS: [(&str, &[&str]); 9] = [
+    ("base_2p", &["base"]),
+    ("winter_2p", &["winter"]),
+    ("river2_2p", &["base", "river2"]),
+    (
+        "river20_cutcassonne_2p",
+        &["base", "river20", "cutcassonne"],
+    ),
+    ("halfsies_2p", &["base", "halfsies1", "halfsies2"]),
+    ("plague_2p", &["base", "plague"]),
+    ("gingerbread_2p", &["winter", "gingerbread"]),
+    ("map_chips_2p", &["base", "map-chips"]),
+    (
+        "all_2p",
+        &[
+            "winter",
+            "gingerbread",
+            "river2",
+            "halfsies1",
+            "halfsies2",
+            "plague",
+        ],
+    ),
+];
+
 fn random_games(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_game");
     group.throughput(Throughput::Elements(1));
-    for (name, base) in [("base_2p", "base"), ("winter_2p", "winter")] {
+    for (name, sets) in SETS {
+        let config = GameConfig::from_sets(2, 0, sets).expect("a valid set list");
         let mut seed = 0u64;
         group.bench_function(name, |b| {
             b.iter(|| {
                 seed += 1;
-                let mut cfg = GameConfig::new(2, seed);
-                cfg.base = base.to_string();
+                let mut cfg = config.clone();
+                cfg.seed = seed;
                 let mut game = Game::new(cfg).expect("valid config");
                 let mut rng = Rng::for_stream(seed, 0xB07);
                 play_random(&mut game, &mut rng, |_| {});
