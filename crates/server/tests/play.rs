@@ -267,10 +267,12 @@ async fn hidden_information(db: &TestDb) {
     for (msgs, seat) in [(&ma, 0), (&mb, 1)] {
         let checked = assert_nothing_hidden_leaks(msgs, Some(seat));
         assert!(checked.own_halves > 0, "seat {seat} saw its halves");
-        // The engine does not offer notation.md's `draw` action yet (the
-        // drawn tile is dealt at the start of a Half-and-half turn): once
-        // it does, `draw_choices` counts the turns checked above.
-        let _ = checked.draw_choices;
+        // A seat holding halves chooses to draw before seeing the tile:
+        // those turns were offered and checked above.
+        assert!(
+            checked.draw_choices > 0,
+            "seat {seat} was offered the draw step"
+        );
     }
     assert_eq!(assert_nothing_hidden_leaks(&ms, None).own_halves, 0);
 
