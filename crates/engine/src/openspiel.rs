@@ -690,22 +690,24 @@ impl ActionCodec {
 
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
-        self.draw_index() + 1
+        self.flee_base() + self.feature_codes() * self.feature_codes()
     }
 
     /// The index of `draw` (Half-and-half's choice to draw instead of
-    /// playing a half): the last index, after the flights.
+    /// playing a half): right after the placements, so that a game without
+    /// the large expansion ranges still has a small, dense action space.
     pub fn draw_index(&self) -> usize {
-        self.flee_base() + self.feature_codes() * self.feature_codes()
+        PLACE_BASE + self.slots * self.cells() * 4
     }
 
     fn cells(&self) -> usize {
         self.width() * self.width()
     }
 
-    /// First index after the placements: the gingerbread man's moves.
+    /// First index after the placements and `draw`: the gingerbread man's
+    /// moves.
     pub fn gingerbread_base(&self) -> usize {
-        PLACE_BASE + self.slots * self.cells() * 4
+        self.draw_index() + 1
     }
 
     /// First trade index.
@@ -860,6 +862,9 @@ impl ActionCodec {
         if index == PASS_INDEX {
             return Some(Action::Pass);
         }
+        if index == self.draw_index() {
+            return Some(Action::Draw);
+        }
         if index >= self.gingerbread_base() {
             return self.decode_expansion(game, index);
         }
@@ -898,9 +903,6 @@ impl ActionCodec {
     fn decode_expansion(&self, game: &Game, index: usize) -> Option<Action> {
         if index >= self.num_actions() {
             return None;
-        }
-        if index == self.draw_index() {
-            return Some(Action::Draw);
         }
         if index >= self.flee_base() {
             let i = index - self.flee_base();
@@ -982,10 +984,11 @@ pub struct ObservationTensor {
 }
 
 impl ActionCodec {
-    /// The observation tensor of `player` for `game` (drawn tile shown; for
-    /// a [`State`] at a chance node use [`ActionCodec::state_tensor`]).
+    /// The observation tensor of `player` for `game` (the drawn tile shown
+    /// once it is drawn in the players' sight; for a [`State`] at a chance
+    /// node use [`ActionCodec::state_tensor`]).
     pub fn observation_tensor(&self, game: &Game, player: usize) -> ObservationTensor {
-        self.tensor(game, player, game.drawn_tile())
+        self.tensor(game, player, game.visible_drawn_tile())
     }
 
     /// The observation tensor of `player` for a [`State`].
@@ -1095,16 +1098,19 @@ impl ActionCodec {
         for r in 0..n {
             g.push((!game.is_finished() && game.current_player() == (player + r) % n) as u8 as f32);
         }
-        let total = (game.board().pieces().len() + game.tiles_left() + 1) as f32;
-        let mut left = game.tiles_left() as f32;
+        // The tiles this seat has not seen: the pile, a pending
+        // Half-and-half draw (already in `remaining_tiles`), and a drawn tile
+        // a chance node hides (`drawn` is then `None`).
         let mut remaining = game.remaining_tiles();
+        let mut left = game.tiles_left() + game.undisclosed_draws().count();
         if drawn.is_none() {
-            if let Some(d) = game.drawn_tile() {
+            if let Some(d) = game.visible_drawn_tile() {
                 *remaining.entry(d).or_insert(0) += 1;
-                left += 1.0;
+                left += 1;
             }
         }
-        g.push(left / total);
+        let total = game.board().pieces().len() + left + usize::from(drawn.is_some());
+        g.push(left as f32 / total.max(1) as f32);
         let kinds = cat.tiles().len();
         let mut onehot = vec![0f32; kinds];
         if let Some(t) = drawn {
@@ -1328,6 +1334,25 @@ mod tests {
                 assert_eq!(codec.decode(g, i), Some(*a));
             }
             assert_eq!(codec.legal_indices(g).len(), legal.len());
+        });
+    }
+
+    /// The tensor holds only what its seat may know: a determinization
+    /// for that seat (pile reshuffled, other hands and a pending
+    /// Half-and-half draw dealt again) leaves it unchanged, at every
+    /// position of every combination.
+    #[test]
+    fn observation_tensor_depends_only_on_what_the_seat_knows() {
+        let codec = ActionCodec::default();
+        each_position(2, |g, rng| {
+            for p in 0..g.player_count() {
+                let d = g.determinize(p, rng);
+                assert_eq!(
+                    codec.observation_tensor(g, p),
+                    codec.observation_tensor(&d, p),
+                    "seat {p} sees a difference after determinization"
+                );
+            }
         });
     }
 

@@ -339,9 +339,11 @@ impl Core {
     }
 }
 
-/// What `Game._restore` takes: record JSON, explicit chance, radius, and
-/// whether the game was at a chance node.
-type RestoreArgs = (String, bool, i32, bool);
+/// What `Game._restore` takes: the configuration and the player actions as
+/// record JSON (the deck as configured, not fixed by the draws), explicit
+/// chance, radius, and the chance outcomes as (player actions before it,
+/// tile id).
+type RestoreArgs = (String, bool, i32, Vec<(usize, String)>);
 
 /// One Bastide game: legal actions as the engine codec's integers (or as
 /// record JSON), apply, chance nodes, returns, observation tensors, records.
@@ -358,6 +360,9 @@ pub struct PyGame {
     /// Explicit mode: the tiles placed from the pile, in order (the
     /// record's deck).
     draws: Vec<TileIdx>,
+    /// Explicit mode: the chance outcomes applied, each with the number of
+    /// player actions before it (pickling replays both exactly).
+    chances: Vec<(usize, TileIdx)>,
 }
 
 impl PyGame {
@@ -389,6 +394,7 @@ impl PyGame {
             config,
             history: Vec::new(),
             draws,
+            chances: Vec::new(),
         })
     }
 
@@ -491,6 +497,21 @@ impl PyGame {
                 .iter()
                 .map(|a| ActionJson::from_action(a, cat))
                 .collect(),
+        }
+    }
+
+    /// Applies the chance outcome `t` and remembers it for pickling.
+    fn chance_to(&mut self, t: TileIdx) -> PyResult<()> {
+        match &mut self.core {
+            Core::Explicit(s) => {
+                s.apply_chance(t)
+                    .map_err(|e| illegal(format!("chance: {e}")))?;
+                self.chances.push((self.history.len(), t));
+                Ok(())
+            }
+            Core::Plain(_) => Err(illegal(
+                "chance: this game draws by itself; make it with explicit_chance=True",
+            )),
         }
     }
 
@@ -734,17 +755,7 @@ impl PyGame {
     /// Applies a chance outcome: the tile (index or id) drawn now.
     fn apply_chance(&mut self, tile: &Bound<'_, PyAny>) -> PyResult<()> {
         let t = self.tile_index(tile)?;
-        match &mut self.core {
-            Core::Explicit(s) => s
-                .apply_chance(t)
-                .map_err(|e| illegal(format!("chance: {e}")))?,
-            Core::Plain(_) => {
-                return Err(illegal(
-                    "chance: this game draws by itself; make it with explicit_chance=True",
-                ))
-            }
-        }
-        Ok(())
+        self.chance_to(t)
     }
 
     /// Zero-sum win/loss returns (zeros while the game runs).
@@ -810,41 +821,66 @@ impl PyGame {
         Clone::clone(self)
     }
 
-    /// Pickling (Ray, multiprocessing): a game travels as its record, with
-    /// its chance mode and window. Without explicit chance the copy is the
-    /// same game exactly; with it, the same public game (the draws made are
-    /// in the record; the hidden order of the rest is the seed's).
+    /// Pickling (Ray, multiprocessing): a game travels as its
+    /// configuration, its player actions and, with explicit chance, the
+    /// chance outcomes between them, and is replayed step by step: the copy
+    /// is the same game exactly in both modes (tiles discarded unseen
+    /// included, which a record's deck would not fix).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, RestoreArgs)> {
         let restore = py.get_type::<PyGame>().getattr("_restore")?;
+        let cat = self.catalog();
+        let steps = Record {
+            format: bastide_engine::record::FORMAT,
+            config: self.config.clone(),
+            actions: self
+                .history
+                .iter()
+                .map(|a| ActionJson::from_action(a, cat))
+                .collect(),
+        };
+        let chances = self
+            .chances
+            .iter()
+            .map(|(at, t)| (*at, cat.tile(*t).id.clone()))
+            .collect();
         Ok((
             restore,
             (
-                self.record().to_json(),
+                steps.to_json(),
                 self.explicit_chance(),
                 self.codec.radius,
-                self.core.is_chance(),
+                chances,
             ),
         ))
     }
 
-    /// The inverse of `__reduce__`: replays the record, then, with explicit
-    /// chance, applies the draw already made for the placement now due.
+    /// The inverse of `__reduce__`: the same steps in the same order.
     #[staticmethod]
     fn _restore(
-        record: &Bound<'_, PyAny>,
+        steps: &str,
         explicit_chance: bool,
         radius: i32,
-        at_chance: bool,
+        chances: Vec<(usize, String)>,
     ) -> PyResult<PyGame> {
-        let mut g = PyGame::from_record(record, explicit_chance, radius)?;
-        if let Core::Explicit(s) = &mut g.core {
-            if s.is_chance() && !at_chance {
-                // The record's deck holds that draw next: the pile gives it.
-                if let Some(d) = s.game().drawn_tile() {
-                    s.apply_chance(d)
-                        .map_err(|e| RecordError::new_err(e.to_string()))?;
-                }
+        let rec = Record::parse(steps).map_err(|e| RecordError::new_err(e.to_string()))?;
+        let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
+        let mut chances = chances.into_iter().peekable();
+        for i in 0..=rec.actions.len() {
+            while let Some((_, id)) = chances.next_if(|(at, _)| *at == i) {
+                let t = g.catalog().find(&id).ok_or_else(|| {
+                    RecordError::new_err(format!(
+                        "unknown tile id {}",
+                        bastide_engine::limits::cut(&id)
+                    ))
+                })?;
+                g.chance_to(t)?;
             }
+            let Some(aj) = rec.actions.get(i) else { break };
+            let a = aj
+                .to_action(g.catalog())
+                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
+            g.apply_action(a)
+                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
         }
         Ok(g)
     }
@@ -1323,6 +1359,7 @@ impl PyVectorGame {
             config,
             history: s.history.clone(),
             draws: Vec::new(),
+            chances: Vec::new(),
         })
     }
 }
