@@ -19,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
         ("base", &["halfsies1", "halfsies2"]),
         ("base", &["map-chips"]),
         ("winter", &["gingerbread", "halfsies1", "river2", "map-chips"]),
+        ("base", &["plague"]),
+        ("winter", &["gingerbread", "plague", "halfsies1", "river2"]),
     ];
     let players = 2 + (data[0] % 5) as usize;
     let (base, exps) = COMBOS[(data[1] as usize >> 4) % COMBOS.len()];
