@@ -87,7 +87,10 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
     let id =
         GameId::parse(id).ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, "no such game"))?;
-    Ok(hub.get(&id).await?)
+    let handle = hub.get(&id).await?;
+    // Shared mode: another instance may have changed it a moment ago.
+    hub.freshen(&handle).await;
+    Ok(handle)
 }
 
 async fn create(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<Response> {
