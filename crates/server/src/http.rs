@@ -87,8 +87,15 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
     let id =
         GameId::parse(id).ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, "no such game"))?;
-    let handle = hub.get(&id).await?;
-    // Shared mode: another instance may have changed it a moment ago.
+    Ok(hub.get(&id).await?)
+}
+
+/// A game brought up to the log first (shared mode: news of another
+/// instance's last change may be on its way still, or may have come
+/// while the game was being read): for a client's first view, and for
+/// records.
+async fn fresh_game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    let handle = game(hub, id).await?;
     hub.freshen(&handle).await;
     Ok(handle)
 }
@@ -184,7 +191,7 @@ async fn rematch(
 }
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
-    let handle = game(&hub, &id).await?;
+    let handle = fresh_game(&hub, &id).await?;
     let (record, complete) = hub.record(&handle).await;
     let text = serde_json::to_string_pretty(&record).unwrap_or_default();
     Ok((
@@ -214,7 +221,7 @@ async fn ws(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let handle = game(&hub, &id).await?;
+    let handle = fresh_game(&hub, &id).await?;
     // Frames up to four times the message limit reach the protocol, which
     // answers too_large; larger ones close the connection.
     Ok(upgrade

@@ -5,6 +5,12 @@
 //! engine on a copy of the game, appended to the store's log, and only
 //! then applied to the cache and broadcast: an action is committed before
 //! anyone is told. Bots think on the blocking pool, outside the lock.
+//!
+//! In shared mode ([`crate::cluster`]) several instances hold copies of a
+//! game: each commit is also published, other instances' commits arrive
+//! as notices ([`Hub::on_notice`]) and are applied by the same path, gaps
+//! are filled from the log ([`Hub::sync_pass`]), and bots and timers run
+//! only on the instance holding the game's lease ([`Hub::lease_pass`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -567,7 +573,13 @@ pub struct GameHandle {
     /// Connections per audience: updates are written only for audiences
     /// someone listens as.
     watchers: StdMutex<[u32; AUDIENCES]>,
+    /// Shared mode: the log's version when the last catch-up pass found
+    /// this copy behind ([`NOT_BEHIND`]: it was not).
+    behind_at: AtomicU64,
 }
+
+/// [`GameHandle::behind_at`] when the copy was not behind.
+const NOT_BEHIND: u64 = u64::MAX;
 
 impl GameHandle {
     fn new(id: GameId, live: LiveGame) -> Arc<GameHandle> {
@@ -578,6 +590,7 @@ impl GameHandle {
             updates: broadcast::channel(UPDATE_QUEUE).0,
             over: std::sync::atomic::AtomicBool::new(over),
             watchers: StdMutex::new([0; AUDIENCES]),
+            behind_at: AtomicU64::new(NOT_BEHIND),
         })
     }
 
@@ -910,7 +923,9 @@ impl Hub {
     /// One pass of the catch-up task (shared mode): every game in memory
     /// that someone here watches or that this instance drives is compared
     /// with the log, and caught up if news of it was lost (NATS down, an
-    /// instance killed between its commit and its notice).
+    /// instance killed between its commit and its notice). A copy behind
+    /// is caught up only if it has not moved past what the log held at
+    /// the previous pass: news merely on its way is left to arrive.
     pub async fn sync_pass(self: &Arc<Hub>) {
         let Some(c) = self.cluster.clone() else {
             return;
@@ -939,9 +954,17 @@ impl Hub {
                 {
                     let mut live = handle.live.lock().await;
                     if live.version() >= version && live.status == status {
+                        handle.behind_at.store(NOT_BEHIND, Ordering::Relaxed);
+                        continue;
+                    }
+                    let before = handle.behind_at.swap(u64::from(version), Ordering::Relaxed);
+                    if before == NOT_BEHIND || u64::from(live.version()) > before {
+                        // News is on its way, or was at the last pass and
+                        // has come since: look again next pass.
                         continue;
                     }
                     self.resync_locked(handle, &mut live, None).await;
+                    handle.behind_at.store(NOT_BEHIND, Ordering::Relaxed);
                     self.arm_timer(handle, &mut live);
                 }
                 self.schedule_bots(handle.clone());
@@ -1848,7 +1871,8 @@ impl Hub {
     /// The timer rang: calls time if nothing was played meanwhile.
     async fn time_up(self: &Arc<Hub>, handle: &Arc<GameHandle>, version: u32) {
         let mut live = handle.live.lock().await;
-        if live.version() != version {
+        // A lease lost meanwhile: the new holder's timer calls time.
+        if live.version() != version || !self.drives(&handle.id) {
             return;
         }
         // This task is the timer: it must not abort itself below.

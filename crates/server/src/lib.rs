@@ -74,9 +74,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 5_000)]
     pub lease_ms: u64,
     /// Shared mode: how often the games watched on this instance are
-    /// compared with the log, in milliseconds: the longest a notice lost
-    /// (NATS down, an instance killed between commit and notice) delays
-    /// this instance's clients.
+    /// compared with the log, in milliseconds: a notice lost (NATS down,
+    /// an instance killed between commit and notice) delays this
+    /// instance's clients by at most two of these.
     #[arg(long, default_value_t = 1_000)]
     pub sync_ms: u64,
 }

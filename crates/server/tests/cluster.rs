@@ -481,3 +481,73 @@ fn nats_needs_postgres() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--nats needs a PostgreSQL database"), "{err}");
 }
+
+async fn leases_pass_on(db: &TestDb) {
+    use bastide_server::cluster::{Cluster, ClusterConfig};
+    use bastide_server::store::postgres::PgStore;
+    use bastide_server::store::{GameId, NewGame, SeatRow, Status};
+    let pg = PgStore::open(&db.url()).await.expect("PostgreSQL");
+    let config = ClusterConfig {
+        nats_url: nats_url(),
+        prefix: db.name(),
+        // Long enough that a loaded machine renews in time (1.5 s to
+        // spare below), short enough to wait out.
+        lease: Duration::from_secs(3),
+        sync: Duration::from_secs(1),
+    };
+    let one = Cluster::connect(&config, pg.pool().clone())
+        .await
+        .expect("NATS");
+    let two = Cluster::connect(&config, pg.pool().clone())
+        .await
+        .expect("NATS");
+    let id = GameId::random();
+    bastide_server::Store::create_game(
+        &pg,
+        &NewGame {
+            id: id.clone(),
+            config: "{}".into(),
+            status: Status::Playing,
+            created_ms: 0,
+            clock: None,
+            seats: vec![SeatRow {
+                seat: 0,
+                kind: "random".into(),
+                token_hash: None,
+                joined: false,
+            }],
+        },
+    )
+    .await
+    .expect("a game");
+    // A running game with a bot and no lease: an orphan, taken by one.
+    assert_eq!(
+        two.orphans().await.expect("orphans"),
+        std::slice::from_ref(&id)
+    );
+    assert!(one.acquire(&id).await.expect("acquire"));
+    assert!(one.holds(&id));
+    assert!(!two.acquire(&id).await.expect("acquire"), "held by one");
+    assert!(!two.holds(&id));
+    assert!(two.orphans().await.expect("orphans").is_empty());
+    // Renewed, it stays; left to run out, the other takes it.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    one.renew().await.expect("renew");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!two.acquire(&id).await.expect("acquire"), "renewed by one");
+    let start = Instant::now();
+    while !two.acquire(&id).await.expect("acquire") {
+        assert!(start.elapsed() < WAIT, "the lease never ran out");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(two.holds(&id));
+    assert!(!one.holds(&id), "one's hold ran out by its own clock too");
+    one.renew().await.expect("renew");
+    assert!(!one.holds(&id), "a renewal does not take it back");
+    // Given up, it is an orphan again.
+    two.release(&id).await;
+    assert!(!two.holds(&id));
+    assert_eq!(one.orphans().await.expect("orphans"), [id]);
+    pg.pool().close().await;
+}
+postgres_only!(leases_pass_on);
