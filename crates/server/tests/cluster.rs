@@ -485,7 +485,7 @@ fn nats_needs_postgres() {
 async fn leases_pass_on(db: &TestDb) {
     use bastide_server::cluster::{Cluster, ClusterConfig};
     use bastide_server::store::postgres::PgStore;
-    use bastide_server::store::{GameId, NewGame, SeatRow, Status};
+    use bastide_server::store::GameId;
     let pg = PgStore::open(&db.url()).await.expect("PostgreSQL");
     let config = ClusterConfig {
         nats_url: nats_url(),
@@ -502,24 +502,9 @@ async fn leases_pass_on(db: &TestDb) {
         .await
         .expect("NATS");
     let id = GameId::random();
-    bastide_server::Store::create_game(
-        &pg,
-        &NewGame {
-            id: id.clone(),
-            config: "{}".into(),
-            status: Status::Playing,
-            created_ms: 0,
-            clock: None,
-            seats: vec![SeatRow {
-                seat: 0,
-                kind: "random".into(),
-                token_hash: None,
-                joined: false,
-            }],
-        },
-    )
-    .await
-    .expect("a game");
+    bastide_server::Store::create_game(&pg, &common::bot_game_row(&id))
+        .await
+        .expect("a game");
     // A running game with a bot and no lease: an orphan, taken by one.
     assert_eq!(
         two.orphans().await.expect("orphans"),

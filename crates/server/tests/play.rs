@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use bastide_engine::record::Record;
 use bastide_engine::GameConfig;
-use bastide_server::store::{GameId, NewGame, SeatRow, Status, StoreError};
+use bastide_server::store::{GameId, StoreError};
 use common::{
     assert_contiguous, body_of, drain, legal_of, play_seat, played, token, version_of, watch, Api,
     Client, TestDb, TestServer,
@@ -601,19 +601,7 @@ async fn store_race(db: &TestDb) {
     let store = db.open().await;
     let id = GameId::random();
     store
-        .create_game(&NewGame {
-            id: id.clone(),
-            config: "{}".into(),
-            status: Status::Playing,
-            created_ms: 0,
-            clock: None,
-            seats: vec![SeatRow {
-                seat: 0,
-                kind: "random".into(),
-                token_hash: None,
-                joined: false,
-            }],
-        })
+        .create_game(&common::bot_game_row(&id))
         .await
         .expect("create");
     for i in 0..20u32 {

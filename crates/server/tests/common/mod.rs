@@ -618,3 +618,22 @@ pub async fn play_some(clients: &mut [(Client, Value)], from: u64, n: u64) -> u6
     }
     version
 }
+
+/// The rows of a running game with one random bot seat and an empty
+/// configuration: for tests of the store's rows, not of play.
+pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store::NewGame {
+    use bastide_server::store::{NewGame, SeatRow, Status};
+    NewGame {
+        id: id.clone(),
+        config: "{}".into(),
+        status: Status::Playing,
+        created_ms: 0,
+        clock: None,
+        seats: vec![SeatRow {
+            seat: 0,
+            kind: "random".into(),
+            token_hash: None,
+            joined: false,
+        }],
+    }
+}
