@@ -172,6 +172,14 @@ async fn remote_player(
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
+    // The servers' own log, on standard error (RUST_LOG=debug for more).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut schema = None;
     let url = match &args.database {

@@ -139,6 +139,9 @@ impl Cluster {
         let instance = crate::token::random_hex::<6>();
         let nats = async_nats::ConnectOptions::new()
             .name(format!("bastide-{instance}"))
+            // An instance's own notices are not news to it; worse, each
+            // would wait for the game's lock behind its next commit.
+            .no_echo()
             // Never give up: the games go on without news meanwhile (the
             // log fills what was missed), and news resumes with NATS.
             .max_reconnects(None)

@@ -1740,6 +1740,12 @@ impl Hub {
             Err(e) => return tracing::warn!("game {}: cannot catch up: {e}", handle.id),
         };
         let (fresh, stored) = fresh;
+        tracing::debug!(
+            "game {}: caught up from the log (copy at version {}, log at {})",
+            handle.id,
+            live.version(),
+            fresh.version()
+        );
         if fresh.version() < live.version() {
             // Read before our own latest commit: nothing to learn.
             return;

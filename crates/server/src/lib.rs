@@ -96,8 +96,10 @@ pub enum ServeError {
 }
 
 /// Tasks applying other instances' notices; a game's notices always go
-/// to the same one, in order.
-const NOTICE_WORKERS: usize = 4;
+/// to the same one, in order. Many: a notice waits for its game's lock
+/// (held across a commit's round trip), and holds up the notices of the
+/// other games of its task meanwhile.
+const NOTICE_WORKERS: usize = 16;
 
 /// A running server: its address and the means to stop it.
 pub struct Running {
