@@ -536,3 +536,38 @@ async fn leases_pass_on(db: &TestDb) {
     pg.pool().close().await;
 }
 postgres_only!(leases_pass_on);
+
+async fn clock_outlives_its_driver(db: &TestDb) {
+    let mut instances = Instances::start(db, &nats_url(), 3, true);
+    // A timed game started on instance 0, which takes its lease (it calls
+    // time), then dies before the turn runs out.
+    let api = instances.get(0).api();
+    let (status, created) = api
+        .post(
+            "/api/games",
+            &json!({"config": config(2, 41), "seats": ["human", "human"],
+                    "clock": {"turn_ms": 3000, "on_timeout": "lose"}}),
+        )
+        .await;
+    assert_eq!(status, 201, "create: {created}");
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (mut p0, _) =
+        Client::hello(&instances.get(1).ws(), &id, Some(&token(&created, 0)), None).await;
+    api.start(&id, &token(&created, 0)).await;
+    instances.kill(0);
+    // Seat 0 does not move: an instance that took the lease over calls
+    // time, and the person on instance 1 is told.
+    let ended = loop {
+        let m = p0.next().await;
+        if m["status"]["status"] == json!("resigned") {
+            break m;
+        }
+    };
+    assert_eq!(ended["status"]["timeout"], json!(0), "{ended}");
+    assert_eq!(ended["status"]["resigned"], json!(0), "{ended}");
+    let summary = instances.get(2).api().summary(&id).await;
+    assert_eq!(summary["status"], json!("resigned"));
+    assert_eq!(summary["version"], json!(0));
+    instances.finish();
+}
+postgres_only!(clock_outlives_its_driver);
