@@ -571,3 +571,47 @@ async fn clock_outlives_its_driver(db: &TestDb) {
     instances.finish();
 }
 postgres_only!(clock_outlives_its_driver);
+
+async fn rematch_reaches_every_instance(db: &TestDb) {
+    let instances = Instances::start(db, &nats_url(), 2, true);
+    let (a, b) = (instances.get(0), instances.get(1));
+    let created = a.api().create(&config(2, 51), &["human", "human"]).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    a.api().start(&id, &token(&created, 0)).await;
+    let (mut p1, _) = Client::hello(&b.ws(), &id, Some(&token(&created, 1)), None).await;
+    // Seat 0 resigns on instance 0, then asks for a rematch there.
+    let mut answers = Vec::new();
+    for (what, expected) in [("resign", 200), ("rematch", 201)] {
+        let (status, body) = a
+            .api()
+            .post(
+                &format!("/api/games/{id}/{what}"),
+                &json!({"token": token(&created, 0)}),
+            )
+            .await;
+        assert_eq!(status, expected, "{what}: {body}");
+        answers.push(body);
+    }
+    let rematch = answers.pop().expect("the rematch");
+    // The person of seat 1, on instance 1, is told the game is over and
+    // gets their seat in the rematch (seat 0: seats rotate) with its token.
+    let mut over = false;
+    let offer = loop {
+        let m = p1.next().await;
+        over |= m["status"]["status"] == json!("resigned");
+        if let Some(r) = m.get("rematch") {
+            break r.clone();
+        }
+    };
+    assert!(over, "the resignation came first");
+    assert_eq!(offer["game"], rematch["id"]);
+    assert_eq!(offer["seat"], json!(0));
+    assert_eq!(offer["token"], rematch["seats"][0]["token"]);
+    // The token works on instance 1.
+    let new_id = rematch["id"].as_str().expect("an id");
+    let t = offer["token"].as_str().expect("a token");
+    let (_, w) = Client::hello(&b.ws(), new_id, Some(t), None).await;
+    assert_eq!(w["welcome"]["seat"], json!(0));
+    instances.finish();
+}
+postgres_only!(rematch_reaches_every_instance);
