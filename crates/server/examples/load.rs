@@ -11,6 +11,18 @@
 //! ```
 //!
 //! With PostgreSQL the tables go into a fresh schema, dropped at the end.
+//!
+//! Shared mode (docs/scaling.md): `--nats nats://127.0.0.1:4222
+//! --instances 3` starts three instances in this process on one
+//! PostgreSQL schema; each remote game's two players connect to two
+//! different instances (so every action crosses NATS once to reach one of
+//! them), and games are created round-robin.
+//!
+//! ```sh
+//! cargo run --release -p bastide-server --example load -- \
+//!     --database postgres://postgres@127.0.0.1:5432/test \
+//!     --nats nats://127.0.0.1:4222 --instances 3 --seconds 20
+//! ```
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -40,6 +52,13 @@ struct Args {
     /// How long the load runs.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
+    /// Shared mode: the NATS server the instances tell each other through
+    /// (needs a PostgreSQL database).
+    #[arg(long)]
+    nats: Option<String>,
+    /// Shared mode: how many instances to start (with --nats).
+    #[arg(long, default_value_t = 1)]
+    instances: usize,
 }
 
 /// Resident memory of this process in KiB (Linux).
@@ -153,6 +172,14 @@ async fn remote_player(
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
+    // The servers' own log, on standard error (RUST_LOG=debug for more).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut schema = None;
     let url = match &args.database {
@@ -171,26 +198,75 @@ async fn main() {
         Some(u) => u.clone(),
         None => dir.path().join("load.db").display().to_string(),
     };
-    let store = bastide_server::store::open(&url).await.expect("the store");
-    let backend = store.backend();
-    let running = bastide_server::start(
-        "127.0.0.1:0".parse().expect("an address"),
-        store,
-        bastide_server::Settings {
-            public_url: String::new(),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("the server");
-    let base = format!("http://{}", running.addr);
-    let ws_base = format!("ws://{}", running.addr);
+    let mut servers = Vec::new();
+    let mut backend = "";
+    let count = if args.nats.is_some() {
+        args.instances.max(1)
+    } else {
+        1
+    };
+    for _ in 0..count {
+        let (store, cluster) = match &args.nats {
+            None => (
+                bastide_server::store::open(&url).await.expect("the store"),
+                None,
+            ),
+            Some(nats) => {
+                assert!(
+                    bastide_server::store::is_postgres_url(&url),
+                    "--nats needs --database postgres://…"
+                );
+                let pg = bastide_server::store::postgres::PgStore::open(&url)
+                    .await
+                    .expect("PostgreSQL");
+                let config = bastide_server::cluster::ClusterConfig {
+                    nats_url: nats.clone(),
+                    prefix: format!("bastide_load_{}", std::process::id()),
+                    lease: Duration::from_secs(5),
+                    sync: Duration::from_secs(1),
+                };
+                let cluster = bastide_server::cluster::Cluster::connect(&config, pg.pool().clone())
+                    .await
+                    .expect("NATS");
+                (
+                    Arc::new(pg) as Arc<dyn bastide_server::Store>,
+                    Some(cluster),
+                )
+            }
+        };
+        backend = store.backend();
+        let running = bastide_server::start_shared(
+            "127.0.0.1:0".parse().expect("an address"),
+            store,
+            bastide_server::Settings {
+                public_url: String::new(),
+                ..Default::default()
+            },
+            cluster,
+        )
+        .await
+        .expect("the server");
+        servers.push(running);
+    }
+    let bases: Vec<String> = servers
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
+    let ws_bases: Vec<String> = servers.iter().map(|r| format!("ws://{}", r.addr)).collect();
+    let base = &bases[0];
+    let n = servers.len();
+    let committed_now = || {
+        servers
+            .iter()
+            .map(|r| r.hub.committed_actions())
+            .sum::<u64>()
+    };
     let http = reqwest::Client::new();
 
     // Idle games: memory per live game.
     let rss_before = rss_kib();
     for i in 0..args.idle_games {
-        create(&http, &base, &["human", "human"], i as u64).await;
+        create(&http, &bases[i % n], &["human", "human"], i as u64).await;
     }
     let rss_after = rss_kib();
     let per_game_kib =
@@ -203,7 +279,7 @@ async fn main() {
     let mut players = Vec::new();
     let mut remote = Vec::new();
     for g in 0..args.remote_games {
-        let created = create(&http, &base, &["human", "human"], 10_000 + g as u64).await;
+        let created = create(&http, &bases[g % n], &["human", "human"], 10_000 + g as u64).await;
         let id = created["id"].as_str().expect("an id").to_string();
         for seat in 0..2 {
             let token = created["seats"][seat]["token"]
@@ -211,7 +287,8 @@ async fn main() {
                 .expect("a token")
                 .to_string();
             players.push(tokio::spawn(remote_player(
-                ws_base.clone(),
+                // The two players of a game on two instances.
+                ws_bases[(g + seat) % n].clone(),
                 g,
                 id.clone(),
                 token,
@@ -225,7 +302,7 @@ async fn main() {
     for _ in 0..2 * args.remote_games {
         ready_rx.recv().await;
     }
-    let committed_before = running.hub.committed_actions();
+    let committed_before = committed_now();
     let started = Instant::now();
     for (id, token) in &remote {
         let _ = http
@@ -259,14 +336,20 @@ async fn main() {
         bot_games = live;
         while bot_games.len() < args.bot_games {
             seed += 1;
-            let c = create(&http, &base, &["random", "random"], seed).await;
+            let c = create(
+                &http,
+                &bases[seed as usize % n],
+                &["random", "random"],
+                seed,
+            )
+            .await;
             bot_games.push(c["id"].as_str().expect("an id").to_string());
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let elapsed = started.elapsed();
-    let committed = running.hub.committed_actions() - committed_before;
-    let live_games = running.hub.live_games();
+    let committed = committed_now() - committed_before;
+    let live_games: usize = servers.iter().map(|r| r.hub.live_games()).sum();
     for p in players {
         let _ = p.await;
     }
@@ -285,6 +368,10 @@ async fn main() {
     latencies.sort();
     let remote_actions = latencies.len();
     println!("database: {backend}");
+    match &args.nats {
+        Some(nats) => println!("shared mode: {n} instances, NATS at {nats}"),
+        None => println!("one server, alone on its database"),
+    }
     println!("games live in memory at the end: {live_games}");
     println!(
         "idle games: {}; resident memory {} MiB -> {} MiB: {per_game_kib:.1} KiB per live game",
@@ -308,7 +395,9 @@ async fn main() {
         percentile(&latencies, 0.99).as_secs_f64() * 1e3,
         latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
     );
-    running.shutdown().await;
+    for running in servers {
+        running.shutdown().await;
+    }
     if let Some((u, name)) = schema {
         if let Ok(mut conn) = sqlx::PgConnection::connect(&u).await {
             let _ = sqlx::query(&format!("DROP SCHEMA {name} CASCADE"))

@@ -90,6 +90,16 @@ async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
     Ok(hub.get(&id).await?)
 }
 
+/// A game brought up to the log first (shared mode: news of another
+/// instance's last change may be on its way still, or may have come
+/// while the game was being read): for a client's first view, and for
+/// records.
+async fn fresh_game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    let handle = game(hub, id).await?;
+    hub.freshen(&handle).await;
+    Ok(handle)
+}
+
 async fn create(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<Response> {
     let req: CreateGame = body(&bytes)?;
     let created = hub.create(req).await?;
@@ -181,7 +191,7 @@ async fn rematch(
 }
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
-    let handle = game(&hub, &id).await?;
+    let handle = fresh_game(&hub, &id).await?;
     let (record, complete) = hub.record(&handle).await;
     let text = serde_json::to_string_pretty(&record).unwrap_or_default();
     Ok((
@@ -211,7 +221,7 @@ async fn ws(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let handle = game(&hub, &id).await?;
+    let handle = fresh_game(&hub, &id).await?;
     // Frames up to four times the message limit reach the protocol, which
     // answers too_large; larger ones close the connection.
     Ok(upgrade

@@ -5,6 +5,12 @@
 //! engine on a copy of the game, appended to the store's log, and only
 //! then applied to the cache and broadcast: an action is committed before
 //! anyone is told. Bots think on the blocking pool, outside the lock.
+//!
+//! In shared mode ([`crate::cluster`]) several instances hold copies of a
+//! game: each commit is also published, other instances' commits arrive
+//! as notices ([`Hub::on_notice`]) and are applied by the same path, gaps
+//! are filled from the log ([`Hub::sync_pass`]), and bots and timers run
+//! only on the instance holding the game's lease ([`Hub::lease_pass`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,6 +26,7 @@ use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
 use crate::clock::{ClockSpec, ClockState, OnTimeout};
+use crate::cluster::{Cluster, Notice};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, NewGame, SeatRow, Status, Store, StoreError, StoredGame};
 use crate::token::{self, TokenHash};
@@ -271,6 +278,15 @@ impl LiveGame {
     fn version(&self) -> u32 {
         // The engine bounds a log far below u32::MAX actions.
         u32::try_from(self.actions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the game needs one instance to drive it: a running game
+    /// with a bot seat (bots move by themselves) or a clock (time is
+    /// called by a timer).
+    fn needs_driver(&self) -> bool {
+        self.status == Status::Playing
+            && (self.clock_spec.is_some()
+                || self.seats.iter().any(|s| matches!(s, Occupant::Bot(_))))
     }
 
     /// The seat to act while its time runs: a person in a running game.
@@ -557,7 +573,13 @@ pub struct GameHandle {
     /// Connections per audience: updates are written only for audiences
     /// someone listens as.
     watchers: StdMutex<[u32; AUDIENCES]>,
+    /// Shared mode: the log's version when the last catch-up pass found
+    /// this copy behind ([`NOT_BEHIND`]: it was not).
+    behind_at: AtomicU64,
 }
+
+/// [`GameHandle::behind_at`] when the copy was not behind.
+const NOT_BEHIND: u64 = u64::MAX;
 
 impl GameHandle {
     fn new(id: GameId, live: LiveGame) -> Arc<GameHandle> {
@@ -568,6 +590,7 @@ impl GameHandle {
             updates: broadcast::channel(UPDATE_QUEUE).0,
             over: std::sync::atomic::AtomicBool::new(over),
             watchers: StdMutex::new([0; AUDIENCES]),
+            behind_at: AtomicU64::new(NOT_BEHIND),
         })
     }
 
@@ -684,6 +707,8 @@ pub struct Hub {
     settings: Settings,
     /// Actions committed since the hub started (for load figures).
     committed: AtomicU64,
+    /// The other instances, in shared mode (`--nats`).
+    cluster: Option<Arc<Cluster>>,
 }
 
 fn unavailable(e: StoreError) -> ProtocolError {
@@ -701,8 +726,18 @@ fn now_ms() -> i64 {
 }
 
 impl Hub {
-    /// A hub over a store.
+    /// A hub over a store, alone on it.
     pub fn new(store: Arc<dyn Store>, settings: Settings) -> Arc<Hub> {
+        Hub::shared(store, settings, None)
+    }
+
+    /// A hub over a store shared with other instances, which `cluster`
+    /// tells of changes (none: alone on the store).
+    pub fn shared(
+        store: Arc<dyn Store>,
+        settings: Settings,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
             store,
             games: StdMutex::new(HashMap::new()),
@@ -711,7 +746,39 @@ impl Hub {
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
             settings,
             committed: AtomicU64::new(0),
+            cluster,
         })
+    }
+
+    /// The other instances, in shared mode.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// Whether this instance drives the game's bots and timer: always
+    /// when alone; in shared mode, while it holds the game's lease.
+    fn drives(&self, id: &GameId) -> bool {
+        self.cluster.as_ref().is_none_or(|c| c.holds(id))
+    }
+
+    /// Tells the other instances (shared mode). Called under the game's
+    /// lock, so that one instance's notices of a game leave in order.
+    async fn notify(&self, id: &GameId, notice: Notice) {
+        if let Some(c) = &self.cluster {
+            c.publish(id, &notice).await;
+        }
+    }
+
+    /// Takes the lease of a game that needs a driver (shared mode); the
+    /// game's bots and timer start only on the instance that holds it.
+    async fn claim(&self, id: &GameId, live: &LiveGame) {
+        if let Some(c) = &self.cluster {
+            if live.needs_driver() {
+                if let Err(e) = c.acquire(id).await {
+                    tracing::warn!("game {id}: lease not taken ({e}); another instance will");
+                }
+            }
+        }
     }
 
     /// The store.
@@ -765,9 +832,14 @@ impl Hub {
         Ok(())
     }
 
-    /// Marks a game over; the next sweep may drop it from memory.
+    /// Marks a game over; the next sweep may drop it from memory. In
+    /// shared mode its lease, if held, is given up.
     fn ended(&self, handle: &GameHandle) {
         handle.over.store(true, Ordering::Relaxed);
+        if let Some(c) = self.cluster.as_ref().filter(|c| c.holds(&handle.id)) {
+            let (c, id) = (c.clone(), handle.id.clone());
+            tokio::spawn(async move { c.release(&id).await });
+        }
     }
 
     /// Actions committed since the hub started.
@@ -783,6 +855,11 @@ impl Hub {
     /// Loads every open and running game into memory and sets their bots
     /// going: after a restart, every game resumes by itself.
     pub async fn resume_all(self: &Arc<Hub>) -> Result<usize, StoreError> {
+        if self.cluster.is_some() {
+            // Shared mode: games are read when asked for, and those that
+            // need a driver are taken over by lease (`lease_pass`).
+            return Ok(0);
+        }
         let mut n = 0;
         for status in [Status::Playing, Status::Open] {
             for id in self.store.games_with_status(status, u32::MAX).await? {
@@ -794,6 +871,122 @@ impl Hub {
             }
         }
         Ok(n)
+    }
+
+    /// One pass of the lease task (shared mode): renews this instance's
+    /// leases, then takes over running games whose driver is gone and
+    /// sets their bots and timers going here.
+    pub async fn lease_pass(self: &Arc<Hub>) {
+        let Some(c) = self.cluster.clone() else {
+            return;
+        };
+        if let Err(e) = c.renew().await {
+            tracing::warn!("leases not renewed: {e}");
+            return;
+        }
+        let orphans = match c.orphans().await {
+            Ok(o) => o,
+            Err(e) => return tracing::warn!("cannot look for games to take over: {e}"),
+        };
+        for id in orphans {
+            match c.acquire(&id).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!("game {id}: lease not taken: {e}");
+                    continue;
+                }
+            }
+            tracing::info!("game {id}: taken over (its driver was gone)");
+            self.take_over(&id).await;
+        }
+    }
+
+    /// Drives a game whose lease this instance just took: the cache is
+    /// brought up to the log first (the last driver may have committed
+    /// moves nobody here heard of).
+    async fn take_over(self: &Arc<Hub>, id: &GameId) {
+        let fresh = self.cached(id).is_none();
+        let Ok(handle) = self.get(id).await else {
+            return;
+        };
+        {
+            let mut live = handle.live.lock().await;
+            if !fresh {
+                self.resync_locked(&handle, &mut live, None).await;
+            }
+            self.arm_timer(&handle, &mut live);
+        }
+        self.schedule_bots(handle);
+    }
+
+    /// One pass of the catch-up task (shared mode): every game in memory
+    /// that someone here watches or that this instance drives is compared
+    /// with the log, and caught up if news of it was lost (NATS down, an
+    /// instance killed between its commit and its notice). A copy behind
+    /// is caught up only if it has not moved past what the log held at
+    /// the previous pass: news merely on its way is left to arrive.
+    pub async fn sync_pass(self: &Arc<Hub>) {
+        let Some(c) = self.cluster.clone() else {
+            return;
+        };
+        let handles: Vec<Arc<GameHandle>> = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|h| {
+                !h.over.load(Ordering::Relaxed)
+                    && (h.updates.receiver_count() > 0 || self.drives(&h.id))
+            })
+            .cloned()
+            .collect();
+        for chunk in handles.chunks(1000) {
+            let ids: Vec<GameId> = chunk.iter().map(|h| h.id.clone()).collect();
+            let stored = match c.versions(&ids).await {
+                Ok(v) => v,
+                Err(e) => return tracing::warn!("cannot compare games with the log: {e}"),
+            };
+            for (id, version, status) in stored {
+                let Some(handle) = chunk.iter().find(|h| h.id == id) else {
+                    continue;
+                };
+                {
+                    let mut live = handle.live.lock().await;
+                    if live.version() >= version && live.status == status {
+                        handle.behind_at.store(NOT_BEHIND, Ordering::Relaxed);
+                        continue;
+                    }
+                    let before = handle.behind_at.swap(u64::from(version), Ordering::Relaxed);
+                    if before == NOT_BEHIND || u64::from(live.version()) > before {
+                        // News is on its way, or was at the last pass and
+                        // has come since: look again next pass.
+                        continue;
+                    }
+                    self.resync_locked(handle, &mut live, None).await;
+                    handle.behind_at.store(NOT_BEHIND, Ordering::Relaxed);
+                    self.arm_timer(handle, &mut live);
+                }
+                self.schedule_bots(handle.clone());
+            }
+        }
+    }
+
+    /// In shared mode, brings a game's cache up to the log before it is
+    /// read over HTTP (summary, record, view): news of it may be on its
+    /// way still.
+    pub async fn freshen(&self, handle: &Arc<GameHandle>) {
+        let Some(c) = &self.cluster else {
+            return;
+        };
+        if let Ok(v) = c.versions(std::slice::from_ref(&handle.id)).await {
+            let mut live = handle.live.lock().await;
+            if v.iter()
+                .any(|(_, version, status)| *version > live.version() || *status != live.status)
+            {
+                self.resync_locked(handle, &mut live, None).await;
+            }
+        }
     }
 
     /// A game by id, from memory or rebuilt from the store.
@@ -959,6 +1152,7 @@ impl Hub {
             clock_spec,
             timer: None,
         };
+        self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);
         self.cache(handle.clone());
         self.schedule_bots(handle);
@@ -1062,6 +1256,8 @@ impl Hub {
                     .await
                     .map_err(unavailable)?;
                 *joined = false;
+                self.notify(&handle.id, Notice::Changed { timeout: None })
+                    .await;
             }
         }
         Ok(seat)
@@ -1081,6 +1277,8 @@ impl Hub {
                     .await
                     .map_err(unavailable)?;
                 *joined = true;
+                self.notify(&handle.id, Notice::Changed { timeout: None })
+                    .await;
             }
         }
         Ok(())
@@ -1120,7 +1318,10 @@ impl Hub {
             live.status = Status::Playing;
             let n = live.seats.len();
             live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
+            self.notify(&handle.id, Notice::Changed { timeout: None })
+                .await;
             handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+            self.claim(&handle.id, &live).await;
             self.arm_timer(handle, &mut live);
         }
         self.schedule_bots(handle.clone());
@@ -1150,6 +1351,8 @@ impl Hub {
         if let Some(t) = live.timer.take() {
             t.abort();
         }
+        self.notify(&handle.id, Notice::Changed { timeout: None })
+            .await;
         handle.publish(|| live.status_update(None, |a| handle.watched(a)));
         self.ended(handle);
         Ok(())
@@ -1234,21 +1437,17 @@ impl Hub {
         let spec = live.clock_spec.clone();
         let created = self.insert_game(id, config, game, seats, spec).await?;
         let version = live.version();
-        handle.publish(|| {
-            let text = |audience| {
-                let mut body = json!({ "game": created.id });
-                if let Audience::Seat(old) = audience {
-                    // Old seat s is new seat s - 1.
-                    let new = (old + n - 1) % n;
-                    if let Some(t) = created.seats.get(new).and_then(|s| s.token.as_ref()) {
-                        body["seat"] = new.into();
-                        body["token"] = t.clone().into();
-                    }
-                }
-                json!({ "rematch": body }).to_string()
-            };
-            Update::build(version, n, |a| handle.watched(a), text)
-        });
+        let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();
+        handle.publish(|| rematch_update(version, n, &created.id, &tokens, handle));
+        // The people connected to other instances get their tokens there.
+        self.notify(
+            &handle.id,
+            Notice::Rematch {
+                game: created.id.clone(),
+                tokens,
+            },
+        )
+        .await;
         Ok(created)
     }
 
@@ -1269,6 +1468,11 @@ impl Hub {
             }
             None => Audience::Spectator,
         };
+        if self.cluster.is_some() && since.is_some_and(|s| s > live.version()) {
+            // A client come from another instance may be ahead of our
+            // copy: read the log before calling it ahead of the game.
+            self.resync_locked(handle, &mut live, None).await;
+        }
         let version = live.version();
         if let Some(s) = since.filter(|s| *s > version) {
             return Err(ProtocolError::new(
@@ -1363,6 +1567,11 @@ impl Hub {
                 }
                 Status::Finished | Status::Resigned => return Err(game_over()),
             }
+            if self.cluster.is_some() && expected.is_some_and(|v| v > live.version()) {
+                // The client saw a version our copy lacks (it came from
+                // another instance): catch up before judging the action.
+                self.resync_locked(handle, &mut live, None).await;
+            }
             if live.game.is_finished() {
                 return Err(game_over());
             }
@@ -1417,17 +1626,12 @@ impl Hub {
             {
                 Ok(()) => {}
                 Err(StoreError::Conflict { .. }) => {
-                    // Another server wrote this index first: our cache is
-                    // stale. Rebuild it from the log.
-                    if let Ok(Some(stored)) = self.store.load_game(&handle.id).await {
-                        if let Ok(mut fresh) = LiveGame::from_stored(&stored) {
-                            // The running bot task and timer belong to
-                            // this game still.
-                            fresh.bot_running = live.bot_running;
-                            fresh.timer = live.timer.take();
-                            *live = fresh;
-                        }
-                    }
+                    // Another instance wrote this index first: our copy
+                    // is behind. Catch up from the log (telling our
+                    // clients what they missed) and refuse.
+                    self.resync_locked(handle, &mut live, None).await;
+                    drop(live);
+                    self.schedule_bots(handle.clone());
                     return Err(ProtocolError::new(
                         ErrorCode::StaleVersion,
                         "another action was committed first",
@@ -1435,23 +1639,21 @@ impl Hub {
                 }
                 Err(e) => return Err(unavailable(e)),
             }
-            // Committed: now the cache and the clients.
+            // Committed: now the other instances, the cache and the clients.
             self.committed.fetch_add(1, Ordering::Relaxed);
-            let before = live.game.events().len();
-            live.game = next;
-            live.actions.push(action.clone());
-            {
-                let live = &mut *live;
-                if let Some(c) = live.clock.as_mut() {
-                    let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
-                    let turn_ended = live.game.is_finished() || live.game.current_player() != seat;
-                    c.charge(person.then_some(seat), at, turn_ended);
-                }
-            }
-            let version = live.version();
-            let finished = live.game.is_finished();
-            if finished {
-                live.status = Status::Finished;
+            let version = version + 1;
+            self.notify(
+                &handle.id,
+                Notice::Played {
+                    version,
+                    seat,
+                    action: action.clone(),
+                    at,
+                },
+            )
+            .await;
+            self.apply_committed(handle, &mut live, next, seat, action, at);
+            if live.game.is_finished() {
                 if let Err(e) = self
                     .store
                     .set_status(&handle.id, Status::Finished, None)
@@ -1461,35 +1663,190 @@ impl Hub {
                     tracing::warn!("game {}: status not written: {e}", handle.id);
                 }
             }
-            handle.publish(|| {
-                let events = new_events(&live.game, before);
-                let clock = live.clock_json();
-                let text = |audience| {
-                    let played = Played {
-                        version,
-                        seat,
-                        action: &action,
-                        events: &events,
-                    };
-                    played_text(
-                        &live.game,
-                        &played,
-                        audience,
-                        live.offers_legal(audience),
-                        clock.as_ref(),
-                    )
-                };
-                Update::build(version, live.seats.len(), |a| handle.watched(a), text)
-            });
-            if finished {
-                handle.publish(|| live.status_update(None, |a| handle.watched(a)));
-                self.ended(handle);
-            }
             self.arm_timer(handle, &mut live);
             version
         };
         self.schedule_bots(handle.clone());
         Ok(version)
+    }
+
+    /// Applies a committed action (`next` is the game after it) to the
+    /// cache and tells this instance's clients.
+    fn apply_committed(
+        &self,
+        handle: &Arc<GameHandle>,
+        live: &mut LiveGame,
+        next: Game,
+        seat: usize,
+        action: ActionJson,
+        at: i64,
+    ) {
+        let before = live.game.events().len();
+        live.game = next;
+        live.actions.push(action.clone());
+        if let Some(c) = live.clock.as_mut() {
+            let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
+            let turn_ended = live.game.is_finished() || live.game.current_player() != seat;
+            c.charge(person.then_some(seat), at, turn_ended);
+        }
+        let version = live.version();
+        let finished = live.game.is_finished();
+        if finished {
+            live.status = Status::Finished;
+        }
+        handle.publish(|| {
+            let events = new_events(&live.game, before);
+            let clock = live.clock_json();
+            let text = |audience| {
+                let played = Played {
+                    version,
+                    seat,
+                    action: &action,
+                    events: &events,
+                };
+                played_text(
+                    &live.game,
+                    &played,
+                    audience,
+                    live.offers_legal(audience),
+                    clock.as_ref(),
+                )
+            };
+            Update::build(version, live.seats.len(), |a| handle.watched(a), text)
+        });
+        if finished {
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+            self.ended(handle);
+        }
+    }
+
+    /// Brings the cache up to the store (shared mode: another instance
+    /// changed the game): every action it lacks is applied and sent to
+    /// this instance's clients in order, then the rows (status, seats,
+    /// rematch) are taken over, with a `status` message if they changed
+    /// what clients see. `timeout` names the seat whose time was called.
+    async fn resync_locked(
+        &self,
+        handle: &Arc<GameHandle>,
+        live: &mut LiveGame,
+        timeout: Option<usize>,
+    ) {
+        let fresh = match self.store.load_game(&handle.id).await {
+            Ok(Some(stored)) => match LiveGame::from_stored(&stored) {
+                Ok(fresh) => (fresh, stored),
+                Err(e) => return tracing::error!("game {}: {e}", handle.id),
+            },
+            Ok(None) => return,
+            Err(e) => return tracing::warn!("game {}: cannot catch up: {e}", handle.id),
+        };
+        let (fresh, stored) = fresh;
+        tracing::debug!(
+            "game {}: caught up from the log (copy at version {}, log at {})",
+            handle.id,
+            live.version(),
+            fresh.version()
+        );
+        if fresh.version() < live.version() {
+            // Read before our own latest commit: nothing to learn.
+            return;
+        }
+        if live.status == Status::Open && fresh.status != Status::Open {
+            // Started elsewhere: the start goes out before any action.
+            live.status = Status::Playing;
+            let n = live.seats.len();
+            live.clock = match (&live.clock_spec, stored.started_ms) {
+                (Some(spec), Some(t)) => Some(ClockState::new(spec.clone(), n, t)),
+                _ => None,
+            };
+            live.seats.clone_from(&fresh.seats);
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+        }
+        for i in live.actions.len()..fresh.actions.len() {
+            let action = fresh.actions[i].clone();
+            let seat = live.game.current_player();
+            let mut next = live.game.clone();
+            let applied = action
+                .to_action(live.game.catalog())
+                .map_err(|e| e.to_string())
+                .and_then(|a| next.try_apply(&a).map_err(|e| e.to_string()));
+            if let Err(e) = applied {
+                // The log replayed in `from_stored`: this cannot happen
+                // unless the cache went wrong; start it afresh.
+                tracing::error!("game {}: action {i} does not apply: {e}", handle.id);
+                let (bot_running, timer) = (live.bot_running, live.timer.take());
+                *live = fresh;
+                live.bot_running = bot_running;
+                live.timer = timer;
+                return;
+            }
+            let at = stored.action_times.get(i).copied().unwrap_or_default();
+            self.apply_committed(handle, live, next, seat, action, at);
+        }
+        let kinds = |l: &LiveGame| l.seats.iter().map(Occupant::kind).collect::<Vec<_>>();
+        let seen = (live.status, live.resigned, kinds(live));
+        let was_over = live.status.is_over();
+        live.seats = fresh.seats;
+        live.status = fresh.status;
+        live.resigned = fresh.resigned;
+        live.rematch = fresh.rematch;
+        live.clock = fresh.clock;
+        if (live.status, live.resigned, kinds(live)) != seen {
+            handle.publish(|| live.status_update(timeout, |a| handle.watched(a)));
+        }
+        if live.status.is_over() && !was_over {
+            if let Some(t) = live.timer.take() {
+                t.abort();
+            }
+            self.ended(handle);
+        }
+    }
+
+    /// Acts on another instance's notice about a game this instance has in
+    /// memory (games it does not have are read from the store when asked
+    /// for, so there is nothing to update).
+    pub async fn on_notice(self: &Arc<Hub>, id: &GameId, notice: Notice) {
+        let Some(handle) = self.cached(id) else {
+            return;
+        };
+        {
+            let mut live = handle.live.lock().await;
+            match notice {
+                Notice::Played { version, .. } if version <= live.version() => return,
+                Notice::Played {
+                    version,
+                    seat,
+                    action,
+                    at,
+                } if version == live.version() + 1
+                    && live.status == Status::Playing
+                    && live.game.current_player() == seat =>
+                {
+                    let mut next = live.game.clone();
+                    match action.to_action(live.game.catalog()) {
+                        Ok(a) if next.try_apply(&a).is_ok() => {
+                            self.apply_committed(&handle, &mut live, next, seat, action, at);
+                        }
+                        // Not what the log says: read the log.
+                        _ => self.resync_locked(&handle, &mut live, None).await,
+                    }
+                }
+                // A gap (news lost or out of order), or a change of rows.
+                Notice::Played { .. } => self.resync_locked(&handle, &mut live, None).await,
+                Notice::Changed { timeout } => {
+                    self.resync_locked(&handle, &mut live, timeout).await
+                }
+                Notice::Rematch { game, tokens } => {
+                    if live.rematch.is_none() {
+                        live.rematch = GameId::parse(&game);
+                    }
+                    let n = live.seats.len();
+                    let version = live.version();
+                    handle.publish(|| rematch_update(version, n, &game, &tokens, &handle));
+                }
+            }
+            self.arm_timer(&handle, &mut live);
+        }
+        self.schedule_bots(handle);
     }
 
     /// (Re)arms the timer that calls time on the seat to act, if its time
@@ -1498,7 +1855,8 @@ impl Hub {
         if let Some(t) = live.timer.take() {
             t.abort();
         }
-        let Some(deadline) = live.deadline() else {
+        // In shared mode only the lease holder calls time.
+        let Some(deadline) = live.deadline().filter(|_| self.drives(&handle.id)) else {
             return;
         };
         let wait = u64::try_from(deadline.saturating_sub(now_ms())).unwrap_or(0);
@@ -1519,7 +1877,8 @@ impl Hub {
     /// The timer rang: calls time if nothing was played meanwhile.
     async fn time_up(self: &Arc<Hub>, handle: &Arc<GameHandle>, version: u32) {
         let mut live = handle.live.lock().await;
-        if live.version() != version {
+        // A lease lost meanwhile: the new holder's timer calls time.
+        if live.version() != version || !self.drives(&handle.id) {
             return;
         }
         // This task is the timer: it must not abort itself below.
@@ -1561,6 +1920,13 @@ impl Hub {
             self.set_timer(handle, live, Duration::from_secs(1));
             return;
         }
+        self.notify(
+            &handle.id,
+            Notice::Changed {
+                timeout: Some(seat),
+            },
+        )
+        .await;
         match policy {
             OnTimeout::Lose => {
                 live.status = Status::Resigned;
@@ -1573,6 +1939,8 @@ impl Hub {
                     *s = Occupant::Bot(BotSpec::Greedy);
                 }
                 handle.publish(|| live.status_update(Some(seat), |a| handle.watched(a)));
+                // A bot seat needs a driver now.
+                self.claim(&handle.id, live).await;
                 self.schedule_bots(handle.clone());
             }
         }
@@ -1581,6 +1949,9 @@ impl Hub {
 
     /// Starts the game's bot task if a bot is to move and none runs.
     fn schedule_bots(self: &Arc<Hub>, handle: Arc<GameHandle>) {
+        if !self.drives(&handle.id) {
+            return;
+        }
         let hub = self.clone();
         tokio::spawn(async move { hub.run_bots(handle).await });
     }
@@ -1598,7 +1969,8 @@ impl Hub {
         loop {
             let job = {
                 let mut live = handle.live.lock().await;
-                match live.bot_to_move() {
+                // A lease lost (another instance drives now) stops the bots here.
+                match live.bot_to_move().filter(|_| self.drives(&handle.id)) {
                     Some(job) => job,
                     None => {
                         live.bot_running = false;
@@ -1660,6 +2032,30 @@ impl Hub {
             None => ActionJson::Pass {},
         }
     }
+}
+
+/// The `rematch` message per audience: each person connected to the old
+/// game gets their own new seat's token (`tokens` by new seat).
+fn rematch_update(
+    version: u32,
+    n: usize,
+    game: &str,
+    tokens: &[Option<String>],
+    handle: &GameHandle,
+) -> Update {
+    let text = |audience| {
+        let mut body = json!({ "game": game });
+        if let Audience::Seat(old) = audience {
+            // Old seat s is new seat s - 1.
+            let new = (old + n - 1) % n;
+            if let Some(t) = tokens.get(new).and_then(Option::as_ref) {
+                body["seat"] = new.into();
+                body["token"] = t.clone().into();
+            }
+        }
+        json!({ "rematch": body }).to_string()
+    };
+    Update::build(version, n, |a| handle.watched(a), text)
 }
 
 fn rematch_exists(id: &GameId) -> ProtocolError {

@@ -8,18 +8,27 @@
 //! - [`http`] and [`ws`]: the HTTP API and the WebSocket protocol, whose
 //!   messages are in [`protocol`]. The protocol is documented in
 //!   `docs/server.md`.
+//! - [`cluster`]: shared mode, several instances on one PostgreSQL
+//!   database told of each other's changes through NATS
+//!   (`docs/scaling.md`).
 
 #![warn(missing_docs)]
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::serve::ListenerExt;
+use futures_util::StreamExt;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
+use crate::cluster::{Cluster, ClusterConfig, ClusterError, Notice};
+use crate::store::GameId;
+
 pub mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod http;
 pub mod hub;
 pub mod protocol;
@@ -50,6 +59,26 @@ pub struct ServeArgs {
     /// Longest time a bot may think about one move, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub bot_move_ms: u64,
+    /// Shared mode: a NATS server (`nats://127.0.0.1:4222`) through which
+    /// several instances on one PostgreSQL database tell each other of
+    /// changes (docs/scaling.md).
+    #[arg(long)]
+    pub nats: Option<String>,
+    /// Shared mode: the prefix of the NATS subjects (`PREFIX.game.ID`);
+    /// deployments sharing a NATS server keep apart by prefix.
+    #[arg(long, default_value = cluster::DEFAULT_PREFIX)]
+    pub nats_prefix: String,
+    /// Shared mode: how long an instance's hold on a game's bots and
+    /// clock lasts unless renewed, in milliseconds; another instance
+    /// takes the game over this long after the holder dies.
+    #[arg(long, default_value_t = 5_000)]
+    pub lease_ms: u64,
+    /// Shared mode: how often the games watched on this instance are
+    /// compared with the log, in milliseconds: a notice lost (NATS down,
+    /// an instance killed between commit and notice) delays this
+    /// instance's clients by at most two of these.
+    #[arg(long, default_value_t = 1_000)]
+    pub sync_ms: u64,
 }
 
 /// Why the server could not run.
@@ -61,7 +90,16 @@ pub enum ServeError {
     /// The address could not be bound, or the server failed.
     #[error("network: {0}")]
     Io(#[from] std::io::Error),
+    /// Shared mode could not start.
+    #[error("{0}")]
+    Cluster(#[from] ClusterError),
 }
+
+/// Tasks applying other instances' notices; a game's notices always go
+/// to the same one, in order. Many: a notice waits for its game's lock
+/// (held across a commit's round trip), and holds up the notices of the
+/// other games of its task meanwhile.
+const NOTICE_WORKERS: usize = 16;
 
 /// A running server: its address and the means to stop it.
 pub struct Running {
@@ -71,13 +109,23 @@ pub struct Running {
     pub hub: Arc<Hub>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     stop: tokio::sync::oneshot::Sender<()>,
+    /// Shared mode's background tasks (notices, leases, catch-up).
+    background: Vec<tokio::task::AbortHandle>,
 }
 
 impl Running {
-    /// Stops accepting, lets requests finish, and closes the store.
+    /// Stops accepting, lets requests finish, gives up its leases (other
+    /// instances take the games over at once), and closes the store.
     pub async fn shutdown(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
+        for t in &self.background {
+            t.abort();
+        }
+        if let Some(c) = self.hub.cluster() {
+            c.release_all().await;
+            c.flush().await;
+        }
         self.hub.store().close().await;
     }
 }
@@ -87,14 +135,29 @@ impl Running {
 pub async fn start(
     addr: SocketAddr,
     store: Arc<dyn Store>,
+    settings: Settings,
+) -> Result<Running, ServeError> {
+    start_shared(addr, store, settings, None).await
+}
+
+/// Starts a server as [`start`] does; with a cluster, as one of several
+/// instances sharing the store (docs/scaling.md).
+pub async fn start_shared(
+    addr: SocketAddr,
+    store: Arc<dyn Store>,
     mut settings: Settings,
+    cluster: Option<Arc<Cluster>>,
 ) -> Result<Running, ServeError> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     if settings.public_url.is_empty() {
         settings.public_url = format!("http://{addr}");
     }
-    let hub = Hub::new(store, settings);
+    let hub = Hub::shared(store, settings, cluster.clone());
+    let background = match cluster {
+        Some(c) => run_cluster(&hub, c).await?,
+        None => Vec::new(),
+    };
     let resumed = hub.resume_all().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} games");
@@ -121,7 +184,81 @@ pub async fn start(
         hub,
         task,
         stop,
+        background,
     })
+}
+
+/// Starts shared mode's tasks: other instances' notices applied in order
+/// per game, the leases renewed and orphaned games taken over, and the
+/// watched games compared with the log.
+async fn run_cluster(
+    hub: &Arc<Hub>,
+    cluster: Arc<Cluster>,
+) -> Result<Vec<tokio::task::AbortHandle>, ServeError> {
+    let mut subscription = cluster.subscribe().await?;
+    let workers: Vec<tokio::sync::mpsc::Sender<(GameId, Notice)>> = (0..NOTICE_WORKERS)
+        .map(|_| {
+            // Bounded: a slow worker holds the subscription back, and
+            // NATS drops what overflows its buffer; lost notices are
+            // found in the log (`Hub::sync_pass`).
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<(GameId, Notice)>(1024);
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                while let Some((id, notice)) = rx.recv().await {
+                    hub.on_notice(&id, notice).await;
+                }
+            });
+            tx
+        })
+        .collect();
+    let reader = {
+        let cluster = cluster.clone();
+        tokio::spawn(async move {
+            while let Some(message) = subscription.next().await {
+                let Some((id, notice)) = cluster.parse(&message) else {
+                    continue;
+                };
+                let worker = {
+                    use std::hash::{BuildHasher, BuildHasherDefault};
+                    let h =
+                        BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                            .hash_one(&id);
+                    (h % NOTICE_WORKERS as u64) as usize
+                };
+                if workers[worker].send((id, notice)).await.is_err() {
+                    break;
+                }
+            }
+        })
+    };
+    let leases = repeat(
+        hub,
+        (cluster.lease() / 3).max(Duration::from_millis(50)),
+        |hub| async move { hub.lease_pass().await },
+    );
+    let sync = repeat(hub, cluster.sync_every(), |hub| async move {
+        hub.sync_pass().await
+    });
+    Ok(vec![reader.abort_handle(), leases, sync])
+}
+
+/// Runs `pass` every `period` (a late pass delays the next rather than
+/// bunching them up) until aborted.
+fn repeat<F, Fut>(hub: &Arc<Hub>, period: Duration, pass: F) -> tokio::task::AbortHandle
+where
+    F: Fn(Arc<Hub>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            pass(hub.clone()).await;
+        }
+    })
+    .abort_handle()
 }
 
 /// Runs `bastide serve` to the end (Ctrl-C): opens the database, prints
@@ -142,20 +279,46 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
             .database
             .clone()
             .unwrap_or_else(|| DEFAULT_DATABASE.to_string());
-        let store = store::open(&database).await?;
+        let (store, cluster) = match &args.nats {
+            None => (store::open(&database).await?, None),
+            Some(nats) => {
+                if !store::is_postgres_url(&database) {
+                    return Err(ClusterError::NeedsPostgres.into());
+                }
+                let pg = store::postgres::PgStore::open(&database).await?;
+                let config = ClusterConfig {
+                    nats_url: nats.clone(),
+                    prefix: args.nats_prefix.clone(),
+                    lease: Duration::from_millis(args.lease_ms.max(100)),
+                    sync: Duration::from_millis(args.sync_ms.max(10)),
+                };
+                let cluster = Cluster::connect(&config, pg.pool().clone()).await?;
+                (Arc::new(pg) as Arc<dyn Store>, Some(cluster))
+            }
+        };
+        let shared = cluster
+            .as_ref()
+            .map(|c| {
+                format!(
+                    "; shared through NATS at {} as instance {}",
+                    args.nats.as_deref().unwrap_or_default(),
+                    c.instance()
+                )
+            })
+            .unwrap_or_default();
         let settings = Settings {
             public_url: args.public_url.clone().unwrap_or_default(),
             bot_move_limit: std::time::Duration::from_millis(args.bot_move_ms.max(1)),
             ..Settings::default()
         };
-        let running = start(args.addr, store.clone(), settings).await?;
+        let running = start_shared(args.addr, store.clone(), settings, cluster).await?;
         let what = match store.backend() {
             "postgres" => "PostgreSQL".to_string(),
             _ => format!("SQLite ({database})"),
         };
         // Standard output, one line: scripts and tests read the address.
         println!(
-            "Bastide server listening on http://{}/ (database: {what})",
+            "Bastide server listening on http://{}/ (database: {what}{shared})",
             running.addr
         );
         let _ = tokio::signal::ctrl_c().await;

@@ -4,74 +4,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use bastide_engine::record::Record;
 use bastide_engine::GameConfig;
-use common::{drain, legal_of, play_seat, token, Api, Client, TestDb, WAIT};
+use common::{
+    drain, legal_of, play_seat, play_some, token, Client, ServerProcess as Server, TestDb, WAIT,
+};
 use serde_json::{json, Value};
-
-/// The real server binary, running on a free port.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(db: &TestDb, log: &std::path::Path) -> Server {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .expect("a log file");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bastide-server"))
-            .args(["--addr", "127.0.0.1:0", "--database", &db.url()])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(log))
-            .spawn()
-            .expect("start bastide-server");
-        let stdout = child.stdout.take().expect("its standard output");
-        // The first line names the address; read it on a thread so that a
-        // server that never prints fails the test instead of hanging it.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(WAIT).expect("the server starts");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Server { child, addr }
-    }
-
-    fn api(&self) -> Api {
-        Api::new(&format!("http://{}", self.addr))
-    }
-
-    fn ws(&self) -> String {
-        format!("ws://{}", self.addr)
-    }
-
-    /// SIGKILL: no shutdown, no flush, nothing.
-    fn kill(mut self) {
-        self.child.kill().expect("kill the server");
-        self.child.wait().expect("reap the server");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn config(players: usize, seed: u64) -> Value {
     serde_json::to_value(GameConfig::new(players, seed)).expect("JSON")
@@ -83,28 +21,6 @@ fn seen_actions(msgs: &[Value]) -> Vec<Value> {
         .filter_map(|m| m.get("played"))
         .map(|p| p["action"].clone())
         .collect()
-}
-
-/// Plays `n` actions of a game between the given seats' clients, each
-/// acting when offered legal actions.
-async fn play_some(clients: &mut [(Client, Value)], from: u64, n: u64) -> u64 {
-    let mut version = from;
-    while version < from + n {
-        let actor = clients
-            .iter()
-            .position(|(_, l)| legal_of(l).is_some())
-            .expect("someone is to act");
-        let legal = legal_of(&clients[actor].1).expect("legal actions");
-        let (c, _) = &mut clients[actor];
-        c.send(&json!({"action": legal[legal.len() / 2], "version": version}))
-            .await;
-        version += 1;
-        for (c, l) in clients.iter_mut() {
-            let errors = drain(c, version, l).await;
-            assert!(errors.is_empty(), "{errors:?}");
-        }
-    }
-    version
 }
 
 async fn killed_and_restarted(db: &TestDb) {

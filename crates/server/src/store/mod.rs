@@ -241,11 +241,16 @@ pub trait Store: Send + Sync {
 /// PostgreSQL; `sqlite:PATH` or a plain file path for SQLite (the file is
 /// created on first use). Runs the migrations.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+    if is_postgres_url(url) {
         Ok(Arc::new(postgres::PgStore::open(url).await?))
     } else {
         Ok(Arc::new(sqlite::SqliteStore::open(url).await?))
     }
+}
+
+/// Whether a database URL names PostgreSQL (else it is a SQLite file).
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
 /// Says whether a database error is a uniqueness violation (the race on

@@ -42,6 +42,14 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    /// The connection pool (shared mode keeps its leases in the same
+    /// database).
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
 #[async_trait]
 impl Store for PgStore {
     fn backend(&self) -> &'static str {

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +66,18 @@ impl TestDb {
         TestDb::Postgres { schema }
     }
 
+    /// A name of the test's own (the schema's, or the folder's).
+    pub fn name(&self) -> String {
+        match self {
+            TestDb::Sqlite(dir) => dir
+                .path()
+                .file_name()
+                .map(|n| n.to_string_lossy().replace(['.', '-'], "_"))
+                .unwrap_or_default(),
+            TestDb::Postgres { schema } => schema.clone(),
+        }
+    }
+
     /// The `--database` URL.
     pub fn url(&self) -> String {
         match self {
@@ -110,22 +124,36 @@ where
     }
 }
 
+/// One test function running `body` on a database of `kind` (`sqlite`
+/// or `postgres`, also the function's name).
+#[macro_export]
+macro_rules! store_test {
+    ($kind:ident, $body:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $kind() {
+            let db = $crate::common::TestDb::$kind().await;
+            $crate::common::run_and_clean(db, super::$body).await;
+        }
+    };
+}
+
 /// Runs a test body once against SQLite and once against PostgreSQL.
 #[macro_export]
 macro_rules! both_stores {
     ($body:ident) => {
         mod $body {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let db = $crate::common::TestDb::sqlite().await;
-                $crate::common::run_and_clean(db, super::$body).await;
-            }
+            $crate::store_test!(sqlite, $body);
+            $crate::store_test!(postgres, $body);
+        }
+    };
+}
 
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                let db = $crate::common::TestDb::postgres().await;
-                $crate::common::run_and_clean(db, super::$body).await;
-            }
+/// Runs a test body against PostgreSQL only (shared mode needs it).
+#[macro_export]
+macro_rules! postgres_only {
+    ($body:ident) => {
+        mod $body {
+            $crate::store_test!(postgres, $body);
         }
     };
 }
@@ -463,4 +491,149 @@ pub async fn drain(c: &mut Client, version: u64, last: &mut Value) -> Vec<String
 /// The legal actions a message offers.
 pub fn legal_of(m: &Value) -> Option<Vec<Value>> {
     body_of(m)?.get("legal")?.as_array().cloned()
+}
+
+/// The real server binary, running on a free port.
+pub struct ServerProcess {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl ServerProcess {
+    /// Starts the binary over the test's database, logging to `log`.
+    pub fn start(db: &TestDb, log: &std::path::Path) -> ServerProcess {
+        ServerProcess::start_with(db, log, &[])
+    }
+
+    /// Starts the binary with more options (`--nats …`).
+    pub fn start_with(db: &TestDb, log: &std::path::Path, extra: &[&str]) -> ServerProcess {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .expect("a log file");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bastide-server"))
+            .args(["--addr", "127.0.0.1:0", "--database", &db.url()])
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log))
+            .spawn()
+            .expect("start bastide-server");
+        let stdout = child.stdout.take().expect("its standard output");
+        // The first line names the address; read it on a thread so that a
+        // server that never prints fails the test instead of hanging it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(WAIT).expect("the server starts");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        ServerProcess { child, addr }
+    }
+
+    /// HTTP calls to it.
+    pub fn api(&self) -> Api {
+        Api::new(&format!("http://{}", self.addr))
+    }
+
+    /// `ws://127.0.0.1:PORT`.
+    pub fn ws(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+
+    /// SIGKILL: no shutdown, no flush, nothing.
+    pub fn kill(mut self) {
+        self.child.kill().expect("kill the server");
+        self.child.wait().expect("reap the server");
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads a spectator's messages until the game is over.
+pub async fn watch(mut c: Client) -> Vec<Value> {
+    loop {
+        let m = c.next().await;
+        if m["status"]["status"]
+            .as_str()
+            .is_some_and(|s| s == "finished" || s == "resigned")
+        {
+            break;
+        }
+    }
+    let received = std::mem::take(&mut c.received);
+    c.close().await;
+    received
+}
+
+/// The `played` bodies in a client's messages.
+pub fn played(msgs: &[Value]) -> Vec<&Value> {
+    msgs.iter().filter_map(|m| m.get("played")).collect()
+}
+
+/// Checks that a client saw every version from `from` on exactly once, in
+/// order, and returns the last.
+pub fn assert_contiguous(msgs: &[Value], from: u64) -> u64 {
+    let versions: Vec<u64> = played(msgs)
+        .iter()
+        .map(|p| p["version"].as_u64().expect("a version"))
+        .collect();
+    let expected: Vec<u64> = (from..from + versions.len() as u64).collect();
+    assert_eq!(versions, expected, "versions must follow each other");
+    versions.last().copied().unwrap_or(from - 1)
+}
+
+/// Plays `n` actions of a game between the given seats' clients, each
+/// acting when offered legal actions.
+pub async fn play_some(clients: &mut [(Client, Value)], from: u64, n: u64) -> u64 {
+    let mut version = from;
+    while version < from + n {
+        let actor = clients
+            .iter()
+            .position(|(_, l)| legal_of(l).is_some())
+            .expect("someone is to act");
+        let legal = legal_of(&clients[actor].1).expect("legal actions");
+        let (c, _) = &mut clients[actor];
+        c.send(&json!({"action": legal[legal.len() / 2], "version": version}))
+            .await;
+        version += 1;
+        for (c, l) in clients.iter_mut() {
+            let errors = drain(c, version, l).await;
+            assert!(errors.is_empty(), "{errors:?}");
+        }
+    }
+    version
+}
+
+/// The rows of a running game with one random bot seat and an empty
+/// configuration: for tests of the store's rows, not of play.
+pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store::NewGame {
+    use bastide_server::store::{NewGame, SeatRow, Status};
+    NewGame {
+        id: id.clone(),
+        config: "{}".into(),
+        status: Status::Playing,
+        created_ms: 0,
+        clock: None,
+        seats: vec![SeatRow {
+            seat: 0,
+            kind: "random".into(),
+            token_hash: None,
+            joined: false,
+        }],
+    }
 }
