@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod board;
 pub mod catalog;
 pub mod config;
