@@ -27,6 +27,9 @@ pub enum Action {
         corner: Option<Corner>,
         /// Any place of the feature.
         place: Place,
+        /// Which figure (a normal follower unless an expansion brings
+        /// others).
+        figure: Figure,
     },
     /// Decline the current optional step.
     Pass,
@@ -95,6 +98,38 @@ pub enum Phase {
     Over,
 }
 
+/// A figure a player puts on the board in the follower step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Figure {
+    /// A normal follower (every game).
+    #[default]
+    Normal,
+    /// The large follower of Inns & Cathedrals (`"figure": "big"`).
+    Big,
+}
+
+impl Figure {
+    /// The word of the notation's `figure` key (`None` for a normal
+    /// follower, which records leave out).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Figure::Normal => None,
+            Figure::Big => Some("big"),
+        }
+    }
+
+    /// Reads the notation's `figure` value.
+    pub fn parse(s: &str) -> Result<Figure, String> {
+        match s {
+            "big" => Ok(Figure::Big),
+            other => Err(format!(
+                "unknown figure {}: the only figure besides a normal follower is \"big\"",
+                crate::limits::cut(other)
+            )),
+        }
+    }
+}
+
 impl Phase {
     /// The step's name in the notation's state (`replay`).
     pub fn name(self) -> &'static str {
@@ -125,7 +160,13 @@ impl Action {
     pub(crate) fn is_shared(&self) -> bool {
         matches!(
             self,
-            Action::Place { .. } | Action::Follower { .. } | Action::Pass | Action::Draw
+            Action::Place { .. }
+                | Action::Follower {
+                    figure: Figure::Normal,
+                    ..
+                }
+                | Action::Pass
+                | Action::Draw
         )
     }
 

@@ -15,7 +15,7 @@ use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::map::MapDef;
 use crate::scoring::Event;
 
-pub use crate::action::{Action, Phase};
+pub use crate::action::{Action, Figure, Phase};
 
 /// How [`Game::transition`] treats an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +52,8 @@ pub struct Follower {
     pub piece: u16,
     /// The feature of that piece.
     pub feature: u8,
+    /// Which figure it is.
+    pub figure: Figure,
 }
 
 /// A player's supply and score.
@@ -417,8 +419,17 @@ impl Game {
     }
 
     /// Where a follower may go on the piece just placed.
-    fn follower_options(&self, mut f: impl FnMut(Action)) {
-        let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) else {
+    fn follower_options(&self, f: impl FnMut(Action)) {
+        if self.players[self.current as usize].supply > 0 {
+            self.follower_spots(Figure::Normal, f);
+        }
+    }
+
+    /// Where a figure may go on the piece just placed, whatever the
+    /// supply holds: each free feature a follower may stand on, unless an
+    /// expansion bans followers this turn.
+    pub(crate) fn follower_spots(&self, figure: Figure, mut f: impl FnMut(Action)) {
+        let Some(pi) = self.last else {
             return;
         };
         if self.follower_ban().is_some() {
@@ -440,6 +451,7 @@ impl Game {
                 pos,
                 corner: piece.corner,
                 place,
+                figure,
             });
         }
     }
@@ -535,9 +547,23 @@ impl Game {
                 "turn",
                 "a tile is already placed this turn: place a follower or pass",
             )),
-            (Action::Follower { pos, corner, place }, Phase::Follower) => {
+            (
+                Action::Follower {
+                    pos,
+                    corner,
+                    place,
+                    figure: Figure::Normal,
+                },
+                Phase::Follower,
+            ) => {
                 let (pi, fi) = self.check_follower(pos, corner, place)?;
-                self.do_follower(pi, fi);
+                if self.players[self.current as usize].supply == 0 {
+                    return Err(illegal(
+                        "follower",
+                        "you have no follower left in your supply",
+                    ));
+                }
+                self.do_follower(pi, fi, Figure::Normal);
                 self.end_follower_step();
                 Ok(())
             }
@@ -585,7 +611,9 @@ impl Game {
         ext::follower_ban(self)
     }
 
-    fn check_follower(
+    /// Checks a spot for a figure on the piece just placed (the supply is
+    /// the caller's to check): the feature of `place`.
+    pub(crate) fn check_follower(
         &self,
         pos: Pos,
         corner: Option<Corner>,
@@ -622,12 +650,6 @@ impl Game {
         if !kind.can_hold_follower() {
             return Err(illegal("follower", "followers may never stand on a river"));
         }
-        if self.players[self.current as usize].supply == 0 {
-            return Err(illegal(
-                "follower",
-                "you have no follower left in your supply",
-            ));
-        }
         if self
             .board
             .features()
@@ -655,15 +677,31 @@ impl Game {
         ext::after_place(self, pi);
     }
 
-    fn do_follower(&mut self, pi: u16, fi: u8) {
+    /// Puts the current player's `figure` on feature `fi` of piece `pi`; a
+    /// normal follower leaves the supply, another figure leaves the supply
+    /// its expansion keeps.
+    pub(crate) fn do_follower(&mut self, pi: u16, fi: u8, figure: Figure) {
         let node = self.board.pieces()[pi as usize].node_base + fi as NodeId;
         self.board.features_mut().add_followers(node, 1);
-        self.players[self.current as usize].supply -= 1;
+        if figure == Figure::Normal {
+            self.players[self.current as usize].supply -= 1;
+        }
         self.followers.push(Follower {
             player: self.current,
             piece: pi,
             feature: fi,
+            figure,
         });
+    }
+
+    /// A follower goes back to its owner: a normal one to the supply,
+    /// another figure to its expansion.
+    pub(crate) fn follower_home(&mut self, f: Follower) {
+        if f.figure == Figure::Normal {
+            self.players[f.player as usize].supply += 1;
+        } else {
+            ext::figure_home(self, f);
+        }
     }
 
     /// The follower step is over: an expansion may keep the turn going

@@ -27,5 +27,5 @@ pub mod state;
 
 pub use catalog::{Catalog, FeatureKind, TileIdx};
 pub use config::{ConfigError, GameConfig};
-pub use game::{Action, Game, IllegalAction, Phase};
+pub use game::{Action, Figure, Game, IllegalAction, Phase};
 pub use geometry::{Corner, Place, Pos, Rotation, Side};

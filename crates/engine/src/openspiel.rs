@@ -33,7 +33,7 @@ use crate::board::Piece;
 use crate::catalog::{FeatureKind, TileIdx};
 use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
-use crate::game::{Action, Follower, Game, Phase, Rules};
+use crate::game::{Action, Figure, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::scoring::Event;
@@ -593,6 +593,12 @@ impl ActionCodec {
 
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
+        self.big_follower_base() + 32
+    }
+
+    /// First index of the large follower (Inns & Cathedrals): after
+    /// `draw`, the 32 codes of the follower segment again.
+    pub fn big_follower_base(&self) -> usize {
         self.draw_index() + 1
     }
 
@@ -695,7 +701,9 @@ impl ActionCodec {
         match *action {
             Action::Pass => Some(PASS_INDEX),
             Action::Draw => Some(self.draw_index()),
-            Action::Follower { pos, place, .. } => {
+            Action::Follower {
+                pos, place, figure, ..
+            } => {
                 let pi = game.last_piece()?;
                 let piece = game.board().pieces()[pi as usize];
                 let o = game.catalog().tile(piece.tile).oriented(piece.rot);
@@ -703,7 +711,11 @@ impl ActionCodec {
                     .cells
                     .iter()
                     .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
-                (k < 2).then_some(FOLLOWER_BASE + 16 * k + place.index())
+                let base = match figure {
+                    Figure::Normal => FOLLOWER_BASE,
+                    Figure::Big => self.big_follower_base(),
+                };
+                (k < 2).then_some(base + 16 * k + place.index())
             }
             Action::Place { tile, pos, rot } => {
                 let slot = if game.drawn_tile() == Some(tile) {
@@ -762,11 +774,17 @@ impl ActionCodec {
         if index == PASS_INDEX {
             return Some(Action::Pass);
         }
-        if index >= self.gingerbread_base() {
+        let big = (self.big_follower_base()..self.num_actions()).contains(&index);
+        if index >= self.gingerbread_base() && !big {
             return self.decode_expansion(game, index);
         }
-        if index < PLACE_BASE {
-            let i = index - FOLLOWER_BASE;
+        if index < PLACE_BASE || big {
+            let (base, figure) = if big {
+                (self.big_follower_base(), Figure::Big)
+            } else {
+                (FOLLOWER_BASE, Figure::Normal)
+            };
+            let i = index - base;
             let (k, p) = (i / 16, i % 16);
             let pi = game.last_piece()?;
             let piece = game.board().pieces()[pi as usize];
@@ -776,6 +794,7 @@ impl ActionCodec {
                 pos: piece.pos.offset(dx, dy),
                 corner: piece.corner,
                 place: Place::ALL[p],
+                figure,
             });
         }
         let i = index - PLACE_BASE;
@@ -1047,6 +1066,7 @@ mod tests {
         &["winter", "gingerbread"],
         &["base", "map-chips"],
         &["base", "plague"],
+        &["base", "inns-cathedrals"],
         &[
             "winter",
             "gingerbread",

@@ -174,8 +174,25 @@ impl Game {
             .map(|fi| piece.node_base + fi as NodeId)
     }
 
-    /// Followers per seat on the feature rooted at `root`.
+    /// Followers per seat on the feature rooted at `root`, as they count
+    /// when its majority is decided (a figure other than a normal follower
+    /// counts as its expansion says).
     pub(crate) fn followers_on(&self, root: NodeId) -> [u8; 6] {
+        let mut counts = [0u8; 6];
+        for f in &self.followers {
+            let node = self.node(f.piece, f.feature);
+            if self.board.features().root(node) == root {
+                counts[f.player as usize] += match f.figure {
+                    crate::action::Figure::Normal => 1,
+                    other => crate::expansions::majority_weight(self, other),
+                };
+            }
+        }
+        counts
+    }
+
+    /// Figures per seat on the feature rooted at `root`, each counted once.
+    pub(crate) fn figures_on(&self, root: NodeId) -> [u8; 6] {
         let mut counts = [0u8; 6];
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
@@ -289,9 +306,9 @@ impl Game {
             let f = self.followers[i];
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                self.players[f.player as usize].supply += 1;
                 self.board.features_mut().add_followers(node, -1);
                 self.followers.remove(i);
+                self.follower_home(f);
             } else {
                 i += 1;
             }

@@ -89,6 +89,9 @@ pub struct FollowerJson {
     pub half: Option<&'static str>,
     /// `road`, `city`, `monastery` or `field`.
     pub feature: &'static str,
+    /// A figure other than a normal follower (`"big"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<&'static str>,
 }
 
 /// One event.
@@ -180,6 +183,7 @@ impl Game {
                             .corner
                             .map(|c| c.name()),
                         feature: self.follower_kind(f).name(),
+                        figure: f.figure.name(),
                     }
                 })
                 .collect(),

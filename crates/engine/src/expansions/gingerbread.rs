@@ -68,7 +68,8 @@ impl Game {
 
     /// Scores his city for its knights: per knight, 1 point a tile.
     fn gingerbread_score(&mut self, root: NodeId) {
-        let counts = self.followers_on(root);
+        // Each knight is paid once, whatever figure it is.
+        let counts = self.figures_on(root);
         if counts.iter().all(|c| *c == 0) {
             return;
         }

@@ -20,6 +20,7 @@
 
 pub mod gingerbread;
 pub mod halfsies;
+pub mod inns_cathedrals;
 pub mod map_chips;
 pub mod plague;
 pub mod registry;
@@ -30,7 +31,7 @@ pub use registry::{ExpansionId, Expansions, Family};
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::features::NodeId;
-use crate::game::{Action, Game, IllegalAction, Mode, Phase};
+use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
 use crate::openspiel::OwnHidden;
@@ -54,6 +55,8 @@ pub struct ExpansionState {
     pub(crate) river: Option<river::River>,
     /// The gingerbread man.
     pub(crate) gingerbread: Option<gingerbread::Gingerbread>,
+    /// Inns & Cathedrals: the large followers.
+    pub(crate) big_followers: Option<inns_cathedrals::BigFollowers>,
 }
 
 /// What set-up knows before the board exists.
@@ -244,6 +247,18 @@ pub(crate) trait Expansion {
     /// A completed feature was scored and closed; its followers are home.
     fn after_completion(_g: &mut Game, _root: NodeId) {}
 
+    /// How many followers its `figure` counts as when a majority is
+    /// decided (`None`: not its figure).
+    fn majority_weight(_figure: Figure) -> Option<u8> {
+        None
+    }
+
+    /// Its figure `f` left the board: back to the supply it keeps. Returns
+    /// whether `f` was its figure.
+    fn figure_home(_g: &mut Game, _f: Follower) -> bool {
+        false
+    }
+
     /// Changes the value (points, tiles, extra) of the feature `root`.
     fn feature_value(_g: &Game, _root: NodeId, _complete: bool, _value: &mut (u32, u32, u32)) {}
 
@@ -316,6 +331,10 @@ macro_rules! each_active {
             type $m = gingerbread::GingerbreadRules;
             if $m::active($g) $body
         }
+        {
+            type $m = inns_cathedrals::InnsCathedrals;
+            if $m::active($g) $body
+        }
     }};
 }
 
@@ -340,6 +359,10 @@ macro_rules! each {
         }
         {
             type $m = gingerbread::GingerbreadRules;
+            $body
+        }
+        {
+            type $m = inns_cathedrals::InnsCathedrals;
             $body
         }
     }};
@@ -614,6 +637,30 @@ pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
 #[inline]
 pub(crate) fn after_completion(g: &mut Game, root: NodeId) {
     each_active!(g, M => { M::after_completion(g, root); });
+}
+
+/// How many followers a figure other than a normal follower counts as
+/// when a majority is decided (1 if no expansion claims it).
+pub(crate) fn majority_weight(g: &Game, figure: Figure) -> u8 {
+    each_active!(g, M => {
+        if let Some(w) = M::majority_weight(figure) {
+            return w;
+        }
+    });
+    1
+}
+
+/// A figure other than a normal follower goes back to its expansion's
+/// supply.
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn figure_home(g: &mut Game, f: Follower) {
+    each_active!(g, M => {
+        if M::figure_home(g, f) {
+            return;
+        }
+    });
 }
 
 /// The feature's value as the expansions change it.

@@ -687,9 +687,9 @@ impl Game {
             let kind = self.board.features().kind(node);
             let (pos, place) = self.feature_anchor(pi, f.feature);
             let corner = self.board.pieces()[pi as usize].corner;
-            self.players[f.player as usize].supply += 1;
             self.board.features_mut().add_followers(node, -1);
             self.followers.remove(i);
+            self.follower_home(f);
             let mut followers = [0u8; 6];
             followers[f.player as usize] = 1;
             self.events.push(Event {
@@ -1179,6 +1179,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::action::Figure;
     use crate::config::GameConfig;
     use crate::geometry::Rotation;
 
@@ -1679,6 +1680,7 @@ features = ["road W H", "field WNW H1", "field WSW S H2"]
                 pos: Pos::new(-1, 0),
                 corner: None,
                 place: Place::E,
+                figure: Figure::Normal,
             },
         );
         // Each player plays a half from the hand instead of drawing.
