@@ -53,6 +53,10 @@ pub struct StateJson {
     /// The Plague's outbreak and flea tokens, when it is in play.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plague: Option<PlagueJson>,
+    /// Inns & Cathedrals: per seat, whether the large follower is in the
+    /// supply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub big_followers: Option<Vec<bool>>,
 }
 
 /// A placed tile.
@@ -200,6 +204,7 @@ impl Game {
             chips: None,
             gingerbread: None,
             plague: None,
+            big_followers: None,
         };
         crate::expansions::state_json(self, &mut s);
         s

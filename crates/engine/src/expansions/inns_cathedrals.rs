@@ -21,6 +21,7 @@ use crate::catalog::{FeatureKind, TileIdx};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
+use crate::state::StateJson;
 
 /// The feature tag of a road with an inn beside it.
 pub const INN: &str = "inn";
@@ -133,6 +134,10 @@ impl Expansion for InnsCathedrals {
             g.end_follower_step();
             Ok(())
         }))
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        s.big_followers = g.big_followers().map(|b| b.in_supply.clone());
     }
 
     fn majority_weight(figure: Figure) -> Option<u8> {
