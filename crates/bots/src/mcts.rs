@@ -357,6 +357,7 @@ mod tests {
             pos: Pos::new(x, 0),
             corner: None,
             place: Place::N,
+            figure: bastide_engine::Figure::Normal,
         }
     }
 

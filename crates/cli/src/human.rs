@@ -15,7 +15,7 @@ use bastide_engine::catalog::NO_FEATURE;
 use bastide_engine::expansions::plague::TileAt;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::scoring::{Event, Reason};
-use bastide_engine::{Action, Corner, FeatureKind, Game, Phase, Place, Pos, TileIdx};
+use bastide_engine::{Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileIdx};
 use clap::Args;
 
 /// Arguments of `bastide play`.
@@ -865,8 +865,17 @@ pub fn describe(game: &Game, a: &Action) -> String {
                 sides.join(" ")
             )
         }
-        Action::Follower { pos, corner, place } => format!(
-            "follower on the {} at {} {place}",
+        Action::Follower {
+            pos,
+            corner,
+            place,
+            figure,
+        } => format!(
+            "{} on the {} at {} {place}",
+            match figure {
+                Figure::Normal => "follower",
+                Figure::Big => "large follower",
+            },
             kind_at(game, pos, corner, place),
             at_text(pos, corner)
         ),
@@ -1238,6 +1247,7 @@ mod tests {
             pos,
             corner: None,
             place: Place::S,
+            figure: Figure::Normal,
         })
         .expect("the city is free");
         // Seat 0's knight on the open city south of the start tile.

@@ -260,6 +260,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("halfsies1.toml", include_str!("../catalog/halfsies1.toml")),
     ("halfsies2.toml", include_str!("../catalog/halfsies2.toml")),
     ("plague.toml", include_str!("../catalog/plague.toml")),
+    (
+        "inns-cathedrals.toml",
+        include_str!("../catalog/inns-cathedrals.toml"),
+    ),
 ];
 
 #[derive(Deserialize)]

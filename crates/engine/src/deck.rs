@@ -56,6 +56,16 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
             }
         }
     }
+    if on.has(ExpansionId::InnsCathedrals) {
+        let s = cat
+            .set(ExpansionId::InnsCathedrals.key())
+            .ok_or_else(|| ConfigError::NotImplemented(ExpansionId::InnsCathedrals.key().into()))?;
+        for &t in &s.tiles {
+            for _ in 0..cat.tile(t).count {
+                bag.push(t);
+            }
+        }
+    }
     let (start, mut ordered) = if rivers.is_empty() {
         let start = set
             .start

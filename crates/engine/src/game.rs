@@ -9,113 +9,21 @@ use crate::board::{Board, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
-use crate::expansions::gingerbread::Gingerbread;
-use crate::expansions::halfsies::Halves;
-use crate::expansions::map_chips::{Chips, Colour};
-use crate::expansions::plague::{FeatureAt, Plague, TileAt};
-use crate::expansions::registry;
-use crate::expansions::river::{self, River};
-use crate::expansions::{ExpansionId, Expansions, Family};
+use crate::expansions::{self as ext, registry, ExpansionState, Expansions, SetupCtx};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::map::MapDef;
 use crate::scoring::Event;
 
-/// Everything a player can do; the vocabulary of `notation.md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// Place the drawn tile (or, with halves, a half from the hand).
-    Place {
-        /// The tile being placed.
-        tile: TileIdx,
-        /// Its anchor cell.
-        pos: Pos,
-        /// Its rotation.
-        rot: Rotation,
-    },
-    /// Put a follower on a feature of the tile just placed.
-    Follower {
-        /// The cell.
-        pos: Pos,
-        /// For a cell with half tiles: which half.
-        corner: Option<Corner>,
-        /// Any place of the feature.
-        place: Place,
-    },
-    /// Decline the current optional step.
-    Pass,
-    /// Draw the next tile where drawing is a choice (a Half-and-half player
-    /// who holds a half may play it instead). Elsewhere a placement of the
-    /// drawn tile implies the draw.
-    Draw,
-    /// Trade chips from the hand onto a chip space of a Chumak square.
-    Trade {
-        /// The Chumak square.
-        pos: Pos,
-        /// The chips' colour.
-        colour: Colour,
-        /// Chips worth 1 traded.
-        ones: u8,
-        /// Chips worth 2 traded.
-        twos: u8,
-    },
-    /// Take a half tile in the Half-and-half draft.
-    Draft {
-        /// The half taken.
-        tile: TileIdx,
-    },
-    /// Move the gingerbread man into the city at that place.
-    Gingerbread {
-        /// The cell.
-        pos: Pos,
-        /// For a cell with half tiles: which half.
-        corner: Option<Corner>,
-        /// Any place of the city.
-        place: Place,
-    },
-    /// The Plague: spread a flea onto a tile, from the supply or (`from`)
-    /// moved from the tile it lies on.
-    Flea {
-        /// The tile that gets the flea.
-        to: TileAt,
-        /// The tile the flea comes from, when it moves on the board.
-        from: Option<TileAt>,
-    },
-    /// The Plague: one of the current player's followers takes flight along
-    /// its road, city or field.
-    Flee {
-        /// A place of the segment it stands on.
-        from: FeatureAt,
-        /// A place of the segment it flees to.
-        to: FeatureAt,
-    },
-}
+pub use crate::action::{Action, Figure, Phase};
 
 /// How [`Game::transition`] treats an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     /// Check every rule; refuse with the rule broken.
     Checked,
     /// The action comes from `legal_actions`: skip the checks.
     Trusted,
-}
-
-/// What the game is waiting for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// The current player must place the drawn tile.
-    Place,
-    /// The current player may put a follower on the tile just placed.
-    Follower,
-    /// The current player moves the gingerbread man.
-    Gingerbread,
-    /// Before the first turn: players draft half tiles.
-    Draft,
-    /// The Plague, after the follower step: the current player may still
-    /// spread (and must, while a spread is owed) and flee, then passes.
-    Plague,
-    /// The game is over and final scoring is done.
-    Over,
 }
 
 /// An action that breaks a rule; the state is left unchanged.
@@ -144,6 +52,8 @@ pub struct Follower {
     pub piece: u16,
     /// The feature of that piece.
     pub feature: u8,
+    /// Which figure it is.
+    pub figure: Figure,
 }
 
 /// A player's supply and score.
@@ -180,19 +90,8 @@ pub struct Game {
     pub(crate) pile: Vec<TileIdx>,
     pub(crate) last: Option<u16>,
     pub(crate) events: Vec<Event>,
-    /// The river, while river sets are in play.
-    pub(crate) river: Option<River>,
-    /// The gingerbread man, with the Winter Edition's Gingerbread Man.
-    pub(crate) gingerbread: Option<Gingerbread>,
-    /// Half-and-half hands.
-    pub(crate) halves: Option<Halves>,
-    /// Tiles above the drawn one that fit nowhere: discarded once the drawn
-    /// tile is placed, put back if a half is played instead (Half-and-half).
-    pub(crate) skipped: Vec<TileIdx>,
-    /// Map Chips.
-    pub(crate) chips: Option<Chips>,
-    /// The Plague's tokens, when it is in play.
-    pub(crate) plague: Option<Plague>,
+    /// The expansions' own state, each part owned by its module.
+    pub(crate) ext: ExpansionState,
 }
 
 impl PartialEq for Game {
@@ -207,12 +106,7 @@ impl PartialEq for Game {
             && self.pile == other.pile
             && self.last == other.last
             && self.events == other.events
-            && self.river == other.river
-            && self.gingerbread == other.gingerbread
-            && self.halves == other.halves
-            && self.skipped == other.skipped
-            && self.chips == other.chips
-            && self.plague == other.plague
+            && self.ext == other.ext
     }
 }
 
@@ -230,22 +124,20 @@ impl Game {
         let setup = deck::build(&catalog, &config)?;
         // Checked by `deck::build` already; parsed once here for the rules.
         let on = registry::parse_config(&config)?;
-        let half_sets: Vec<&str> = on.of_family(Family::Halves).map(ExpansionId::key).collect();
-        let halves = if half_sets.is_empty() {
-            None
-        } else {
-            Some(Halves::setup(
-                &catalog,
-                &half_sets,
-                n,
-                &options.halves,
-                config.hands.as_ref(),
-                config.seed,
-            )?)
+        let map = match &config.map {
+            None => None,
+            Some(name) => {
+                Some(MapDef::builtin(name).ok_or_else(|| ConfigError::UnknownMap(name.clone()))?)
+            }
         };
-        let in_hands = halves.as_ref().map_or(0, |h| {
-            h.pool.len() + h.hands.iter().map(Vec::len).sum::<usize>()
-        });
+        let ext_state = ext::setup(&SetupCtx {
+            catalog: &catalog,
+            config: &config,
+            options: &options,
+            on,
+            map: map.as_ref(),
+        })?;
+        let in_hands = ext::extra_cells(&ext_state);
         let cells: usize = setup
             .pile
             .iter()
@@ -253,12 +145,6 @@ impl Game {
             .map(|t| catalog.tile(*t).cell_count())
             .sum::<usize>()
             + in_hands;
-        let map = match &config.map {
-            None => None,
-            Some(name) => {
-                Some(MapDef::builtin(name).ok_or_else(|| ConfigError::UnknownMap(name.clone()))?)
-            }
-        };
         let mut pile = setup.pile;
         // On a map: the start tile on the first chosen start space, the
         // first normal tile drawn on the second.
@@ -281,16 +167,11 @@ impl Game {
             starts[0].1 = pick(a)?;
             if let Some(i) = pile
                 .iter()
-                .position(|t| !river::is_river_tile(&catalog, *t))
+                .position(|t| !ext::is_prelude_tile(&catalog, *t))
             {
                 starts.push((pile.remove(i), pick(b)?));
             }
         }
-        let chips = match (&map, on.has(ExpansionId::MapChips)) {
-            (Some(m), true) => Some(Chips::setup(m, n, config.seed, config.chips.as_ref())?),
-            // A chip order without map-chips was refused by `check_shape`.
-            _ => None,
-        };
         let board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
         let rules = Arc::new(Rules {
             catalog,
@@ -316,43 +197,16 @@ impl Game {
             pile,
             last: None,
             events: Vec::new(),
-            river: None,
-            gingerbread: None,
-            halves,
-            skipped: Vec::new(),
-            chips,
-            plague: None,
+            ext: ext_state,
             rules,
         };
         let cat = game.rules.catalog.clone();
         for (tile, at) in starts {
             game.board.place(&cat, tile, at, Rotation::default());
         }
-        if on.has_family(Family::River) {
-            let opts = game.rules.options.river.clone();
-            game.river = Some(River::new(&game.rules.catalog, setup.start, opts));
-        }
-        if on.has(ExpansionId::Gingerbread) {
-            // He starts in the start tile's city.
-            let city = game
-                .catalog()
-                .tile(setup.start)
-                .features
-                .iter()
-                .position(|f| f.kind == FeatureKind::City)
-                .map(|fi| game.node(0, fi as u8));
-            game.gingerbread = Some(Gingerbread::new(city));
-        }
-        if on.has(ExpansionId::Plague) {
-            game.plague = Some(Plague::new());
-        }
+        ext::start(&mut game, setup.start);
         game.draw();
-        if let Some(first) = game.halves.as_ref().and_then(|h| h.drafter()) {
-            if game.phase == Phase::Place {
-                game.phase = Phase::Draft;
-                game.current = first;
-            }
-        }
+        ext::opening(&mut game);
         Ok(game)
     }
 
@@ -416,19 +270,25 @@ impl Game {
         self.phase == Phase::Over
     }
 
-    /// The tile the current player must place (also while a Half-and-half
-    /// player has yet to choose between a half and drawing it: see
+    /// The tile the current player must place (also while the player has
+    /// yet to choose between drawing it and a tile they hold: see
     /// [`Game::visible_drawn_tile`] for what players may see).
     pub fn drawn_tile(&self) -> Option<TileIdx> {
         self.drawn
     }
 
-    /// The drawn tile as the players see it: none while a Half-and-half
-    /// player has not yet chosen to draw.
+    /// The drawn tile as the players see it: none while the player has not
+    /// yet chosen to draw, where drawing is a choice.
     pub fn visible_drawn_tile(&self) -> Option<TileIdx> {
-        let pending = self.halves.is_some() && self.draw_pending();
+        let pending = ext::draw_pending(self);
         self.drawn
             .filter(|_| self.phase == Phase::Place && !pending)
+    }
+
+    /// Tiles that have left the pile but nobody has seen (a draw that is
+    /// still a choice), counted among the tiles that remain.
+    pub(crate) fn undisclosed_draws(&self) -> Vec<TileIdx> {
+        ext::undisclosed_draws(self)
     }
 
     /// Tiles left to draw (the drawn tile excluded).
@@ -471,50 +331,34 @@ impl Game {
         match self.phase {
             Phase::Over => {}
             Phase::Place => {
-                // With a half to play, the player chooses before seeing the
-                // drawn tile: the halves' placements and `draw`, never the
-                // unseen tile's placements.
-                let pending = self.halves.is_some() && self.draw_pending();
+                // When drawing is a choice, the player
+                // chooses before seeing the drawn tile: the other tiles'
+                // placements and `draw`, never the unseen tile's placements.
+                let pending = ext::draw_pending(self);
                 if let Some(t) = self.drawn.filter(|_| !pending) {
                     self.placements(t, |a| {
                         out.push(a);
                         true
                     });
                 }
-                if self.halves.is_some() && (pending || self.drawn.is_none()) {
-                    for h in self.playable_halves() {
-                        self.placements(h, |a| {
-                            out.push(a);
-                            true
-                        });
-                    }
-                }
+                ext::other_placements(self, pending, out);
                 if pending {
                     out.push(Action::Draw);
                 }
             }
-            Phase::Draft => self.draft_actions(out),
             Phase::Follower => {
                 self.follower_options(|a| out.push(a));
-                if self.chips.is_some() {
-                    self.trade_actions(out);
-                }
+                ext::follower_alternatives(self, out);
                 out.push(Action::Pass);
-                if self.plague.is_some() {
-                    self.plague_actions(out);
-                }
+                ext::extra_actions(self, out);
             }
-            Phase::Gingerbread => self.gingerbread_actions(out),
-            Phase::Plague => self.plague_step_actions(out),
+            _ => ext::step_actions(self, out),
         }
     }
 
     /// Calls `f` with each legal placement of `tile` until it returns false.
-    fn placements(&self, tile: TileIdx, f: impl FnMut(Action) -> bool) {
-        match &self.river {
-            Some(r) if self.rules.catalog.tile(tile).is_river => self.river_placements(r, tile, f),
-            _ => self.edge_placements(tile, f),
-        }
+    pub(crate) fn placements(&self, tile: TileIdx, f: impl FnMut(Action) -> bool) {
+        ext::placements(self, tile, f);
     }
 
     /// Placements where every touching edge matches.
@@ -538,7 +382,7 @@ impl Game {
             }
             return;
         }
-        // Halves and multi-cell tiles: try every anchor that puts one of the
+        // Half-cell and multi-cell shapes: try every anchor that puts one of the
         // tile's cells on a candidate cell, then check in full.
         let mut cands: Vec<Pos> = self.board.frontier().iter().map(|c| c.pos).collect();
         cands.extend_from_slice(self.board.half_cells());
@@ -565,7 +409,7 @@ impl Game {
         }
     }
 
-    fn has_placement(&self, tile: TileIdx) -> bool {
+    pub(crate) fn has_placement(&self, tile: TileIdx) -> bool {
         let mut any = false;
         self.placements(tile, |_| {
             any = true;
@@ -575,8 +419,17 @@ impl Game {
     }
 
     /// Where a follower may go on the piece just placed.
-    fn follower_options(&self, mut f: impl FnMut(Action)) {
-        let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) else {
+    fn follower_options(&self, f: impl FnMut(Action)) {
+        if self.players[self.current as usize].supply > 0 {
+            self.follower_spots(Figure::Normal, f);
+        }
+    }
+
+    /// Where a figure may go on the piece just placed, whatever the
+    /// supply holds: each free feature a follower may stand on, unless an
+    /// expansion bans followers this turn.
+    pub(crate) fn follower_spots(&self, figure: Figure, mut f: impl FnMut(Action)) {
+        let Some(pi) = self.last else {
             return;
         };
         if self.follower_ban().is_some() {
@@ -598,6 +451,7 @@ impl Game {
                 pos,
                 corner: piece.corner,
                 place,
+                figure,
             });
         }
     }
@@ -633,88 +487,41 @@ impl Game {
 
     /// The one transition function. Both modes walk the same turn
     /// sequence; the trusted mode skips the checks that only refuse (board
-    /// matching, river and half rules, the gingerbread pass), so the two
-    /// can never disagree on what an action does.
+    /// matching, the expansions' vetoes), so the two can never disagree on
+    /// what an action does.
     fn transition(&mut self, action: &Action, mode: Mode) -> Result<(), IllegalAction> {
         let checked = mode == Mode::Checked;
         if checked {
             self.check_vocabulary(action)?;
         }
+        if self.phase == Phase::Over {
+            return Err(illegal("turn", "the game is over; no more actions"));
+        }
+        // An expansion's own step decides what may happen in it, and each
+        // expansion applies its own actions; a shared action in a shared
+        // step is the turn machine's alone (one test on the hot path).
+        if !(self.phase.is_shared() && action.is_shared()) {
+            if let Some(r) = ext::apply(self, action, mode) {
+                return r;
+            }
+        }
         match (*action, self.phase) {
-            (_, Phase::Over) => Err(illegal("turn", "the game is over; no more actions")),
-            (Action::Draft { tile }, Phase::Draft) => self.draft(tile),
-            (Action::Gingerbread { pos, corner, place }, Phase::Gingerbread) => {
-                let node = self.gingerbread_check(pos, corner, place)?;
-                self.gingerbread_move(node);
-                self.finish_turn();
-                Ok(())
-            }
-            (Action::Pass, Phase::Gingerbread) => {
-                let mut v = Vec::new();
-                if checked {
-                    self.gingerbread_actions(&mut v);
-                }
-                if checked && v != [Action::Pass] {
-                    return Err(illegal(
-                        "gingerbread",
-                        "the gingerbread man must move to a different, unfinished city",
-                    ));
-                }
-                self.gingerbread_stay();
-                self.finish_turn();
-                Ok(())
-            }
-            (_, Phase::Gingerbread) => Err(illegal(
-                "turn",
-                "move the gingerbread man first (a gingerbread action)",
-            )),
-            (_, Phase::Draft) => Err(illegal(
-                "draft",
-                "the halves are being drafted: take one with a draft action",
-            )),
-            (Action::Draft { .. }, _) => Err(illegal("draft", "the draft is over")),
             (Action::Place { tile, pos, rot }, Phase::Place) => {
-                if !checked {
-                    // From the legal list: a half from the hand, or the
-                    // drawn tile (after `draw` when that was a choice).
-                    if Some(tile) != self.drawn && self.in_hand(tile) {
-                        self.take_from_hand(tile);
+                // A tile other than the drawn one (one a player holds) is
+                // an expansion's to check and take.
+                if Some(tile) != self.drawn {
+                    if let Some(r) = ext::play_other_tile(self, tile, pos, rot, mode) {
+                        return r;
                     }
+                }
+                if !checked {
                     self.do_place(tile, pos, rot);
                     return Ok(());
                 }
                 let cat = self.rules.catalog.clone();
-                let pending = self.halves.is_some() && self.draw_pending();
-                if Some(tile) != self.drawn && self.in_hand(tile) {
-                    if let Some(why) = self.half_ban() {
-                        return Err(illegal("halves", why));
-                    }
-                    if !pending && self.drawn.is_some() {
-                        return Err(illegal(
-                            "halves",
-                            "you drew a tile this turn: place it (a half is played instead of drawing, not after)",
-                        ));
-                    }
-                    self.board
-                        .check(&cat, tile, pos, rot)
-                        .map_err(|e| placement_error(&e))?;
-                    self.take_from_hand(tile);
-                    self.do_place(tile, pos, rot);
-                    return Ok(());
-                }
                 let drawn = self
                     .drawn
-                    .ok_or_else(|| illegal("draw", "no tile fits anywhere: play a half tile from your hand"))?;
-                if tile != drawn && pending {
-                    // The tile to draw is unseen: say nothing about it.
-                    return Err(illegal(
-                        "draw",
-                        format!(
-                            "{} is not in your hand: play a half from your hand or draw",
-                            cat.tile(tile).id
-                        ),
-                    ));
-                }
+                    .ok_or_else(|| illegal("draw", "there is no drawn tile to place"))?;
                 if tile != drawn {
                     return Err(illegal(
                         "draw",
@@ -728,23 +535,35 @@ impl Game {
                 self.board
                     .check(&cat, tile, pos, rot)
                     .map_err(|e| placement_error(&e))?;
-                self.check_river_place(tile, pos, rot)?;
-                // A placement of the drawn tile implies the draw (records
-                // written before the `draw` step existed).
-                if pending {
-                    self.take_draw()?;
-                }
+                ext::placement_veto(self, tile, pos, rot)?;
+                // A placement of the drawn tile implies the draw where that
+                // was a choice (records written before the `draw` step).
+                ext::implied_draw(self)?;
                 self.do_place(tile, pos, rot);
                 Ok(())
             }
-            (Action::Draw, _) => self.take_draw(),
+            (Action::Draw, _) => ext::draw(self),
             (Action::Place { .. }, _) => Err(illegal(
                 "turn",
                 "a tile is already placed this turn: place a follower or pass",
             )),
-            (Action::Follower { pos, corner, place }, Phase::Follower) => {
+            (
+                Action::Follower {
+                    pos,
+                    corner,
+                    place,
+                    figure: Figure::Normal,
+                },
+                Phase::Follower,
+            ) => {
                 let (pi, fi) = self.check_follower(pos, corner, place)?;
-                self.do_follower(pi, fi);
+                if self.players[self.current as usize].supply == 0 {
+                    return Err(illegal(
+                        "follower",
+                        "you have no follower left in your supply",
+                    ));
+                }
+                self.do_follower(pi, fi, Figure::Normal);
                 self.end_follower_step();
                 Ok(())
             }
@@ -752,47 +571,22 @@ impl Game {
                 self.end_follower_step();
                 Ok(())
             }
-            (
-                Action::Trade {
-                    pos,
-                    colour,
-                    ones,
-                    twos,
-                },
-                Phase::Follower,
-            ) => {
-                self.trade(pos, colour, ones, twos)?;
-                self.end_follower_step();
-                Ok(())
-            }
-            (Action::Trade { .. }, _) => Err(illegal(
-                "trade",
-                "chips are traded in the follower step, instead of placing a follower",
-            )),
-            (Action::Gingerbread { .. }, _) => Err(illegal(
-                "gingerbread",
-                "the gingerbread man moves only after a gingerbread tile's turn or when his city is completed",
-            )),
-            (Action::Flea { .. } | Action::Flee { .. }, _) => self.try_plague(action),
-            (Action::Pass, Phase::Plague) if !checked => {
-                self.end_turn();
-                Ok(())
-            }
-            (Action::Pass, Phase::Plague) => self.plague_pass(),
-            (Action::Follower { .. }, Phase::Plague) => Err(illegal(
-                "turn",
-                "the follower step is over: spread the plague, flee or pass",
-            )),
             (Action::Follower { .. } | Action::Pass, Phase::Place) => {
                 let cat = &self.rules.catalog;
                 Err(illegal(
                     "turn",
                     match self.visible_drawn_tile() {
-                        Some(t) => format!("the drawn tile {} must be placed first", cat.tile(t).id),
-                        None => "play a half from your hand or draw first".to_string(),
+                        Some(t) => {
+                            format!("the drawn tile {} must be placed first", cat.tile(t).id)
+                        }
+                        None => "play a tile you hold or draw first".to_string(),
                     },
                 ))
             }
+            _ => Err(illegal(
+                "turn",
+                "this action does not belong to the current step: ask for the legal actions",
+            )),
         }
     }
 
@@ -800,14 +594,7 @@ impl Game {
     /// beyond [`crate::geometry::COORD_LIMIT`] (where neighbour arithmetic
     /// could overflow) or that belongs to an expansion not in play.
     fn check_vocabulary(&self, action: &Action) -> Result<(), IllegalAction> {
-        let pos = match *action {
-            Action::Place { pos, .. }
-            | Action::Follower { pos, .. }
-            | Action::Trade { pos, .. }
-            | Action::Gingerbread { pos, .. } => Some(pos),
-            _ => None,
-        };
-        if let Some(p) = pos.filter(|p| !p.in_range()) {
+        if let Some(p) = action.cell().filter(|p| !p.in_range()) {
             return Err(illegal(
                 "coordinates",
                 format!(
@@ -816,47 +603,17 @@ impl Game {
                 ),
             ));
         }
-        let absent = match action {
-            Action::Trade { .. } if self.chips.is_none() => Some(("trade", "Map Chips")),
-            Action::Gingerbread { .. } if self.gingerbread.is_none() => {
-                Some(("gingerbread", "the Gingerbread Man"))
-            }
-            Action::Flea { .. } | Action::Flee { .. } if self.plague.is_none() => {
-                Some(("plague", "the Plague"))
-            }
-            Action::Draft { .. } if self.halves.is_none() => Some(("draft", "Half-and-half")),
-            _ => None,
-        };
-        match absent {
-            Some((rule, name)) => Err(illegal(
-                rule,
-                format!("{name} is not in play in this game, so this action does not exist here"),
-            )),
-            None => Ok(()),
-        }
+        ext::check_vocabulary(self, action)
     }
 
     /// Why no follower may be placed this turn, if an expansion forbids it.
     fn follower_ban(&self) -> Option<&'static str> {
-        if let Some(why) = self.plague_follower_ban() {
-            return Some(why);
-        }
-        let r = self.river.as_ref()?;
-        let cat = &*self.rules.catalog;
-        let piece = self.board.pieces()[self.last? as usize];
-        if cat.tile(piece.tile).has_tag("volcano") {
-            return Some("no follower may be placed on the lake with the volcano");
-        }
-        if r.options.no_followers_until_complete
-            && (river::is_river_tile(cat, piece.tile)
-                || self.pile.iter().any(|t| river::is_river_tile(cat, *t)))
-        {
-            return Some("house rule: no followers until the river is complete");
-        }
-        None
+        ext::follower_ban(self)
     }
 
-    fn check_follower(
+    /// Checks a spot for a figure on the piece just placed (the supply is
+    /// the caller's to check): the feature of `place`.
+    pub(crate) fn check_follower(
         &self,
         pos: Pos,
         corner: Option<Corner>,
@@ -893,12 +650,6 @@ impl Game {
         if !kind.can_hold_follower() {
             return Err(illegal("follower", "followers may never stand on a river"));
         }
-        if self.players[self.current as usize].supply == 0 {
-            return Err(illegal(
-                "follower",
-                "you have no follower left in your supply",
-            ));
-        }
         if self
             .board
             .features()
@@ -916,48 +667,47 @@ impl Game {
         Ok((pi, fi))
     }
 
-    fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
+    pub(crate) fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
+        ext::before_place(self, tile, pos, rot);
         let cat = self.rules.catalog.clone();
-        if let Some(r) = &mut self.river {
-            if cat.tile(tile).is_river {
-                let ends = r
-                    .check(&self.board, &cat, tile, pos, rot)
-                    .unwrap_or_default();
-                r.placed(&cat, tile, pos, rot, ends);
-            }
-        }
-        if Some(tile) == self.drawn {
-            for t in std::mem::take(&mut self.skipped) {
-                self.events.push(Event::discard(t, self.players.len()));
-            }
-        }
         let pi = self.board.place(&cat, tile, pos, rot);
         self.last = Some(pi);
         self.drawn = None;
         self.phase = Phase::Follower;
-        if self.chips.is_some() {
-            self.chips_after_place(pi);
-        }
-        if self.plague.is_some() {
-            self.plague_placed(pi);
-        }
+        ext::after_place(self, pi);
     }
 
-    fn do_follower(&mut self, pi: u16, fi: u8) {
+    /// Puts the current player's `figure` on feature `fi` of piece `pi`; a
+    /// normal follower leaves the supply, another figure leaves the supply
+    /// its expansion keeps.
+    pub(crate) fn do_follower(&mut self, pi: u16, fi: u8, figure: Figure) {
         let node = self.board.pieces()[pi as usize].node_base + fi as NodeId;
         self.board.features_mut().add_followers(node, 1);
-        self.players[self.current as usize].supply -= 1;
+        if figure == Figure::Normal {
+            self.players[self.current as usize].supply -= 1;
+        }
         self.followers.push(Follower {
             player: self.current,
             piece: pi,
             feature: fi,
+            figure,
         });
     }
 
+    /// A follower goes back to its owner: a normal one to the supply,
+    /// another figure to its expansion.
+    pub(crate) fn follower_home(&mut self, f: Follower) {
+        if f.figure == Figure::Normal {
+            self.players[f.player as usize].supply += 1;
+        } else {
+            ext::figure_home(self, f);
+        }
+    }
+
     /// The follower step is over: an expansion may keep the turn going
-    /// (the plague step), else the turn ends.
-    fn end_follower_step(&mut self) {
-        if self.plague.is_some() && self.enter_plague_step() {
+    /// with a step of its own, else the turn ends.
+    pub(crate) fn end_follower_step(&mut self) {
+        if ext::after_follower_step(self) {
             return;
         }
         self.end_turn();
@@ -968,8 +718,7 @@ impl Game {
     pub(crate) fn end_turn(&mut self) {
         if let Some(pi) = self.last {
             self.score_completed(pi);
-            if self.gingerbread.is_some() && self.gingerbread_step_owed(pi) {
-                self.phase = Phase::Gingerbread;
+            if ext::after_scoring(self, pi) {
                 return;
             }
         }
@@ -977,77 +726,35 @@ impl Game {
     }
 
     /// Passes the turn on and draws.
-    fn finish_turn(&mut self) {
-        let mut again = false;
-        if let Some(pi) = self.last {
-            // River II: after the volcano lake the same player draws again.
-            again = self.river.is_some()
-                && self
-                    .rules
-                    .catalog
-                    .tile(self.board.pieces()[pi as usize].tile)
-                    .has_tag("volcano");
-        }
+    pub(crate) fn finish_turn(&mut self) {
+        let again = self.last.is_some_and(|pi| ext::extra_turn(self, pi));
         self.last = None;
         if !again {
             self.current = (self.current + 1) % self.players.len() as u8;
         }
-        if self.plague.is_some() && !self.pile.is_empty() {
-            self.plague_turn_start();
-        }
+        ext::turn_start(self);
         self.draw();
     }
 
     /// Draws the next tile that fits somewhere, discarding those that fit
-    /// nowhere; ends the game when the pile runs out.
+    /// nowhere (unless an expansion holds them); ends the game when the
+    /// pile runs out and no expansion lets play go on.
     pub(crate) fn draw(&mut self) {
-        if self.halves.is_some() {
-            return self.draw_or_half();
-        }
+        ext::before_draw(self);
         while let Some(t) = self.pile.pop() {
             if self.has_placement(t) {
                 self.drawn = Some(t);
                 self.phase = Phase::Place;
                 return;
             }
-            self.events.push(Event::discard(t, self.players.len()));
-        }
-        self.drawn = None;
-        self.final_scoring();
-        self.phase = Phase::Over;
-    }
-
-    /// With half tiles a player may play a half instead of drawing, so tiles
-    /// that fit nowhere are only set aside once the player draws: the tile
-    /// offered is the first that fits, and those above it wait in
-    /// `skipped`, to be discarded when it is placed or put back when a half
-    /// is played.
-    fn draw_or_half(&mut self) {
-        if let Some(h) = &mut self.halves {
-            h.drew = false;
-        }
-        while let Some(t) = self.pile.pop() {
-            if self.has_placement(t) {
-                self.drawn = Some(t);
-                self.phase = Phase::Place;
-                return;
+            if !ext::hold_unplaceable(self, t) {
+                self.events.push(Event::discard(t, self.players.len()));
             }
-            self.skipped.push(t);
         }
         self.drawn = None;
-        // Normal tiles remain but none fits: a half may still make room. With
-        // no normal tile left the game is over.
-        let can_play_half = !self.skipped.is_empty()
-            && self
-                .playable_halves()
-                .into_iter()
-                .any(|h| self.has_placement(h));
-        if can_play_half {
+        if ext::play_without_draw(self) {
             self.phase = Phase::Place;
             return;
-        }
-        for t in std::mem::take(&mut self.skipped) {
-            self.events.push(Event::discard(t, self.players.len()));
         }
         self.final_scoring();
         self.phase = Phase::Over;
@@ -1065,6 +772,6 @@ impl Game {
     }
 }
 
-fn placement_error(e: &PlacementError) -> IllegalAction {
+pub(crate) fn placement_error(e: &PlacementError) -> IllegalAction {
     illegal("placement", e.to_string())
 }

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod board;
 pub mod catalog;
 pub mod config;
@@ -26,5 +27,5 @@ pub mod state;
 
 pub use catalog::{Catalog, FeatureKind, TileIdx};
 pub use config::{ConfigError, GameConfig};
-pub use game::{Action, Game, IllegalAction, Phase};
+pub use game::{Action, Figure, Game, IllegalAction, Phase};
 pub use geometry::{Corner, Place, Pos, Rotation, Side};

@@ -33,8 +33,7 @@ use crate::board::Piece;
 use crate::catalog::{FeatureKind, TileIdx};
 use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
-use crate::expansions::Family;
-use crate::game::{Action, Follower, Game, Phase, Rules};
+use crate::game::{Action, Figure, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::scoring::Event;
@@ -62,26 +61,11 @@ pub enum ChanceError {
 }
 
 impl Game {
-    /// Which part of the draw pile a tile belongs to. The set-up builds the
-    /// pile in parts whose order is public (the river first, its fork first
-    /// and its lakes last, then the land tiles), each shuffled on its own;
-    /// only the order inside a part is hidden.
+    /// Which part of the draw pile a tile belongs to. The set-up may build
+    /// the pile in parts whose order is public (the river's, for one), each
+    /// shuffled on its own; only the order inside a part is hidden.
     fn draw_part(&self, t: TileIdx) -> u8 {
-        let def = self.rules.catalog.tile(t);
-        let Some(r) = &self.river else { return 0 };
-        if !def.is_river {
-            return 3;
-        }
-        if r.options.shuffle_all {
-            return 1;
-        }
-        if def.has_tag("source") || def.has_tag("lake") {
-            2
-        } else if def.has_tag("fork") && !r.options.lake_to_source {
-            0
-        } else {
-            1
-        }
+        crate::expansions::draw_part(self, t).unwrap_or(0)
     }
 
     /// The part of the pile the next draw comes from (the lowest left).
@@ -185,16 +169,10 @@ impl Game {
     /// a canonical order first, so the result depends only on the multiset
     /// of remaining tiles and on `rng`, never on the real order.
     fn shuffle_hidden_pile(&mut self, rng: &mut Rng) {
-        // While a Half-and-half player has not chosen to draw, the tile
-        // they would get (and any passed over before it) is as hidden as
-        // the pile: it goes back in, and the draw is made again.
-        let redraw = self.halves.is_some() && self.draw_pending();
-        if redraw {
-            let undisclosed: Vec<TileIdx> = self.undisclosed_draws().collect();
-            self.drawn = None;
-            self.skipped.clear();
-            self.pile.extend(undisclosed);
-        }
+        // While a player has not chosen to draw, the tile they would get
+        // (and any passed over before it) is as hidden as the pile: it goes
+        // back in, and the draw is made again.
+        let redraw = crate::expansions::unsee_draws(self);
         self.shuffle_pile_parts(rng);
         if redraw {
             self.draw();
@@ -202,7 +180,11 @@ impl Game {
     }
 
     fn shuffle_pile_parts(&mut self, rng: &mut Rng) {
-        if self.river.is_none() {
+        let in_parts = self
+            .pile
+            .first()
+            .is_some_and(|t| crate::expansions::draw_part(self, *t).is_some());
+        if !in_parts {
             self.pile.sort_unstable();
             rng.shuffle(&mut self.pile);
             return;
@@ -239,18 +221,11 @@ impl Game {
             followers: self.followers.clone(),
             events: self.events.clone(),
             remaining: self.remaining_tiles(),
-            tiles_left: self.pile.len() + self.undisclosed_draws().count(),
-            own: OwnHidden {
-                halves: self
-                    .halves
-                    .as_ref()
-                    .map(|h| h.hands[player].clone())
-                    .unwrap_or_default(),
-                chips: self
-                    .chips
-                    .as_ref()
-                    .map(|c| c.hands[player].clone())
-                    .unwrap_or_default(),
+            tiles_left: self.pile.len() + self.undisclosed_draws().len(),
+            own: {
+                let mut own = OwnHidden::default();
+                crate::expansions::own_hidden(self, player, &mut own);
+                own
             },
         }
     }
@@ -282,83 +257,11 @@ pub fn win_returns(scores: &[u32]) -> Vec<f64> {
         .collect()
 }
 
-/// Determinization of private items: resamples what the players other than
-/// `player` hold in secret, consistent with what `player` knows. Half-and-
-/// half dealt face down: the other hands are redealt from the halves
-/// `player` has not seen (not in their hand, not on the board); a drafted
-/// hand was taken face up and stays. Map Chips: the other hands and the
-/// supply are redealt from their pooled chips. Hand sizes are public and
-/// kept.
+/// Determinization of private items: each expansion resamples what the
+/// players other than `player` hold in secret, consistent with what
+/// `player` knows (hand sizes are public and kept).
 fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
-    // Half-and-half, dealt face down: the other hands are some of the halves
-    // this player has not seen (not in their hand, not on the board). A
-    // drafted hand was taken face up, so it is public.
-    if let Some(h) = &game.halves {
-        if !game.rules.options.halves.draft {
-            let cat = &game.rules.catalog;
-            let mut unseen: Vec<TileIdx> = Vec::new();
-            for id in game.rules.expansions.of_family(Family::Halves) {
-                if let Some(s) = cat.set(id.key()) {
-                    for &t in &s.tiles {
-                        for _ in 0..cat.tile(t).count {
-                            unseen.push(t);
-                        }
-                    }
-                }
-            }
-            let seen = h.hands[player].iter().copied().chain(
-                game.board
-                    .pieces()
-                    .iter()
-                    .filter(|p| p.corner.is_some())
-                    .map(|p| p.tile),
-            );
-            for t in seen {
-                if let Some(i) = unseen.iter().position(|u| *u == t) {
-                    unseen.swap_remove(i);
-                }
-            }
-            unseen.sort_unstable();
-            rng.shuffle(&mut unseen);
-            let sizes: Vec<usize> = h.hands.iter().map(Vec::len).collect();
-            let mut hands = h.hands.clone();
-            for (seat, size) in sizes.into_iter().enumerate() {
-                if seat != player {
-                    hands[seat] = unseen.drain(..size.min(unseen.len())).collect();
-                }
-            }
-            if let Some(h) = &mut game.halves {
-                h.hands = hands;
-            }
-        }
-    }
-    // Map Chips: other hands and the supply order are hidden; their sizes
-    // are public.
-    if let Some(c) = &mut game.chips {
-        let mut pool: Vec<_> = c.supply.drain(..).collect();
-        for (seat, hand) in c.hands.iter().enumerate() {
-            if seat != player {
-                pool.extend(hand.iter().copied());
-            }
-        }
-        pool.sort_unstable();
-        rng.shuffle(&mut pool);
-        let supply_len = pool.len()
-            - c.hands
-                .iter()
-                .enumerate()
-                .filter(|(s, _)| *s != player)
-                .map(|(_, h)| h.len())
-                .sum::<usize>();
-        for seat in 0..c.hands.len() {
-            if seat != player {
-                let n = c.hands[seat].len();
-                c.hands[seat] = pool.drain(..n).collect();
-            }
-        }
-        debug_assert_eq!(pool.len(), supply_len);
-        c.supply = pool;
-    }
+    crate::expansions::resample(game, player, rng);
 }
 
 /// A player's own hidden items: the halves in hand (Half-and-half) and the
@@ -693,6 +596,12 @@ impl ActionCodec {
         self.flee_base() + self.feature_codes() * self.feature_codes()
     }
 
+    /// First index of the large follower (Inns & Cathedrals): after
+    /// `draw`, the 32 codes of the follower segment again.
+    pub fn big_follower_base(&self) -> usize {
+        self.draw_index() + 1
+    }
+
     /// The index of `draw` (Half-and-half's choice to draw instead of
     /// playing a half): right after the placements, so that a game without
     /// the large expansion ranges still has a small, dense action space.
@@ -704,10 +613,10 @@ impl ActionCodec {
         self.width() * self.width()
     }
 
-    /// First index after the placements and `draw`: the gingerbread man's
-    /// moves.
+    /// First index after the placements, `draw` and the large follower:
+    /// the gingerbread man's moves.
     pub fn gingerbread_base(&self) -> usize {
-        self.draw_index() + 1
+        self.big_follower_base() + 32
     }
 
     /// First trade index.
@@ -768,8 +677,7 @@ impl ActionCodec {
     /// Distinct halves in the current player's hand, in catalog order: the
     /// tiles of slots 1, 2, ….
     fn hand_slots(game: &Game) -> Vec<TileIdx> {
-        game.halves
-            .as_ref()
+        game.halves()
             .map(|h| {
                 let mut v = h.hands[game.current_player()].clone();
                 v.sort_unstable();
@@ -795,7 +703,9 @@ impl ActionCodec {
         match *action {
             Action::Pass => Some(PASS_INDEX),
             Action::Draw => Some(self.draw_index()),
-            Action::Follower { pos, place, .. } => {
+            Action::Follower {
+                pos, place, figure, ..
+            } => {
                 let pi = game.last_piece()?;
                 let piece = game.board().pieces()[pi as usize];
                 let o = game.catalog().tile(piece.tile).oriented(piece.rot);
@@ -803,7 +713,11 @@ impl ActionCodec {
                     .cells
                     .iter()
                     .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
-                (k < 2).then_some(FOLLOWER_BASE + 16 * k + place.index())
+                let base = match figure {
+                    Figure::Normal => FOLLOWER_BASE,
+                    Figure::Big => self.big_follower_base(),
+                };
+                (k < 2).then_some(base + 16 * k + place.index())
             }
             Action::Place { tile, pos, rot } => {
                 let slot = if game.drawn_tile() == Some(tile) {
@@ -865,11 +779,18 @@ impl ActionCodec {
         if index == self.draw_index() {
             return Some(Action::Draw);
         }
+        let big_base = self.big_follower_base();
+        let big = (big_base..big_base + 32).contains(&index);
         if index >= self.gingerbread_base() {
             return self.decode_expansion(game, index);
         }
-        if index < PLACE_BASE {
-            let i = index - FOLLOWER_BASE;
+        if index < PLACE_BASE || big {
+            let (base, figure) = if big {
+                (self.big_follower_base(), Figure::Big)
+            } else {
+                (FOLLOWER_BASE, Figure::Normal)
+            };
+            let i = index - base;
             let (k, p) = (i / 16, i % 16);
             let pi = game.last_piece()?;
             let piece = game.board().pieces()[pi as usize];
@@ -879,6 +800,7 @@ impl ActionCodec {
                 pos: piece.pos.offset(dx, dy),
                 corner: piece.corner,
                 place: Place::ALL[p],
+                figure,
             });
         }
         let i = index - PLACE_BASE;
@@ -1102,7 +1024,7 @@ impl ActionCodec {
         // Half-and-half draw (already in `remaining_tiles`), and a drawn tile
         // a chance node hides (`drawn` is then `None`).
         let mut remaining = game.remaining_tiles();
-        let mut left = game.tiles_left() + game.undisclosed_draws().count();
+        let mut left = game.tiles_left() + game.undisclosed_draws().len();
         if drawn.is_none() {
             if let Some(d) = game.visible_drawn_tile() {
                 *remaining.entry(d).or_insert(0) += 1;
@@ -1151,6 +1073,7 @@ mod tests {
         &["winter", "gingerbread"],
         &["base", "map-chips"],
         &["base", "plague"],
+        &["base", "inns-cathedrals"],
         &[
             "winter",
             "gingerbread",
@@ -1223,7 +1146,7 @@ mod tests {
                 .iter()
                 .any(|e| e.tile == Some(t) && e.reason == crate::scoring::Reason::Discarded);
             // With half tiles a tile that fits nowhere waits (skipped) instead.
-            assert!(h.drawn_tile() == Some(t) || discarded || h.skipped.contains(&t));
+            assert!(h.drawn_tile() == Some(t) || discarded || h.ext.skipped.contains(&t));
         });
     }
 

@@ -8,7 +8,7 @@ use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
 use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
-use crate::game::{Action, Game, IllegalAction};
+use crate::game::{Action, Figure, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::limits::MAX_RECORD_BYTES;
 
@@ -57,6 +57,9 @@ pub enum ActionJson {
         /// The half's corner, for a cell with half tiles.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         half: Option<String>,
+        /// A figure other than a normal follower (`"big"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
     },
     /// Decline the current optional step.
     Pass {},
@@ -406,10 +409,21 @@ impl ActionJson {
                 rot: Rotation::from_degrees(*rotation)
                     .ok_or_else(|| format!("rotation must be 0, 90, 180 or 270, not {rotation}"))?,
             },
-            ActionJson::Follower { x, y, place, half } => Action::Follower {
+            ActionJson::Follower {
+                x,
+                y,
+                place,
+                half,
+                figure,
+            } => Action::Follower {
                 pos: Pos::checked(*x, *y)?,
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
                 place: place.parse::<Place>()?,
+                figure: figure
+                    .as_deref()
+                    .map(Figure::parse)
+                    .transpose()?
+                    .unwrap_or_default(),
             },
             ActionJson::Pass {} => Action::Pass,
             ActionJson::Draw {} => Action::Draw,
@@ -485,11 +499,17 @@ impl ActionJson {
                 y: pos.y.into(),
                 rotation: rot.degrees() as i64,
             },
-            Action::Follower { pos, corner, place } => ActionJson::Follower {
+            Action::Follower {
+                pos,
+                corner,
+                place,
+                figure,
+            } => ActionJson::Follower {
                 x: pos.x.into(),
                 y: pos.y.into(),
                 place: place.name().to_string(),
                 half: corner.map(|c| c.name().to_string()),
+                figure: figure.name().map(str::to_string),
             },
             Action::Pass => ActionJson::Pass {},
             Action::Draw => ActionJson::Draw {},

@@ -33,6 +33,17 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Whether an event of this reason (besides feature scoring) counts a
+    /// feature's tiles: the gingerbread man's payment.
+    pub(crate) fn counts_tiles(self) -> bool {
+        self == Reason::Gingerbread
+    }
+
+    /// Whether it is about a numbered token (the Plague's outbreaks).
+    pub(crate) fn is_token(self) -> bool {
+        matches!(self, Reason::Outbreak | Reason::Eradicated)
+    }
+
     /// The word used in JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -142,12 +153,11 @@ impl Game {
             }
         }
         for &root in &done[..n] {
-            if self.gingerbread.is_some() {
-                self.gingerbread_before_completion(root);
-            }
+            crate::expansions::before_completion(self, root);
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
             self.return_followers(root);
+            crate::expansions::after_completion(self, root);
         }
         if m > 0 {
             self.board.drop_complete_monasteries(&cat);
@@ -164,8 +174,25 @@ impl Game {
             .map(|fi| piece.node_base + fi as NodeId)
     }
 
-    /// Followers per seat on the feature rooted at `root`.
+    /// Followers per seat on the feature rooted at `root`, as they count
+    /// when its majority is decided (a figure other than a normal follower
+    /// counts as its expansion says).
     pub(crate) fn followers_on(&self, root: NodeId) -> [u8; 6] {
+        let mut counts = [0u8; 6];
+        for f in &self.followers {
+            let node = self.node(f.piece, f.feature);
+            if self.board.features().root(node) == root {
+                counts[f.player as usize] += match f.figure {
+                    crate::action::Figure::Normal => 1,
+                    other => crate::expansions::majority_weight(self, other),
+                };
+            }
+        }
+        counts
+    }
+
+    /// Figures per seat on the feature rooted at `root`, each counted once.
+    pub(crate) fn figures_on(&self, root: NodeId) -> [u8; 6] {
         let mut counts = [0u8; 6];
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
@@ -179,32 +206,43 @@ impl Game {
     /// The points a feature is worth now (complete or not) and what was
     /// counted: (points, tiles, extra).
     pub fn feature_value(&self, root: NodeId) -> (u32, u32, u32) {
+        let complete = self.board.features().open(root) == 0;
+        let mut value = self.base_value(root, complete);
+        crate::expansions::feature_value(self, root, complete, &mut value);
+        value
+    }
+
+    /// Whether two halves of one cell count as one tile (an expansion's
+    /// scoring rule).
+    pub(crate) fn count_per_cell(&self) -> bool {
+        crate::expansions::count_per_cell(self)
+    }
+
+    /// The base game's value of a feature: (points, tiles, extra).
+    fn base_value(&self, root: NodeId, complete: bool) -> (u32, u32, u32) {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
-        let complete = feats.open(root) == 0;
         match feats.kind(root) {
             FeatureKind::Road => {
-                let t = self.board.feature_tiles(cat, root, self.halves_per_cell());
+                let t = self.board.feature_tiles(cat, root, self.count_per_cell());
                 (t, t, 0)
             }
             FeatureKind::City => {
-                let t = self.board.feature_tiles(cat, root, self.halves_per_cell());
+                let t = self.board.feature_tiles(cat, root, self.count_per_cell());
                 let a = feats.arms(root) as u32;
                 let per = if complete { 2 } else { 1 };
                 (per * (t + a), t, a)
             }
             FeatureKind::Monastery => {
                 let (pi, _) = feats.origin(root);
-                let (around, _) = self
-                    .board
-                    .monastery_surroundings(pi, self.halves_per_cell());
+                let (around, _) = self.board.monastery_surroundings(pi, self.count_per_cell());
                 (1 + around, 1 + around, 0)
             }
             FeatureKind::Field => {
                 let cities = self.farm_cities(root);
                 (
                     3 * cities,
-                    self.board.feature_tiles(cat, root, self.halves_per_cell()),
+                    self.board.feature_tiles(cat, root, self.count_per_cell()),
                     cities,
                 )
             }
@@ -268,9 +306,9 @@ impl Game {
             let f = self.followers[i];
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                self.players[f.player as usize].supply += 1;
                 self.board.features_mut().add_followers(node, -1);
                 self.followers.remove(i);
+                self.follower_home(f);
             } else {
                 i += 1;
             }
@@ -279,6 +317,12 @@ impl Game {
 
     /// End of game: unfinished roads, cities and monasteries, then farms.
     pub(crate) fn final_scoring(&mut self) {
+        self.score_unfinished();
+        crate::expansions::final_scoring(self);
+    }
+
+    /// Unfinished roads, cities and monasteries, then farms, in that order.
+    fn score_unfinished(&mut self) {
         let mut roots: Vec<(u8, NodeId)> = Vec::new();
         for f in &self.followers {
             let root = self.board.features().root(self.node(f.piece, f.feature));

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::expansions::plague::PlagueJson;
-use crate::game::{Game, Phase};
+use crate::game::Game;
 use crate::record::ActionJson;
 use crate::scoring::{Event, Reason};
 
@@ -53,6 +53,10 @@ pub struct StateJson {
     /// The Plague's outbreak and flea tokens, when it is in play.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plague: Option<PlagueJson>,
+    /// Inns & Cathedrals: per seat, whether the large follower is in the
+    /// supply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub big_followers: Option<Vec<bool>>,
 }
 
 /// A placed tile.
@@ -89,6 +93,9 @@ pub struct FollowerJson {
     pub half: Option<&'static str>,
     /// `road`, `city`, `monastery` or `field`.
     pub feature: &'static str,
+    /// A figure other than a normal follower (`"big"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<&'static str>,
 }
 
 /// One event.
@@ -139,19 +146,12 @@ impl Game {
         let cat = self.catalog();
         let n = self.player_count();
         let names = &self.config().players;
-        StateJson {
+        let mut s = StateJson {
             players: names.clone(),
             scores: self.scores(),
             finished: self.is_finished(),
             current_player: (!self.is_finished()).then_some(self.current_player()),
-            phase: match self.phase() {
-                Phase::Place => "place",
-                Phase::Follower => "follower",
-                Phase::Gingerbread => "gingerbread",
-                Phase::Draft => "draft",
-                Phase::Plague => "plague",
-                Phase::Over => "over",
-            },
+            phase: self.phase().name(),
             drawn: self.visible_drawn_tile().map(|t| cat.tile(t).id.clone()),
             tiles_left: self.tiles_left(),
             supply: self.players().iter().map(|p| p.supply).collect(),
@@ -187,19 +187,12 @@ impl Game {
                             .corner
                             .map(|c| c.name()),
                         feature: self.follower_kind(f).name(),
+                        figure: f.figure.name(),
                     }
                 })
                 .collect(),
-            hands: self.halves().map(|h| {
-                h.hands
-                    .iter()
-                    .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
-                    .collect()
-            }),
-            draft_pool: self
-                .halves()
-                .filter(|h| !h.pool.is_empty())
-                .map(|h| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect()),
+            hands: None,
+            draft_pool: None,
             map: self.rules.map.as_ref().map(|m| {
                 serde_json::json!({
                     "name": m.name,
@@ -208,38 +201,13 @@ impl Game {
                     "start_spaces": self.rules.options.start_spaces,
                 })
             }),
-            chips: self.chips().map(|c| {
-                let chip = |c: &crate::expansions::map_chips::Chip| {
-                    serde_json::json!({"colour": c.colour.name(), "value": c.value})
-                };
-                serde_json::json!({
-                    "supply": c.supply.len(),
-                    "hands": c.hands.iter().map(|h| h.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    "chumak": c.squares.iter().map(|s| serde_json::json!({
-                        "x": s.pos.x,
-                        "y": s.pos.y,
-                        "name": s.name,
-                        "built": s.built,
-                        "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                })
-            }),
-            gingerbread: self.gingerbread.as_ref().map(|g| match g.at {
-                Some(node) => {
-                    let root = self.board().features().root(node);
-                    let (pi, fi) = self.board().features().origin(root);
-                    let (pos, place) = self.feature_anchor(pi, fi);
-                    serde_json::json!({
-                        "x": pos.x,
-                        "y": pos.y,
-                        "place": place.name(),
-                        "tiles": self.board().feature_tiles(cat, root, self.halves_per_cell()),
-                    })
-                }
-                None => serde_json::json!({"set_aside": true}),
-            }),
-            plague: self.plague_json(),
-        }
+            chips: None,
+            gingerbread: None,
+            plague: None,
+            big_followers: None,
+        };
+        crate::expansions::state_json(self, &mut s);
+        s
     }
 
     /// What the player in `seat` may see: the state without the other
@@ -247,21 +215,7 @@ impl Game {
     /// tile kind remain to be drawn — never their order.
     pub fn view_json(&self, seat: usize) -> serde_json::Value {
         let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
-        let hide_others = |hands: Option<&mut serde_json::Value>| {
-            for (i, h) in hands
-                .and_then(|h| h.as_array_mut())
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                if i != seat {
-                    let n = h.as_array().map_or(0, Vec::len);
-                    *h = serde_json::json!({ "hidden": n });
-                }
-            }
-        };
-        hide_others(v.get_mut("hands"));
-        hide_others(v.get_mut("chips").and_then(|c| c.get_mut("hands")));
+        crate::expansions::hide_private(self, seat, &mut v);
         let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
         for t in self.pile_in_order().chain(self.undisclosed_draws()) {
             *remaining
@@ -277,10 +231,10 @@ impl Game {
 
     fn event_json(&self, e: &Event, n: usize) -> EventJson {
         let scored = matches!(e.reason, Reason::Completed | Reason::GameEnd);
-        let counted = scored || e.reason == Reason::Gingerbread;
+        let counted = scored || e.reason.counts_tiles();
         let is_city = scored && e.feature == Some(crate::FeatureKind::City);
         let is_field = scored && e.feature == Some(crate::FeatureKind::Field);
-        let token = matches!(e.reason, Reason::Outbreak | Reason::Eradicated);
+        let token = e.reason.is_token();
         EventJson {
             reason: e.reason.name(),
             points: e.points[..n].to_vec(),
@@ -304,5 +258,21 @@ impl Game {
             .iter()
             .map(|a| ActionJson::from_action(a, self.catalog()))
             .collect()
+    }
+}
+
+/// Replaces every hand in the JSON array `hands` but `seat`'s with its size
+/// (`{"hidden": n}`): what a seat sees of the others' secret hands.
+pub(crate) fn hide_other_hands(hands: Option<&mut serde_json::Value>, seat: usize) {
+    for (i, h) in hands
+        .and_then(|h| h.as_array_mut())
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if i != seat {
+            let n = h.as_array().map_or(0, Vec::len);
+            *h = serde_json::json!({ "hidden": n });
+        }
     }
 }

@@ -43,6 +43,16 @@ const COMBOS: &[&[&str]] = &[
         "halfsies1",
         "map-chips",
     ],
+    &["base", "inns-cathedrals"],
+    &["base", "river2", "inns-cathedrals"],
+    &[
+        "winter",
+        "gingerbread",
+        "plague",
+        "halfsies1",
+        "map-chips",
+        "inns-cathedrals",
+    ],
 ];
 
 fn config(combo: &[&str], players: usize, seed: u64) -> GameConfig {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game, GameConfig, Phase, Pos, Rotation};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Pos, Rotation};
 use proptest::prelude::*;
 
 fn config(players: usize, seed: u64, base: &str) -> GameConfig {
@@ -37,17 +37,25 @@ fn play_config(cfg: GameConfig) -> (Game, Record) {
         rec.actions
             .push(ActionJson::from_action(&a, game.catalog()));
         game.try_apply(&a).expect("a listed action is accepted");
-        // Followers are conserved: in supply or on the board.
+        // Followers are conserved: in supply or on the board (the large
+        // follower of Inns & Cathedrals in its own supply).
         for seat in 0..players {
-            let on_board = game
-                .followers()
-                .iter()
-                .filter(|f| f.player as usize == seat)
-                .count();
+            let on_board = |figure: Figure| {
+                game.followers()
+                    .iter()
+                    .filter(|f| f.player as usize == seat && f.figure == figure)
+                    .count()
+            };
             assert_eq!(
-                on_board + game.players()[seat].supply as usize,
+                on_board(Figure::Normal) + game.players()[seat].supply as usize,
                 per_player,
                 "seat {seat} lost or gained a follower (seed {seed})"
+            );
+            let big_in_supply = game.big_followers().map(|b| b.in_supply(seat) as usize);
+            assert_eq!(
+                on_board(Figure::Big) + big_in_supply.unwrap_or(0),
+                usize::from(big_in_supply.is_some()),
+                "seat {seat} lost or gained a large follower (seed {seed})"
             );
         }
         // Scores never decrease.
@@ -223,6 +231,7 @@ fn candidates(game: &Game) -> Vec<Action> {
                     pos: last.pos,
                     corner,
                     place,
+                    figure: Figure::Normal,
                 });
             }
         }
@@ -247,7 +256,7 @@ proptest! {
         let tile = game.drawn_tile().unwrap_or(bastide_engine::TileIdx(0));
         let a = match kind {
             0 => Action::Place { tile, pos: Pos::new(x, y), rot: Rotation::from_quarters(r) },
-            1 => Action::Follower { pos: Pos::new(x, y), corner: None, place: bastide_engine::Place::ALL[p] },
+            1 => Action::Follower { pos: Pos::new(x, y), corner: None, place: bastide_engine::Place::ALL[p], figure: Figure::Normal },
             _ => Action::Pass,
         };
         let before = game.clone();
@@ -497,8 +506,17 @@ fn every_expansion_together_keeps_every_invariant() {
             &["plague", "gingerbread", "river2", "halfsies1", "map-chips"],
         ),
         ("base", &["plague", "river20", "cutcassonne", "halfsies2"]),
+        ("base", &["inns-cathedrals"]),
+        (
+            "base",
+            &["inns-cathedrals", "river2", "plague", "halfsies1"],
+        ),
+        (
+            "winter",
+            &["inns-cathedrals", "gingerbread", "map-chips", "river1"],
+        ),
     ];
-    for seed in 0..150u64 {
+    for seed in 0..160u64 {
         let (base, exps) = combos[seed as usize % combos.len()];
         let mut cfg = config(2 + (seed % 5) as usize, seed, base);
         cfg.expansions = exps.iter().map(|s| s.to_string()).collect();

@@ -7,7 +7,7 @@ use bastide_engine::board::Piece;
 use bastide_engine::catalog::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
 use bastide_engine::expansions::map_chips::{Chip, Colour, SPACES};
 use bastide_engine::geometry::{Corner, Pos, Rotation};
-use bastide_engine::{Action, Game, Phase};
+use bastide_engine::{Action, Figure, Game, Phase};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
@@ -336,6 +336,12 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
 <path d=\"M-4,-2 Q1,-5 5,-2\" fill=\"none\" stroke=\"#a9c97a\" stroke-width=\"1.4\"/>"
                         .to_string(),
                     "plague" => PLAGUE_DOCTOR.to_string(),
+                    // Inns & Cathedrals: a two-towered church in its city.
+                    "cathedral" => "<rect class=\"mwall\" x=\"-8\" y=\"-4\" width=\"16\" height=\"13\"/>\
+<rect class=\"mwall\" x=\"-13\" y=\"-11\" width=\"6\" height=\"20\"/><rect class=\"mwall\" x=\"7\" y=\"-11\" width=\"6\" height=\"20\"/>\
+<path class=\"mroof\" d=\"M-14,-11 L-10,-18 L-6,-11 Z M6,-11 L10,-18 L14,-11 Z M-8,-4 L0,-10 L8,-4 Z\"/>\
+<path class=\"mcross\" d=\"M0,-16 V-10 M-2.5,-13.5 H2.5\"/>"
+                        .to_string(),
                     "crop-circle" => "<circle r=\"10\" fill=\"#e9dc8e\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/>\
 <circle r=\"6\" fill=\"none\" stroke=\"#b9a24a\" stroke-width=\"1.2\"/><circle r=\"2\" fill=\"#b9a24a\"/>"
                         .to_string(),
@@ -376,12 +382,17 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
     }
 }
 
-/// A follower: a meeple in the player's colour, lying down for a farmer.
-fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str) {
+/// A follower: a meeple in the player's colour, lying down for a farmer;
+/// the large follower (Inns & Cathedrals) half as big again.
+fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str, figure: Figure) {
     let turn = if lying { " rotate(90)" } else { "" };
+    let (scale, big) = match figure {
+        Figure::Normal => ("1.1", ""),
+        Figure::Big => ("1.65", " data-figure=\"big\""),
+    };
     let _ = writeln!(
         out,
-        "<g transform=\"translate({}){turn} scale(1.1)\" data-player=\"{}\"><path class=\"halo\" d=\"{MEEPLE}\"/>\
+        "<g transform=\"translate({}){turn} scale({scale})\" data-player=\"{}\"{big}><path class=\"halo\" d=\"{MEEPLE}\"/>\
 <path class=\"meeple\" fill=\"{colour}\" d=\"{MEEPLE}\"/></g>",
         pt(at),
         esc(player)
@@ -1007,7 +1018,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         decos(&mut out, g, origin_of(p.pos), p.rot);
     }
     // Where the followers and figures stand, each with its piece.
-    let mut standing: Vec<(Pt, &str, bool, &str)> = Vec::new();
+    let mut standing: Vec<(Pt, &str, bool, &str, Figure)> = Vec::new();
     let mut upright: Vec<(u16, Pt)> = Vec::new();
     let mut seen: BTreeMap<(u16, u8), usize> = BTreeMap::new();
     for f in scene.followers {
@@ -1034,7 +1045,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         let at = Pt::new(at.x + dx + shift, at.y + dy + shift);
         let seat = f.player as usize;
         let name = names.get(seat).copied().unwrap_or("?");
-        standing.push((at, player_colour(name, seat), lying, name));
+        standing.push((at, player_colour(name, seat), lying, name, f.figure));
         upright.push((f.piece, at));
     }
     let figures: Vec<(FigureKind, Pt)> = scene
@@ -1067,8 +1078,8 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             }
         }
     }
-    for &(at, colour, lying, name) in &standing {
-        follower(&mut out, at, colour, lying, name);
+    for &(at, colour, lying, name, figure) in &standing {
+        follower(&mut out, at, colour, lying, name, figure);
     }
     if let Some(m) = map {
         town_labels(&mut out, m, &cells, &origin_of);
@@ -1116,6 +1127,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
                 player_colour(name, seat),
                 false,
                 name,
+                Figure::Normal,
             );
             let mut text = format!("{name} {} pts, {} left", line.score, line.supply);
             let count = |n: usize, one: &str, many: &str| {

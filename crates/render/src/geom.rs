@@ -673,10 +673,19 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
             .copied()
             .find(free)
             .unwrap_or(candidates[0]);
-        // Move the road's follower along the road, away from the inn.
+        // Move the road's follower along the road, away from the inn: along
+        // the tangent where the road is straight, else to a point of the
+        // curve itself (a curved road's tangent leaves it).
+        let road = line.path.flatten();
         g.anchors[fi] = [0.0, 16.0, -16.0]
             .into_iter()
             .map(|k| Pt::new(a.x + ux * k, a.y + uy * k))
+            .filter(|p| dist_to_polyline(*p, &road) < 1.0)
+            .chain(
+                road.iter()
+                    .copied()
+                    .filter(|p| (8.0..=20.0).contains(&p.dist(a))),
+            )
             .max_by(|p, q| p.dist(spot).total_cmp(&q.dist(spot)))
             .unwrap_or(a);
         g.decos.push(Deco::Inn(spot));

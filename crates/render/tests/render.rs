@@ -116,6 +116,7 @@ fn hand_laid(cat: &Catalog) -> (Board, Vec<Follower>) {
         player,
         piece,
         feature,
+        figure: bastide_engine::Figure::Normal,
     };
     // City of the first half, monk, farmer and road of the double city.
     let followers = vec![f(0, 1, 0), f(1, 3, 0), f(0, 4, 2), f(1, 4, 1), f(2, 2, 0)];
@@ -452,6 +453,7 @@ fn snapshot_plague_tokens_on_halves_and_beside_followers() {
         player,
         piece,
         feature,
+        figure: bastide_engine::Figure::Normal,
     };
     // A road and a farmer on the eradicated source; monks beside fleas.
     let followers = vec![f(0, 0, 0), f(1, 0, 4), f(1, 4, 0), f(0, 6, 0)];

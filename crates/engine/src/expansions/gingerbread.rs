@@ -8,11 +8,13 @@
 //! city he stays; if his city is finished he is set aside until the next
 //! gingerbread tile brings him back.
 
-use crate::catalog::FeatureKind;
+use crate::catalog::{FeatureKind, TileIdx};
+use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
-use crate::game::{Action, Game, IllegalAction, Phase};
+use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos};
 use crate::scoring::{Event, Reason};
+use crate::state::StateJson;
 
 /// Tag of the tiles that move him.
 pub const TAG: &str = "gingerbread";
@@ -37,13 +39,15 @@ impl Game {
     /// Before a completed city is scored: if he stands in it, every knight
     /// there scores 1 point a tile, and he must move at the end of the turn.
     pub(crate) fn gingerbread_before_completion(&mut self, root: NodeId) {
-        let Some(g) = &self.gingerbread else { return };
+        let Some(g) = &self.ext.gingerbread else {
+            return;
+        };
         let Some(at) = g.at else { return };
         if self.board.features().root(at) != root {
             return;
         }
         self.gingerbread_score(root);
-        if let Some(g) = &mut self.gingerbread {
+        if let Some(g) = &mut self.ext.gingerbread {
             g.owed = true;
         }
     }
@@ -53,7 +57,7 @@ impl Game {
     pub(crate) fn gingerbread_step_owed(&mut self, pi: u16) -> bool {
         let tile = self.board.pieces()[pi as usize].tile;
         let played = self.rules.catalog.tile(tile).has_tag(TAG);
-        match &mut self.gingerbread {
+        match &mut self.ext.gingerbread {
             Some(g) => {
                 g.owed |= played;
                 g.owed
@@ -64,13 +68,14 @@ impl Game {
 
     /// Scores his city for its knights: per knight, 1 point a tile.
     fn gingerbread_score(&mut self, root: NodeId) {
-        let counts = self.followers_on(root);
+        // Each knight is paid once, whatever figure it is.
+        let counts = self.figures_on(root);
         if counts.iter().all(|c| *c == 0) {
             return;
         }
         let tiles = self
             .board
-            .feature_tiles(&self.rules.catalog, root, self.halves_per_cell());
+            .feature_tiles(&self.rules.catalog, root, self.count_per_cell());
         let mut points = [0u32; 6];
         for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
             points[seat] = *c as u32 * tiles;
@@ -95,6 +100,7 @@ impl Game {
     fn gingerbread_targets(&self) -> Vec<NodeId> {
         let feats = self.board.features();
         let here = self
+            .ext
             .gingerbread
             .as_ref()
             .and_then(|g| g.at)
@@ -157,14 +163,14 @@ impl Game {
 
     /// Moves him into the city of `node`; leaving an unfinished city scores it.
     pub(crate) fn gingerbread_move(&mut self, node: NodeId) {
-        let from = self.gingerbread.as_ref().and_then(|g| g.at);
+        let from = self.ext.gingerbread.as_ref().and_then(|g| g.at);
         if let Some(f) = from {
             let root = self.board.features().root(f);
             if self.board.features().open(root) > 0 {
                 self.gingerbread_score(root);
             }
         }
-        if let Some(g) = &mut self.gingerbread {
+        if let Some(g) = &mut self.ext.gingerbread {
             g.at = Some(node);
             g.owed = false;
         }
@@ -174,11 +180,12 @@ impl Game {
     /// or is set aside if his city is finished.
     pub(crate) fn gingerbread_stay(&mut self) {
         let finished = self
+            .ext
             .gingerbread
             .as_ref()
             .and_then(|g| g.at)
             .is_some_and(|n| self.board.features().open(n) == 0);
-        if let Some(g) = &mut self.gingerbread {
+        if let Some(g) = &mut self.ext.gingerbread {
             if finished {
                 g.at = None;
             }
@@ -188,11 +195,119 @@ impl Game {
 
     /// The gingerbread man, when his expansion is in play.
     pub fn gingerbread(&self) -> Option<&Gingerbread> {
-        self.gingerbread.as_ref()
+        self.ext.gingerbread.as_ref()
     }
 
     /// Whether the game waits for the gingerbread move.
     pub fn in_gingerbread_step(&self) -> bool {
         self.phase == Phase::Gingerbread
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// The Gingerbread Man's hooks into the turn.
+pub(crate) struct GingerbreadRules;
+
+impl Expansion for GingerbreadRules {
+    const FAMILY: Family = Family::Gingerbread;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.gingerbread.is_some()
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(a, Action::Gingerbread { .. }).then_some(("gingerbread", "the Gingerbread Man"))
+    }
+
+    /// He starts in the start tile's city.
+    fn start(g: &mut Game, start: TileIdx) {
+        let city = g
+            .catalog()
+            .tile(start)
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::City)
+            .map(|fi| g.node(0, fi as u8));
+        g.ext.gingerbread = Some(Gingerbread::new(city));
+    }
+
+    fn before_completion(g: &mut Game, root: NodeId) {
+        g.gingerbread_before_completion(root);
+    }
+
+    fn after_scoring(g: &mut Game, pi: u16) -> bool {
+        if g.gingerbread_step_owed(pi) {
+            g.phase = Phase::Gingerbread;
+            return true;
+        }
+        false
+    }
+
+    fn owns_phase(p: Phase) -> bool {
+        p == Phase::Gingerbread
+    }
+
+    fn step_actions(g: &Game, out: &mut Vec<Action>) {
+        g.gingerbread_actions(out);
+    }
+
+    fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
+        Some(match *a {
+            Action::Gingerbread { pos, corner, place } => {
+                g.gingerbread_check(pos, corner, place).map(|node| {
+                    g.gingerbread_move(node);
+                    g.finish_turn();
+                })
+            }
+            Action::Pass => {
+                if mode == Mode::Checked {
+                    let mut v = Vec::new();
+                    g.gingerbread_actions(&mut v);
+                    if v != [Action::Pass] {
+                        return Some(Err(illegal(
+                            "gingerbread",
+                            "the gingerbread man must move to a different, unfinished city",
+                        )));
+                    }
+                }
+                g.gingerbread_stay();
+                g.finish_turn();
+                Ok(())
+            }
+            _ => Err(illegal(
+                "turn",
+                "move the gingerbread man first (a gingerbread action)",
+            )),
+        })
+    }
+
+    fn apply_action(_g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        matches!(a, Action::Gingerbread { .. }).then(|| {
+            Err(illegal(
+                "gingerbread",
+                "the gingerbread man moves only after a gingerbread tile's turn or when his city is completed",
+            ))
+        })
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        let Some(gb) = g.gingerbread() else { return };
+        s.gingerbread = Some(match gb.at {
+            Some(node) => {
+                let root = g.board().features().root(node);
+                let (pi, fi) = g.board().features().origin(root);
+                let (pos, place) = g.feature_anchor(pi, fi);
+                serde_json::json!({
+                    "x": pos.x,
+                    "y": pos.y,
+                    "place": place.name(),
+                    "tiles": g.board().feature_tiles(g.catalog(), root, g.count_per_cell()),
+                })
+            }
+            None => serde_json::json!({"set_aside": true}),
+        });
     }
 }

@@ -15,8 +15,13 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::ConfigError;
-use crate::game::{Action, Game, IllegalAction, Phase};
+use crate::expansions::{Expansion, ExpansionId, ExpansionState, Family, SetupCtx};
+use crate::game::{illegal, placement_error, Action, Game, IllegalAction, Mode, Phase};
+use crate::geometry::{Pos, Rotation};
+use crate::openspiel::OwnHidden;
 use crate::rng::Rng;
+use crate::scoring::Event;
+use crate::state::StateJson;
 
 /// Half-tile set ids.
 pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];
@@ -201,12 +206,12 @@ impl Halves {
 impl Game {
     /// The halves, when Half-and-half is in play.
     pub fn halves(&self) -> Option<&Halves> {
-        self.halves.as_ref()
+        self.ext.halves.as_ref()
     }
 
     /// Draft picks: one per kind still in the pool.
     pub(crate) fn draft_actions(&self, out: &mut Vec<Action>) {
-        let Some(h) = &self.halves else { return };
+        let Some(h) = &self.ext.halves else { return };
         let mut kinds: Vec<TileIdx> = h.pool.clone();
         kinds.sort();
         kinds.dedup();
@@ -216,7 +221,7 @@ impl Game {
     /// Takes a half from the pool into the drafter's hand.
     pub(crate) fn draft(&mut self, tile: TileIdx) -> Result<(), IllegalAction> {
         let cat = self.rules.catalog.clone();
-        let Some(h) = &mut self.halves else {
+        let Some(h) = &mut self.ext.halves else {
             return Err(IllegalAction {
                 rule: "draft",
                 message: "there is no draft in this game".into(),
@@ -274,6 +279,7 @@ impl Game {
         self.phase == Phase::Place
             && self.drawn.is_some()
             && self
+                .ext
                 .halves
                 .as_ref()
                 .is_some_and(|h| !h.drew && !h.hands[self.current as usize].is_empty())
@@ -297,27 +303,15 @@ impl Game {
                 message: why.into(),
             });
         }
-        if let Some(h) = &mut self.halves {
+        if let Some(h) = &mut self.ext.halves {
             h.drew = true;
         }
         Ok(())
     }
 
-    /// Tiles whose identity is still hidden from everyone although they
-    /// have left the pile: while the draw is pending, the tile that would be
-    /// drawn and those passed over before it.
-    pub(crate) fn undisclosed_draws(&self) -> impl Iterator<Item = TileIdx> + '_ {
-        let pending = self.draw_pending();
-        self.drawn
-            .iter()
-            .chain(&self.skipped)
-            .copied()
-            .filter(move |_| pending)
-    }
-
     /// Distinct halves the current player may play now.
     pub(crate) fn playable_halves(&self) -> Vec<TileIdx> {
-        let Some(h) = &self.halves else {
+        let Some(h) = &self.ext.halves else {
             return Vec::new();
         };
         if self.half_ban().is_some() {
@@ -331,7 +325,8 @@ impl Game {
 
     /// Whether `tile` is a half in the current player's hand.
     pub(crate) fn in_hand(&self, tile: TileIdx) -> bool {
-        self.halves
+        self.ext
+            .halves
             .as_ref()
             .is_some_and(|h| h.hands[self.current as usize].contains(&tile))
     }
@@ -340,7 +335,7 @@ impl Game {
     /// pile, since playing a half replaces drawing.
     pub(crate) fn take_from_hand(&mut self, tile: TileIdx) {
         let seat = self.current as usize;
-        if let Some(h) = &mut self.halves {
+        if let Some(h) = &mut self.ext.halves {
             if let Some(i) = h.hands[seat].iter().position(|t| *t == tile) {
                 h.hands[seat].remove(i);
             }
@@ -349,13 +344,294 @@ impl Game {
             self.pile.push(d);
         }
         // Playing a half replaces drawing: tiles that were passed over stay.
-        while let Some(t) = self.skipped.pop() {
+        while let Some(t) = self.ext.skipped.pop() {
             self.pile.push(t);
         }
     }
+}
 
-    /// Whether two halves of a cell count as one tile (2014 rules).
-    pub(crate) fn halves_per_cell(&self) -> bool {
-        self.rules.options.halves.scoring_2014
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// Half-and-half's hooks into the turn: the deal or draft at set-up, the
+/// choice between a half and the draw, tiles that fit nowhere held until the
+/// player draws, the 2014 scoring, the hidden hands.
+pub(crate) struct Halfsies;
+
+impl Expansion for Halfsies {
+    const FAMILY: Family = Family::Halves;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.halves.is_some()
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(a, Action::Draft { .. }).then_some(("draft", "Half-and-half"))
+    }
+
+    fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
+        let sets: Vec<&str> = ctx
+            .on
+            .of_family(Family::Halves)
+            .map(ExpansionId::key)
+            .collect();
+        ext.halves = Some(Halves::setup(
+            ctx.catalog,
+            &sets,
+            ctx.config.players.len(),
+            &ctx.options.halves,
+            ctx.config.hands.as_ref(),
+            ctx.config.seed,
+        )?);
+        Ok(())
+    }
+
+    fn extra_cells(ext: &ExpansionState) -> usize {
+        ext.halves.as_ref().map_or(0, |h| {
+            h.pool.len() + h.hands.iter().map(Vec::len).sum::<usize>()
+        })
+    }
+
+    fn opening(g: &mut Game) {
+        if let Some(first) = g.ext.halves.as_ref().and_then(|h| h.drafter()) {
+            if g.phase == Phase::Place {
+                g.phase = Phase::Draft;
+                g.current = first;
+            }
+        }
+    }
+
+    fn before_draw(g: &mut Game) {
+        if let Some(h) = &mut g.ext.halves {
+            h.drew = false;
+        }
+    }
+
+    /// A player may play a half instead of drawing, so tiles that fit
+    /// nowhere are only set aside once the player draws: those above the
+    /// tile offered wait, to be discarded when it is placed or put back when
+    /// a half is played.
+    fn hold_unplaceable(g: &mut Game, t: TileIdx) -> bool {
+        g.ext.skipped.push(t);
+        true
+    }
+
+    /// Normal tiles remain but none fits: a half may still make room. With
+    /// no normal tile left the game is over.
+    fn play_without_draw(g: &mut Game) -> bool {
+        let can_play_half = !g.ext.skipped.is_empty()
+            && g.playable_halves().into_iter().any(|h| g.has_placement(h));
+        if can_play_half {
+            return true;
+        }
+        for t in std::mem::take(&mut g.ext.skipped) {
+            g.events.push(Event::discard(t, g.players.len()));
+        }
+        false
+    }
+
+    #[inline]
+    fn draw_pending(g: &Game) -> bool {
+        g.draw_pending()
+    }
+
+    /// While the draw is pending, the tile that would be drawn and those
+    /// passed over before it have left the pile unseen.
+    fn undisclosed_draws(g: &Game, out: &mut Vec<TileIdx>) {
+        if g.draw_pending() {
+            out.extend(g.drawn);
+            out.extend_from_slice(&g.ext.skipped);
+        }
+    }
+
+    fn other_placements(g: &Game, pending: bool, out: &mut Vec<Action>) {
+        if pending || g.drawn.is_none() {
+            for h in g.playable_halves() {
+                g.placements(h, |a| {
+                    out.push(a);
+                    true
+                });
+            }
+        }
+    }
+
+    fn play_other_tile(
+        g: &mut Game,
+        tile: TileIdx,
+        pos: Pos,
+        rot: Rotation,
+        mode: Mode,
+    ) -> Option<Result<(), IllegalAction>> {
+        let in_hand = g.in_hand(tile);
+        if mode == Mode::Trusted {
+            if !in_hand {
+                return None;
+            }
+            g.take_from_hand(tile);
+            g.do_place(tile, pos, rot);
+            return Some(Ok(()));
+        }
+        let pending = g.draw_pending();
+        if in_hand {
+            if let Some(why) = g.half_ban() {
+                return Some(Err(illegal("halves", why)));
+            }
+            if !pending && g.drawn.is_some() {
+                return Some(Err(illegal(
+                    "halves",
+                    "you drew a tile this turn: place it (a half is played instead of drawing, not after)",
+                )));
+            }
+            let cat = g.rules.catalog.clone();
+            if let Err(e) = g.board.check(&cat, tile, pos, rot) {
+                return Some(Err(placement_error(&e)));
+            }
+            g.take_from_hand(tile);
+            g.do_place(tile, pos, rot);
+            return Some(Ok(()));
+        }
+        if g.drawn.is_none() {
+            return Some(Err(illegal(
+                "draw",
+                "no tile fits anywhere: play a half tile from your hand",
+            )));
+        }
+        if pending {
+            // The tile to draw is unseen: say nothing about it.
+            return Some(Err(illegal(
+                "draw",
+                format!(
+                    "{} is not in your hand: play a half from your hand or draw",
+                    g.rules.catalog.tile(tile).id
+                ),
+            )));
+        }
+        None
+    }
+
+    fn implied_draw(g: &mut Game) -> Result<(), IllegalAction> {
+        if g.draw_pending() {
+            g.take_draw()?;
+        }
+        Ok(())
+    }
+
+    /// The drawn tile is placed: the tiles passed over before it leave.
+    fn before_place(g: &mut Game, tile: TileIdx, _pos: Pos, _rot: Rotation) {
+        if Some(tile) == g.drawn {
+            for t in std::mem::take(&mut g.ext.skipped) {
+                g.events.push(Event::discard(t, g.players.len()));
+            }
+        }
+    }
+
+    fn owns_phase(p: Phase) -> bool {
+        p == Phase::Draft
+    }
+
+    fn step_actions(g: &Game, out: &mut Vec<Action>) {
+        g.draft_actions(out);
+    }
+
+    fn apply_in_step(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        Some(match *a {
+            Action::Draft { tile } => g.draft(tile),
+            _ => Err(illegal(
+                "draft",
+                "the halves are being drafted: take one with a draft action",
+            )),
+        })
+    }
+
+    fn apply_action(_g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        matches!(a, Action::Draft { .. }).then(|| Err(illegal("draft", "the draft is over")))
+    }
+
+    /// Two halves of a cell count as one tile under the 2014 rules.
+    fn count_per_cell(g: &Game) -> bool {
+        g.rules.options.halves.scoring_2014
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        let cat = g.catalog();
+        let Some(h) = g.halves() else { return };
+        s.hands = Some(
+            h.hands
+                .iter()
+                .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
+                .collect(),
+        );
+        s.draft_pool =
+            (!h.pool.is_empty()).then(|| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect());
+    }
+
+    fn hide_private(seat: usize, v: &mut serde_json::Value) {
+        crate::state::hide_other_hands(v.get_mut("hands"), seat);
+    }
+
+    fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
+        if let Some(h) = g.halves() {
+            own.halves = h.hands[player].clone();
+        }
+    }
+
+    /// While the draw is pending, the tile the player would get (and any
+    /// passed over before it) is as hidden as the pile: it goes back in.
+    fn unsee_draws(g: &mut Game) -> bool {
+        if !g.draw_pending() {
+            return false;
+        }
+        let mut undisclosed = Vec::new();
+        Self::undisclosed_draws(g, &mut undisclosed);
+        g.drawn = None;
+        g.ext.skipped.clear();
+        g.pile.extend(undisclosed);
+        true
+    }
+
+    /// Dealt face down, the other hands are some of the halves `player` has
+    /// not seen (not in their hand, not on the board). A drafted hand was
+    /// taken face up, so it is public.
+    fn resample(game: &mut Game, player: usize, rng: &mut Rng) {
+        let Some(h) = &game.ext.halves else { return };
+        if game.rules.options.halves.draft {
+            return;
+        }
+        let cat = &game.rules.catalog;
+        let mut unseen: Vec<TileIdx> = Vec::new();
+        for id in game.rules.expansions.of_family(Family::Halves) {
+            if let Some(s) = cat.set(id.key()) {
+                for &t in &s.tiles {
+                    for _ in 0..cat.tile(t).count {
+                        unseen.push(t);
+                    }
+                }
+            }
+        }
+        let seen = h.hands[player].iter().copied().chain(
+            game.board
+                .pieces()
+                .iter()
+                .filter(|p| p.corner.is_some())
+                .map(|p| p.tile),
+        );
+        for t in seen {
+            if let Some(i) = unseen.iter().position(|u| *u == t) {
+                unseen.swap_remove(i);
+            }
+        }
+        unseen.sort_unstable();
+        rng.shuffle(&mut unseen);
+        let sizes: Vec<usize> = h.hands.iter().map(Vec::len).collect();
+        let mut hands = h.hands.clone();
+        for (seat, size) in sizes.into_iter().enumerate() {
+            if seat != player {
+                hands[seat] = unseen.drain(..size.min(unseen.len())).collect();
+            }
+        }
+        if let Some(h) = &mut game.ext.halves {
+            h.hands = hands;
+        }
     }
 }

@@ -13,11 +13,14 @@ use std::str::FromStr;
 
 use crate::catalog::{FeatureKind, NO_FEATURE};
 use crate::config::ConfigError;
-use crate::game::{Action, Game, IllegalAction};
+use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
+use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Side};
 use crate::map::MapDef;
+use crate::openspiel::OwnHidden;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
+use crate::state::StateJson;
 
 /// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
 pub const CHIP_STREAM: u64 = 3;
@@ -201,7 +204,7 @@ impl Chips {
 impl Game {
     /// The chips, when Map Chips are in play.
     pub fn chips(&self) -> Option<&Chips> {
-        self.chips.as_ref()
+        self.ext.chips.as_ref()
     }
 
     /// After a tile is placed: building on a Chumak square scores its chips;
@@ -211,7 +214,9 @@ impl Game {
         let def = self.rules.catalog.tile(piece.tile);
         let o = def.oriented(piece.rot);
         let seat = self.current as usize;
-        let Some(chips) = &mut self.chips else { return };
+        let Some(chips) = &mut self.ext.chips else {
+            return;
+        };
         let mut gains: Vec<usize> = Vec::new();
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let cell = piece.pos.offset(dx, dy);
@@ -269,7 +274,7 @@ impl Game {
 
     /// Trades the current player could make instead of placing a follower.
     pub(crate) fn trade_actions(&self, out: &mut Vec<Action>) {
-        let Some(chips) = &self.chips else { return };
+        let Some(chips) = &self.ext.chips else { return };
         let hand = &chips.hands[self.current as usize];
         if hand.is_empty() {
             return;
@@ -318,6 +323,7 @@ impl Game {
         };
         let seat = self.current as usize;
         let chips = self
+            .ext
             .chips
             .as_mut()
             .ok_or_else(|| err("there are no map chips in this game".into()))?;
@@ -379,5 +385,124 @@ impl Game {
             tile: None,
         });
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// Map Chips' hooks into the turn: the supply at set-up, chips won and
+/// scored after each placement, trades instead of a follower, hidden hands.
+pub(crate) struct MapChips;
+
+impl Expansion for MapChips {
+    const FAMILY: Family = Family::MapChips;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.chips.is_some()
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(a, Action::Trade { .. }).then_some(("trade", "Map Chips"))
+    }
+
+    /// The registry makes Map Chips need a map; a chip order without
+    /// map-chips was refused by `check_shape`.
+    fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
+        if let Some(m) = ctx.map {
+            ext.chips = Some(Chips::setup(
+                m,
+                ctx.config.players.len(),
+                ctx.config.seed,
+                ctx.config.chips.as_ref(),
+            )?);
+        }
+        Ok(())
+    }
+
+    fn after_place(g: &mut Game, pi: u16) {
+        g.chips_after_place(pi);
+    }
+
+    fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
+        g.trade_actions(out);
+    }
+
+    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        let Action::Trade {
+            pos,
+            colour,
+            ones,
+            twos,
+        } = *a
+        else {
+            return None;
+        };
+        if g.phase != Phase::Follower {
+            return Some(Err(illegal(
+                "trade",
+                "chips are traded in the follower step, instead of placing a follower",
+            )));
+        }
+        Some(
+            g.trade(pos, colour, ones, twos)
+                .map(|()| g.end_follower_step()),
+        )
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        let Some(c) = g.chips() else { return };
+        let chip = |c: &Chip| serde_json::json!({"colour": c.colour.name(), "value": c.value});
+        s.chips = Some(serde_json::json!({
+            "supply": c.supply.len(),
+            "hands": c.hands.iter().map(|h| h.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "chumak": c.squares.iter().map(|s| serde_json::json!({
+                "x": s.pos.x,
+                "y": s.pos.y,
+                "name": s.name,
+                "built": s.built,
+                "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        }));
+    }
+
+    fn hide_private(seat: usize, v: &mut serde_json::Value) {
+        crate::state::hide_other_hands(v.get_mut("chips").and_then(|c| c.get_mut("hands")), seat);
+    }
+
+    fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
+        if let Some(c) = g.chips() {
+            own.chips = c.hands[player].clone();
+        }
+    }
+
+    /// The other hands and the supply order are hidden; their sizes are
+    /// public.
+    fn resample(game: &mut Game, player: usize, rng: &mut Rng) {
+        let Some(c) = &mut game.ext.chips else { return };
+        let mut pool: Vec<_> = c.supply.drain(..).collect();
+        for (seat, hand) in c.hands.iter().enumerate() {
+            if seat != player {
+                pool.extend(hand.iter().copied());
+            }
+        }
+        pool.sort_unstable();
+        rng.shuffle(&mut pool);
+        let supply_len = pool.len()
+            - c.hands
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| *s != player)
+                .map(|(_, h)| h.len())
+                .sum::<usize>();
+        for seat in 0..c.hands.len() {
+            if seat != player {
+                let n = c.hands[seat].len();
+                c.hands[seat] = pool.drain(..n).collect();
+            }
+        }
+        debug_assert_eq!(pool.len(), supply_len);
+        c.supply = pool;
     }
 }

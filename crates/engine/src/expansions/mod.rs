@@ -1,12 +1,742 @@
 //! Expansions, one module each; each reads top to bottom like its rules page.
-//! The turn loop in `game.rs` calls into a module only when its expansion is
-//! in play, so an expansion that is off costs one `Option` test.
+//!
+//! Every expansion implements [`Expansion`], a trait of hooks with default
+//! no-op bodies, and keeps its per-game state in one field of
+//! [`ExpansionState`]. The turn machine (`game.rs`) and the shared scoring,
+//! view and determinization code call only the dispatch functions below,
+//! never an expansion by name. Dispatch is static: each dispatch function
+//! tests, in a fixed order, whether an expansion is in play (one `Option`
+//! test on its state) and calls its hook, which the compiler inlines; a hook
+//! an expansion leaves at its default disappears entirely, and an expansion
+//! that is off costs that one test. `docs/architecture.md` shows where each
+//! hook is called in the turn; `docs/adding-an-expansion.md` walks through
+//! adding one.
+//!
+//! The order in [`each_active`] is part of the rules where two expansions
+//! act at one call point: Map Chips score a placement before the Plague
+//! reacts to it, the Plague's follower ban is reported before the river's,
+//! and the hidden hands are resampled halves first, then chips (both draw
+//! from the same random stream).
 
 pub mod gingerbread;
 pub mod halfsies;
+pub mod inns_cathedrals;
 pub mod map_chips;
 pub mod plague;
 pub mod registry;
 pub mod river;
 
 pub use registry::{ExpansionId, Expansions, Family};
+
+use crate::catalog::{Catalog, TileIdx};
+use crate::config::{ConfigError, GameConfig, Options};
+use crate::features::NodeId;
+use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
+use crate::geometry::{Pos, Rotation};
+use crate::map::MapDef;
+use crate::openspiel::OwnHidden;
+use crate::rng::Rng;
+use crate::state::StateJson;
+
+/// The per-game state of every expansion: `None` (or empty) for those not
+/// in play. One field per expansion, owned by its module.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExpansionState {
+    /// Half-and-half: hands and draft.
+    pub(crate) halves: Option<halfsies::Halves>,
+    /// Half-and-half: tiles above the drawn one that fit nowhere, discarded
+    /// once the drawn tile is placed, put back if a half is played instead.
+    pub(crate) skipped: Vec<TileIdx>,
+    /// Map Chips.
+    pub(crate) chips: Option<map_chips::Chips>,
+    /// The Plague's tokens.
+    pub(crate) plague: Option<plague::Plague>,
+    /// The river, while river sets are in play.
+    pub(crate) river: Option<river::River>,
+    /// The gingerbread man.
+    pub(crate) gingerbread: Option<gingerbread::Gingerbread>,
+    /// Inns & Cathedrals: the large followers.
+    pub(crate) big_followers: Option<inns_cathedrals::BigFollowers>,
+}
+
+/// What set-up knows before the board exists.
+pub(crate) struct SetupCtx<'a> {
+    /// The catalog.
+    pub catalog: &'a Catalog,
+    /// The configuration.
+    pub config: &'a GameConfig,
+    /// The parsed options.
+    pub options: &'a Options,
+    /// The expansions in play.
+    pub on: Expansions,
+    /// The map, if any.
+    pub map: Option<&'a MapDef>,
+}
+
+/// An expansion's rules, as hooks into the turn. Every hook but
+/// [`Expansion::FAMILY`] and [`Expansion::active`] has a default that does
+/// nothing, so an expansion implements only the call points its rules need.
+/// Hooks are associated functions on the whole [`Game`]: an expansion reads
+/// the shared state and changes its own (and scores, events, followers as
+/// its rules say).
+pub(crate) trait Expansion {
+    /// The registry family whose ids switch it on.
+    const FAMILY: Family;
+
+    /// Whether it is in play in `g` (a test of its state; inlined).
+    fn active(g: &Game) -> bool;
+
+    // -- Vocabulary -------------------------------------------------------
+
+    /// For an action of its own vocabulary: the rule tag and its name in
+    /// words, to refuse the action in games without it.
+    fn vocabulary(_a: &Action) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
+    /// Whether the tile is played before the land tiles (the river): a map's
+    /// second start space takes the first tile that is not.
+    fn is_prelude_tile(_cat: &Catalog, _t: TileIdx) -> bool {
+        false
+    }
+
+    // -- Set-up -----------------------------------------------------------
+
+    /// Set-up before the board exists (hands, chip supply).
+    fn setup(_ctx: &SetupCtx<'_>, _ext: &mut ExpansionState) -> Result<(), ConfigError> {
+        Ok(())
+    }
+
+    /// Board cells its components may still fill (halves in hands).
+    fn extra_cells(_ext: &ExpansionState) -> usize {
+        0
+    }
+
+    /// Set-up once the start tile `start` lies on the board, before the
+    /// first draw.
+    fn start(_g: &mut Game, _start: TileIdx) {}
+
+    /// After the first draw: an opening step (the draft).
+    fn opening(_g: &mut Game) {}
+
+    // -- Drawing ----------------------------------------------------------
+
+    /// Before each draw.
+    fn before_draw(_g: &mut Game) {}
+
+    /// A drawn tile fits nowhere: return true to hold it (it is then the
+    /// expansion's to discard or put back) instead of discarding it now.
+    fn hold_unplaceable(_g: &mut Game, _t: TileIdx) -> bool {
+        false
+    }
+
+    /// The pile is empty and no drawn tile fits: return true if the player
+    /// may still place something (the game then goes on).
+    fn play_without_draw(_g: &mut Game) -> bool {
+        false
+    }
+
+    /// Whether drawing is a choice the current player has yet to make (the
+    /// drawn tile is then unseen).
+    fn draw_pending(_g: &Game) -> bool {
+        false
+    }
+
+    /// Tiles that left the pile but nobody has seen.
+    fn undisclosed_draws(_g: &Game, _out: &mut Vec<TileIdx>) {}
+
+    // -- Placing ----------------------------------------------------------
+
+    /// Generates the placements of `tile` itself when its rules replace edge
+    /// matching (river tiles); returns whether it did.
+    fn placements<F: FnMut(Action) -> bool>(_g: &Game, _tile: TileIdx, _f: &mut F) -> bool {
+        false
+    }
+
+    /// Placements of tiles other than the drawn one (halves in hand);
+    /// `pending`: the draw is still a choice.
+    fn other_placements(_g: &Game, _pending: bool, _out: &mut Vec<Action>) {}
+
+    /// Places a tile that is not the drawn one, if it is the expansion's
+    /// (a half from the hand), or refuses it; `None`: not its tile.
+    fn play_other_tile(
+        _g: &mut Game,
+        _tile: TileIdx,
+        _pos: Pos,
+        _rot: Rotation,
+        _mode: Mode,
+    ) -> Option<Result<(), IllegalAction>> {
+        None
+    }
+
+    /// Refuses a placement of the drawn tile that fits by its edges.
+    fn placement_veto(
+        _g: &Game,
+        _tile: TileIdx,
+        _pos: Pos,
+        _rot: Rotation,
+    ) -> Result<(), IllegalAction> {
+        Ok(())
+    }
+
+    /// The drawn tile is placed while the draw was still a choice: the
+    /// placement implies the draw.
+    fn implied_draw(_g: &mut Game) -> Result<(), IllegalAction> {
+        Ok(())
+    }
+
+    /// Just before `tile` goes down (the drawn tile is still `g.drawn`).
+    fn before_place(_g: &mut Game, _tile: TileIdx, _pos: Pos, _rot: Rotation) {}
+
+    /// Just after piece `pi` went down, before the follower step.
+    fn after_place(_g: &mut Game, _pi: u16) {}
+
+    // -- The follower step ------------------------------------------------
+
+    /// Why no follower may be placed this turn.
+    fn follower_ban(_g: &Game) -> Option<&'static str> {
+        None
+    }
+
+    /// Actions taken instead of a follower (listed before `pass`).
+    fn follower_alternatives(_g: &Game, _out: &mut Vec<Action>) {}
+
+    /// Actions open during the follower step besides it (listed after
+    /// `pass`).
+    fn extra_actions(_g: &Game, _out: &mut Vec<Action>) {}
+
+    /// The follower step ended: return true if the expansion's own step
+    /// comes next (it then ends the turn itself).
+    fn after_follower_step(_g: &mut Game) -> bool {
+        false
+    }
+
+    // -- Own steps and actions ---------------------------------------------
+
+    /// Whether `p` is one of its steps.
+    fn owns_phase(_p: Phase) -> bool {
+        false
+    }
+
+    /// The legal actions of its own step.
+    fn step_actions(_g: &Game, _out: &mut Vec<Action>) {}
+
+    /// Applies (or refuses) any action in its own step; `None` leaves it to
+    /// the rest of the turn machine.
+    fn apply_in_step(_g: &mut Game, _a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        None
+    }
+
+    /// Applies (or refuses) one of its own actions outside its step. Asked
+    /// only about actions outside the shared vocabulary (`place`,
+    /// `follower`, `pass`, `draw`), or while an expansion's step runs.
+    fn apply_action(_g: &mut Game, _a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        None
+    }
+
+    // -- Scoring ------------------------------------------------------------
+
+    /// Whether two halves of one cell count as one tile.
+    fn count_per_cell(_g: &Game) -> bool {
+        false
+    }
+
+    /// A completed feature is about to be scored.
+    fn before_completion(_g: &mut Game, _root: NodeId) {}
+
+    /// A completed feature was scored and closed; its followers are home.
+    fn after_completion(_g: &mut Game, _root: NodeId) {}
+
+    /// How many followers its `figure` counts as when a majority is
+    /// decided (`None`: not its figure).
+    fn majority_weight(_figure: Figure) -> Option<u8> {
+        None
+    }
+
+    /// Its figure `f` left the board: back to the supply it keeps. Returns
+    /// whether `f` was its figure.
+    fn figure_home(_g: &mut Game, _f: Follower) -> bool {
+        false
+    }
+
+    /// Changes the value (points, tiles, extra) of the feature `root`.
+    fn feature_value(_g: &Game, _root: NodeId, _complete: bool, _value: &mut (u32, u32, u32)) {}
+
+    /// After the turn's scoring: return true if its own step comes next
+    /// (having set the phase).
+    fn after_scoring(_g: &mut Game, _pi: u16) -> bool {
+        false
+    }
+
+    /// At the end of the game, after the shared final scoring.
+    fn final_scoring(_g: &mut Game) {}
+
+    // -- Turn order ---------------------------------------------------------
+
+    /// Whether the player who placed `pi` plays again.
+    fn extra_turn(_g: &Game, _pi: u16) -> bool {
+        false
+    }
+
+    /// The next turn begins (the seat has moved on), before its draw.
+    fn turn_start(_g: &mut Game) {}
+
+    // -- Views and determinization --------------------------------------
+
+    /// Its part of the full state (`replay`).
+    fn state_json(_g: &Game, _s: &mut StateJson) {}
+
+    /// Hides from `seat` what the others hold in secret in the JSON view.
+    fn hide_private(_seat: usize, _v: &mut serde_json::Value) {}
+
+    /// Its share of `player`'s own hidden items.
+    fn own_hidden(_g: &Game, _player: usize, _own: &mut OwnHidden) {}
+
+    /// Puts back tiles nobody has seen yet before the pile is reshuffled;
+    /// returns true if the draw must then be made again.
+    fn unsee_draws(_g: &mut Game) -> bool {
+        false
+    }
+
+    /// The public part of the pile `t` belongs to, if it splits the pile.
+    fn draw_part(_g: &Game, _t: TileIdx) -> Option<u8> {
+        None
+    }
+
+    /// Resamples what the players other than `player` hold in secret.
+    fn resample(_g: &mut Game, _player: usize, _rng: &mut Rng) {}
+}
+
+/// Runs `$body` once for each expansion in play, with `$m` naming its type,
+/// in the fixed order of the rules (see the module documentation).
+macro_rules! each_active {
+    ($g:expr, $m:ident => $body:block) => {{
+        {
+            type $m = halfsies::Halfsies;
+            if $m::active($g) $body
+        }
+        {
+            type $m = map_chips::MapChips;
+            if $m::active($g) $body
+        }
+        {
+            type $m = plague::PlagueRules;
+            if $m::active($g) $body
+        }
+        {
+            type $m = river::RiverRules;
+            if $m::active($g) $body
+        }
+        {
+            type $m = gingerbread::GingerbreadRules;
+            if $m::active($g) $body
+        }
+        {
+            type $m = inns_cathedrals::InnsCathedrals;
+            if $m::active($g) $body
+        }
+    }};
+}
+
+/// Runs `$body` once for every expansion, in play or not.
+macro_rules! each {
+    ($m:ident => $body:block) => {{
+        {
+            type $m = halfsies::Halfsies;
+            $body
+        }
+        {
+            type $m = map_chips::MapChips;
+            $body
+        }
+        {
+            type $m = plague::PlagueRules;
+            $body
+        }
+        {
+            type $m = river::RiverRules;
+            $body
+        }
+        {
+            type $m = gingerbread::GingerbreadRules;
+            $body
+        }
+        {
+            type $m = inns_cathedrals::InnsCathedrals;
+            $body
+        }
+    }};
+}
+
+// ---------------------------------------------------------------------------
+// Dispatch, in the order of the turn.
+
+/// Refuses an action of an expansion not in play.
+pub(crate) fn check_vocabulary(g: &Game, a: &Action) -> Result<(), IllegalAction> {
+    each!(M => {
+        if let Some((rule, name)) = M::vocabulary(a) {
+            if !M::active(g) {
+                return Err(crate::game::illegal(
+                    rule,
+                    format!("{name} is not in play in this game, so this action does not exist here"),
+                ));
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Whether `t` is played before the land tiles (a map's second start space
+/// takes the first tile that is not).
+pub(crate) fn is_prelude_tile(cat: &Catalog, t: TileIdx) -> bool {
+    each!(M => {
+        if M::is_prelude_tile(cat, t) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Set-up of every expansion switched on, before the board exists.
+pub(crate) fn setup(ctx: &SetupCtx<'_>) -> Result<ExpansionState, ConfigError> {
+    let mut ext = ExpansionState::default();
+    each!(M => {
+        if ctx.on.has_family(M::FAMILY) {
+            M::setup(ctx, &mut ext)?;
+        }
+    });
+    Ok(ext)
+}
+
+/// Board cells the expansions' components may still fill.
+pub(crate) fn extra_cells(ext: &ExpansionState) -> usize {
+    let mut n = 0;
+    each!(M => {
+        n += M::extra_cells(ext);
+    });
+    n
+}
+
+/// Set-up once the start tile is down.
+pub(crate) fn start(g: &mut Game, start: TileIdx) {
+    let on = g.rules.expansions;
+    each!(M => {
+        if on.has_family(M::FAMILY) {
+            M::start(g, start);
+        }
+    });
+}
+
+/// After the first draw.
+pub(crate) fn opening(g: &mut Game) {
+    each_active!(g, M => { M::opening(g); });
+}
+
+/// Before each draw.
+#[inline]
+pub(crate) fn before_draw(g: &mut Game) {
+    each_active!(g, M => { M::before_draw(g); });
+}
+
+/// Whether an expansion holds the unplaceable tile `t` instead of a discard.
+#[inline]
+pub(crate) fn hold_unplaceable(g: &mut Game, t: TileIdx) -> bool {
+    each_active!(g, M => {
+        if M::hold_unplaceable(g, t) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Whether the game goes on with an empty pile.
+pub(crate) fn play_without_draw(g: &mut Game) -> bool {
+    each_active!(g, M => {
+        if M::play_without_draw(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Whether the draw is still a choice (the drawn tile unseen).
+#[inline]
+pub(crate) fn draw_pending(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::draw_pending(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Tiles that left the pile unseen.
+pub(crate) fn undisclosed_draws(g: &Game) -> Vec<TileIdx> {
+    let mut v = Vec::new();
+    each_active!(g, M => { M::undisclosed_draws(g, &mut v); });
+    v
+}
+
+/// Applies `draw`. It exists in every game (a record may say it); whether
+/// it is a choice, and the words refusing it when not, belong to the one
+/// expansion that makes it one (Half-and-half), which answers even when it
+/// is off.
+pub(crate) fn draw(g: &mut Game) -> Result<(), IllegalAction> {
+    g.take_draw()
+}
+
+/// Calls `f` with each legal placement of `tile` until it returns false.
+#[inline]
+pub(crate) fn placements<F: FnMut(Action) -> bool>(g: &Game, tile: TileIdx, mut f: F) {
+    each_active!(g, M => {
+        if M::placements(g, tile, &mut f) {
+            return;
+        }
+    });
+    g.edge_placements(tile, f);
+}
+
+/// Placements of tiles other than the drawn one.
+#[inline]
+pub(crate) fn other_placements(g: &Game, pending: bool, out: &mut Vec<Action>) {
+    each_active!(g, M => { M::other_placements(g, pending, out); });
+}
+
+/// Places or refuses a tile that is not the drawn one; `None`: no
+/// expansion owns it.
+pub(crate) fn play_other_tile(
+    g: &mut Game,
+    tile: TileIdx,
+    pos: Pos,
+    rot: Rotation,
+    mode: Mode,
+) -> Option<Result<(), IllegalAction>> {
+    each_active!(g, M => {
+        if let Some(r) = M::play_other_tile(g, tile, pos, rot, mode) {
+            return Some(r);
+        }
+    });
+    None
+}
+
+/// Refuses a placement the expansions forbid.
+pub(crate) fn placement_veto(
+    g: &Game,
+    tile: TileIdx,
+    pos: Pos,
+    rot: Rotation,
+) -> Result<(), IllegalAction> {
+    each_active!(g, M => { M::placement_veto(g, tile, pos, rot)?; });
+    Ok(())
+}
+
+/// The drawn tile is placed: a pending draw is taken.
+pub(crate) fn implied_draw(g: &mut Game) -> Result<(), IllegalAction> {
+    each_active!(g, M => { M::implied_draw(g)?; });
+    Ok(())
+}
+
+/// Just before a tile goes down.
+#[inline]
+pub(crate) fn before_place(g: &mut Game, tile: TileIdx, pos: Pos, rot: Rotation) {
+    each_active!(g, M => { M::before_place(g, tile, pos, rot); });
+}
+
+/// Just after a tile went down.
+#[inline]
+pub(crate) fn after_place(g: &mut Game, pi: u16) {
+    each_active!(g, M => { M::after_place(g, pi); });
+}
+
+/// Why no follower may be placed this turn, if an expansion forbids it.
+#[inline]
+pub(crate) fn follower_ban(g: &Game) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::follower_ban(g) {
+            return Some(why);
+        }
+    });
+    None
+}
+
+/// Actions instead of a follower.
+#[inline]
+pub(crate) fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
+    each_active!(g, M => { M::follower_alternatives(g, out); });
+}
+
+/// Actions besides the follower step's own.
+#[inline]
+pub(crate) fn extra_actions(g: &Game, out: &mut Vec<Action>) {
+    each_active!(g, M => { M::extra_actions(g, out); });
+}
+
+/// Whether an expansion's step follows the follower step.
+#[inline]
+pub(crate) fn after_follower_step(g: &mut Game) -> bool {
+    each_active!(g, M => {
+        if M::after_follower_step(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// The legal actions of an expansion's own step.
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn step_actions(g: &Game, out: &mut Vec<Action>) {
+    let p = g.phase;
+    each_active!(g, M => {
+        if M::owns_phase(p) {
+            M::step_actions(g, out);
+            return;
+        }
+    });
+}
+
+/// Applies an action that an expansion claims: any action in its own step
+/// first (its step decides what else may happen), then its own actions.
+#[inline]
+pub(crate) fn apply(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
+    let p = g.phase;
+    each_active!(g, M => {
+        if M::owns_phase(p) {
+            if let Some(r) = M::apply_in_step(g, a, mode) {
+                return Some(r);
+            }
+        }
+    });
+    each_active!(g, M => {
+        if let Some(r) = M::apply_action(g, a, mode) {
+            return Some(r);
+        }
+    });
+    None
+}
+
+/// Whether two halves of one cell count as one tile.
+#[inline]
+pub(crate) fn count_per_cell(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::count_per_cell(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// A completed feature is about to be scored.
+#[inline]
+pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
+    each_active!(g, M => { M::before_completion(g, root); });
+}
+
+/// A completed feature was scored.
+#[inline]
+pub(crate) fn after_completion(g: &mut Game, root: NodeId) {
+    each_active!(g, M => { M::after_completion(g, root); });
+}
+
+/// How many followers a figure other than a normal follower counts as
+/// when a majority is decided (1 if no expansion claims it).
+pub(crate) fn majority_weight(g: &Game, figure: Figure) -> u8 {
+    each_active!(g, M => {
+        if let Some(w) = M::majority_weight(figure) {
+            return w;
+        }
+    });
+    1
+}
+
+/// A figure other than a normal follower goes back to its expansion's
+/// supply.
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn figure_home(g: &mut Game, f: Follower) {
+    each_active!(g, M => {
+        if M::figure_home(g, f) {
+            return;
+        }
+    });
+}
+
+/// The feature's value as the expansions change it.
+#[inline]
+pub(crate) fn feature_value(g: &Game, root: NodeId, complete: bool, value: &mut (u32, u32, u32)) {
+    each_active!(g, M => { M::feature_value(g, root, complete, value); });
+}
+
+/// Whether an expansion's step follows the turn's scoring.
+#[inline]
+pub(crate) fn after_scoring(g: &mut Game, pi: u16) -> bool {
+    each_active!(g, M => {
+        if M::after_scoring(g, pi) {
+            return true;
+        }
+    });
+    false
+}
+
+/// The expansions' final scoring.
+pub(crate) fn final_scoring(g: &mut Game) {
+    each_active!(g, M => { M::final_scoring(g); });
+}
+
+/// Whether the player who placed `pi` plays again.
+#[inline]
+pub(crate) fn extra_turn(g: &Game, pi: u16) -> bool {
+    each_active!(g, M => {
+        if M::extra_turn(g, pi) {
+            return true;
+        }
+    });
+    false
+}
+
+/// The next turn begins.
+#[inline]
+pub(crate) fn turn_start(g: &mut Game) {
+    each_active!(g, M => { M::turn_start(g); });
+}
+
+/// The expansions' parts of the full state.
+pub(crate) fn state_json(g: &Game, s: &mut StateJson) {
+    each_active!(g, M => { M::state_json(g, s); });
+}
+
+/// Hides from `seat` what the others hold.
+pub(crate) fn hide_private(g: &Game, seat: usize, v: &mut serde_json::Value) {
+    each_active!(g, M => { M::hide_private(seat, v); });
+}
+
+/// `player`'s own hidden items.
+pub(crate) fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
+    each_active!(g, M => { M::own_hidden(g, player, own); });
+}
+
+/// Puts unseen draws back; true if the draw must be made again.
+pub(crate) fn unsee_draws(g: &mut Game) -> bool {
+    let mut again = false;
+    each_active!(g, M => {
+        again |= M::unsee_draws(g);
+    });
+    again
+}
+
+/// The public part of the pile `t` belongs to (0 when the pile is one part).
+pub(crate) fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
+    each_active!(g, M => {
+        if let Some(p) = M::draw_part(g, t) {
+            return Some(p);
+        }
+    });
+    None
+}
+
+/// Resamples the other players' secrets.
+pub(crate) fn resample(g: &mut Game, player: usize, rng: &mut Rng) {
+    each_active!(g, M => { M::resample(g, player, rng); });
+}

@@ -9,23 +9,23 @@
 //! the mandatory spread, the optional flight, and the plague step that
 //! follows the follower step.
 //!
-//! `game.rs` calls in here only while `Game::plague` is `Some`:
-//! [`Game::plague_placed`] after a tile is placed, [`Game::plague_follower_ban`]
-//! from the follower checks, [`Game::plague_actions`] in the follower step,
-//! [`Game::enter_plague_step`] when the follower step ends,
-//! [`Game::plague_step_actions`] / [`Game::plague_pass`] in the plague step,
-//! [`Game::try_plague`] for the `flea` and `flee` actions and
-//! [`Game::plague_turn_start`] when the next turn begins.
+//! The turn machine reaches it only through its hooks (`PlagueRules`, at
+//! the end of this module), and only while it is in play: the outbreak after
+//! a tile is placed, the follower ban, the plague actions in the follower
+//! step, the plague step when the follower step ends, the `flea` and `flee`
+//! actions, and eradication when the next turn begins.
 
 use serde::Serialize;
 
 use crate::board::Board;
 use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
-use crate::game::{illegal, Action, Game, IllegalAction, Phase};
+use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos, Side};
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
+use crate::state::StateJson;
 
 // ---------------------------------------------------------------------------
 // Components
@@ -402,7 +402,7 @@ impl Plague {
 impl Game {
     /// The Plague's tokens, when it is in play.
     pub fn plague(&self) -> Option<&Plague> {
-        self.plague.as_ref()
+        self.ext.plague.as_ref()
     }
 
     /// Step 1, eradication at the start of a turn (before the draw; not
@@ -411,7 +411,7 @@ impl Game {
     /// lowest-numbered active outbreak is flipped. Also clears the turn's
     /// plague steps.
     pub(crate) fn plague_turn_start(&mut self) {
-        let Some(mut p) = self.plague.take() else {
+        let Some(mut p) = self.ext.plague.take() else {
             return;
         };
         p.turn = Turn::default();
@@ -432,7 +432,7 @@ impl Game {
                 p.settle(&self.board, &self.rules.catalog, &mut self.events);
             }
         }
-        self.plague = Some(p);
+        self.ext.plague = Some(p);
     }
 
     /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
@@ -441,7 +441,7 @@ impl Game {
     /// region's outbreak is flipped (its fleas turn latent).
     pub(crate) fn plague_placed(&mut self, pi: u16) {
         let cat = self.rules.catalog.clone();
-        let Some(mut p) = self.plague.take() else {
+        let Some(mut p) = self.ext.plague.take() else {
             return;
         };
         let tile = self.board.pieces()[pi as usize].tile;
@@ -476,14 +476,14 @@ impl Game {
             }
             p.settle(&self.board, &cat, &mut self.events);
         }
-        self.plague = Some(p);
+        self.ext.plague = Some(p);
     }
 
     /// Why no follower may go onto the piece just placed: it has a flea, or
     /// it is a source with an active outbreak (the turn it was placed, and
     /// while its outbreak stays active).
     pub(crate) fn plague_follower_ban(&self) -> Option<&'static str> {
-        let p = self.plague.as_ref()?;
+        let p = self.ext.plague.as_ref()?;
         let pi = self.last?;
         if p.flea_on(pi).is_some() {
             return Some("a follower may never go onto a tile with a flea");
@@ -498,7 +498,7 @@ impl Game {
     /// taken (in the follower step or the plague step after it).
     fn plague_turn_open(&self) -> bool {
         matches!(self.phase, Phase::Follower | Phase::Plague)
-            && self.plague.as_ref().is_some_and(Plague::started)
+            && self.ext.plague.as_ref().is_some_and(Plague::started)
     }
 
     // -- 4. Spread ---------------------------------------------------------
@@ -510,7 +510,7 @@ impl Game {
     /// A moving flea is lifted first: the target is judged on the board
     /// without it, and must be a new tile.
     fn each_spread(&self, mut f: impl FnMut(Option<u16>, u16) -> bool) {
-        let Some(p) = &self.plague else {
+        let Some(p) = &self.ext.plague else {
             return;
         };
         if !self.plague_turn_open() || p.turn.source || p.turn.spread {
@@ -588,7 +588,7 @@ impl Game {
         let (to, to_corner) = (to.pos(), to.half);
         let from = from.map(|f| (f.pos(), f.half));
         let cat = self.rules.catalog.clone();
-        let Some(p) = &self.plague else {
+        let Some(p) = &self.ext.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         };
         if p.turn.source {
@@ -670,7 +670,7 @@ impl Game {
         q.add_flea(target);
         q.turn.spread = true;
         q.settle(&self.board, &cat, &mut self.events);
-        self.plague = Some(q);
+        self.ext.plague = Some(q);
         Ok(())
     }
 
@@ -687,9 +687,9 @@ impl Game {
             let kind = self.board.features().kind(node);
             let (pos, place) = self.feature_anchor(pi, f.feature);
             let corner = self.board.pieces()[pi as usize].corner;
-            self.players[f.player as usize].supply += 1;
             self.board.features_mut().add_followers(node, -1);
             self.followers.remove(i);
+            self.follower_home(f);
             let mut followers = [0u8; 6];
             followers[f.player as usize] = 1;
             self.events.push(Event {
@@ -800,7 +800,7 @@ impl Game {
     /// flight: once per turn, one of the current player's followers (never a
     /// monk) moves to another segment of its road, city or field.
     fn each_flight(&self, mut f: impl FnMut(usize, NodeId)) {
-        let Some(p) = &self.plague else {
+        let Some(p) = &self.ext.plague else {
             return;
         };
         if !self.plague_turn_open() || p.turn.fled {
@@ -839,7 +839,7 @@ impl Game {
     fn try_flee(&mut self, from: FeatureAt, to: FeatureAt) -> Result<(), IllegalAction> {
         let from = (from.pos(), from.half, from.place);
         let to = (to.pos(), to.half, to.place);
-        let Some(p) = &self.plague else {
+        let Some(p) = &self.ext.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         };
         if p.turn.fled {
@@ -906,7 +906,7 @@ impl Game {
         let f = &mut self.followers[who];
         f.piece = qi;
         f.feature = qf;
-        if let Some(p) = &mut self.plague {
+        if let Some(p) = &mut self.ext.plague {
             p.turn.fled = true;
         }
         Ok(())
@@ -950,7 +950,7 @@ impl Game {
     /// spreading or fleeing then comes after scoring); returns false when
     /// the turn may simply end.
     pub(crate) fn enter_plague_step(&mut self) -> bool {
-        if !self.plague.as_ref().is_some_and(Plague::started) {
+        if !self.ext.plague.as_ref().is_some_and(Plague::started) {
             return false;
         }
         if let Some(pi) = self.last {
@@ -974,7 +974,7 @@ impl Game {
 
     /// Checks and applies a `flea` or `flee` action.
     pub(crate) fn try_plague(&mut self, action: &Action) -> Result<(), IllegalAction> {
-        if self.plague.is_none() {
+        if self.ext.plague.is_none() {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         }
         if !matches!(self.phase, Phase::Follower | Phase::Plague) {
@@ -983,7 +983,7 @@ impl Game {
                 "place the drawn tile first: the plague acts only once the turn's tile is down",
             ));
         }
-        if !self.plague.as_ref().is_some_and(Plague::started) {
+        if !self.ext.plague.as_ref().is_some_and(Plague::started) {
             return Err(illegal(
                 "plague",
                 "the plague has not broken out yet: no outbreak token is on the board",
@@ -1052,7 +1052,7 @@ pub struct FleaJson {
 impl Game {
     /// The plague part of the state JSON.
     pub fn plague_json(&self) -> Option<PlagueJson> {
-        let p = self.plague.as_ref()?;
+        let p = self.ext.plague.as_ref()?;
         let cat = self.catalog();
         let pieces = self.board.pieces();
         Some(PlagueJson {
@@ -1093,6 +1093,83 @@ impl Game {
     }
 }
 
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// The Plague's hooks into the turn.
+pub(crate) struct PlagueRules;
+
+impl Expansion for PlagueRules {
+    const FAMILY: Family = Family::Plague;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.plague.is_some()
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(a, Action::Flea { .. } | Action::Flee { .. }).then_some(("plague", "the Plague"))
+    }
+
+    fn start(g: &mut Game, _start: TileIdx) {
+        g.ext.plague = Some(Plague::new());
+    }
+
+    fn after_place(g: &mut Game, pi: u16) {
+        g.plague_placed(pi);
+    }
+
+    fn follower_ban(g: &Game) -> Option<&'static str> {
+        g.plague_follower_ban()
+    }
+
+    fn extra_actions(g: &Game, out: &mut Vec<Action>) {
+        g.plague_actions(out);
+    }
+
+    fn after_follower_step(g: &mut Game) -> bool {
+        g.enter_plague_step()
+    }
+
+    fn owns_phase(p: Phase) -> bool {
+        p == Phase::Plague
+    }
+
+    fn step_actions(g: &Game, out: &mut Vec<Action>) {
+        g.plague_step_actions(out);
+    }
+
+    fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
+        match a {
+            Action::Pass if mode == Mode::Trusted => {
+                g.end_turn();
+                Some(Ok(()))
+            }
+            Action::Pass => Some(g.plague_pass()),
+            Action::Follower { .. } => Some(Err(illegal(
+                "turn",
+                "the follower step is over: spread the plague, flee or pass",
+            ))),
+            _ => None,
+        }
+    }
+
+    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        matches!(a, Action::Flea { .. } | Action::Flee { .. }).then(|| g.try_plague(a))
+    }
+
+    /// Eradication comes at the start of every turn but after the last.
+    fn turn_start(g: &mut Game) {
+        if !g.pile.is_empty() {
+            g.plague_turn_start();
+        }
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        s.plague = g.plague_json();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Long set-ups (all 18 fleas on the board) built through the public
@@ -1102,6 +1179,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::action::Figure;
     use crate::config::GameConfig;
     use crate::geometry::Rotation;
 
@@ -1602,6 +1680,7 @@ features = ["road W H", "field WNW H1", "field WSW S H2"]
                 pos: Pos::new(-1, 0),
                 corner: None,
                 place: Place::E,
+                figure: Figure::Normal,
             },
         );
         // Each player plays a half from the hand instead of drawing.

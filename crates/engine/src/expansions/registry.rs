@@ -31,7 +31,7 @@ pub enum ExpansionId {
     Gingerbread,
     /// Map Chips (on a map).
     MapChips,
-    /// Inns & Cathedrals: named by `notation.md`, not played yet.
+    /// Inns & Cathedrals (18 tiles, inns, cathedrals, the large follower).
     InnsCathedrals,
 }
 
@@ -145,15 +145,12 @@ pub const REGISTRY: &[Expansion] = &[
             Family::MapChips,
         )
     },
-    Expansion {
-        implemented: false,
-        ..row(
-            ExpansionId::InnsCathedrals,
-            "inns-cathedrals",
-            "Inns & Cathedrals",
-            Family::InnsCathedrals,
-        )
-    },
+    row(
+        ExpansionId::InnsCathedrals,
+        "inns-cathedrals",
+        "Inns & Cathedrals",
+        Family::InnsCathedrals,
+    ),
 ];
 
 impl ExpansionId {
@@ -361,6 +358,10 @@ mod tests {
         for k in known_keys() {
             assert!(h.contains(k), "{k} missing from {h}");
         }
-        assert!(h.contains("ukraine") && !h.contains("inns-cathedrals"));
+        assert!(h.contains("ukraine"));
+        // Only implemented expansions are offered.
+        for e in REGISTRY.iter().filter(|e| !e.implemented) {
+            assert!(!h.contains(e.key), "{} is not playable yet: {h}", e.key);
+        }
     }
 }

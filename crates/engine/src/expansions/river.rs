@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use crate::board::Board;
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx};
 use crate::config::ConfigError;
+use crate::expansions::{Expansion, Family};
 use crate::game::{illegal, Action, Game, IllegalAction};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
@@ -429,7 +430,7 @@ pub const FACING_ENDS: &str = "this placement leaves both open ends of the river
 impl Game {
     /// The river, while river sets are in play.
     pub fn river(&self) -> Option<&River> {
-        self.river.as_ref()
+        self.ext.river.as_ref()
     }
 
     /// Calls `f` with each placement of the river tile `tile` that fits by
@@ -525,7 +526,7 @@ impl Game {
         pos: Pos,
         rot: Rotation,
     ) -> Result<(), IllegalAction> {
-        let Some(r) = &self.river else {
+        let Some(r) = &self.ext.river else {
             return Ok(());
         };
         let cat = &*self.rules.catalog;
@@ -553,5 +554,105 @@ impl Game {
             }
         }
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// The river's hooks into the turn: its own placements and placement rules
+/// for river tiles, its course kept up to date, the follower bans, the
+/// volcano's extra turn, and the pile's public parts.
+pub(crate) struct RiverRules;
+
+impl Expansion for RiverRules {
+    const FAMILY: Family = Family::River;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.river.is_some()
+    }
+
+    /// River tiles come before the land tiles.
+    fn is_prelude_tile(cat: &Catalog, t: TileIdx) -> bool {
+        is_river_tile(cat, t)
+    }
+
+    /// The source is the start tile: the river's ends are its river sides.
+    fn start(g: &mut Game, start: TileIdx) {
+        let opts = g.rules.options.river.clone();
+        g.ext.river = Some(River::new(&g.rules.catalog, start, opts));
+    }
+
+    #[inline]
+    fn placements<F: FnMut(Action) -> bool>(g: &Game, tile: TileIdx, f: &mut F) -> bool {
+        match &g.ext.river {
+            Some(r) if g.rules.catalog.tile(tile).is_river => {
+                g.river_placements(r, tile, f);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn placement_veto(
+        g: &Game,
+        tile: TileIdx,
+        pos: Pos,
+        rot: Rotation,
+    ) -> Result<(), IllegalAction> {
+        g.check_river_place(tile, pos, rot)
+    }
+
+    /// A river tile moves the river's open ends.
+    fn before_place(g: &mut Game, tile: TileIdx, pos: Pos, rot: Rotation) {
+        let cat = g.rules.catalog.clone();
+        if let Some(r) = &mut g.ext.river {
+            if cat.tile(tile).is_river {
+                let ends = r.check(&g.board, &cat, tile, pos, rot).unwrap_or_default();
+                r.placed(&cat, tile, pos, rot, ends);
+            }
+        }
+    }
+
+    fn follower_ban(g: &Game) -> Option<&'static str> {
+        let r = g.ext.river.as_ref()?;
+        let cat = &*g.rules.catalog;
+        let piece = g.board.pieces()[g.last? as usize];
+        if cat.tile(piece.tile).has_tag("volcano") {
+            return Some("no follower may be placed on the lake with the volcano");
+        }
+        if r.options.no_followers_until_complete
+            && (is_river_tile(cat, piece.tile) || g.pile.iter().any(|t| is_river_tile(cat, *t)))
+        {
+            return Some("house rule: no followers until the river is complete");
+        }
+        None
+    }
+
+    /// River II: after the volcano lake the same player draws again.
+    fn extra_turn(g: &Game, pi: u16) -> bool {
+        g.rules
+            .catalog
+            .tile(g.board.pieces()[pi as usize].tile)
+            .has_tag("volcano")
+    }
+
+    /// The set-up builds the pile in parts whose order is public: the river
+    /// first, its fork first and its lakes last, then the land tiles.
+    fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
+        let r = g.ext.river.as_ref()?;
+        let def = g.rules.catalog.tile(t);
+        Some(if !def.is_river {
+            3
+        } else if r.options.shuffle_all {
+            1
+        } else if def.has_tag("source") || def.has_tag("lake") {
+            2
+        } else if def.has_tag("fork") && !r.options.lake_to_source {
+            0
+        } else {
+            1
+        })
     }
 }

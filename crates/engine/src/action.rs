@@ -1,0 +1,183 @@
+//! The vocabulary of `notation.md`: every action a player can take and every
+//! step a game can wait in, the expansions' included (records name them all,
+//! whichever expansions a game plays).
+
+use crate::catalog::TileIdx;
+use crate::expansions::map_chips::Colour;
+use crate::expansions::plague::{FeatureAt, TileAt};
+use crate::geometry::{Corner, Place, Pos, Rotation};
+
+/// Everything a player can do; the vocabulary of `notation.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Place the drawn tile (or, with halves, a half from the hand).
+    Place {
+        /// The tile being placed.
+        tile: TileIdx,
+        /// Its anchor cell.
+        pos: Pos,
+        /// Its rotation.
+        rot: Rotation,
+    },
+    /// Put a follower on a feature of the tile just placed.
+    Follower {
+        /// The cell.
+        pos: Pos,
+        /// For a cell with half tiles: which half.
+        corner: Option<Corner>,
+        /// Any place of the feature.
+        place: Place,
+        /// Which figure (a normal follower unless an expansion brings
+        /// others).
+        figure: Figure,
+    },
+    /// Decline the current optional step.
+    Pass,
+    /// Draw the next tile where drawing is a choice (a Half-and-half player
+    /// who holds a half may play it instead). Elsewhere a placement of the
+    /// drawn tile implies the draw.
+    Draw,
+    /// Trade chips from the hand onto a chip space of a Chumak square.
+    Trade {
+        /// The Chumak square.
+        pos: Pos,
+        /// The chips' colour.
+        colour: Colour,
+        /// Chips worth 1 traded.
+        ones: u8,
+        /// Chips worth 2 traded.
+        twos: u8,
+    },
+    /// Take a half tile in the Half-and-half draft.
+    Draft {
+        /// The half taken.
+        tile: TileIdx,
+    },
+    /// Move the gingerbread man into the city at that place.
+    Gingerbread {
+        /// The cell.
+        pos: Pos,
+        /// For a cell with half tiles: which half.
+        corner: Option<Corner>,
+        /// Any place of the city.
+        place: Place,
+    },
+    /// The Plague: spread a flea onto a tile, from the supply or (`from`)
+    /// moved from the tile it lies on.
+    Flea {
+        /// The tile that gets the flea.
+        to: TileAt,
+        /// The tile the flea comes from, when it moves on the board.
+        from: Option<TileAt>,
+    },
+    /// The Plague: one of the current player's followers takes flight along
+    /// its road, city or field.
+    Flee {
+        /// A place of the segment it stands on.
+        from: FeatureAt,
+        /// A place of the segment it flees to.
+        to: FeatureAt,
+    },
+}
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player must place the drawn tile.
+    Place,
+    /// The current player may put a follower on the tile just placed.
+    Follower,
+    /// The current player moves the gingerbread man.
+    Gingerbread,
+    /// Before the first turn: players draft half tiles.
+    Draft,
+    /// The Plague, after the follower step: the current player may still
+    /// spread (and must, while a spread is owed) and flee, then passes.
+    Plague,
+    /// The game is over and final scoring is done.
+    Over,
+}
+
+/// A figure a player puts on the board in the follower step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Figure {
+    /// A normal follower (every game).
+    #[default]
+    Normal,
+    /// The large follower of Inns & Cathedrals (`"figure": "big"`).
+    Big,
+}
+
+impl Figure {
+    /// The word of the notation's `figure` key (`None` for a normal
+    /// follower, which records leave out).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Figure::Normal => None,
+            Figure::Big => Some("big"),
+        }
+    }
+
+    /// Reads the notation's `figure` value.
+    pub fn parse(s: &str) -> Result<Figure, String> {
+        match s {
+            "big" => Ok(Figure::Big),
+            other => Err(format!(
+                "unknown figure {}: the only figure besides a normal follower is \"big\"",
+                crate::limits::cut(other)
+            )),
+        }
+    }
+}
+
+impl Phase {
+    /// The step's name in the notation's state (`replay`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Place => "place",
+            Phase::Follower => "follower",
+            Phase::Gingerbread => "gingerbread",
+            Phase::Draft => "draft",
+            Phase::Plague => "plague",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl Phase {
+    /// Whether the turn machine runs this step itself (the others belong to
+    /// an expansion).
+    #[inline]
+    pub(crate) fn is_shared(self) -> bool {
+        matches!(self, Phase::Place | Phase::Follower | Phase::Over)
+    }
+}
+
+impl Action {
+    /// Whether the action belongs to every game (the others belong to an
+    /// expansion).
+    #[inline]
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(
+            self,
+            Action::Place { .. }
+                | Action::Follower {
+                    figure: Figure::Normal,
+                    ..
+                }
+                | Action::Pass
+                | Action::Draw
+        )
+    }
+
+    /// The cell an action names, for actions that name one.
+    pub fn cell(&self) -> Option<Pos> {
+        match *self {
+            Action::Place { pos, .. }
+            | Action::Follower { pos, .. }
+            | Action::Trade { pos, .. }
+            | Action::Gingerbread { pos, .. } => Some(pos),
+            _ => None,
+        }
+    }
+}

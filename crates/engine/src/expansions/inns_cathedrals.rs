@@ -1,0 +1,174 @@
+//! Inns & Cathedrals (second edition), `inns-cathedrals.md`: the worked
+//! example of `docs/adding-an-expansion.md`.
+//!
+//! Eighteen land tiles join the pile (`catalog/inns-cathedrals.toml`): six
+//! with an inn beside a road segment (the feature tag `inn`), two with a
+//! cathedral in a four-sided city (the tag `cathedral`). A completed road
+//! with an inn scores 2 points a tile instead of 1; a completed city with a
+//! cathedral 3 a tile and 3 a pennant instead of 2; unfinished at the end of
+//! the game, either scores nothing. More inns or cathedrals in one feature
+//! do not add up. Each player also has one large follower (`"figure":
+//! "big"`), placed like a follower, which counts as two followers when a
+//! majority is decided and earns one share. Any inn-tagged road counts, so
+//! the River II inn bridge works as an inn when both are in play.
+//!
+//! Everything here is reached through the [`Expansion`] hooks at the end:
+//! the value of roads and cities, the large follower's placements, its
+//! weight and its way home.
+
+use crate::action::Figure;
+use crate::catalog::{FeatureKind, TileIdx};
+use crate::expansions::{Expansion, Family};
+use crate::features::NodeId;
+use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
+use crate::state::StateJson;
+
+/// The feature tag of a road with an inn beside it.
+pub const INN: &str = "inn";
+/// The feature tag of a city with a cathedral.
+pub const CATHEDRAL: &str = "cathedral";
+/// How many followers the large follower counts as in a majority.
+pub const BIG_WEIGHT: u8 = 2;
+
+/// The large followers: one per player, on the board or in the supply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BigFollowers {
+    /// Per seat: whether the large follower is in the supply.
+    in_supply: Vec<bool>,
+}
+
+impl BigFollowers {
+    /// Whether seat `seat`'s large follower is in the supply.
+    pub fn in_supply(&self, seat: usize) -> bool {
+        self.in_supply.get(seat).copied().unwrap_or(false)
+    }
+}
+
+impl Game {
+    /// The large followers, when Inns & Cathedrals is in play.
+    pub fn big_followers(&self) -> Option<&BigFollowers> {
+        self.ext.big_followers.as_ref()
+    }
+
+    /// Whether any segment of the feature rooted at `root` carries `tag`.
+    fn feature_has_tag(&self, root: NodeId, tag: &str) -> bool {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        feats.members(root).any(|m| {
+            let (pi, fi) = feats.origin(m);
+            let tile = self.board.pieces()[pi as usize].tile;
+            cat.tile(tile).features[fi as usize]
+                .tags
+                .iter()
+                .any(|t| t == tag)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// Inns & Cathedrals' hooks into the turn.
+pub(crate) struct InnsCathedrals;
+
+impl Expansion for InnsCathedrals {
+    const FAMILY: Family = Family::InnsCathedrals;
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.big_followers.is_some()
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(
+            a,
+            Action::Follower {
+                figure: Figure::Big,
+                ..
+            }
+        )
+        .then_some(("follower", "Inns & Cathedrals (the large follower)"))
+    }
+
+    /// Every player starts with the large follower in the supply.
+    fn start(g: &mut Game, _start: TileIdx) {
+        g.ext.big_followers = Some(BigFollowers {
+            in_supply: vec![true; g.players.len()],
+        });
+    }
+
+    /// The large follower may go wherever a follower may.
+    fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
+        let seat = g.current as usize;
+        if g.big_followers().is_some_and(|b| b.in_supply(seat)) {
+            g.follower_spots(Figure::Big, |a| out.push(a));
+        }
+    }
+
+    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        let Action::Follower {
+            pos,
+            corner,
+            place,
+            figure: Figure::Big,
+        } = *a
+        else {
+            return None;
+        };
+        // Outside the follower step the turn machine says what comes first.
+        if g.phase != Phase::Follower {
+            return None;
+        }
+        let seat = g.current as usize;
+        Some(g.check_follower(pos, corner, place).and_then(|(pi, fi)| {
+            if !g.big_followers().is_some_and(|b| b.in_supply(seat)) {
+                return Err(illegal(
+                    "follower",
+                    "your large follower is already on the board: place a normal follower or pass",
+                ));
+            }
+            if let Some(b) = &mut g.ext.big_followers {
+                b.in_supply[seat] = false;
+            }
+            g.do_follower(pi, fi, Figure::Big);
+            g.end_follower_step();
+            Ok(())
+        }))
+    }
+
+    fn state_json(g: &Game, s: &mut StateJson) {
+        s.big_followers = g.big_followers().map(|b| b.in_supply.clone());
+    }
+
+    fn majority_weight(figure: Figure) -> Option<u8> {
+        (figure == Figure::Big).then_some(BIG_WEIGHT)
+    }
+
+    fn figure_home(g: &mut Game, f: Follower) -> bool {
+        if f.figure != Figure::Big {
+            return false;
+        }
+        if let Some(b) = &mut g.ext.big_followers {
+            if let Some(s) = b.in_supply.get_mut(f.player as usize) {
+                *s = true;
+            }
+        }
+        true
+    }
+
+    /// An inn doubles a completed road and zeroes an unfinished one; a
+    /// cathedral makes a completed city 3 a tile and a pennant and zeroes an
+    /// unfinished one. Several in one feature count once.
+    fn feature_value(g: &Game, root: NodeId, complete: bool, value: &mut (u32, u32, u32)) {
+        let (points, tiles, arms) = value;
+        match g.board.features().kind(root) {
+            FeatureKind::Road if g.feature_has_tag(root, INN) => {
+                *points = if complete { 2 * *tiles } else { 0 };
+            }
+            FeatureKind::City if g.feature_has_tag(root, CATHEDRAL) => {
+                *points = if complete { 3 * (*tiles + *arms) } else { 0 };
+            }
+            _ => {}
+        }
+    }
+}
