@@ -55,8 +55,9 @@ try {
       const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? -1;
       return {
         pieces: Number(board?.detail ?? 0), board: board?.startTime ?? -1, lastTile: Math.max(0, ...tiles.map((r) => r.responseEnd)), fcp: fcp?.startTime ?? -1, kinds: tiles.length,
-        welcome: at('bastide:welcome'), painted: at('bastide:painted'), artPainted: at('bastide:art-painted'), script: at('bastide:script'), wsOpen: at('bastide:ws-open'), batchMs: Math.max(0, ...tiles.map((r) => r.responseEnd - r.requestStart)),
-        batchKb: Math.max(0, ...tiles.map((r) => r.transferSize)) / 1024,
+        welcome: at('bastide:welcome'), painted: at('bastide:painted'), artPainted: at('bastide:art-painted'), script: at('bastide:script'), wsOpen: at('bastide:ws-open'), // The tile requests, from the first sent to the last answered (the client may send several at once).
+        batchMs: tiles.length ? Math.max(...tiles.map((r) => r.responseEnd)) - Math.min(...tiles.map((r) => r.requestStart)) : 0,
+        batchKb: tiles.reduce((n, r) => n + r.transferSize, 0) / 1024,
       };
     });
     // Pan and zoom for two seconds, one wheel event per frame, counting frames.

@@ -19,6 +19,9 @@ import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
 import { playerColour, playerMark } from './colours';
 
 const NS = 'http://www.w3.org/2000/svg';
+/** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
+const PARALLEL = 3;
+const MIN_BATCH = 12;
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, name);
@@ -278,18 +281,21 @@ export class Board {
 
   /**
    * Fetches the drawings and layouts the model needs, each tile kind and
-   * rotation once, in batches: each becomes a <symbol> that every copy of
-   * the tile on the board <use>s.
+   * rotation once: each becomes a <symbol> that every copy of the tile on
+   * the board <use>s. The missing ones are asked for in up to
+   * PARALLEL requests at once, so that the server draws them on several
+   * cores and the board fills in as each answers. Returns the requests
+   * the model waits for.
    */
-  private async ensure(pieces: { tile: string; rotation: number }[]): Promise<void> {
+  private ensure(pieces: { tile: string; rotation: number }[]): Promise<void>[] {
     const missing = [...new Set(pieces.map((p) => `${p.tile}@${p.rotation}`))].filter((k) => !this.symbols.has(k) && !this.pending.has(k));
-    const batches: string[][] = [];
-    for (let i = 0; i < missing.length; i += 150) batches.push(missing.slice(i, i + 150));
-    for (const b of batches) {
+    const size = Math.min(150, Math.max(MIN_BATCH, Math.ceil(missing.length / PARALLEL)));
+    for (let i = 0; i < missing.length; i += size) {
+      const b = missing.slice(i, i + size);
       const p = tileBatch(b).then((batch) => this.addSymbols(batch.head, batch.tiles));
       for (const k of b) this.pending.set(k, p);
     }
-    await Promise.all(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)));
+    return [...new Set(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)).filter((p) => p !== undefined))];
   }
 
   private addSymbols(head: string, tiles: { key: string; layout: TileLayout; body: string }[]): void {
@@ -316,10 +322,13 @@ export class Board {
   async render(m: BoardModel): Promise<void> {
     const ticket = ++this.renders;
     const need = [...m.view.board, ...(m.preview ? [m.preview] : [])];
-    if (need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`))) {
-      const arrived = this.ensure(need);
+    const missing = (): boolean => need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
+    if (missing()) {
+      const requests = this.ensure(need);
       this.draw(m, false);
-      await arrived;
+      // Each answer fills in its tiles (unless a later render took over).
+      for (const r of requests) void r.then(() => { if (ticket === this.renders && missing()) this.draw(m, false); }, () => undefined);
+      await Promise.all(requests);
       // A later render started while this one waited for layouts: it wins.
       if (ticket !== this.renders) return;
     }
