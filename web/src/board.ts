@@ -139,6 +139,8 @@ export class Board {
     };
     this.setBox(this.box, true);
     const v = this.view;
+    // A resized viewport (window, side panel) moves or resizes it: read its place again.
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => { this.rect = null; }).observe(v);
     v.addEventListener('wheel', (e) => {
       e.preventDefault();
       this.moving.poke();
