@@ -328,8 +328,11 @@ export class Board {
     if (missing()) {
       const requests = this.ensure(need);
       this.draw(m, false);
-      // Each answer fills in its tiles (unless a later render took over).
-      for (const r of requests) void r.then(() => { if (ticket === this.renders && missing()) this.draw(m, false); }, () => undefined);
+      // Each answer fills in its tiles at the next frame (unless a later
+      // render took over, or the last answer came first and all is drawn):
+      // answers arriving together cost one drawing, not one each.
+      const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
+      for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
       await Promise.all(requests);
       // A later render started while this one waited for layouts: it wins.
       if (ticket !== this.renders) return;
