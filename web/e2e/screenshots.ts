@@ -21,11 +21,13 @@ const SETUPS: Setup[] = [
   { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river2', 'halfsies1', 'halfsies2', 'plague', 'gingerbread'] }, seats: ['greedy', 'random', 'greedy', 'random'] },
 ];
 
+// ONLY=plague,all measures just those games (figures.md is written only for a full run).
+const only = process.env.ONLY?.split(',') ?? null;
 const server = await startServer();
 const browser = await launch();
 const figures: string[] = [];
 try {
-  for (const s of SETUPS) {
+  for (const s of SETUPS.filter((x) => !only || only.includes(x.name))) {
     const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { ...s.config, seed: 11 }, seats: s.seats }) });
     if (!res.ok) { console.error(s.name, await res.text()); continue; }
     const { id } = await res.json() as { id: string };
@@ -44,6 +46,8 @@ try {
     await page.locator('#summary').waitFor();
     await page.locator('svg.board[data-version]').waitFor();
     await page.waitForFunction(() => performance.getEntriesByName('bastide:painted').length > 0);
+    // The tile art (a client that draws placeholders first marks it separately).
+    await page.waitForFunction(() => performance.getEntriesByName('bastide:art-painted').length > 0, undefined, { timeout: 10_000 }).catch(() => undefined);
     const timing = await page.evaluate(() => {
       const board = performance.getEntriesByName('bastide:board')[0] as PerformanceMark | undefined;
       const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/api/tiles/batch'));
@@ -51,8 +55,9 @@ try {
       const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? -1;
       return {
         pieces: Number(board?.detail ?? 0), board: board?.startTime ?? -1, lastTile: Math.max(0, ...tiles.map((r) => r.responseEnd)), fcp: fcp?.startTime ?? -1, kinds: tiles.length,
-        welcome: at('bastide:welcome'), painted: at('bastide:painted'), batchMs: Math.max(0, ...tiles.map((r) => r.responseEnd - r.requestStart)),
-        batchKb: Math.max(0, ...tiles.map((r) => r.transferSize)) / 1024,
+        welcome: at('bastide:welcome'), painted: at('bastide:painted'), artPainted: at('bastide:art-painted'), script: at('bastide:script'), wsOpen: at('bastide:ws-open'), // The tile requests, from the first sent to the last answered (the client may send several at once).
+        batchMs: tiles.length ? Math.max(...tiles.map((r) => r.responseEnd)) - Math.min(...tiles.map((r) => r.requestStart)) : 0,
+        batchKb: tiles.reduce((n, r) => n + r.transferSize, 0) / 1024,
       };
     });
     // Pan and zoom for two seconds, one wheel event per frame, counting frames.
@@ -75,7 +80,7 @@ try {
     });
     await page.keyboard.press('f');
     await page.screenshot({ path: `${DOCS}/web-${s.name}.png` });
-    figures.push(`| ${s.name} (${pass}) | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.welcome.toFixed(0)} | ${timing.batchMs.toFixed(0)} (${timing.batchKb.toFixed(0)} KiB) | ${timing.board.toFixed(0)} | ${timing.painted.toFixed(0)} | ${(fps.frames / (fps.ms / 1000)).toFixed(1)} | ${fps.worst.toFixed(1)} |`);
+    figures.push(`| ${s.name} (${pass}) | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.welcome.toFixed(0)} | ${timing.batchMs.toFixed(0)} (${timing.batchKb.toFixed(0)} KiB) | ${timing.board.toFixed(0)} | ${timing.painted.toFixed(0)} | ${timing.artPainted < 0 ? timing.painted.toFixed(0) : timing.artPainted.toFixed(0)} | ${(fps.frames / (fps.ms / 1000)).toFixed(1)} | ${fps.worst.toFixed(1)} |`);
     console.log(s.name, pass, id, JSON.stringify(timing), JSON.stringify(fps), Date.now() - start, 'ms');
     if (s.name === 'all' && pass === 'warm') {
       await page.goto(`${server.url}/replay/${id}`);
@@ -90,35 +95,38 @@ try {
     await page.close();
     }
   }
-  {
+  if (only) console.log(figures.join('\n'));
+  else {
+    {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${server.url}/`);
+      await page.locator('text=Finished games').waitFor();
+      await page.screenshot({ path: `${DOCS}/web-lobby.png` });
+      await page.close();
+    }
+    // A person's turn against a bot: marked cells, then follower spots.
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${server.url}/`);
-    await page.locator('text=Finished games').waitFor();
-    await page.screenshot({ path: `${DOCS}/web-lobby.png` });
-    await page.close();
-  }
-  // A person's turn against a bot: marked cells, then follower spots.
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/`);
-  await page.check('input[value="plague"]');
-  await page.click('#create');
-  await page.waitForURL(/\/play\//);
-  for (let turn = 0; turn < 6; turn++) {
+    await page.check('input[value="plague"]');
+    await page.click('#create');
+    await page.waitForURL(/\/play\//);
+    for (let turn = 0; turn < 6; turn++) {
+      await page.locator('.target').first().waitFor();
+      await page.locator('.target').nth(turn % 2 === 1 && await page.locator('.target').count() > 1 ? 1 : 0).click();
+      await page.click('#confirm');
+      await page.locator('#pass').waitFor();
+      if (turn === 5) break;
+      if (await page.locator('.spot').count() > 0 && turn % 2 === 0) await page.locator('.spot').first().click();
+      else await page.click('#pass');
+    }
+    await page.screenshot({ path: `${DOCS}/web-followers.png` });
+    await page.click('#pass');
     await page.locator('.target').first().waitFor();
-    await page.locator('.target').nth(turn % 2 === 1 && await page.locator('.target').count() > 1 ? 1 : 0).click();
-    await page.click('#confirm');
-    await page.locator('#pass').waitFor();
-    if (turn === 5) break;
-    if (await page.locator('.spot').count() > 0 && turn % 2 === 0) await page.locator('.spot').first().click();
-    else await page.click('#pass');
+    await page.locator('.target').first().click();
+    await page.screenshot({ path: `${DOCS}/web-preview.png` });
+    await page.close();
+    writeFileSync(resolve(import.meta.dirname, '../figures.md'), `| game | pieces | first paint (ms) | welcome (ms) | tile batch (ms, size) | board in DOM (ms) | board painted (ms) | tile art painted (ms) | pan/zoom fps | worst frame (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n${figures.join('\n')}\n`);
   }
-  await page.screenshot({ path: `${DOCS}/web-followers.png` });
-  await page.click('#pass');
-  await page.locator('.target').first().waitFor();
-  await page.locator('.target').first().click();
-  await page.screenshot({ path: `${DOCS}/web-preview.png` });
-  await page.close();
-  writeFileSync(resolve(import.meta.dirname, '../figures.md'), `| game | pieces | first paint (ms) | welcome (ms) | tile batch (ms, size) | board in DOM (ms) | board painted (ms) | pan/zoom fps | worst frame (ms) |\n|---|---|---|---|---|---|---|---|---|\n${figures.join('\n')}\n`);
 } finally {
   await browser.close();
   await server.stop();

@@ -1,14 +1,27 @@
 // The board: one SVG with layers (map, tiles, targets, followers, tokens,
 // highlights), tile pictures from the server's catalog renderer, and a
 // camera moved by mouse, touch and keyboard.
+//
+// Speed: the SVG draws the board's world box at one unit per CSS pixel and
+// the camera is a single CSS transform on it, written once per frame
+// however many input events came; during a gesture the SVG is a
+// compositor layer (`will-change`), so panning and zooming move a picture
+// instead of drawing the tiles again. Tiles, tokens and followers are
+// <use>s of shared <symbol>s; a render changes only the pieces that
+// changed, and pieces whose art has not arrived yet are drawn as
+// placeholders until it does.
 
 import { MapInfo, TileLayout, tileBatch } from './api';
-import { CELL, Camera, Pt, fit, pan, screenToWorld, zoomAt } from './geometry';
+import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
+import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
 import { playerColour, playerMark } from './colours';
 
 const NS = 'http://www.w3.org/2000/svg';
+/** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
+const PARALLEL = 3;
+const MIN_BATCH = 12;
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, name);
@@ -76,56 +89,77 @@ function spotOf(a: Action): FeatureRef | null {
 }
 
 export class Board {
+  /** The picture (world units); `view` is the viewport that receives the input. */
   readonly svg: SVGSVGElement;
-  private world: SVGGElement;
-  private layers: Record<'map' | 'tiles' | 'targets' | 'followers' | 'tokens' | 'highlights', SVGGElement>;
+  readonly view: HTMLDivElement;
+  private layers: Record<'map' | 'gaps' | 'tiles' | 'targets' | 'followers' | 'tokens' | 'highlights', SVGGElement>;
   camera: Camera = { x: -300, y: -300, scale: 1 };
+  /** The world box the SVG draws (grows with the board, never shrinks). */
+  private box: Box = { x: -300, y: -300, width: 700, height: 700 };
   private layouts = new Map<string, TileLayout>();
   private symbols = new Map<string, string>();
+  private made = new Set<string>();
   private pending = new Map<string, Promise<void>>();
   private headDone = false;
   private defs: SVGDefsElement;
   /** Follows the board as it grows until the player moves the camera. */
   private auto = true;
   private marked = false;
+  private artMarked = false;
   private renders = 0;
   private lastHover = 0;
   private hoverKey = '';
   private pieces: Piece[] = [];
+  /** The element drawn for each piece, in board order, with what it shows. */
+  private drawn: { key: string; node: SVGElement }[] = [];
+  private mapKey = '';
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
   private pointers = new Map<number, Pt>();
   private pinch: number | null = null;
+  /** The viewport's place on the page, read once per gesture (no layout read per event). */
+  private rect: DOMRect | null = null;
+  private frame = coalesce(() => this.applyCamera());
+  private moving = gesture(() => { this.rect = null; this.svg.classList.add('moving'); }, () => this.svg.classList.remove('moving'), 180);
 
   constructor(parent: HTMLElement, private handlers: BoardHandlers) {
-    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' });
-    parent.appendChild(this.svg);
+    this.view = document.createElement('div');
+    this.view.className = 'board-view';
+    parent.appendChild(this.view);
+    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' }, this.view);
     this.defs = el('defs', {}, this.svg);
-    this.world = el('g', {}, this.svg);
+    const world = el('g', {}, this.svg);
     this.layers = {
-      map: el('g', { class: 'layer-map' }, this.world),
-      tiles: el('g', { class: 'layer-tiles' }, this.world),
-      highlights: el('g', { class: 'layer-highlights' }, this.world),
-      followers: el('g', { class: 'layer-followers' }, this.world),
-      tokens: el('g', { class: 'layer-tokens' }, this.world),
-      targets: el('g', { class: 'layer-targets' }, this.world),
+      map: el('g', { class: 'layer-map' }, world),
+      gaps: el('g', { class: 'layer-gaps' }, world),
+      tiles: el('g', { class: 'layer-tiles' }, world),
+      highlights: el('g', { class: 'layer-highlights' }, world),
+      followers: el('g', { class: 'layer-followers' }, world),
+      tokens: el('g', { class: 'layer-tokens' }, world),
+      targets: el('g', { class: 'layer-targets' }, world),
     };
-    this.svg.addEventListener('wheel', (e) => {
+    this.setBox(this.box, true);
+    const v = this.view;
+    // A resized viewport (window, side panel) moves or resizes it: read its place again.
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => { this.rect = null; }).observe(v);
+    v.addEventListener('wheel', (e) => {
       e.preventDefault();
+      this.moving.poke();
       this.auto = false;
       this.setCamera(zoomAt(this.camera, this.local(e), Math.exp(-e.deltaY * 0.0015)));
     }, { passive: false });
-    this.svg.addEventListener('pointerdown', (e) => {
+    v.addEventListener('pointerdown', (e) => {
+      this.rect = null;
       this.pointers.set(e.pointerId, this.local(e));
       if (this.pointers.size === 1) this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
     });
-    this.svg.addEventListener('pointermove', (e) => {
+    v.addEventListener('pointermove', (e) => {
       if (!this.pointers.has(e.pointerId)) return;
       this.pointers.set(e.pointerId, this.local(e));
       if (this.pointers.size === 2) {
         // Two fingers: zoom about their middle by the change of their distance.
         const [a, b] = [...this.pointers.values()] as [Pt, Pt];
         const d = Math.hypot(a.x - b.x, a.y - b.y);
-        if (this.pinch !== null && d > 0) this.setCamera(zoomAt(this.camera, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, d / this.pinch));
+        if (this.pinch !== null && d > 0) { this.moving.poke(); this.setCamera(zoomAt(this.camera, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, d / this.pinch)); }
         this.pinch = d;
         if (this.drag) this.drag.moved = true;
         return;
@@ -135,14 +169,15 @@ export class Board {
       const dx = e.clientX - d.x;
       const dy = e.clientY - d.y;
       if (!d.moved && Math.hypot(dx, dy) < 5) return;
-      if (!d.moved) this.svg.setPointerCapture(e.pointerId);
+      if (!d.moved) v.setPointerCapture(e.pointerId);
       d.moved = true;
       this.auto = false;
       d.x = e.clientX;
       d.y = e.clientY;
+      this.moving.poke();
       this.setCamera(pan(this.camera, dx, dy));
     });
-    this.svg.addEventListener('pointermove', (e) => {
+    v.addEventListener('pointermove', (e) => {
       if (this.pointers.size > 0 || !this.handlers.onFeature) return;
       const now = performance.now();
       // Hover is for reading the board: ten lookups a second are plenty.
@@ -155,32 +190,54 @@ export class Board {
         this.handlers.onFeature(ref);
       }
     });
-    this.svg.addEventListener('pointerleave', () => { this.hoverKey = ''; this.handlers.onFeature?.(null); });
+    v.addEventListener('pointerleave', () => { this.hoverKey = ''; this.rect = null; this.handlers.onFeature?.(null); });
     const up = (e: PointerEvent): void => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size < 2) this.pinch = null;
       if (this.pointers.size === 0) window.setTimeout(() => { this.drag = null; }, 0);
     };
-    this.svg.addEventListener('pointerup', up);
-    this.svg.addEventListener('pointercancel', up);
+    v.addEventListener('pointerup', up);
+    v.addEventListener('pointercancel', up);
     // A drag ends with a click on whatever is under the pointer: swallow it.
-    this.svg.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+    v.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+  }
+
+  private viewRect(): DOMRect {
+    this.rect ??= this.view.getBoundingClientRect();
+    return this.rect;
   }
 
   private local(e: MouseEvent): Pt {
-    const r = this.svg.getBoundingClientRect();
+    const r = this.viewRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   }
 
+  /** Moves the camera; the picture follows in the next frame (one write however many events). */
   setCamera(c: Camera): void {
     this.camera = c;
-    this.world.setAttribute('transform', `scale(${c.scale}) translate(${-c.x} ${-c.y})`);
+    this.frame.schedule();
   }
 
-  panBy(dx: number, dy: number): void { this.auto = false; this.setCamera(pan(this.camera, dx, dy)); }
+  private applyCamera(): void {
+    this.svg.style.transform = cameraTransform(this.camera, this.box);
+  }
+
+  /** Makes the SVG draw `b` (at one world unit per CSS pixel). */
+  private setBox(b: Box, force = false): void {
+    if (!force && b === this.box) return;
+    this.box = b;
+    this.svg.setAttribute('viewBox', `${b.x} ${b.y} ${b.width} ${b.height}`);
+    this.svg.setAttribute('width', String(b.width));
+    this.svg.setAttribute('height', String(b.height));
+    this.frame.schedule();
+    this.frame.flush();
+  }
+
+  panBy(dx: number, dy: number): void { this.auto = false; this.moving.poke(); this.setCamera(pan(this.camera, dx, dy)); }
   zoomBy(f: number): void {
     this.auto = false;
-    const r = this.svg.getBoundingClientRect();
+    this.moving.poke();
+    const r = this.viewRect();
     this.setCamera(zoomAt(this.camera, { x: r.width / 2, y: r.height / 2 }, f));
   }
   /** Shows the whole board again and follows it as it grows. */
@@ -188,8 +245,11 @@ export class Board {
   private lastCells: Pt[] = [];
   fitTo(cells: Pt[]): void {
     this.lastCells = cells;
-    const r = this.svg.getBoundingClientRect();
+    // Called after the page around the board changed: its place may have too.
+    this.rect = null;
+    const r = this.viewRect();
     this.setCamera(fit(cells, r.width || 800, r.height || 600));
+    this.frame.flush();
   }
   worldAt(screen: Pt): Pt { return screenToWorld(this.camera, screen); }
 
@@ -223,18 +283,21 @@ export class Board {
 
   /**
    * Fetches the drawings and layouts the model needs, each tile kind and
-   * rotation once, in batches: each becomes a <symbol> that every copy of
-   * the tile on the board <use>s.
+   * rotation once: each becomes a <symbol> that every copy of the tile on
+   * the board <use>s. The missing ones are asked for in up to
+   * PARALLEL requests at once, so that the server draws them on several
+   * cores and the board fills in as each answers. Returns the requests
+   * the model waits for.
    */
-  private async ensure(pieces: { tile: string; rotation: number }[]): Promise<void> {
+  private ensure(pieces: { tile: string; rotation: number }[]): Promise<void>[] {
     const missing = [...new Set(pieces.map((p) => `${p.tile}@${p.rotation}`))].filter((k) => !this.symbols.has(k) && !this.pending.has(k));
-    const batches: string[][] = [];
-    for (let i = 0; i < missing.length; i += 150) batches.push(missing.slice(i, i + 150));
-    for (const b of batches) {
+    const size = Math.min(150, Math.max(MIN_BATCH, Math.ceil(missing.length / PARALLEL)));
+    for (let i = 0; i < missing.length; i += size) {
+      const b = missing.slice(i, i + size);
       const p = tileBatch(b).then((batch) => this.addSymbols(batch.head, batch.tiles));
       for (const k of b) this.pending.set(k, p);
     }
-    await Promise.all(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)));
+    return [...new Set(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)).filter((p) => p !== undefined))];
   }
 
   private addSymbols(head: string, tiles: { key: string; layout: TileLayout; body: string }[]): void {
@@ -253,36 +316,60 @@ export class Board {
     for (const n of [...doc.documentElement.childNodes]) this.defs.appendChild(document.importNode(n, true));
   }
 
+  /**
+   * Draws a model: at once, with placeholders for the tiles whose art has
+   * not arrived, then again when it has. `data-version` is set only on a
+   * complete drawing (tests wait for it before clicking).
+   */
   async render(m: BoardModel): Promise<void> {
     const ticket = ++this.renders;
-    await this.ensure([...m.view.board, ...(m.preview ? [m.preview] : [])]);
-    // A later render started while this one waited for layouts: it wins.
-    if (ticket !== this.renders) return;
+    const need = [...m.view.board, ...(m.preview ? [m.preview] : [])];
+    const missing = (): boolean => need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
+    if (missing()) {
+      const requests = this.ensure(need);
+      this.draw(m, false);
+      // Each answer fills in its tiles at the next frame (unless a later
+      // render took over, or the last answer came first and all is drawn):
+      // answers arriving together cost one drawing, not one each.
+      const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
+      for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
+      await Promise.all(requests);
+      // A later render started while this one waited for layouts: it wins.
+      if (ticket !== this.renders) return;
+    }
+    this.draw(m, true);
+  }
+
+  private draw(m: BoardModel, complete: boolean): void {
     const L = this.layers;
     this.pieces = m.view.board;
-    for (const g of Object.values(L)) g.replaceChildren();
     if (m.map) this.drawMap(m.map, m.view);
     // Under every half tile its whole cell is hatched: a second half covers
     // the rest, an empty half stays visibly empty (the renderer's pattern).
-    for (const p of m.view.board) if (p.half) el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, fill: 'url(#hatch)', class: 'halfgap' }, L.map);
+    L.gaps.replaceChildren();
+    for (const p of m.view.board) if (p.half) el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, fill: 'url(#hatch)', class: 'halfgap' }, L.gaps);
     const cells: Pt[] = [];
-    const drawPiece = (p: Piece, parent: SVGGElement, cls: string): void => {
+    this.drawTiles(m.view.board, cells);
+    for (const g of [L.targets, L.followers, L.tokens, L.highlights]) g.replaceChildren();
+    if (m.preview) {
+      const p = m.preview;
       const l = this.layouts.get(`${p.tile}@${p.rotation}`);
-      if (!l) return;
-      cells.push(...pieceCells(p, l));
       const id = this.symbols.get(`${p.tile}@${p.rotation}`);
-      if (!id) return;
-      el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: cls, 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, parent);
-    };
-    for (const p of m.view.board) drawPiece(p, L.tiles, 'tile');
-    if (m.preview) drawPiece({ ...m.preview }, L.targets, 'preview');
+      if (l && id) {
+        cells.push(...pieceCells(p, l));
+        el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'preview', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, L.targets);
+      }
+    }
     m.view.followers.forEach((f) => {
       const at = spotPoint(f, m.view.board, this.layouts);
       if (!at) return;
       const name = m.view.players[f.seat] ?? `seat ${f.seat}`;
-      const g = el('g', { class: 'fig', transform: `translate(${at.x} ${at.y})`, role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
-      el('circle', { r: 11, fill: playerColour(name, f.seat), stroke: '#fff', 'stroke-width': 2.5 }, g);
-      el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, g).textContent = playerMark(f.seat);
+      const colour = playerColour(name, f.seat);
+      const id = this.symbol(`fig-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, 14, (s) => {
+        el('circle', { r: 11, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, s);
+        el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, s).textContent = playerMark(f.seat);
+      });
+      this.token(id, 14, at, { class: 'fig', role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
     });
     this.drawTokens(m.view.extras);
     for (const t of m.targets) {
@@ -305,25 +392,75 @@ export class Board {
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     }
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
+    const mapCells = m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [];
+    this.setBox(unionBox(this.box, cellBox([...cells, ...m.targets, ...mapCells], 3)) ?? this.box);
     if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
-    this.svg.setAttribute('data-version', String(m.version));
-    // For docs/performance.md: when the first board with tiles is in the DOM.
+    if (complete) this.svg.setAttribute('data-version', String(m.version));
+    // For docs/performance.md: when the first board with tiles is in the DOM
+    // (placeholders or art), and when its art is; two frames later each
+    // has been laid out and painted.
     if (!this.marked && m.view.board.length > 0) {
       this.marked = true;
       performance.mark('bastide:board', { detail: m.view.board.length });
-      // Two frames later the board has been laid out and painted.
       requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('bastide:painted')));
     }
+    if (complete && !this.artMarked && m.view.board.length > 0) {
+      this.artMarked = true;
+      performance.mark('bastide:art', { detail: m.view.board.length });
+      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('bastide:art-painted')));
+    }
+  }
+
+  /**
+   * The tiles layer: one <use> per piece whose art is here, a placeholder
+   * square otherwise; only the pieces that changed are touched (a move
+   * adds one tile, it does not redraw the board).
+   */
+  private drawTiles(board: Piece[], cells: Pt[]): void {
+    board.forEach((p, i) => {
+      const k = `${p.tile}@${p.rotation}`;
+      const l = this.layouts.get(k);
+      const id = this.symbols.get(k);
+      if (l) cells.push(...pieceCells(p, l)); else cells.push({ x: p.x, y: p.y });
+      const key = `${k} ${p.x},${p.y} ${p.half ?? ''} ${id ?? ''}`;
+      if (this.drawn[i]?.key === key) return;
+      const node: SVGElement = l && id
+        ? el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'tile', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` })
+        : el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, class: 'tile-placeholder' });
+      const old = this.drawn[i];
+      if (old) old.node.replaceWith(node); else this.layers.tiles.appendChild(node);
+      this.drawn[i] = { key, node };
+    });
+    for (const d of this.drawn.splice(board.length)) d.node.remove();
+  }
+
+  /** A <symbol> drawn once (`build` fills it, centred on 0,0 within `r`); its id. */
+  private symbol(id: string, r: number, build: (s: SVGSymbolElement) => void): string {
+    const full = `b-${id}`;
+    if (!this.made.has(full)) {
+      this.made.add(full);
+      build(el('symbol', { id: full, viewBox: `${-r} ${-r} ${2 * r} ${2 * r}` }, this.defs));
+    }
+    return full;
+  }
+
+  /** One <use> of a token symbol centred at `at`. */
+  private token(id: string, r: number, at: Pt, attrs: Record<string, string | number>, parent: SVGGElement): void {
+    el('use', { href: `#${id}`, x: at.x - r, y: at.y - r, width: 2 * r, height: 2 * r, ...attrs }, parent);
   }
 
   private drawMap(map: MapInfo, view: View): void {
     const g = this.layers.map;
+    const chips = isObject(view.extras.chips) ? view.extras.chips : null;
+    const squares = chips && Array.isArray(chips.chumak) ? chips.chumak : [];
+    const key = `${map.cells.length} ${map.starts.length} ${JSON.stringify(squares)}`;
+    if (key === this.mapKey) return;
+    this.mapKey = key;
+    g.replaceChildren();
     for (const [x, y] of map.cells) el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: 'mapcell' }, g);
     map.starts.forEach(([x, y], i) => {
       el('text', { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'mapstart' }, g).textContent = String(i + 1);
     });
-    const chips = isObject(view.extras.chips) ? view.extras.chips : null;
-    const squares = chips && Array.isArray(chips.chumak) ? chips.chumak : [];
     for (const c of map.chumak) {
       const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
       const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
@@ -341,24 +478,30 @@ export class Board {
         const p = cellOf(o);
         if (!p || !isObject(o)) continue;
         const active = o.side === 'active';
-        const t = el('g', { transform: `translate(${p.x * CELL + 78} ${p.y * CELL + 22})`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
-        el('circle', { r: 13, class: active ? 'tok-outbreak' : 'tok-outbreak tok-eradicated' }, t);
-        el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = String(o.number);
+        const cls = active ? 'tok-outbreak' : 'tok-outbreak tok-eradicated';
+        const id = this.symbol(`outbreak-${String(o.number)}-${active ? 'a' : 'e'}`, 16, (s) => {
+          el('circle', { r: 13, class: cls }, s);
+          el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, s).textContent = String(o.number);
+        });
+        this.token(id, 16, { x: p.x * CELL + 78, y: p.y * CELL + 22 }, { class: `token ${cls}`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
       }
     }
     if (plague && Array.isArray(plague.fleas)) {
       for (const f of plague.fleas) {
         const p = cellOf(f);
         if (!p || !isObject(f)) continue;
-        const t = el('g', { transform: `translate(${p.x * CELL + 22} ${p.y * CELL + 78})`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
-        el('circle', { r: 9, class: f.side === 'active' ? 'tok-flea' : 'tok-flea tok-latent' }, t);
+        const cls = f.side === 'active' ? 'tok-flea' : 'tok-flea tok-latent';
+        const id = this.symbol(f.side === 'active' ? 'flea-a' : 'flea-l', 12, (s) => { el('circle', { r: 9, class: cls }, s); });
+        this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
       }
     }
     const gb = cellOf(extras.gingerbread ?? null);
     if (gb) {
-      const t = el('g', { transform: `translate(${gb.x * CELL + 50} ${gb.y * CELL + 50})`, role: 'img', 'aria-label': 'the gingerbread man' }, g);
-      el('circle', { r: 12, class: 'tok-ginger' }, t);
-      el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, t).textContent = 'G';
+      const id = this.symbol('ginger', 15, (s) => {
+        el('circle', { r: 12, class: 'tok-ginger' }, s);
+        el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, s).textContent = 'G';
+      });
+      this.token(id, 15, { x: gb.x * CELL + 50, y: gb.y * CELL + 50 }, { class: 'token tok-ginger', role: 'img', 'aria-label': 'the gingerbread man' }, g);
     }
   }
 }

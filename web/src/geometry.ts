@@ -47,6 +47,43 @@ export function fit(cells: Pt[], width: number, height: number): Camera {
   return { x: (minX + maxX) / 2 - width / (2 * scale), y: (minY + maxY) / 2 - height / (2 * scale), scale };
 }
 
+/** A rectangle of world units. */
+export interface Box { x: number; y: number; width: number; height: number }
+
+/** The world box covering every cell of `cells` with `margin` cells around (null when there are none). */
+export function cellBox(cells: Pt[], margin: number): Box | null {
+  if (cells.length === 0) return null;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of cells) {
+    if (p.x < minX) minX = p.x;
+    if (p.x > maxX) maxX = p.x;
+    if (p.y < minY) minY = p.y;
+    if (p.y > maxY) maxY = p.y;
+  }
+  return { x: (minX - margin) * CELL, y: (minY - margin) * CELL, width: (maxX - minX + 1 + 2 * margin) * CELL, height: (maxY - minY + 1 + 2 * margin) * CELL };
+}
+
+/** The smallest box holding both (`a` when `b` lies inside it, so a caller can skip the update). */
+export function unionBox(a: Box | null, b: Box | null): Box | null {
+  if (!a) return b;
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  const right = Math.max(a.x + a.width, b.x + b.width);
+  const bottom = Math.max(a.y + a.height, b.y + b.height);
+  if (x === a.x && y === a.y && right === a.x + a.width && bottom === a.y + a.height) return a;
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/**
+ * The CSS transform (with `transform-origin: 0 0`) of an element drawing
+ * the world box `box` at one world unit per CSS pixel, so that it shows
+ * what camera `c` sees: screen = (world - camera) * scale.
+ */
+export function cameraTransform(c: Camera, box: Box): string {
+  return `translate(${(box.x - c.x) * c.scale}px, ${(box.y - c.y) * c.scale}px) scale(${c.scale})`;
+}
+
 /** The next rotation clockwise. */
 export function nextRotation<R extends number>(r: R, all: readonly R[]): R {
   const i = all.indexOf(r);

@@ -8,6 +8,9 @@ import { replay } from './replay';
 import { table } from './table';
 import { findToken, parseFragment, saveToken } from './tokens';
 
+// For docs/performance.md: when the client starts running.
+performance.mark('bastide:script');
+
 const app = document.getElementById('app');
 let leave: (() => void) | null = null;
 

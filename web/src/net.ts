@@ -30,6 +30,7 @@ export function connect(
     ws = sock;
     sock.onopen = () => {
       attempt = 0;
+      if (performance.getEntriesByName('bastide:ws-open').length === 0) performance.mark('bastide:ws-open');
       sock.send(JSON.stringify({ hello: { token, since: since() } }));
       onState('open');
       // The server closes connections silent for 15 minutes.
