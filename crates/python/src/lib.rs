@@ -500,6 +500,15 @@ impl PyGame {
         }
     }
 
+    /// Applies action `i` of a record being replayed; errors name it.
+    fn apply_record_action(&mut self, i: usize, aj: &ActionJson) -> PyResult<()> {
+        let at = |e: String| RecordError::new_err(format!("action {i}: {e}"));
+        let a = aj
+            .to_action(self.catalog())
+            .map_err(|e| at(e.to_string()))?;
+        self.apply_action(a).map_err(|e| at(e.to_string()))
+    }
+
     /// Applies the chance outcome `t` and remembers it for pickling.
     fn chance_to(&mut self, t: TileIdx) -> PyResult<()> {
         match &mut self.core {
@@ -582,11 +591,7 @@ impl PyGame {
                     }
                 }
             }
-            let a = aj
-                .to_action(g.catalog())
-                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
-            g.apply_action(a)
-                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
+            g.apply_record_action(i, aj)?;
         }
         Ok(g)
     }
@@ -876,11 +881,7 @@ impl PyGame {
                 g.chance_to(t)?;
             }
             let Some(aj) = rec.actions.get(i) else { break };
-            let a = aj
-                .to_action(g.catalog())
-                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
-            g.apply_action(a)
-                .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
+            g.apply_record_action(i, aj)?;
         }
         Ok(g)
     }
