@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 import bastide
+from bastide._config import game_kwargs
 
 __all__ = ["BastideEnv"]
 
@@ -68,17 +69,7 @@ class BastideEnv(gymnasium.Env):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if config is None:
-            self._kwargs: dict[str, Any] = {
-                "sets": sets if sets is not None else "base",
-                "players": players if players is not None else 2,
-            }
-        else:
-            if sets is not None or players is not None:
-                raise bastide.ConfigError("give either a config or sets/players, not both")
-            self._kwargs = {"config": config}
-        self._kwargs["options"] = options
-        self._kwargs["radius"] = radius
+        self._kwargs = game_kwargs(sets, players, config, options, radius)
         self.game = bastide.Game(**self._kwargs, seed=0)
         n = self.game.num_players
         if action_mode is None:

@@ -39,6 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 import bastide
+from bastide._config import game_kwargs
 
 __all__ = ["env", "raw_env", "MAX_LEGAL"]
 
@@ -101,17 +102,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if config is None:
-            self._kwargs: dict[str, Any] = {
-                "sets": sets if sets is not None else "base",
-                "players": players if players is not None else 2,
-            }
-        else:
-            if sets is not None or players is not None:
-                raise bastide.ConfigError("give either a config or sets/players, not both")
-            self._kwargs = {"config": config}
-        self._kwargs["options"] = options
-        self._kwargs["radius"] = radius
+        self._kwargs = game_kwargs(sets, players, config, options, radius)
         # Built once here, so a bad configuration fails at construction.
         self.game = bastide.Game(**self._kwargs, seed=0)
         if reward not in ("win", "score"):
