@@ -571,6 +571,14 @@ pub const PLACE_BASE: usize = 33;
 pub const TRADE_CODES: usize = 16 * 3 * 5 * 5;
 /// Draft codes: catalog tile indices.
 pub const DRAFT_CODES: usize = 4096;
+/// Where a spread flea comes from: the supply (0), or the flea on the
+/// board of that rank (1–18) when the fleas are ordered by the piece they
+/// sit on (placement order).
+pub const FLEA_SOURCES: usize = 1 + crate::expansions::plague::FLEAS as usize;
+/// Which follower flees: the rank of its segment among the current
+/// player's followers on the board, ordered by (piece, feature) — at most
+/// 20 followers (the `followers` option's limit) and the large follower.
+pub const FLIGHT_SOURCES: usize = 21;
 
 impl Default for ActionCodec {
     fn default() -> ActionCodec {
@@ -593,7 +601,7 @@ impl ActionCodec {
 
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
-        self.flee_base() + self.feature_codes() * self.feature_codes()
+        self.flee_base() + FLIGHT_SOURCES * self.feature_codes()
     }
 
     /// First index of the large follower (Inns & Cathedrals): after
@@ -636,7 +644,7 @@ impl ActionCodec {
 
     /// First flight index.
     pub fn flee_base(&self) -> usize {
-        self.flea_base() + self.tile_codes() * (self.tile_codes() + 1)
+        self.flea_base() + self.tile_codes() * FLEA_SOURCES
     }
 
     /// Codes for a tile on the board: window cell × (whole tile or one of
@@ -757,14 +765,26 @@ impl ActionCodec {
                 let t = self.tile_code(to.pos(), to.half)?;
                 let f = match from {
                     None => 0,
-                    Some(f) => 1 + self.tile_code(f.pos(), f.half)?,
+                    Some(f) => {
+                        let pi = piece_in(game, f.pos(), f.half)?;
+                        1 + flea_pieces(game).iter().position(|&q| q == pi)?
+                    }
                 };
-                Some(self.flea_base() + t * (self.tile_codes() + 1) + f)
+                (f < FLEA_SOURCES).then(|| self.flea_base() + t * FLEA_SOURCES + f)
             }
             Action::Flee { from, to } => {
-                let f = self.feature_code(from.pos(), from.half, from.place)?;
-                let t = self.feature_code(to.pos(), to.half, to.place)?;
-                Some(self.flee_base() + f * self.feature_codes() + t)
+                let cat = game.catalog();
+                let board = game.board();
+                let start = board.node_at(cat, from.pos(), from.half, from.place)?;
+                let segment = board.features().origin(start);
+                let f = flight_sources(game).iter().position(|&s| s == segment)?;
+                // The destination by its canonical name, so that every name
+                // of one segment gets the index `legal_indices` gives it.
+                let dest = board.node_at(cat, to.pos(), to.half, to.place)?;
+                let (qi, qf) = board.features().origin(dest);
+                let (pos, place) = game.feature_anchor(qi, qf);
+                let t = self.feature_code(pos, board.pieces()[qi as usize].corner, place)?;
+                (f < FLIGHT_SOURCES).then(|| self.flee_base() + f * self.feature_codes() + t)
             }
         }
     }
@@ -829,7 +849,9 @@ impl ActionCodec {
         if index >= self.flee_base() {
             let i = index - self.flee_base();
             let (f, t) = (i / self.feature_codes(), i % self.feature_codes());
-            let (fp, fh, fpl) = self.feature_of(f)?;
+            let (pi, fi) = *flight_sources(game).get(f)?;
+            let (fp, fpl) = game.feature_anchor(pi, fi);
+            let fh = game.board().pieces()[pi as usize].corner;
             let (tp, th, tpl) = self.feature_of(t)?;
             return Some(Action::Flee {
                 from: FeatureAt::new(fp, fh, fpl)?,
@@ -838,13 +860,14 @@ impl ActionCodec {
         }
         if index >= self.flea_base() {
             let i = index - self.flea_base();
-            let (t, f) = (i / (self.tile_codes() + 1), i % (self.tile_codes() + 1));
+            let (t, f) = (i / FLEA_SOURCES, i % FLEA_SOURCES);
             let (tp, th) = self.tile_of(t)?;
             let from = match f {
                 0 => None,
                 f => {
-                    let (fp, fh) = self.tile_of(f - 1)?;
-                    Some(TileAt::new(fp, fh)?)
+                    let pi = *flea_pieces(game).get(f - 1)?;
+                    let piece = game.board().pieces()[pi as usize];
+                    Some(TileAt::new(piece.pos, piece.corner)?)
                 }
             };
             return Some(Action::Flea {
@@ -887,8 +910,116 @@ impl ActionCodec {
     }
 }
 
+/// The piece in cell `p` (the half at `half` in a half-filled cell).
+fn piece_in(game: &Game, p: Pos, half: Option<Corner>) -> Option<u16> {
+    let board = game.board();
+    board
+        .pieces_at(p)
+        .map(|(pi, _)| pi)
+        .find(|&pi| board.pieces()[pi as usize].corner == half)
+}
+
+/// The pieces that carry a flea, ascending: a moved flea's source is its
+/// rank here.
+fn flea_pieces(game: &Game) -> Vec<u16> {
+    let mut v: Vec<u16> = game
+        .plague()
+        .map(|p| p.fleas().iter().map(|f| f.piece).collect())
+        .unwrap_or_default();
+    v.sort_unstable();
+    v
+}
+
+/// The segments `(piece, feature)` holding the current player's followers,
+/// ascending and distinct: a flight's source is its rank here.
+fn flight_sources(game: &Game) -> Vec<(u16, u8)> {
+    let me = game.current_player();
+    let mut v: Vec<(u16, u8)> = game
+        .followers()
+        .iter()
+        .filter(|f| f.player as usize == me)
+        .map(|f| (f.piece, f.feature))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Per-cell planes of the observation tensor, before the follower planes.
 pub const CELL_PLANES: usize = 26;
+
+/// The phases in the order of the tensor's phase one-hot.
+const PHASES: [Phase; 6] = [
+    Phase::Place,
+    Phase::Follower,
+    Phase::Over,
+    Phase::Gingerbread,
+    Phase::Draft,
+    Phase::Plague,
+];
+
+/// Length of the phase one-hot at the head of the globals.
+pub const SHARED_PHASES: usize = PHASES.len();
+
+/// Where an expansion writes its share of an observation tensor: its own
+/// cell planes, numbered from 0, and its globals, appended in order. Values
+/// are clamped to `0..=1` like the rest of the tensor.
+pub struct TensorPart<'a> {
+    codec: &'a ActionCodec,
+    /// The planes after the shared ones.
+    cells: &'a mut [f32],
+    /// The current expansion's first plane and one past its last.
+    base: usize,
+    end: usize,
+    globals: &'a mut Vec<f32>,
+}
+
+impl TensorPart<'_> {
+    /// Starts the next expansion's part, `planes` planes long.
+    pub(crate) fn begin(&mut self, planes: usize) {
+        self.base = self.end;
+        self.end += planes;
+    }
+
+    /// Globals written so far (shared and expansions').
+    pub(crate) fn globals_written(&self) -> usize {
+        self.globals.len()
+    }
+
+    /// Raises the expansion's plane `k` at cell `p` to at least `v` (cells
+    /// outside the window are left out).
+    pub fn set(&mut self, k: usize, p: Pos, v: f32) {
+        debug_assert!(
+            self.base + k < self.end,
+            "plane {k} beyond the expansion's planes"
+        );
+        let ww = self.codec.width() * self.codec.width();
+        if let Some(c) = self.codec.cell_index(p) {
+            if let Some(slot) = self.cells.get_mut((self.base + k) * ww + c) {
+                *slot = slot.max(v.clamp(0.0, 1.0));
+            }
+        }
+    }
+
+    /// Marks every cell of piece `pi` on the expansion's plane `k`.
+    pub fn set_piece(&mut self, game: &Game, k: usize, pi: u16, v: f32) {
+        let piece = game.board().pieces()[pi as usize];
+        let o = game.catalog().tile(piece.tile).oriented(piece.rot);
+        for &(dx, dy) in &o.cells {
+            self.set(k, piece.pos.offset(dx, dy), v);
+        }
+    }
+
+    /// The window's radius: cells with `|x|, |y| ≤ radius` are in the tensor.
+    pub fn radius(&self) -> i32 {
+        self.codec.radius
+    }
+
+    /// Appends one global.
+    pub fn push(&mut self, v: f32) {
+        self.globals.push(v.clamp(0.0, 1.0));
+    }
+}
 
 /// The observation tensor of `player`: `planes × W × W` cell planes (the
 /// codec's window, row `y + R`, column `x + R`) followed by a vector of
@@ -919,10 +1050,24 @@ impl ActionCodec {
         self.tensor(state.game(), player, o.drawn)
     }
 
+    /// The tensor's shape for `game`: `(planes, globals)`. The shared part
+    /// (`CELL_PLANES + 4·players` planes, `6 + 3·players + 1 + 2·kinds`
+    /// globals) is followed by each expansion's in play, in the fixed order
+    /// of the expansions (`docs/openspiel.md`).
+    pub fn tensor_shape(&self, game: &Game) -> (usize, usize) {
+        let n = game.player_count();
+        let kinds = game.catalog().tiles().len();
+        let (p, g) = crate::expansions::tensor_size(game);
+        (
+            CELL_PLANES + 4 * n + p,
+            SHARED_PHASES + 3 * n + 1 + 2 * kinds + g,
+        )
+    }
+
     fn tensor(&self, game: &Game, player: usize, drawn: Option<TileIdx>) -> ObservationTensor {
         let n = game.player_count();
         let w = self.width();
-        let planes = CELL_PLANES + 4 * n;
+        let (planes, globals_len) = self.tensor_shape(game);
         let mut cells = vec![0f32; planes * w * w];
         let cat = game.catalog();
         let mut set = |plane: usize, p: Pos, v: f32| {
@@ -1004,11 +1149,11 @@ impl ActionCodec {
             set(CELL_PLANES + 4 * rel + kind, pos, 1.0);
         }
         // Globals.
-        let mut g = Vec::new();
+        let mut g = Vec::with_capacity(globals_len);
         let phase = game.phase();
-        g.push((phase == Phase::Place) as u8 as f32);
-        g.push((phase == Phase::Follower) as u8 as f32);
-        g.push((phase == Phase::Over) as u8 as f32);
+        for p in PHASES {
+            g.push((phase == p) as u8 as f32);
+        }
         let scores = game.scores();
         for r in 0..n {
             g.push(((scores[(player + r) % n] as f32) / 200.0).min(1.0));
@@ -1044,6 +1189,16 @@ impl ActionCodec {
             rem[t.0 as usize] = c as f32 / cat.tile(t).count.max(1) as f32;
         }
         g.extend(rem.into_iter().map(|x| x.min(1.0)));
+        let shared = CELL_PLANES + 4 * n;
+        let mut part = TensorPart {
+            codec: self,
+            cells: &mut cells[shared * w * w..],
+            base: 0,
+            end: 0,
+            globals: &mut g,
+        };
+        crate::expansions::tensor(game, player, &mut part);
+        debug_assert_eq!(g.len(), globals_len);
         ObservationTensor {
             planes,
             width: w,
@@ -1086,6 +1241,121 @@ mod tests {
 
     /// Plays random games in every set combination, calling `check` at every
     /// position.
+    #[test]
+    fn codec_numbers_moved_fleas_and_flights_compactly() {
+        // Moved fleas (the supply empty) and flights are rare in a few random
+        // games: play Plague games until both have been round-tripped.
+        let codec = ActionCodec::default();
+        let (mut moved, mut flights) = (0, 0);
+        for seed in 0..200 {
+            let mut g = Game::new(config(&["base", "plague"], seed)).expect("config");
+            let mut rng = Rng::new(seed);
+            while !g.is_finished() {
+                let legal = g.legal_actions();
+                for a in &legal {
+                    let i = codec.encode(&g, a).expect("inside the window");
+                    assert_eq!(codec.decode(&g, i), Some(*a));
+                    match a {
+                        Action::Flea { from: Some(_), .. } => moved += 1,
+                        Action::Flee { .. } => flights += 1,
+                        _ => {}
+                    }
+                }
+                // Prefer spreading, so the supply runs out in some games.
+                let a = legal
+                    .iter()
+                    .find(|a| matches!(a, Action::Flea { .. }) && rng.below(2) == 0)
+                    .copied()
+                    .unwrap_or(legal[rng.below(legal.len() as u64) as usize]);
+                g.apply_legal(&a);
+            }
+            if moved > 0 && flights > 0 {
+                break;
+            }
+        }
+        assert!(moved > 0 && flights > 0, "moved {moved}, flights {flights}");
+        // The flight segment is follower × place, not place × place.
+        assert!(codec.num_actions() < 10_000_000, "{}", codec.num_actions());
+    }
+
+    #[test]
+    fn observation_tensor_shows_each_expansions_public_state() {
+        let codec = ActionCodec::default();
+        let ww = codec.width() * codec.width();
+        let at = |t: &ObservationTensor, plane: usize, p: Pos| {
+            codec.cell_index(p).map_or(0.0, |c| t.cells[plane * ww + c])
+        };
+        let mut seen = [0usize; 5];
+        for (sets, check) in [
+            (&["base", "plague"][..], 0),
+            (&["winter", "gingerbread"][..], 1),
+            (&["base", "inns-cathedrals"][..], 2),
+            (&["base", "map-chips"][..], 3),
+            (&["base", "halfsies1", "halfsies2"][..], 4),
+        ] {
+            let mut g = Game::new(config(sets, 5)).expect("config");
+            let mut rng = Rng::new(5);
+            let own = CELL_PLANES + 4 * g.player_count();
+            while !g.is_finished() {
+                let t = codec.observation_tensor(&g, 0);
+                assert_eq!(codec.tensor_shape(&g), (t.planes, t.globals.len()));
+                let shared = 6 + 3 * 2 + 1 + 2 * g.catalog().tiles().len();
+                let tail = &t.globals[shared..];
+                let pos_of = |pi: u16| g.board().pieces()[pi as usize].pos;
+                match check {
+                    0 => {
+                        let p = g.plague().expect("plague");
+                        for f in p.fleas() {
+                            let plane = own + usize::from(!f.is_active());
+                            assert_eq!(at(&t, plane, pos_of(f.piece)), 1.0);
+                            seen[0] += 1;
+                        }
+                        assert_eq!(tail[0], f32::from(p.supply()) / 18.0);
+                    }
+                    1 => {
+                        if let Some(n) = g.gingerbread().and_then(|m| m.at) {
+                            let (pi, fi) = g.board().features().origin(n);
+                            assert_eq!(at(&t, own, g.feature_anchor(pi, fi).0), 1.0);
+                            seen[1] += 1;
+                        }
+                    }
+                    2 => {
+                        for f in g.followers().iter().filter(|f| f.figure == Figure::Big) {
+                            let plane = own + f.player as usize;
+                            assert_eq!(at(&t, plane, g.feature_anchor(f.piece, f.feature).0), 1.0);
+                            seen[2] += 1;
+                        }
+                        assert_eq!(tail.len(), 2);
+                    }
+                    3 => {
+                        let c = g.chips().expect("chips");
+                        for q in c.squares.iter().filter(|q| !q.built) {
+                            assert_eq!(at(&t, own + 1, q.pos), 1.0);
+                            seen[3] += 1;
+                        }
+                        let mine: f32 = tail[..6]
+                            .iter()
+                            .zip([6.0, 4.0].iter().cycle())
+                            .map(|(v, k)| v * k)
+                            .sum();
+                        assert_eq!(mine.round() as usize, c.hands[0].len());
+                    }
+                    _ => {
+                        let h = g.halves().expect("halves");
+                        let kinds = g.catalog().tiles().len();
+                        let mine: f32 = tail[..kinds].iter().sum::<f32>() * 2.0;
+                        assert_eq!(mine.round() as usize, h.hands[0].len());
+                        seen[4] += h.hands[0].len();
+                    }
+                }
+                let legal = g.legal_actions();
+                let a = legal[rng.below(legal.len() as u64) as usize];
+                g.apply_legal(&a);
+            }
+        }
+        assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+    }
+
     fn each_position(games: u64, mut check: impl FnMut(&Game, &mut Rng)) {
         for combo in COMBOS {
             for seed in 0..games {
@@ -1287,7 +1557,8 @@ mod tests {
         assert_eq!(t.planes, CELL_PLANES + 8);
         assert_eq!(t.cells.len(), t.planes * 61 * 61);
         let kinds = g.catalog().tiles().len();
-        assert_eq!(t.globals.len(), 3 + 3 * 2 + 1 + 2 * kinds);
+        assert_eq!(t.globals.len(), 6 + 3 * 2 + 1 + 2 * kinds);
+        assert_eq!(codec.tensor_shape(&g), (t.planes, t.globals.len()));
         assert!(t
             .cells
             .iter()

@@ -774,7 +774,8 @@ impl PyGame {
     }
 
     /// What `seat` sees as NumPy `float32` arrays `(cells, globals)`:
-    /// `cells` is `planes × W × W` (`planes = 26 + 4·players`), `globals` a
+    /// `cells` is `planes × W × W` (`planes = 26 + 4·players` plus the
+    /// expansions' planes), `globals` a
     /// vector (layout in docs/openspiel.md; seats relative to `seat`).
     fn observation<'py>(
         &self,
@@ -792,14 +793,9 @@ impl PyGame {
     /// Shapes of `observation`: `((planes, W, W), (globals,))`.
     #[getter]
     fn observation_shape(&self) -> ((usize, usize, usize), (usize,)) {
-        let g = self.core.game();
         let w = self.codec.width();
-        let kinds = g.catalog().tiles().len();
-        let n = g.player_count();
-        (
-            (bastide_engine::openspiel::CELL_PLANES + 4 * n, w, w),
-            (3 + 3 * n + 1 + 2 * kinds,),
-        )
+        let (planes, globals) = self.codec.tensor_shape(self.core.game());
+        ((planes, w, w), (globals,))
     }
 
     /// The game record (dict): config plus the actions taken. With explicit

@@ -72,9 +72,22 @@ def test_pettingzoo_illegal_action_loses_the_game():
     assert e.rewards[first] == -1
 
 
-def test_pettingzoo_codec_mode_refuses_the_plague():
+def test_pettingzoo_plague_defaults_to_legal_mode_and_its_codec_mask_works():
+    assert bp.raw_env(sets="base,plague").action_mode == "legal"
+    e = bp.raw_env(sets="base,plague", action_mode="codec", radius=10)
+    e.reset(seed=3)
+    for _ in range(40):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            break
+        mask = obs["action_mask"]
+        legal = e.game.legal_actions()
+        assert list(np.flatnonzero(mask)) == legal
+        e.step(legal[len(legal) // 2])
+    # A window so large that even a flight per follower and place overflows
+    # the mask: refused with a way out.
     with pytest.raises(bastide.ConfigError, match="legal"):
-        bp.raw_env(sets="base,plague", action_mode="codec")
+        bp.raw_env(sets="base,plague", action_mode="codec", radius=64)
 
 
 @pytest.mark.parametrize(

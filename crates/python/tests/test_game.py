@@ -144,12 +144,12 @@ def test_observation_layout(players):
     assert (cells.shape, glob.shape) == g.observation_shape
     kinds = len(g.tile_ids)
     assert cells.shape == (26 + 4 * players, 21, 21)
-    assert glob.shape == (3 + 3 * players + 1 + 2 * kinds,)
+    assert glob.shape == (6 + 3 * players + 1 + 2 * kinds,)
     assert cells.dtype == glob.dtype == np.float32
     assert cells.min() >= 0.0 and cells.max() <= 1.0 and glob.max() <= 1.0
     # The start tile covers the centre cell; the drawn tile is one-hot.
     assert cells[0, 10, 10] == 1.0
-    drawn = glob[3 + 3 * players + 1 : 3 + 3 * players + 1 + kinds]
+    drawn = glob[6 + 3 * players + 1 : 6 + 3 * players + 1 + kinds]
     assert drawn.sum() == 1.0
     # Arrays are fresh, writable copies.
     cells[:] = 0
@@ -168,7 +168,7 @@ def test_config_forms():
     known = bastide.known_sets()
     assert {"base", "winter", "river1", "plague", "map-chips", "ukraine"} <= set(known)
     short = bastide.Game(sets="base", options={"followers": 2})
-    assert short.observation(0)[1][3 + 3 * 2 - 2] == 1.0  # supply 2 of 2
+    assert short.observation(0)[1][6 + 3 * 2 - 2] == 1.0  # supply 2 of 2
 
 
 def test_clone_is_independent():

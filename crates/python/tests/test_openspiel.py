@@ -14,7 +14,7 @@ from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 import bastide.openspiel  # noqa: E402  (registers the game; needs pyspiel)
 
 SETS = ["base", "base,river1", "winter,gingerbread", "base,halfsies1", "base,map-chips"]
-# The Plague's codec space exceeds OpenSpiel's action ids: it plays in "legal" mode.
+# The Plague's codec space (millions of ids) plays in "legal" mode by default.
 ALL_SETS = [*SETS, "base,plague"]
 
 
@@ -82,15 +82,18 @@ def test_chance_nodes_are_the_draws_and_observations_hide_them():
     # The globals' drawn-tile one-hot: empty at the chance node, then the tile.
     g = bastide.Game(sets="base")
     kinds = len(g.tile_ids)
-    start = int(np.prod(g.observation_shape[0])) + 3 + 3 * 2 + 1
+    start = int(np.prod(g.observation_shape[0])) + 6 + 3 * 2 + 1
     assert hidden[start : start + kinds].sum() == 0
     assert shown[start + tile] == 1.0
     assert state.action_to_string(0, state.legal_actions()[0]).startswith("{'place'")
 
 
-def test_the_plague_plays_in_legal_mode_and_codec_mode_is_refused():
-    with pytest.raises(bastide.ConfigError, match="legal"):
-        pyspiel.load_game("python_bastide", {"sets": "base,plague", "action_mode": "codec"})
+def test_the_plague_plays_in_legal_mode_by_default_and_in_codec_mode_on_request():
+    codec = pyspiel.load_game("python_bastide", {"sets": "base,plague", "action_mode": "codec"})
+    assert codec.num_distinct_actions() == bastide.Game(sets="base,plague").num_actions
+    state = codec.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.legal_actions() == state.game_state.legal_actions()
     game = pyspiel.load_game("python_bastide", {"sets": "base,plague", "radius": 12})
     state = game.new_initial_state()
     state.apply_action(state.chance_outcomes()[0][0])

@@ -218,6 +218,18 @@ impl Expansion for GingerbreadRules {
         g.ext.gingerbread.is_some()
     }
 
+    /// One plane: the cell that names the gingerbread man's segment.
+    fn tensor_size(_g: &Game) -> (usize, usize) {
+        (1, 0)
+    }
+
+    fn tensor(g: &Game, _player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+        if let Some(n) = g.gingerbread().and_then(|m| m.at) {
+            let (pi, fi) = g.board().features().origin(n);
+            t.set(0, g.feature_anchor(pi, fi).0, 1.0);
+        }
+    }
+
     fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
         matches!(a, Action::Gingerbread { .. }).then_some(("gingerbread", "the Gingerbread Man"))
     }

@@ -366,6 +366,40 @@ impl Expansion for Halfsies {
         g.ext.halves.is_some()
     }
 
+    /// Globals: the observer's own halves by tile kind (copies / 2, catalog
+    /// size); halves in each seat's hand (relative to the observer) / 4;
+    /// the draft pool by tile kind (copies / 2); the draw is still a choice.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        let kinds = g.catalog().tiles().len();
+        (0, 2 * kinds + g.player_count() + 1)
+    }
+
+    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+        let kinds = g.catalog().tiles().len();
+        let n = g.player_count();
+        let Some(h) = g.halves() else { return };
+        let count = |tiles: &[TileIdx], t: &mut crate::openspiel::TensorPart<'_>| {
+            let mut c = vec![0u32; kinds];
+            for x in tiles {
+                if let Some(k) = c.get_mut(x.0 as usize) {
+                    *k += 1;
+                }
+            }
+            for k in c {
+                t.push(k as f32 / 2.0);
+            }
+        };
+        count(
+            h.hands.get(player).map(Vec::as_slice).unwrap_or_default(),
+            t,
+        );
+        for rel in 0..n {
+            t.push(h.hands.get((player + rel) % n).map_or(0, Vec::len) as f32 / 4.0);
+        }
+        count(&h.pool, t);
+        t.push(f32::from(u8::from(g.draw_pending())));
+    }
+
     fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
         matches!(a, Action::Draft { .. }).then_some(("draft", "Half-and-half"))
     }

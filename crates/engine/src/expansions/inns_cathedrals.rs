@@ -79,6 +79,27 @@ impl Expansion for InnsCathedrals {
         g.ext.big_followers.is_some()
     }
 
+    /// One plane per seat (relative to the observer): its large follower
+    /// stands on a feature named by this cell. One global per seat: its
+    /// large follower is in the supply.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (g.player_count(), g.player_count())
+    }
+
+    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+        let n = g.player_count();
+        for f in g.followers().iter().filter(|f| f.figure == Figure::Big) {
+            let rel = (f.player as usize + n - player) % n;
+            t.set(rel, g.feature_anchor(f.piece, f.feature).0, 1.0);
+        }
+        let big = g.big_followers();
+        for r in 0..n {
+            t.push(f32::from(u8::from(
+                big.is_some_and(|b| b.in_supply((player + r) % n)),
+            )));
+        }
+    }
+
     fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
         matches!(
             a,

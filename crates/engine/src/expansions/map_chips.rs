@@ -403,6 +403,50 @@ impl Expansion for MapChips {
         g.ext.chips.is_some()
     }
 
+    /// Planes: the cell is off the map; an unbuilt Chumak square; chip
+    /// spaces filled on a Chumak square / 4. Globals: the observer's own
+    /// chips by colour (purple, blue, orange) worth 1 / 6 and worth 2 / 4;
+    /// chips in each seat's hand (relative to the observer) / 30; chips in
+    /// the supply / 30. Other seats' chips are counted, never shown.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (3, 6 + g.player_count() + 1)
+    }
+
+    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+        let Some(c) = g.chips() else { return };
+        let board = g.board();
+        let r = t.radius();
+        for y in -r..=r {
+            for x in -r..=r {
+                let p = Pos::new(x, y);
+                if !board.allowed(p) {
+                    t.set(0, p, 1.0);
+                }
+            }
+        }
+        for q in &c.squares {
+            if !q.built {
+                t.set(1, q.pos, 1.0);
+            }
+            t.set(2, q.pos, q.spaces.len() as f32 / 4.0);
+        }
+        let hand = c.hands.get(player).map(Vec::as_slice).unwrap_or_default();
+        for colour in Colour::ALL {
+            for (value, of) in [(1u8, 6.0), (2, 4.0)] {
+                let k = hand
+                    .iter()
+                    .filter(|h| h.colour == colour && h.value == value)
+                    .count();
+                t.push(k as f32 / of);
+            }
+        }
+        let n = g.player_count();
+        for rel in 0..n {
+            t.push(c.hands.get((player + rel) % n).map_or(0, Vec::len) as f32 / 30.0);
+        }
+        t.push(c.supply.len() as f32 / 30.0);
+    }
+
     fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
         matches!(a, Action::Trade { .. }).then_some(("trade", "Map Chips"))
     }

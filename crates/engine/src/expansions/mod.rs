@@ -34,7 +34,7 @@ use crate::features::NodeId;
 use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
-use crate::openspiel::OwnHidden;
+use crate::openspiel::{OwnHidden, TensorPart};
 use crate::rng::Rng;
 use crate::state::StateJson;
 
@@ -305,6 +305,16 @@ pub(crate) trait Expansion {
 
     /// Resamples what the players other than `player` hold in secret.
     fn resample(_g: &mut Game, _player: usize, _rng: &mut Rng) {}
+
+    /// Its share of the observation tensor: how many cell planes and
+    /// globals it adds after the shared ones (fixed for a game).
+    fn tensor_size(_g: &Game) -> (usize, usize) {
+        (0, 0)
+    }
+
+    /// Writes its planes and globals of what `player` may know: its public
+    /// state and `player`'s own hidden items, never another seat's.
+    fn tensor(_g: &Game, _player: usize, _t: &mut TensorPart<'_>) {}
 }
 
 /// Runs `$body` once for each expansion in play, with `$m` naming its type,
@@ -739,4 +749,27 @@ pub(crate) fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
 /// Resamples the other players' secrets.
 pub(crate) fn resample(g: &mut Game, player: usize, rng: &mut Rng) {
     each_active!(g, M => { M::resample(g, player, rng); });
+}
+
+/// The planes and globals the expansions in play add to the tensor.
+pub(crate) fn tensor_size(g: &Game) -> (usize, usize) {
+    let (mut planes, mut globals) = (0, 0);
+    each_active!(g, M => {
+        let (p, q) = M::tensor_size(g);
+        planes += p;
+        globals += q;
+    });
+    (planes, globals)
+}
+
+/// Each expansion in play writes its part of `player`'s tensor, in the
+/// fixed order, each into its own planes.
+pub(crate) fn tensor(g: &Game, player: usize, t: &mut TensorPart<'_>) {
+    each_active!(g, M => {
+        let (planes, globals) = M::tensor_size(g);
+        let start = t.globals_written();
+        t.begin(planes);
+        M::tensor(g, player, t);
+        debug_assert_eq!(t.globals_written() - start, globals, "tensor globals of an expansion");
+    });
 }

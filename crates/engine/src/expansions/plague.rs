@@ -1107,6 +1107,27 @@ impl Expansion for PlagueRules {
         g.ext.plague.is_some()
     }
 
+    /// Planes: active flea, latent flea, active outbreak, eradicated
+    /// outbreak. Globals: fleas in the supply / 18, a spread is owed, a
+    /// follower fled this turn, the plague has broken out.
+    fn tensor_size(_g: &Game) -> (usize, usize) {
+        (4, 4)
+    }
+
+    fn tensor(g: &Game, _player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+        let Some(p) = g.plague() else { return };
+        for f in p.fleas() {
+            t.set_piece(g, if f.is_active() { 0 } else { 1 }, f.piece, 1.0);
+        }
+        for o in p.outbreaks() {
+            t.set_piece(g, if o.active { 2 } else { 3 }, o.piece, 1.0);
+        }
+        t.push(f32::from(p.supply()) / f32::from(FLEAS));
+        t.push(f32::from(u8::from(g.spread_owed())));
+        t.push(f32::from(u8::from(p.fled())));
+        t.push(f32::from(u8::from(p.started())));
+    }
+
     fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
         matches!(a, Action::Flea { .. } | Action::Flee { .. }).then_some(("plague", "the Plague"))
     }

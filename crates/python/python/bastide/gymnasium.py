@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 import bastide
-from bastide._config import game_kwargs
+from bastide._config import action_mode_for, game_kwargs
 
 __all__ = ["BastideEnv"]
 
@@ -46,8 +46,8 @@ class BastideEnv(gymnasium.Env):
         radius: the observation and action window, 1 to 64 (default 30).
         action_mode: ``"codec"`` (actions are codec indices) or ``"legal"``
             (action ``i`` is the ``i``-th legal action in codec order, of at
-            most ``max_legal``); default ``"codec"`` where its space can be
-            masked, else (the Plague) ``"legal"``.
+            most ``max_legal``); default ``"codec"`` up to
+            ``bastide._config.AUTO_MASK`` indices, else (the Plague) ``"legal"``.
         max_legal: size of the action space in ``"legal"`` mode.
         render_mode: ``None`` or ``"ansi"``.
     """
@@ -72,15 +72,7 @@ class BastideEnv(gymnasium.Env):
         self._kwargs = game_kwargs(sets, players, config, options, radius)
         self.game = bastide.Game(**self._kwargs, seed=0)
         n = self.game.num_players
-        if action_mode is None:
-            action_mode = "codec" if self.game.num_actions <= bastide.MAX_MASK else "legal"
-        if action_mode not in ("codec", "legal"):
-            raise ValueError(f'action_mode must be "codec" or "legal", not {action_mode!r}')
-        if action_mode == "codec" and self.game.num_actions > bastide.MAX_MASK:
-            raise bastide.ConfigError(
-                f"the codec's action space here has {self.game.num_actions} indices (the "
-                'Plague\'s flights), too many for a mask: use action_mode="legal"'
-            )
+        action_mode = action_mode_for(self.game.num_actions, action_mode, bastide.MAX_MASK)
         if not 1 <= max_legal <= 1 << 16:
             raise ValueError(f"max_legal must be from 1 to 65536, not {max_legal}")
         self.action_mode = action_mode

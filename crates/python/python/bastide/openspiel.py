@@ -18,7 +18,7 @@ hands, Map Chips), ``radius`` (the action and observation window, default
 30), ``action_mode`` (``"codec"``: action ids are codec indices;
 ``"legal"``: id ``i`` is the ``i``-th legal action, of at most
 ``max_legal``, default 4096; ``"auto"``, the default: codec unless the
-Plague's flights make the codec's space larger than OpenSpiel's action ids).
+Plague's flights make the codec's space larger than 2²⁰ ids).
 
 The observation tensor is the engine's (``Game.observation``): the cell
 planes flattened, then the globals; at a chance node the drawn tile is not
@@ -35,6 +35,7 @@ import numpy as np
 import pyspiel
 
 import bastide
+from bastide._config import action_mode_for
 
 __all__ = ["GAME_NAME", "BastideGame", "BastideState", "BastideObserver"]
 
@@ -84,16 +85,7 @@ class BastideGame(pyspiel.Game):
         }
         probe = bastide.Game(**self._kwargs, explicit_chance=True)
         mode = str(p["action_mode"])
-        if mode == "auto":
-            mode = "codec" if probe.num_actions <= _MAX_ACTIONS else "legal"
-        if mode not in ("codec", "legal"):
-            raise ValueError(f'action_mode must be "auto", "codec" or "legal", not {mode!r}')
-        if mode == "codec" and probe.num_actions > _MAX_ACTIONS:
-            raise bastide.ConfigError(
-                f"the action space of {p['sets']} has {probe.num_actions} ids (the "
-                "Plague's flights), more than OpenSpiel's action ids hold: "
-                'use action_mode="legal"'
-            )
+        mode = action_mode_for(probe.num_actions, None if mode == "auto" else mode, _MAX_ACTIONS)
         max_legal = int(p["max_legal"])
         if not 1 <= max_legal <= 1 << 16:
             raise ValueError(f"max_legal must be from 1 to 65536, not {max_legal}")

@@ -20,8 +20,8 @@ player's decision. Observations are dicts:
   agent to act (all 0 for the others).
 
 Actions are the engine codec's indices (``action_mode="codec"``), or, where
-the codec's space is too large for a mask (the Plague's flights),
-``action_mode="legal"``: action ``i`` is the ``i``-th legal action in codec
+the codec's space is large (the Plague's flights: 6.9 million indices, a
+7 MB mask a step), ``action_mode="legal"``: action ``i`` is the ``i``-th legal action in codec
 order, out of at most ``max_legal``. Rewards are the zero-sum win/loss
 returns, given when the game ends (``reward="win"``), or the change in the
 agent's score lead each step (``reward="score"``: own points minus the
@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 import bastide
-from bastide._config import game_kwargs
+from bastide._config import action_mode_for, game_kwargs
 
 __all__ = ["env", "raw_env", "MAX_LEGAL"]
 
@@ -75,8 +75,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         options: rule options (``{"followers": 5}``).
         radius: the observation and action window (cells with
             ``|x|, |y| <= radius``), 1 to 64; default 30.
-        action_mode: ``"codec"`` or ``"legal"``; default ``"codec"`` where
-            its space can be masked, else ``"legal"``.
+        action_mode: ``"codec"`` or ``"legal"``; default ``"codec"`` up to
+            ``bastide._config.AUTO_MASK`` indices, else (the Plague) ``"legal"``.
         max_legal: size of the action space in ``"legal"`` mode.
         reward: ``"win"`` (default) or ``"score"``.
         render_mode: ``None`` or ``"ansi"``.
@@ -111,15 +111,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        if action_mode is None:
-            action_mode = "codec" if self.game.num_actions <= bastide.MAX_MASK else "legal"
-        if action_mode == "codec" and self.game.num_actions > bastide.MAX_MASK:
-            raise bastide.ConfigError(
-                f"the codec's action space here has {self.game.num_actions} indices (the "
-                'Plague\'s flights), too many for a mask: use action_mode="legal"'
-            )
-        if action_mode not in ("codec", "legal"):
-            raise ValueError(f'action_mode must be "codec" or "legal", not {action_mode!r}')
+        action_mode = action_mode_for(self.game.num_actions, action_mode, bastide.MAX_MASK)
         if not 1 <= max_legal <= MAX_LEGAL:
             raise ValueError(f"max_legal must be from 1 to {MAX_LEGAL}, not {max_legal}")
         self.action_mode = action_mode
