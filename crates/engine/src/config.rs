@@ -215,35 +215,26 @@ impl GameConfig {
             .map(ExpansionId::family)
             .collect();
         let has = |f: Family| families.contains(&f);
-        let rivers = "river1, river2 or river20 to \"expansions\"";
-        let halves = "halfsies1 or halfsies2 to \"expansions\"";
         // (field, whose it is, what to add, whether its expansion is on)
         let mut fields: Vec<(String, &'static str, &'static str, bool)> = Vec::new();
-        if self.hands.is_some() {
-            fields.push((
-                "\"hands\"".into(),
-                "Half-and-half",
-                halves,
-                has(Family::Halves),
-            ));
-        }
-        if self.chips.is_some() {
-            let add = "map-chips to \"expansions\"";
-            fields.push(("\"chips\"".into(), "Map Chips", add, has(Family::MapChips)));
+        let present = [
+            ("hands", self.hands.is_some()),
+            ("chips", self.chips.is_some()),
+        ];
+        for (name, _) in present.iter().filter(|f| f.1) {
+            if let Some((family, owner, add)) = crate::expansions::owner_of(name) {
+                fields.push((format!("\"{name}\""), owner, add, has(family)));
+            }
         }
         for name in self.options.keys() {
-            let (owner, add, on) = if RiverOptions::KNOWN.iter().any(|(n, _)| n == name) {
-                ("the River", rivers, has(Family::River))
-            } else if HalfOptions::KNOWN.iter().any(|(n, _)| n == name) {
-                ("Half-and-half", halves, has(Family::Halves))
-            } else if name == "gingerbread_misprint" {
-                let add = "gingerbread to \"expansions\" (with \"base\": \"winter\")";
-                ("the Gingerbread Man", add, has(Family::Gingerbread))
-            } else if name == "start_spaces" {
-                ("a map", "\"map\": \"ukraine\"", self.map.is_some())
-            } else {
-                continue;
-            };
+            let (owner, add, on) =
+                if let Some((family, owner, add)) = crate::expansions::owner_of(name) {
+                    (owner, add, has(family))
+                } else if name == "start_spaces" {
+                    ("a map", "\"map\": \"ukraine\"", self.map.is_some())
+                } else {
+                    continue;
+                };
             fields.push((format!("option {}", cut(name)), owner, add, on));
         }
         if let Some((field, owner, add, _)) = fields.into_iter().find(|f| !f.3) {
@@ -271,16 +262,13 @@ pub struct Options {
     pub start_spaces: [u8; 2],
 }
 
-/// Every option name the engine knows, with what it takes.
+/// The options of the base game and maps, with what they take (each
+/// expansion lists its own: `Expansion::OPTIONS`).
 pub const KNOWN_OPTIONS: &[(&str, &str)] = &[
     ("followers", "followers per player, 1–20 (default 7)"),
     (
         "start_spaces",
         "on a map: the two start spaces used, e.g. [1, 3] (default [1, 2])",
-    ),
-    (
-        "gingerbread_misprint",
-        "true: the Gingerbread Man's first print run (no D, two C)",
     ),
 ];
 
@@ -335,8 +323,8 @@ impl Options {
                         name: k.clone(),
                         known: KNOWN_OPTIONS
                             .iter()
-                            .chain(RiverOptions::KNOWN)
-                            .chain(HalfOptions::KNOWN)
+                            .copied()
+                            .chain(crate::expansions::options())
                             .map(|(n, d)| format!("{n} ({d})"))
                             .collect::<Vec<_>>()
                             .join(", "),

@@ -3,7 +3,7 @@
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::{plague, river, ExpansionId, Family};
+use crate::expansions::DeckCtx;
 use crate::rng::Rng;
 
 /// Stream number of the draw-pile shuffle (see [`Rng::for_stream`]).
@@ -30,59 +30,34 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
     let options = crate::config::Options::parse(&config.options)?;
     let mut rng = Rng::for_stream(config.seed, DECK_STREAM);
-    let rivers: Vec<&str> = on.of_family(Family::River).map(ExpansionId::key).collect();
     let mut bag: Vec<TileIdx> = Vec::new();
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
             bag.push(t);
         }
     }
-    if on.has(ExpansionId::Gingerbread) {
-        let g = cat
-            .set(ExpansionId::Gingerbread.key())
-            .ok_or_else(|| ConfigError::NotImplemented(ExpansionId::Gingerbread.key().into()))?;
-        {
-            for &t in &g.tiles {
-                let id = &cat.tile(t).id;
-                // The first print run had a second C instead of D.
-                let copies = match (options.gingerbread_misprint, id.as_str()) {
-                    (true, "gingerbread/D") => 0,
-                    (true, "gingerbread/C") => 2,
-                    _ => cat.tile(t).count,
-                };
-                for _ in 0..copies {
-                    bag.push(t);
-                }
+    let ctx = DeckCtx {
+        catalog: cat,
+        options: &options,
+        on,
+    };
+    crate::expansions::deck_tiles(&ctx, &mut bag)?;
+    let (start, mut ordered) = match crate::expansions::opening_pile(&ctx, &mut rng) {
+        // The opening pile's start tile replaces the base game's, which
+        // stays in the bag.
+        Some(r) => r?,
+        None => {
+            let start = set
+                .start
+                .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
+            if let Some(i) = bag.iter().position(|t| *t == start) {
+                bag.remove(i);
             }
+            (start, Vec::new())
         }
-    }
-    if on.has(ExpansionId::InnsCathedrals) {
-        let s = cat
-            .set(ExpansionId::InnsCathedrals.key())
-            .ok_or_else(|| ConfigError::NotImplemented(ExpansionId::InnsCathedrals.key().into()))?;
-        for &t in &s.tiles {
-            for _ in 0..cat.tile(t).count {
-                bag.push(t);
-            }
-        }
-    }
-    let (start, mut ordered) = if rivers.is_empty() {
-        let start = set
-            .start
-            .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
-        if let Some(i) = bag.iter().position(|t| *t == start) {
-            bag.remove(i);
-        }
-        (start, Vec::new())
-    } else {
-        // The river replaces the start tile, which joins the others.
-        let r = river::setup(cat, &rivers, &options.river, &mut rng)?;
-        (r.start, r.pile)
     };
     rng.shuffle(&mut bag);
-    if on.has(ExpansionId::Plague) {
-        plague::setup(cat, &mut bag, &mut rng);
-    }
+    crate::expansions::after_shuffle(&ctx, &mut bag, &mut rng);
     ordered.extend(bag);
     let in_play = |t: TileIdx| {
         let s = &cat.tile(t).set;

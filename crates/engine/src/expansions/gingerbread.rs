@@ -212,10 +212,40 @@ pub(crate) struct GingerbreadRules;
 
 impl Expansion for GingerbreadRules {
     const FAMILY: Family = Family::Gingerbread;
+    const SWITCH_ON: (&'static str, &'static str) = (
+        "the Gingerbread Man",
+        "gingerbread to \"expansions\" (with \"base\": \"winter\")",
+    );
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[(
+        "gingerbread_misprint",
+        "true: the Gingerbread Man's first print run (no D, two C)",
+    )];
 
     #[inline]
     fn active(g: &Game) -> bool {
         g.ext.gingerbread.is_some()
+    }
+
+    /// Its six tiles; the first print run had a second C instead of D
+    /// (option `gingerbread_misprint`).
+    fn deck_tiles(
+        ctx: &crate::expansions::DeckCtx<'_>,
+        bag: &mut Vec<TileIdx>,
+    ) -> Result<(), crate::config::ConfigError> {
+        let cat = ctx.catalog;
+        let key = crate::expansions::ExpansionId::Gingerbread.key();
+        let set = cat
+            .set(key)
+            .ok_or_else(|| crate::config::ConfigError::NotImplemented(key.into()))?;
+        for &t in &set.tiles {
+            let copies = match (ctx.options.gingerbread_misprint, cat.tile(t).id.as_str()) {
+                (true, "gingerbread/D") => 0,
+                (true, "gingerbread/C") => 2,
+                _ => cat.tile(t).count,
+            };
+            bag.extend(std::iter::repeat_n(t, copies as usize));
+        }
+        Ok(())
     }
 
     /// One plane: the cell that names the gingerbread man's segment.

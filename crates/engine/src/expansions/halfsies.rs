@@ -360,6 +360,10 @@ pub(crate) struct Halfsies;
 
 impl Expansion for Halfsies {
     const FAMILY: Family = Family::Halves;
+    const SWITCH_ON: (&'static str, &'static str) =
+        ("Half-and-half", "halfsies1 or halfsies2 to \"expansions\"");
+    const OPTIONS: &'static [(&'static str, &'static str)] = HalfOptions::KNOWN;
+    const FIELDS: &'static [&'static str] = &["hands"];
 
     #[inline]
     fn active(g: &Game) -> bool {

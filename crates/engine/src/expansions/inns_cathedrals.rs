@@ -79,6 +79,22 @@ impl Expansion for InnsCathedrals {
         g.ext.big_followers.is_some()
     }
 
+    /// Its 18 tiles.
+    fn deck_tiles(
+        ctx: &crate::expansions::DeckCtx<'_>,
+        bag: &mut Vec<TileIdx>,
+    ) -> Result<(), crate::config::ConfigError> {
+        let key = crate::expansions::ExpansionId::InnsCathedrals.key();
+        let set = ctx
+            .catalog
+            .set(key)
+            .ok_or_else(|| crate::config::ConfigError::NotImplemented(key.into()))?;
+        for &t in &set.tiles {
+            bag.extend(std::iter::repeat_n(t, ctx.catalog.tile(t).count as usize));
+        }
+        Ok(())
+    }
+
     /// One plane per seat (relative to the observer): its large follower
     /// stands on a feature named by this cell. One global per seat: its
     /// large follower is in the supply.

@@ -397,6 +397,8 @@ pub(crate) struct MapChips;
 
 impl Expansion for MapChips {
     const FAMILY: Family = Family::MapChips;
+    const SWITCH_ON: (&'static str, &'static str) = ("Map Chips", "map-chips to \"expansions\"");
+    const FIELDS: &'static [&'static str] = &["chips"];
 
     #[inline]
     fn active(g: &Game) -> bool {

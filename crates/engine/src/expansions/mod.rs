@@ -73,6 +73,17 @@ pub(crate) struct SetupCtx<'a> {
     pub map: Option<&'a MapDef>,
 }
 
+/// What the deck builder knows: the configuration and the expansions in
+/// play (the board does not exist yet).
+pub(crate) struct DeckCtx<'a> {
+    /// The catalog.
+    pub catalog: &'a Catalog,
+    /// The parsed options.
+    pub options: &'a Options,
+    /// The expansions in play.
+    pub on: Expansions,
+}
+
 /// An expansion's rules, as hooks into the turn. Every hook but
 /// [`Expansion::FAMILY`] and [`Expansion::active`] has a default that does
 /// nothing, so an expansion implements only the call points its rules need.
@@ -99,6 +110,39 @@ pub(crate) trait Expansion {
     fn is_prelude_tile(_cat: &Catalog, _t: TileIdx) -> bool {
         false
     }
+
+    // -- Configuration ------------------------------------------------------
+
+    /// For messages about its configuration: its name in words and what to
+    /// add to `"expansions"` to switch it on.
+    const SWITCH_ON: (&'static str, &'static str) = ("", "");
+
+    /// Its options: name and what it takes.
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[];
+
+    /// Configuration fields besides `options` that only it reads.
+    const FIELDS: &'static [&'static str] = &[];
+
+    // -- The deck ---------------------------------------------------------
+
+    /// Adds its tiles to the bag before it is shuffled (in the registry's
+    /// order: the shuffle's outcome depends on the bag's order).
+    fn deck_tiles(_ctx: &DeckCtx<'_>, _bag: &mut Vec<TileIdx>) -> Result<(), ConfigError> {
+        Ok(())
+    }
+
+    /// Tiles played before the bag, in a public order, and the start tile
+    /// that replaces the base game's (which then joins the bag): the river.
+    fn opening_pile(
+        _ctx: &DeckCtx<'_>,
+        _rng: &mut Rng,
+    ) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
+        None
+    }
+
+    /// Rearranges the shuffled bag (the Plague's sources below the first
+    /// tiles).
+    fn after_shuffle(_ctx: &DeckCtx<'_>, _bag: &mut Vec<TileIdx>, _rng: &mut Rng) {}
 
     // -- Set-up -----------------------------------------------------------
 
@@ -408,6 +452,59 @@ pub(crate) fn is_prelude_tile(cat: &Catalog, t: TileIdx) -> bool {
 }
 
 /// Set-up of every expansion switched on, before the board exists.
+/// The expansion a configuration field or option belongs to: its family,
+/// its name in words and what to add to switch it on.
+pub(crate) fn owner_of(name: &str) -> Option<(Family, &'static str, &'static str)> {
+    each!(M => {
+        if M::OPTIONS.iter().any(|(n, _)| *n == name) || M::FIELDS.contains(&name) {
+            return Some((M::FAMILY, M::SWITCH_ON.0, M::SWITCH_ON.1));
+        }
+    });
+    None
+}
+
+/// Every expansion's options: name and what it takes.
+pub(crate) fn options() -> Vec<(&'static str, &'static str)> {
+    let mut v = Vec::new();
+    each!(M => { v.extend_from_slice(M::OPTIONS); });
+    v
+}
+
+/// The expansions' tiles for the bag.
+pub(crate) fn deck_tiles(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>) -> Result<(), ConfigError> {
+    each!(M => {
+        if ctx.on.has_family(M::FAMILY) {
+            M::deck_tiles(ctx, bag)?;
+        }
+    });
+    Ok(())
+}
+
+/// The start tile and opening pile an expansion puts in place of the base
+/// game's start tile, if one does.
+pub(crate) fn opening_pile(
+    ctx: &DeckCtx<'_>,
+    rng: &mut Rng,
+) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
+    each!(M => {
+        if ctx.on.has_family(M::FAMILY) {
+            if let Some(r) = M::opening_pile(ctx, rng) {
+                return Some(r);
+            }
+        }
+    });
+    None
+}
+
+/// The expansions rearrange the shuffled bag.
+pub(crate) fn after_shuffle(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>, rng: &mut Rng) {
+    each!(M => {
+        if ctx.on.has_family(M::FAMILY) {
+            M::after_shuffle(ctx, bag, rng);
+        }
+    });
+}
+
 pub(crate) fn setup(ctx: &SetupCtx<'_>) -> Result<ExpansionState, ConfigError> {
     let mut ext = ExpansionState::default();
     each!(M => {

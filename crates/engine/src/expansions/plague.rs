@@ -1107,6 +1107,15 @@ impl Expansion for PlagueRules {
         g.ext.plague.is_some()
     }
 
+    /// The sources go below the first 17 shuffled tiles.
+    fn after_shuffle(
+        ctx: &crate::expansions::DeckCtx<'_>,
+        bag: &mut Vec<TileIdx>,
+        rng: &mut crate::rng::Rng,
+    ) {
+        setup(ctx.catalog, bag, rng);
+    }
+
     /// Planes: active flea, latent flea, active outbreak, eradicated
     /// outbreak. Globals: fleas in the supply / 18, a spread is owed, a
     /// follower fled this turn, the plague has broken out.

@@ -567,10 +567,26 @@ pub(crate) struct RiverRules;
 
 impl Expansion for RiverRules {
     const FAMILY: Family = Family::River;
+    const SWITCH_ON: (&'static str, &'static str) =
+        ("the River", "river1, river2 or river20 to \"expansions\"");
+    const OPTIONS: &'static [(&'static str, &'static str)] = RiverOptions::KNOWN;
 
     #[inline]
     fn active(g: &Game) -> bool {
         g.ext.river.is_some()
+    }
+
+    /// The river sets in play, spring first, replace the start tile.
+    fn opening_pile(
+        ctx: &crate::expansions::DeckCtx<'_>,
+        rng: &mut Rng,
+    ) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
+        let rivers: Vec<&str> = ctx
+            .on
+            .of_family(Family::River)
+            .map(crate::expansions::ExpansionId::key)
+            .collect();
+        Some(setup(ctx.catalog, &rivers, &ctx.options.river, rng).map(|r| (r.start, r.pile)))
     }
 
     /// River tiles come before the land tiles.
