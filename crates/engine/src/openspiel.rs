@@ -243,6 +243,19 @@ impl Game {
     }
 }
 
+/// An upper bound on the moves left in `game`, chance outcomes (draws)
+/// included (OpenSpiel's `max_game_length` when asked at the start): every
+/// tile still to come is a turn of a draw, a placement and the follower
+/// step, plus what the expansions in play add to a turn (`draw`, spreads,
+/// flights, the plague step's `pass`, the gingerbread man's move), the
+/// turns of halves held in hands, and draft picks. One more turn covers the
+/// drawn tile.
+pub fn max_game_length(game: &Game) -> usize {
+    let b = crate::expansions::max_moves(game);
+    let turns = game.tiles_left() + game.undisclosed_draws().len() + 1 + b.turns;
+    turns * (3 + b.per_turn) + b.once
+}
+
 /// The zero-sum win/loss returns of final `scores` (see [`Game::returns`]).
 pub fn win_returns(scores: &[u32]) -> Vec<f64> {
     let n = scores.len() as f64;
@@ -602,6 +615,14 @@ impl ActionCodec {
     /// Number of distinct action indices.
     pub fn num_actions(&self) -> usize {
         self.flee_base() + FLIGHT_SOURCES * self.feature_codes()
+    }
+
+    /// The action-space size of `game`'s configuration (OpenSpiel's
+    /// `num_distinct_actions`): one past the last index its expansions can
+    /// use. The ranges of expansions not in play are never legal, so the
+    /// space ends before them (base game, radius 30: 14,950).
+    pub fn num_distinct_actions(&self, game: &Game) -> usize {
+        crate::expansions::codec_end(self, game).unwrap_or(self.gingerbread_base())
     }
 
     /// First index of the large follower (Inns & Cathedrals): after
@@ -1354,6 +1375,38 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+    }
+
+    #[test]
+    fn games_stay_within_their_size() {
+        // Every index used lies below the configuration's space, and every
+        // game (with its draws) is shorter than its bound.
+        let codec = ActionCodec::default();
+        for combo in COMBOS {
+            for seed in 0..3 {
+                let mut g = Game::new(config(combo, seed)).expect("config");
+                let space = codec.num_distinct_actions(&g);
+                let bound = max_game_length(&g);
+                let mut rng = Rng::new(seed);
+                let mut moves = 1; // the first draw
+                while !g.is_finished() {
+                    for i in codec.legal_indices(&g) {
+                        assert!(i < space, "{combo:?}: index {i} ≥ {space}");
+                    }
+                    let legal = g.legal_actions();
+                    let before = g.tiles_left();
+                    g.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
+                    moves += 1 + usize::from(g.tiles_left() < before);
+                }
+                assert!(moves <= bound, "{combo:?}: {moves} moves > {bound}");
+            }
+        }
+        let base = Game::new(config(&["base"], 1)).expect("config");
+        let one_slot = ActionCodec {
+            radius: 30,
+            slots: 1,
+        };
+        assert_eq!(one_slot.num_distinct_actions(&base), 14_950);
     }
 
     fn each_position(games: u64, mut check: impl FnMut(&Game, &mut Rng)) {

@@ -274,26 +274,6 @@ fn codec_for(game: &Game, radius: i32) -> PyResult<ActionCodec> {
     Ok(ActionCodec { radius, slots })
 }
 
-/// The action-space size of `game`: one past the largest index its
-/// expansions can use. The codec numbers every expansion's actions in fixed
-/// ranges (docs/openspiel.md); the ranges of expansions not in play are
-/// never legal, so a learning agent's space ends before them. Without the
-/// Plague the space is small enough for a dense mask (base game: 14,917).
-fn action_space(game: &Game, codec: &ActionCodec) -> usize {
-    let e = game.expansions();
-    if e.has_family(Family::Plague) {
-        codec.num_actions()
-    } else if e.has_family(Family::Halves) && game.options().halves.draft {
-        codec.draft_base() + game.catalog().tiles().len()
-    } else if e.has_family(Family::MapChips) {
-        codec.draft_base()
-    } else if e.has_family(Family::Gingerbread) {
-        codec.trade_base()
-    } else {
-        codec.gingerbread_base()
-    }
-}
-
 /// A game, with chance nodes either resolved by the seeded pile (`Plain`)
 /// or explicit (`Explicit`, OpenSpiel style).
 #[derive(Clone)]
@@ -386,7 +366,7 @@ impl PyGame {
         } else {
             Core::Plain(game)
         };
-        let space = action_space(core.game(), &codec);
+        let space = codec.num_distinct_actions(core.game());
         Ok(PyGame {
             core,
             codec,
@@ -658,6 +638,13 @@ impl PyGame {
     #[getter]
     fn tiles_left(&self) -> usize {
         self.core.game().tiles_left()
+    }
+
+    /// An upper bound on the moves left, draws included (OpenSpiel's
+    /// `max_game_length` when asked at the start; docs/openspiel.md).
+    #[getter]
+    fn max_game_length(&self) -> usize {
+        bastide_engine::openspiel::max_game_length(self.core.game())
     }
 
     /// Number of player actions taken so far.
@@ -1024,7 +1011,7 @@ impl PyVectorGame {
         let c = make_config(config, sets, players, seed, options)?;
         let probe = Game::new(c.clone()).map_err(|e| config_err(e.to_string()))?;
         let codec = codec_for(&probe, radius)?;
-        let space = action_space(&probe, &codec);
+        let space = codec.num_distinct_actions(&probe);
         let base = c.seed;
         let slots = (0..n as u64)
             .map(|i| Slot::new(&c, base.wrapping_add(i)))

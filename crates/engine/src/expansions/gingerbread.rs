@@ -226,6 +226,19 @@ impl Expansion for GingerbreadRules {
         g.ext.gingerbread.is_some()
     }
 
+    /// His moves end at the trades' segment.
+    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
+        Some(codec.trade_base())
+    }
+
+    /// A turn may add his move (or its `pass`).
+    fn max_moves(_g: &Game) -> crate::expansions::MoveBound {
+        crate::expansions::MoveBound {
+            per_turn: 1,
+            ..Default::default()
+        }
+    }
+
     /// Its six tiles; the first print run had a second C instead of D
     /// (option `gingerbread_misprint`).
     fn deck_tiles(

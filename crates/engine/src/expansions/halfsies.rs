@@ -370,6 +370,28 @@ impl Expansion for Halfsies {
         g.ext.halves.is_some()
     }
 
+    /// Draft picks, when drafting, are numbered by catalog index.
+    fn codec_end(codec: &crate::openspiel::ActionCodec, g: &Game) -> Option<usize> {
+        g.options()
+            .halves
+            .draft
+            .then(|| codec.draft_base() + g.catalog().tiles().len())
+    }
+
+    /// A turn may add `draw`; every half dealt or drafted is a turn of its
+    /// own, and every draft pick a move.
+    fn max_moves(g: &Game) -> crate::expansions::MoveBound {
+        let Some(h) = g.halves() else {
+            return crate::expansions::MoveBound::default();
+        };
+        let halves = h.hands.iter().map(Vec::len).sum::<usize>() + h.pool.len();
+        crate::expansions::MoveBound {
+            per_turn: 1,
+            once: h.pool.len(),
+            turns: halves,
+        }
+    }
+
     /// Globals: the observer's own halves by tile kind (copies / 2, catalog
     /// size); halves in each seat's hand (relative to the observer) / 4;
     /// the draft pool by tile kind (copies / 2); the draw is still a choice.

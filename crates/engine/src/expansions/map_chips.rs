@@ -405,6 +405,12 @@ impl Expansion for MapChips {
         g.ext.chips.is_some()
     }
 
+    /// Trades end at the draft's segment (a trade takes the follower
+    /// step's place: no move added).
+    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
+        Some(codec.draft_base())
+    }
+
     /// Planes: the cell is off the map; an unbuilt Chumak square; chip
     /// spaces filled on a Chumak square / 4. Globals: the observer's own
     /// chips by colour (purple, blue, orange) worth 1 / 6 and worth 2 / 4;

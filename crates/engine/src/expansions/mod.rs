@@ -34,7 +34,7 @@ use crate::features::NodeId;
 use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
-use crate::openspiel::{OwnHidden, TensorPart};
+use crate::openspiel::{ActionCodec, OwnHidden, TensorPart};
 use crate::rng::Rng;
 use crate::state::StateJson;
 
@@ -71,6 +71,17 @@ pub(crate) struct SetupCtx<'a> {
     pub on: Expansions,
     /// The map, if any.
     pub map: Option<&'a MapDef>,
+}
+
+/// What an expansion adds to the longest possible game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MoveBound {
+    /// Moves it may add to every turn.
+    pub per_turn: usize,
+    /// Moves outside the turns (draft picks).
+    pub once: usize,
+    /// Turns it adds (tiles placed from outside the pile).
+    pub turns: usize,
 }
 
 /// What the deck builder knows: the configuration and the expansions in
@@ -122,6 +133,20 @@ pub(crate) trait Expansion {
 
     /// Configuration fields besides `options` that only it reads.
     const FIELDS: &'static [&'static str] = &[];
+
+    // -- The game's size, for learning agents ------------------------------
+
+    /// One past the last codec index its actions use, if beyond the shared
+    /// segments (pass, followers, placements, `draw`, the large follower).
+    fn codec_end(_codec: &ActionCodec, _g: &Game) -> Option<usize> {
+        None
+    }
+
+    /// The most moves it adds: to one turn, and to the game besides its
+    /// turns (a draft); and the turns it adds (halves held in hands).
+    fn max_moves(_g: &Game) -> MoveBound {
+        MoveBound::default()
+    }
 
     // -- The deck ---------------------------------------------------------
 
@@ -468,6 +493,27 @@ pub(crate) fn options() -> Vec<(&'static str, &'static str)> {
     let mut v = Vec::new();
     each!(M => { v.extend_from_slice(M::OPTIONS); });
     v
+}
+
+/// One past the last codec index the expansions in play use.
+pub(crate) fn codec_end(codec: &ActionCodec, g: &Game) -> Option<usize> {
+    let mut end = None;
+    each_active!(g, M => {
+        end = end.max(M::codec_end(codec, g));
+    });
+    end
+}
+
+/// The expansions' additions to the longest game.
+pub(crate) fn max_moves(g: &Game) -> MoveBound {
+    let mut b = MoveBound::default();
+    each_active!(g, M => {
+        let m = M::max_moves(g);
+        b.per_turn += m.per_turn;
+        b.once += m.once;
+        b.turns += m.turns;
+    });
+    b
 }
 
 /// The expansions' tiles for the bag.

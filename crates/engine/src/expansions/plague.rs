@@ -1107,6 +1107,19 @@ impl Expansion for PlagueRules {
         g.ext.plague.is_some()
     }
 
+    /// Fleas and flights are the codec's last segments.
+    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
+        Some(codec.num_actions())
+    }
+
+    /// A turn may add a spread, a flight and the plague step's `pass`.
+    fn max_moves(_g: &Game) -> crate::expansions::MoveBound {
+        crate::expansions::MoveBound {
+            per_turn: 3,
+            ..Default::default()
+        }
+    }
+
     /// The sources go below the first 17 shuffled tiles.
     fn after_shuffle(
         ctx: &crate::expansions::DeckCtx<'_>,

@@ -94,7 +94,6 @@ class BastideGame(pyspiel.Game):
         self.action_mode = mode
         n_actions = probe.num_actions if mode == "codec" else max_legal
         n = probe.num_players
-        tiles = probe.tiles_left + 1
         info = pyspiel.GameInfo(
             num_distinct_actions=n_actions,
             max_chance_outcomes=len(probe.tile_ids),
@@ -102,10 +101,9 @@ class BastideGame(pyspiel.Game):
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,
             utility_sum=0.0,
-            # A turn is a placement and a few optional steps (follower,
-            # expansion steps), each at most once; with chance, 8 a tile
-            # bounds it.
-            max_game_length=8 * (tiles + 2),
+            # The engine's bound: per tile a draw, a placement, the follower
+            # step and what the expansions add to a turn.
+            max_game_length=probe.max_game_length,
         )
         super().__init__(_GAME_TYPE, info, p)
         self._probe = probe
