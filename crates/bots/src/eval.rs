@@ -16,7 +16,7 @@
 //! A feature counts for the players with the most followers on it, as in
 //! scoring. At the end of the game the evaluation is the score.
 
-use bastide_engine::features::NodeId;
+use bastide_engine::NodeId;
 use bastide_engine::{FeatureKind, Game};
 
 /// Tunable weights of the evaluation.

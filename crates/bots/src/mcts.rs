@@ -350,7 +350,7 @@ fn follower_step(legal: &[Action], rng: &mut Rng, p: f64) -> Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bastide_engine::geometry::{Place, Pos};
+    use bastide_engine::{Place, Pos};
 
     fn follower(x: i32) -> Action {
         Action::Follower {

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
+use bastide_engine::play_random;
 use bastide_engine::rng::Rng;
-use bastide_engine::sim::play_random;
 use bastide_engine::{Action, Game, Phase};
 
 /// Longest `--seconds`: an hour per measurement is already more than any

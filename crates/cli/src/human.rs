@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use bastide_bots::{Bot, BotSpec, View};
-use bastide_engine::catalog::NO_FEATURE;
 use bastide_engine::expansions::plague::TileAt;
 use bastide_engine::record::{ActionJson, Record};
-use bastide_engine::scoring::{Event, Reason};
+use bastide_engine::NO_FEATURE;
 use bastide_engine::{Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileIdx};
+use bastide_engine::{Event, Reason};
 use clap::Args;
 
 /// Arguments of `bastide play`.

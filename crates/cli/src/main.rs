@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use bastide_engine::limits::MAX_RECORD_BYTES;
+use bastide_engine::play_random;
 use bastide_engine::record::Record;
 use bastide_engine::rng::Rng;
-use bastide_engine::sim::play_random;
 use bastide_engine::{Game, GameConfig};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -408,7 +408,7 @@ pub fn plural(n: u64, noun: &str) -> String {
 mod tests {
     use super::*;
     use bastide_engine::expansions::registry::known_keys;
-    use bastide_engine::map::BUILTIN_MAPS;
+    use bastide_engine::BUILTIN_MAPS;
 
     /// The ids [`sets_help`] lists: the words of its "Base games",
     /// "Expansions" and "Maps" lines, before any note in parentheses.

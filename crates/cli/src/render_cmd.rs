@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use bastide_engine::geometry::COORD_LIMIT;
+use bastide_engine::COORD_LIMIT;
 use bastide_engine::{Catalog, Rotation};
 use bastide_render::{BoardOptions, RenderError};
 use clap::Args;

@@ -4,8 +4,8 @@
 
 use std::hint::black_box;
 
+use bastide_engine::play_random;
 use bastide_engine::rng::Rng;
-use bastide_engine::sim::play_random;
 use bastide_engine::{Game, GameConfig, Phase};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

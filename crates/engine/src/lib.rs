@@ -7,25 +7,41 @@
 
 #![warn(missing_docs)]
 
-pub mod action;
-pub mod board;
-pub mod catalog;
-pub mod config;
-pub mod deck;
+// The rules' own modules are private: what other crates may use is the
+// list re-exported below, so the inside can change (as the speed work
+// does) without breaking them. Records, the OpenSpiel view, the limits on
+// input, the seeded generator and each expansion's public types keep
+// their modules as namespaces.
+mod action;
+mod board;
+mod catalog;
+mod config;
+mod deck;
 pub mod expansions;
-pub mod features;
-pub mod game;
-pub mod geometry;
+mod features;
+mod game;
+mod geometry;
 pub mod limits;
-pub mod map;
+mod map;
 pub mod openspiel;
 pub mod record;
 pub mod rng;
-pub mod scoring;
-pub mod sim;
-pub mod state;
+mod scoring;
+mod sim;
+mod state;
 
-pub use catalog::{Catalog, FeatureKind, TileIdx};
-pub use config::{ConfigError, GameConfig};
-pub use game::{Action, Figure, Game, IllegalAction, Phase};
-pub use geometry::{Corner, Place, Pos, Rotation, Side};
+pub use action::{Action, Figure, Phase};
+pub use board::{Board, FrontierCell, Piece, PlacementError};
+pub use catalog::{
+    Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, TileDef, TileIdx,
+    TileSet, BUILTIN_FILES, NO_FEATURE,
+};
+pub use config::{ConfigError, GameConfig, Options, KNOWN_OPTIONS, PLAYER_COLOURS};
+pub use deck::DECK_STREAM;
+pub use features::{Features, Members, NodeId};
+pub use game::{Follower, Game, IllegalAction, PlayerState};
+pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
+pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
+pub use scoring::{Event, Reason};
+pub use sim::play_random;
+pub use state::{EventJson, FollowerJson, PieceJson, StateJson};

@@ -354,7 +354,7 @@ fn gingerbread_games_keep_him_in_an_unfinished_city_or_aside() {
         }
         // Each gingerbread score pays every knight 1 point a tile.
         for e in g.events() {
-            if e.reason == bastide_engine::scoring::Reason::Gingerbread {
+            if e.reason == bastide_engine::Reason::Gingerbread {
                 for seat in 0..g.player_count() {
                     assert_eq!(e.points[seat], e.followers[seat] as u32 * e.tiles);
                 }
@@ -448,7 +448,7 @@ fn map_chip_games_conserve_the_30_chips() {
             assert!(c.squares.iter().all(|s| !s.built || s.spaces.is_empty()));
         }
         // Every tile lies on a map square.
-        let map = bastide_engine::map::MapDef::builtin("ukraine").unwrap();
+        let map = bastide_engine::MapDef::builtin("ukraine").unwrap();
         for p in g.board().pieces() {
             assert!(
                 map.bounds.contains(p.pos),

@@ -10,9 +10,9 @@
 //! (it fit nowhere). `BASTIDE_GAMES` sets the number of games per river set
 //! (default 2000).
 
-use bastide_engine::catalog::Shape;
 use bastide_engine::rng::Rng;
-use bastide_engine::scoring::Reason;
+use bastide_engine::Reason;
+use bastide_engine::Shape;
 use bastide_engine::{Action, Game, GameConfig};
 
 /// Outcome of one game's river phase.

@@ -6,9 +6,9 @@
 //! - A placement that leaves two open river ends facing one cell is legal
 //!   only when the tile has no other legal placement.
 
-use bastide_engine::catalog::Shape;
 use bastide_engine::record::Record;
 use bastide_engine::rng::Rng;
+use bastide_engine::Shape;
 use bastide_engine::{Action, Game, GameConfig, Pos, Rotation};
 
 const RIVER_SETS: &[&[&str]] = &[

@@ -14,7 +14,7 @@
 use std::sync::Mutex;
 
 use bastide_bots::{Bot, BotSpec, View};
-use bastide_engine::catalog::Catalog;
+use bastide_engine::Catalog;
 use bastide_engine::expansions::Family;
 use bastide_engine::limits::MAX_RECORD_BYTES;
 use bastide_engine::openspiel::{ActionCodec, ObservationTensor, State};

@@ -3,11 +3,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use bastide_engine::board::Piece;
-use bastide_engine::catalog::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
 use bastide_engine::expansions::map_chips::{Chip, Colour, SPACES};
-use bastide_engine::geometry::{Corner, Pos, Rotation};
+use bastide_engine::Piece;
 use bastide_engine::{Action, Figure, Game, Phase};
+use bastide_engine::{Catalog, FeatureKind, Shape, TileDef, TileIdx};
+use bastide_engine::{Corner, Pos, Rotation};
 
 use crate::geom::{self, Deco, Pt, TileGeom, S};
 use crate::svg::{d, esc, num, points, pt};
@@ -1321,7 +1321,7 @@ pub fn tile_layout(cat: &Catalog, t: TileIdx, rot: Rotation) -> crate::TileLayou
     let origin = Pt::new(m - minx as f64 * S, m - miny as f64 * S);
     let mut spots = Vec::new();
     for (ci, row) in oriented.place_feature.iter().enumerate() {
-        for place in bastide_engine::geometry::Place::ALL {
+        for place in bastide_engine::Place::ALL {
             let f = row[place.index()];
             let Some(fd) = def.features.get(f as usize) else {
                 continue;

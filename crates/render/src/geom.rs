@@ -8,8 +8,8 @@
 //! left. Where a follower stands is worked out on a coarse grid: the spot of
 //! a feature's area that lies farthest from everything else.
 
-use bastide_engine::catalog::{FeatureKind, Shape, TileDef};
-use bastide_engine::geometry::{Place, Side};
+use bastide_engine::{FeatureKind, Shape, TileDef};
+use bastide_engine::{Place, Side};
 
 /// Width of one cell in local units.
 pub const S: f64 = 100.0;

@@ -27,14 +27,14 @@
 
 use std::sync::{Arc, OnceLock};
 
-use bastide_engine::board::Piece;
-use bastide_engine::catalog::Catalog;
 use bastide_engine::expansions::map_chips::Chip;
 use bastide_engine::expansions::plague::{Flea, Outbreak};
-use bastide_engine::game::Follower;
-use bastide_engine::geometry::{Corner, Place, Pos, Rotation};
-use bastide_engine::map::MapDef;
+use bastide_engine::Catalog;
+use bastide_engine::Follower;
 use bastide_engine::Game;
+use bastide_engine::MapDef;
+use bastide_engine::Piece;
+use bastide_engine::{Corner, Place, Pos, Rotation};
 use resvg::{tiny_skia, usvg};
 use thiserror::Error;
 

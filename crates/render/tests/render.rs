@@ -2,12 +2,12 @@
 //! rotation, made-up half and double-size tiles, maps with chips, the
 //! Plague's tokens, and PNG output.
 
-use bastide_engine::board::Board;
-use bastide_engine::catalog::Shape;
 use bastide_engine::expansions::plague::{Flea, Outbreak};
-use bastide_engine::game::Follower;
-use bastide_engine::map::MapDef;
 use bastide_engine::record::Record;
+use bastide_engine::Board;
+use bastide_engine::Follower;
+use bastide_engine::MapDef;
+use bastide_engine::Shape;
 use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
 use bastide_render::{
     board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,

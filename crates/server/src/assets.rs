@@ -14,8 +14,8 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use bastide_engine::catalog::Catalog;
-use bastide_engine::geometry::Rotation;
+use bastide_engine::Catalog;
+use bastide_engine::Rotation;
 use serde::Deserialize;
 use serde_json::json;
 use std::sync::Arc;
@@ -116,8 +116,8 @@ async fn feature(
         Ok(h) => h,
         Err(e) => return not_found(e.message),
     };
-    let place: Option<bastide_engine::geometry::Place> = q.place.parse().ok();
-    let corner: Result<Option<bastide_engine::geometry::Corner>, _> =
+    let place: Option<bastide_engine::Place> = q.place.parse().ok();
+    let corner: Result<Option<bastide_engine::Corner>, _> =
         q.half.as_deref().map(str::parse).transpose();
     let (Some(place), Ok(corner)) = (place, corner) else {
         return not_found(format!(
@@ -126,7 +126,7 @@ async fn feature(
             cut(q.half.as_deref().unwrap_or("-"))
         ));
     };
-    let pos = bastide_engine::geometry::Pos::new(q.x, q.y);
+    let pos = bastide_engine::Pos::new(q.x, q.y);
     let info = hub
         .inspect(&handle, |game| {
             let board = game.board();
@@ -172,7 +172,7 @@ async fn feature(
 async fn map(Path(name): Path<String>) -> Response {
     let Some(def) = name
         .strip_suffix(".json")
-        .and_then(bastide_engine::map::MapDef::builtin)
+        .and_then(bastide_engine::MapDef::builtin)
     else {
         return not_found(format!("no map {}", cut(&name)));
     };
