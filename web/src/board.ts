@@ -15,7 +15,7 @@ import { MapInfo, TileLayout, tileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
-import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
+import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -57,15 +57,15 @@ function pieceCells(p: Piece, l: TileLayout): Pt[] {
   return l.cells.map(([dx, dy]) => ({ x: p.x + dx, y: p.y + dy }));
 }
 
-/** Where the follower on feature `ref` stands, in world units (null when the layout has no such place). */
-export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string, TileLayout>): Pt | null {
+/** Where the follower on feature `ref` stands, in world units, and the feature's kind (null when the layout has no such place). */
+export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string, TileLayout>): (Pt & { kind: string }) | null {
   for (let i = pieces.length - 1; i >= 0; i--) {
     const p = pieces[i];
     if (!p || (p.half ?? null) !== (ref.half ?? null)) continue;
     const l = layouts.get(`${p.tile}@${p.rotation}`);
     if (!l) continue;
     const s = l.spots.find((sp) => sp.place === ref.place && p.x + sp.cell[0] === ref.x && p.y + sp.cell[1] === ref.y);
-    if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y };
+    if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y, kind: s.kind };
   }
   return null;
 }
@@ -86,6 +86,28 @@ function spotOf(a: Action): FeatureRef | null {
     case 'flee': return a.to;
     default: return null;
   }
+}
+
+/**
+ * Draws a follower centred on 0,0 into `g` (a symbol, or an icon in the
+ * log): a disc in the player's colour with the seat's letter; the large
+ * follower's disc is bigger and has a second ring.
+ */
+export function figureArt(g: SVGElement, look: FigureLook, colour: string, mark: string): void {
+  const r = look.radius;
+  if (look.ring) el('circle', { r: r - 1.5, fill: '#fff', stroke: '#1d1d1d', 'stroke-width': 2.5 }, g);
+  el('circle', { r: look.ring ? r - 5 : r - 3, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, g);
+  el('text', { 'text-anchor': 'middle', dy: look.ring ? 5 : 4, class: look.ring ? 'meeple-mark meeple-mark-big' : 'meeple-mark' }, g).textContent = mark;
+}
+
+/** A follower as a small picture for the page around the board (the log, buttons); hidden from screen readers, whose text says it. */
+export function figureIcon(figure: string | null, colour: string, mark: string): SVGSVGElement {
+  const look = figureLook(figure);
+  const r = look.radius;
+  const size = Math.round(r * 1.1);
+  const svg = el('svg', { viewBox: `${-r} ${-r} ${2 * r} ${2 * r}`, width: size, height: size, class: `fig-icon ${look.className}`, 'aria-hidden': 'true' });
+  figureArt(svg, look, colour, mark);
+  return svg;
 }
 
 export class Board {
@@ -365,11 +387,9 @@ export class Board {
       if (!at) return;
       const name = m.view.players[f.seat] ?? `seat ${f.seat}`;
       const colour = playerColour(name, f.seat);
-      const id = this.symbol(`fig-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, 14, (s) => {
-        el('circle', { r: 11, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, s);
-        el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, s).textContent = playerMark(f.seat);
-      });
-      this.token(id, 14, at, { class: 'fig', role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      const look = figureLook(f.figure);
+      const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
+      this.token(id, look.radius, at, { class: look.className, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
     });
     this.drawTokens(m.view.extras);
     for (const t of m.targets) {
@@ -385,7 +405,8 @@ export class Board {
       const at = spotPoint(ref, m.view.board, this.layouts);
       if (!at) continue;
       const label = describeAction(a);
-      const c = el('circle', { cx: at.x, cy: at.y, r: 10, class: `spot spot-${a.kind}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place }, L.targets);
+      const big = a.kind === 'follower' && a.figure !== null;
+      const c = el('circle', { cx: at.x, cy: at.y, r: big ? 14 : 10, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
       c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
