@@ -22,6 +22,8 @@ const NS = 'http://www.w3.org/2000/svg';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
 const PARALLEL = 3;
 const MIN_BATCH = 12;
+/** How long a render waits for missing tile art before it draws placeholders (ms). */
+const PLACEHOLDER_MS = 150;
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, name);
@@ -140,6 +142,8 @@ export class Board {
   private pinch: number | null = null;
   /** The viewport's place on the page, read once per gesture (no layout read per event). */
   private rect: DOMRect | null = null;
+  /** The viewport's size as the ResizeObserver last saw it (fitting needs no layout read). */
+  private size: { width: number; height: number } | null = null;
   private frame = coalesce(() => this.applyCamera());
   private moving = gesture(() => { this.rect = null; this.svg.classList.add('moving'); }, () => this.svg.classList.remove('moving'), 180);
 
@@ -162,7 +166,13 @@ export class Board {
     this.setBox(this.box, true);
     const v = this.view;
     // A resized viewport (window, side panel) moves or resizes it: read its place again.
-    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => { this.rect = null; }).observe(v);
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver((entries) => {
+        this.rect = null;
+        const r = entries[entries.length - 1]?.contentRect;
+        if (r) this.size = { width: r.width, height: r.height };
+      }).observe(v);
+    }
     v.addEventListener('wheel', (e) => {
       e.preventDefault();
       this.moving.poke();
@@ -267,9 +277,9 @@ export class Board {
   private lastCells: Pt[] = [];
   fitTo(cells: Pt[]): void {
     this.lastCells = cells;
-    // Called after the page around the board changed: its place may have too.
-    this.rect = null;
-    const r = this.viewRect();
+    // The size the ResizeObserver reported: reading the layout here, right
+    // after a drawing changed the DOM, would lay the page out before its frame.
+    const r = this.size ?? this.viewRect();
     this.setCamera(fit(cells, r.width || 800, r.height || 600));
     this.frame.flush();
   }
@@ -335,7 +345,10 @@ export class Board {
     const text = `<svg xmlns="${NS}">${this.headDone ? '' : head}${parts.join('')}</svg>`;
     this.headDone = true;
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    for (const n of [...doc.documentElement.childNodes]) this.defs.appendChild(document.importNode(n, true));
+    // One insertion into the page for the whole answer.
+    const batch = document.createDocumentFragment();
+    for (const n of [...doc.documentElement.childNodes]) batch.appendChild(document.importNode(n, true));
+    this.defs.appendChild(batch);
   }
 
   /**
@@ -349,15 +362,23 @@ export class Board {
     const missing = (): boolean => need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
     if (missing()) {
       const requests = this.ensure(need);
-      this.draw(m, false);
-      // Each answer fills in its tiles at the next frame (unless a later
-      // render took over, or the last answer came first and all is drawn):
-      // answers arriving together cost one drawing, not one each.
-      const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
-      for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
-      await Promise.all(requests);
-      // A later render started while this one waited for layouts: it wins.
+      const all = Promise.all(requests);
+      // From a server that has drawn these tiles before, the art comes within
+      // a few frames: wait that long rather than draw the board twice
+      // (placeholders, then art — each a style, layout and paint of every tile).
+      const inTime = await Promise.race([all.then(() => true, () => false), new Promise<boolean>((ok) => { window.setTimeout(() => ok(false), PLACEHOLDER_MS); })]);
       if (ticket !== this.renders) return;
+      if (!inTime && missing()) {
+        this.draw(m, false);
+        // Each answer fills in its tiles at the next frame (unless a later
+        // render took over, or the last answer came first and all is drawn):
+        // answers arriving together cost one drawing, not one each.
+        const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
+        for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
+        await all;
+        // A later render started while this one waited for layouts: it wins.
+        if (ticket !== this.renders) return;
+      }
     }
     this.draw(m, true);
   }
@@ -438,6 +459,8 @@ export class Board {
    * adds one tile, it does not redraw the board).
    */
   private drawTiles(board: Piece[], cells: Pt[]): void {
+    // New pieces go in together, at the end (one insertion for a whole board).
+    const added = document.createDocumentFragment();
     board.forEach((p, i) => {
       const k = `${p.tile}@${p.rotation}`;
       const l = this.layouts.get(k);
@@ -449,9 +472,10 @@ export class Board {
         ? el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'tile', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` })
         : el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, class: 'tile-placeholder' });
       const old = this.drawn[i];
-      if (old) old.node.replaceWith(node); else this.layers.tiles.appendChild(node);
+      if (old) old.node.replaceWith(node); else added.appendChild(node);
       this.drawn[i] = { key, node };
     });
+    this.layers.tiles.appendChild(added);
     for (const d of this.drawn.splice(board.length)) d.node.remove();
   }
 
