@@ -4,12 +4,12 @@
 //
 // Speed: the SVG draws the board's world box at one unit per CSS pixel and
 // the camera is a single CSS transform on it, written once per frame
-// however many input events came; during a gesture the SVG is a
-// compositor layer (`will-change`), so panning and zooming move a picture
-// instead of drawing the tiles again. Tiles, tokens and followers are
-// <use>s of shared <symbol>s; a render changes only the pieces that
-// changed, and pieces whose art has not arrived yet are drawn as
-// placeholders until it does.
+// however many input events came; the SVG is a compositor layer
+// (`will-change`, made again at the new scale after each gesture), so
+// panning and zooming move a picture instead of drawing the tiles again.
+// Tiles, tokens and followers are <use>s of shared <symbol>s; a render
+// changes only the pieces that changed, and pieces whose art has not
+// arrived within PLACEHOLDER_MS are drawn as placeholders until it does.
 
 import { MapInfo, TileLayout, tileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
@@ -145,7 +145,14 @@ export class Board {
   /** The viewport's size as the ResizeObserver last saw it (fitting needs no layout read). */
   private size: { width: number; height: number } | null = null;
   private frame = coalesce(() => this.applyCamera());
-  private moving = gesture(() => { this.rect = null; this.svg.classList.add('moving'); }, () => this.svg.classList.remove('moving'), 180);
+  // The SVG is always a compositor layer, so a gesture's first frame does
+  // not have to make one (that frame took 33–117 ms); when a gesture ends,
+  // the layer is dropped for one frame and made again, drawn sharp at the
+  // new scale.
+  private moving = gesture(() => { this.rect = null; }, () => {
+    this.svg.classList.add('settle');
+    requestAnimationFrame(() => requestAnimationFrame(() => this.svg.classList.remove('settle')));
+  }, 180);
 
   constructor(parent: HTMLElement, private handlers: BoardHandlers) {
     this.view = document.createElement('div');
