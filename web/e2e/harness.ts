@@ -6,7 +6,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const BIN = process.env.BASTIDE_BIN ?? resolve(import.meta.dirname, '../../target/debug/bastide');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -60,4 +60,32 @@ export function replayScores(dir: string, record: unknown): number[] {
   const out = JSON.parse(execFileSync(BIN, ['replay', file, '--compact']).toString()) as { scores: number[]; finished: boolean };
   if (!out.finished) throw new Error('the record does not end the game');
   return out.scores;
+}
+
+/**
+ * Two seconds of zoom (one wheel event per frame, in and out) or pan (one
+ * arrow key per frame) on the board, timed by animation frames: frames per
+ * second, the longest frame and the 95th percentile (ms).
+ */
+export async function motion(page: Page, kind: 'zoom' | 'pan'): Promise<{ fps: number; worst: number; p95: number }> {
+  return page.evaluate(async (k) => {
+    const view = document.querySelector('.board-view');
+    if (!view) return { fps: 0, worst: 0, p95: 0 };
+    const times: number[] = [];
+    const t0 = performance.now();
+    // Read once: a layout read per frame would be the measurement's own cost.
+    const r = view.getBoundingClientRect();
+    await new Promise<void>((done) => {
+      const frame = (now: number): void => {
+        times.push(now);
+        const n = times.length;
+        if (k === 'zoom') view.dispatchEvent(new WheelEvent('wheel', { deltaY: n % 60 < 30 ? -20 : 20, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+        else document.dispatchEvent(new KeyboardEvent('keydown', { key: ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'][Math.floor(n / 15) % 4], bubbles: true }));
+        if (now - t0 < 2000) requestAnimationFrame(frame); else done();
+      };
+      requestAnimationFrame(frame);
+    });
+    const gaps = times.slice(1).map((x, i) => x - (times[i] ?? x)).sort((a, b) => a - b);
+    return { fps: (times.length - 1) / (((times[times.length - 1] ?? t0) - (times[0] ?? t0)) / 1000), worst: gaps[gaps.length - 1] ?? 0, p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
+  }, kind);
 }

@@ -289,3 +289,78 @@ test('Map Chips: the Ukraine map is drawn and turns are played', { timeout: 120_
   assert.ok((await status(page)).version >= 6);
   await page.close();
 });
+
+test('Inns & Cathedrals: the large follower is chosen and placed by clicking, and drawn bigger on the board, in the log and in the replay', { timeout: 180_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // A short fixed deck, so that the game ends and its record can be replayed.
+  const id = await createInLobby(page, { expansions: ['inns-cathedrals'], deck: 'base/U inns-cathedrals/B base/E base/V inns-cathedrals/D base/K base/B base/L', deckOnly: true });
+  // The first tile, then the large follower on it (on a field, which no tile completes).
+  await act(page, { followers: false });
+  let version = -1;
+  for (let guard = 0; guard < 20 && version < 0; guard++) {
+    const s = await status(page);
+    assert.equal(s.status, 'playing');
+    await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+    if (s.mine && await page.locator('#figure-big').count() > 0) {
+      // Both figures are offered; L switches between them from the keyboard.
+      assert.equal(await page.locator('#figure-normal').getAttribute('aria-pressed'), 'true');
+      assert.ok(await page.locator('.spot').count() > 0 && await page.locator('.spot-big').count() === 0);
+      await page.keyboard.press('l');
+      assert.equal(await page.locator('#figure-big').getAttribute('aria-pressed'), 'true');
+      await page.keyboard.press('l');
+      assert.equal(await page.locator('#figure-normal').getAttribute('aria-pressed'), 'true');
+      // By mouse: the figure, then a marked place.
+      await page.click('#figure-big');
+      const fields = page.locator('.spot-big[data-feature="field"]');
+      const spot = await fields.count() > 0 ? fields.first() : page.locator('.spot-big').first();
+      assert.match((await spot.getAttribute('aria-label')) ?? '', /^Large follower on /);
+      await spot.click();
+      await waitForChange(page, s.version);
+      version = s.version + 1;
+    } else {
+      await act(page, { followers: false });
+    }
+  }
+  assert.ok(version > 0, 'the large follower was offered');
+  // Drawn bigger than a follower, named for screen readers, in the log with its picture
+  // (the bot may have placed its own large follower too).
+  const mine = 'use.fig-big[aria-label^="RED\'s large follower on the "]';
+  await page.locator(mine).waitFor();
+  const myMove = page.locator('.moves li.move-big', { hasText: 'RED: Large follower on ' });
+  assert.equal(await myMove.count(), 1);
+  assert.equal(await myMove.locator('svg.fig-big').count(), 1);
+  assert.match((await page.locator('.players li[data-seat="0"]').getAttribute('aria-label')) ?? '', /large follower on the board/);
+  // Only one large follower each: not offered again while it stands.
+  for (let turn = 0, checked = false; turn < 8 && !checked; turn++) {
+    const s = await status(page);
+    if (s.status !== 'playing') break;
+    if (s.mine) {
+      await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+      if (await page.locator('.spot').count() > 0) {
+        assert.equal(await page.locator('#figure-big').count(), 0);
+        checked = true;
+      }
+    }
+    if (!(await act(page, { followers: false }))) break;
+  }
+  while (await act(page, { followers: false })) { /* to the end: a finished game's record replays */ }
+  await page.locator('#summary').waitFor();
+  // The replay draws it bigger too, and shows it beside the step.
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+  for (let i = 1; i <= version; i++) {
+    await page.click('#forward');
+    await page.locator('#replay-status', { hasText: `Action ${i} of` }).waitFor();
+  }
+  await page.locator(`svg.board[data-version="${version}"]`).waitFor();
+  assert.match(await page.locator('#replay-status').innerText(), /Large follower on /);
+  assert.equal(await page.locator('#replay-status svg.fig-big').count(), 1);
+  assert.equal(await page.locator(mine).count(), 1);
+  const normal = page.locator('use.fig:not(.fig-big)');
+  if (await normal.count() > 0) {
+    const a = await normal.first().boundingBox();
+    const b = await page.locator(mine).boundingBox();
+    assert.ok(a && b && b.width > a.width * 1.3, 'the large follower is drawn bigger than a follower');
+  }
+  await page.close();
+});

@@ -4,7 +4,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launch, startServer } from './harness';
+import { launch, motion, startServer } from './harness';
 
 const DOCS = resolve(import.meta.dirname, '../../docs');
 
@@ -60,27 +60,11 @@ try {
         batchKb: tiles.reduce((n, r) => n + r.transferSize, 0) / 1024,
       };
     });
-    // Pan and zoom for two seconds, one wheel event per frame, counting frames.
-    const fps = await page.evaluate(async () => {
-      const svg = document.querySelector('svg.board');
-      if (!svg) return { frames: 0, ms: 0, worst: 0 };
-      const times: number[] = [];
-      const t0 = performance.now();
-      await new Promise<void>((done) => {
-        const frame = (t: number): void => {
-          times.push(t);
-          const r = svg.getBoundingClientRect();
-          svg.dispatchEvent(new WheelEvent('wheel', { deltaY: times.length % 60 < 30 ? -20 : 20, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
-          if (t - t0 < 2000) requestAnimationFrame(frame); else done();
-        };
-        requestAnimationFrame(frame);
-      });
-      const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
-      return { frames: times.length, ms: (times[times.length - 1] ?? t0) - t0, worst: Math.max(...gaps) };
-    });
+    // Zoom for two seconds, one wheel event per frame, counting frames.
+    const fps = await motion(page, 'zoom');
     await page.keyboard.press('f');
     await page.screenshot({ path: `${DOCS}/web-${s.name}.png` });
-    figures.push(`| ${s.name} (${pass}) | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.welcome.toFixed(0)} | ${timing.batchMs.toFixed(0)} (${timing.batchKb.toFixed(0)} KiB) | ${timing.board.toFixed(0)} | ${timing.painted.toFixed(0)} | ${timing.artPainted < 0 ? timing.painted.toFixed(0) : timing.artPainted.toFixed(0)} | ${(fps.frames / (fps.ms / 1000)).toFixed(1)} | ${fps.worst.toFixed(1)} |`);
+    figures.push(`| ${s.name} (${pass}) | ${timing.pieces} | ${timing.fcp.toFixed(0)} | ${timing.welcome.toFixed(0)} | ${timing.batchMs.toFixed(0)} (${timing.batchKb.toFixed(0)} KiB) | ${timing.board.toFixed(0)} | ${timing.painted.toFixed(0)} | ${timing.artPainted < 0 ? timing.painted.toFixed(0) : timing.artPainted.toFixed(0)} | ${fps.fps.toFixed(1)} | ${fps.worst.toFixed(1)} |`);
     console.log(s.name, pass, id, JSON.stringify(timing), JSON.stringify(fps), Date.now() - start, 'ms');
     if (s.name === 'all' && pass === 'warm') {
       await page.goto(`${server.url}/replay/${id}`);

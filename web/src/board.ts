@@ -4,24 +4,26 @@
 //
 // Speed: the SVG draws the board's world box at one unit per CSS pixel and
 // the camera is a single CSS transform on it, written once per frame
-// however many input events came; during a gesture the SVG is a
-// compositor layer (`will-change`), so panning and zooming move a picture
-// instead of drawing the tiles again. Tiles, tokens and followers are
-// <use>s of shared <symbol>s; a render changes only the pieces that
-// changed, and pieces whose art has not arrived yet are drawn as
-// placeholders until it does.
+// however many input events came; the SVG is a compositor layer
+// (`will-change`, made again at the new scale after each gesture), so
+// panning and zooming move a picture instead of drawing the tiles again.
+// Tiles, tokens and followers are <use>s of shared <symbol>s; a render
+// changes only the pieces that changed, and pieces whose art has not
+// arrived within PLACEHOLDER_MS are drawn as placeholders until it does.
 
 import { MapInfo, TileLayout, tileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
-import { Action, FeatureRef, Piece, View, describeAction } from './protocol';
+import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
 const PARALLEL = 3;
 const MIN_BATCH = 12;
+/** How long a render waits for missing tile art before it draws placeholders (ms). */
+const PLACEHOLDER_MS = 150;
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, name);
@@ -57,15 +59,15 @@ function pieceCells(p: Piece, l: TileLayout): Pt[] {
   return l.cells.map(([dx, dy]) => ({ x: p.x + dx, y: p.y + dy }));
 }
 
-/** Where the follower on feature `ref` stands, in world units (null when the layout has no such place). */
-export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string, TileLayout>): Pt | null {
+/** Where the follower on feature `ref` stands, in world units, and the feature's kind (null when the layout has no such place). */
+export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string, TileLayout>): (Pt & { kind: string }) | null {
   for (let i = pieces.length - 1; i >= 0; i--) {
     const p = pieces[i];
     if (!p || (p.half ?? null) !== (ref.half ?? null)) continue;
     const l = layouts.get(`${p.tile}@${p.rotation}`);
     if (!l) continue;
     const s = l.spots.find((sp) => sp.place === ref.place && p.x + sp.cell[0] === ref.x && p.y + sp.cell[1] === ref.y);
-    if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y };
+    if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y, kind: s.kind };
   }
   return null;
 }
@@ -86,6 +88,28 @@ function spotOf(a: Action): FeatureRef | null {
     case 'flee': return a.to;
     default: return null;
   }
+}
+
+/**
+ * Draws a follower centred on 0,0 into `g` (a symbol, or an icon in the
+ * log): a disc in the player's colour with the seat's letter; the large
+ * follower's disc is bigger and has a second ring.
+ */
+export function figureArt(g: SVGElement, look: FigureLook, colour: string, mark: string): void {
+  const r = look.radius;
+  if (look.ring) el('circle', { r: r - 1.5, fill: '#fff', stroke: '#1d1d1d', 'stroke-width': 2.5 }, g);
+  el('circle', { r: look.ring ? r - 5 : r - 3, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, g);
+  el('text', { 'text-anchor': 'middle', dy: look.ring ? 5 : 4, class: look.ring ? 'meeple-mark meeple-mark-big' : 'meeple-mark' }, g).textContent = mark;
+}
+
+/** A follower as a small picture for the page around the board (the log, buttons); hidden from screen readers, whose text says it. */
+export function figureIcon(figure: string | null, colour: string, mark: string): SVGSVGElement {
+  const look = figureLook(figure);
+  const r = look.radius;
+  const size = Math.round(r * 1.1);
+  const svg = el('svg', { viewBox: `${-r} ${-r} ${2 * r} ${2 * r}`, width: size, height: size, class: `fig-icon ${look.className}`, 'aria-hidden': 'true' });
+  figureArt(svg, look, colour, mark);
+  return svg;
 }
 
 export class Board {
@@ -118,8 +142,17 @@ export class Board {
   private pinch: number | null = null;
   /** The viewport's place on the page, read once per gesture (no layout read per event). */
   private rect: DOMRect | null = null;
+  /** The viewport's size as the ResizeObserver last saw it (fitting needs no layout read). */
+  private size: { width: number; height: number } | null = null;
   private frame = coalesce(() => this.applyCamera());
-  private moving = gesture(() => { this.rect = null; this.svg.classList.add('moving'); }, () => this.svg.classList.remove('moving'), 180);
+  // The SVG is always a compositor layer, so a gesture's first frame does
+  // not have to make one (that frame took 33–117 ms); when a gesture ends,
+  // the layer is dropped for one frame and made again, drawn sharp at the
+  // new scale.
+  private moving = gesture(() => { this.rect = null; }, () => {
+    this.svg.classList.add('settle');
+    requestAnimationFrame(() => requestAnimationFrame(() => this.svg.classList.remove('settle')));
+  }, 180);
 
   constructor(parent: HTMLElement, private handlers: BoardHandlers) {
     this.view = document.createElement('div');
@@ -140,7 +173,13 @@ export class Board {
     this.setBox(this.box, true);
     const v = this.view;
     // A resized viewport (window, side panel) moves or resizes it: read its place again.
-    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => { this.rect = null; }).observe(v);
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver((entries) => {
+        this.rect = null;
+        const r = entries[entries.length - 1]?.contentRect;
+        if (r) this.size = { width: r.width, height: r.height };
+      }).observe(v);
+    }
     v.addEventListener('wheel', (e) => {
       e.preventDefault();
       this.moving.poke();
@@ -245,9 +284,9 @@ export class Board {
   private lastCells: Pt[] = [];
   fitTo(cells: Pt[]): void {
     this.lastCells = cells;
-    // Called after the page around the board changed: its place may have too.
-    this.rect = null;
-    const r = this.viewRect();
+    // The size the ResizeObserver reported: reading the layout here, right
+    // after a drawing changed the DOM, would lay the page out before its frame.
+    const r = this.size ?? this.viewRect();
     this.setCamera(fit(cells, r.width || 800, r.height || 600));
     this.frame.flush();
   }
@@ -313,7 +352,10 @@ export class Board {
     const text = `<svg xmlns="${NS}">${this.headDone ? '' : head}${parts.join('')}</svg>`;
     this.headDone = true;
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    for (const n of [...doc.documentElement.childNodes]) this.defs.appendChild(document.importNode(n, true));
+    // One insertion into the page for the whole answer.
+    const batch = document.createDocumentFragment();
+    for (const n of [...doc.documentElement.childNodes]) batch.appendChild(document.importNode(n, true));
+    this.defs.appendChild(batch);
   }
 
   /**
@@ -327,15 +369,23 @@ export class Board {
     const missing = (): boolean => need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
     if (missing()) {
       const requests = this.ensure(need);
-      this.draw(m, false);
-      // Each answer fills in its tiles at the next frame (unless a later
-      // render took over, or the last answer came first and all is drawn):
-      // answers arriving together cost one drawing, not one each.
-      const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
-      for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
-      await Promise.all(requests);
-      // A later render started while this one waited for layouts: it wins.
+      const all = Promise.all(requests);
+      // From a server that has drawn these tiles before, the art comes within
+      // a few frames: wait that long rather than draw the board twice
+      // (placeholders, then art — each a style, layout and paint of every tile).
+      const inTime = await Promise.race([all.then(() => true, () => false), new Promise<boolean>((ok) => { window.setTimeout(() => ok(false), PLACEHOLDER_MS); })]);
       if (ticket !== this.renders) return;
+      if (!inTime && missing()) {
+        this.draw(m, false);
+        // Each answer fills in its tiles at the next frame (unless a later
+        // render took over, or the last answer came first and all is drawn):
+        // answers arriving together cost one drawing, not one each.
+        const fill = coalesce(() => { if (ticket === this.renders && missing()) this.draw(m, false); });
+        for (const r of requests) void r.then(() => fill.schedule(), () => undefined);
+        await all;
+        // A later render started while this one waited for layouts: it wins.
+        if (ticket !== this.renders) return;
+      }
     }
     this.draw(m, true);
   }
@@ -365,11 +415,9 @@ export class Board {
       if (!at) return;
       const name = m.view.players[f.seat] ?? `seat ${f.seat}`;
       const colour = playerColour(name, f.seat);
-      const id = this.symbol(`fig-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, 14, (s) => {
-        el('circle', { r: 11, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, s);
-        el('text', { 'text-anchor': 'middle', dy: 4, class: 'meeple-mark' }, s).textContent = playerMark(f.seat);
-      });
-      this.token(id, 14, at, { class: 'fig', role: 'img', 'aria-label': `${name}'s follower on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      const look = figureLook(f.figure);
+      const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
+      this.token(id, look.radius, at, { class: look.className, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
     });
     this.drawTokens(m.view.extras);
     for (const t of m.targets) {
@@ -385,7 +433,8 @@ export class Board {
       const at = spotPoint(ref, m.view.board, this.layouts);
       if (!at) continue;
       const label = describeAction(a);
-      const c = el('circle', { cx: at.x, cy: at.y, r: 10, class: `spot spot-${a.kind}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place }, L.targets);
+      const big = a.kind === 'follower' && a.figure !== null;
+      const c = el('circle', { cx: at.x, cy: at.y, r: big ? 14 : 10, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
       c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
@@ -417,6 +466,8 @@ export class Board {
    * adds one tile, it does not redraw the board).
    */
   private drawTiles(board: Piece[], cells: Pt[]): void {
+    // New pieces go in together, at the end (one insertion for a whole board).
+    const added = document.createDocumentFragment();
     board.forEach((p, i) => {
       const k = `${p.tile}@${p.rotation}`;
       const l = this.layouts.get(k);
@@ -428,9 +479,10 @@ export class Board {
         ? el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'tile', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` })
         : el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, class: 'tile-placeholder' });
       const old = this.drawn[i];
-      if (old) old.node.replaceWith(node); else this.layers.tiles.appendChild(node);
+      if (old) old.node.replaceWith(node); else added.appendChild(node);
       this.drawn[i] = { key, node };
     });
+    this.layers.tiles.appendChild(added);
     for (const d of this.drawn.splice(board.length)) d.node.remove();
   }
 

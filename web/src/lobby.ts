@@ -8,7 +8,7 @@ import { saveToken } from './tokens';
 
 const EXPANSIONS: [string, string][] = [
   ['river1', 'River I'], ['river2', 'River II'], ['river20', 'River (20th anniversary)'], ['cutcassonne', 'CutCassonne'],
-  ['halfsies1', 'Half-and-half 1'], ['halfsies2', 'Half-and-half 2'], ['plague', 'The Plague'],
+  ['inns-cathedrals', 'Inns & Cathedrals'], ['halfsies1', 'Half-and-half 1'], ['halfsies2', 'Half-and-half 2'], ['plague', 'The Plague'],
   ['gingerbread', 'Gingerbread Man (Winter base)'], ['map-chips', 'Map Chips (Ukraine map)'],
 ];
 const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];

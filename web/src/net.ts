@@ -12,6 +12,17 @@ export interface Connection {
   close(): void;
 }
 
+/**
+ * The socket index.html's inline script opened for this address while the
+ * client's script was loading (taken once: a reconnect opens its own).
+ */
+function earlySocket(url: string): WebSocket | null {
+  const w = window as { bastideSocket?: WebSocket };
+  const early = w.bastideSocket;
+  delete w.bastideSocket;
+  return early && early.url === url && early.readyState <= WebSocket.OPEN ? early : null;
+}
+
 export function connect(
   game: string,
   token: string | null,
@@ -26,7 +37,8 @@ export function connect(
   const open = (): void => {
     onState('connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const sock = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(game)}/ws`);
+    const url = `${proto}//${location.host}/api/games/${encodeURIComponent(game)}/ws`;
+    const sock = earlySocket(url) ?? new WebSocket(url);
     ws = sock;
     sock.onopen = () => {
       attempt = 0;
@@ -55,6 +67,8 @@ export function connect(
       // Back off up to 5 s: a restarting server is back within seconds.
       window.setTimeout(open, Math.min(5000, 200 * 2 ** attempt));
     };
+    // An early socket may be open already: its open event has passed.
+    if (sock.readyState === WebSocket.OPEN) sock.onopen(new Event('open'));
   };
   open();
   return {

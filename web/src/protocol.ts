@@ -123,6 +123,23 @@ export function encodeAction(a: Action): JsonObject {
   }
 }
 
+/** What a figure is called (`null`: the normal follower; `big`: Inns & Cathedrals' large follower). */
+export function figureName(figure: string | null): string {
+  if (figure === null) return 'follower';
+  return figure === 'big' ? 'large follower' : `${figure} follower`;
+}
+
+/** How a figure is drawn: the large follower bigger and ringed, so it is told apart without colour. */
+export interface FigureLook { radius: number; className: string; ring: boolean }
+export function figureLook(figure: string | null): FigureLook {
+  return figure === null ? { radius: 14, className: 'fig', ring: false } : { radius: 20, className: `fig fig-${figure.replace(/[^a-z0-9-]/gi, '')}`, ring: true };
+}
+
+/** The text with its first letter in capitals. */
+export function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 function refText(r: FeatureRef): string {
   return `${r.place} of (${r.x}, ${r.y})${r.half ? ` ${r.half} half` : ''}`;
 }
@@ -131,7 +148,7 @@ function refText(r: FeatureRef): string {
 export function describeAction(a: Action): string {
   switch (a.kind) {
     case 'place': return `Place ${a.tile} at (${a.x}, ${a.y}) turned ${a.rotation}°${a.half ? ` in the ${a.half} half` : ''}`;
-    case 'follower': return `${a.figure ? `${a.figure} follower` : 'Follower'} on ${refText(a.at)}`;
+    case 'follower': return `${capitalise(figureName(a.figure))} on ${refText(a.at)}`;
     case 'draw': return 'Draw a tile';
     case 'pass': return 'Pass';
     case 'gingerbread': return `Move the gingerbread man to ${refText(a.at)}`;
@@ -144,7 +161,7 @@ export function describeAction(a: Action): string {
 }
 
 export interface Piece { tile: string; x: number; y: number; rotation: Rotation; half: Corner | null }
-export interface PlacedFollower { seat: number; x: number; y: number; place: string; half: Corner | null; feature: string | null }
+export interface PlacedFollower { seat: number; x: number; y: number; place: string; half: Corner | null; feature: string | null; figure: string | null }
 export interface ScoreEvent {
   reason: string;
   points: number[];
@@ -172,6 +189,8 @@ export interface View {
   seat: number | null;
   halves: Hand[] | null;
   chipHands: Hand[] | null;
+  /** Inns & Cathedrals: per seat, whether the large follower is in the supply (null without it). */
+  bigFollowers: boolean[] | null;
   /** Parts of the view only shown as they are (plague, map, chips, gingerbread). */
   extras: JsonObject;
 }
@@ -200,7 +219,7 @@ function hand(v: unknown, p: string): Hand {
   return { hidden: int(o.hidden, `${p}.hidden`) };
 }
 
-const VIEW_KEYS = new Set(['players', 'scores', 'finished', 'current_player', 'phase', 'drawn', 'tiles_left', 'supply', 'events', 'board', 'followers', 'seat', 'hands', 'remaining']);
+const VIEW_KEYS = new Set(['players', 'scores', 'finished', 'current_player', 'phase', 'drawn', 'tiles_left', 'supply', 'events', 'board', 'followers', 'seat', 'hands', 'remaining', 'big_followers']);
 
 export function parseView(v: unknown, p = 'view'): View {
   const o = obj(v, p);
@@ -220,10 +239,11 @@ export function parseView(v: unknown, p = 'view'): View {
     board: arr(o.board, `${p}.board`, piece),
     followers: arr(o.followers ?? [], `${p}.followers`, (f, q) => {
       const fo = obj(f, q);
-      return { seat: int(fo.seat, `${q}.seat`), x: int(fo.x, `${q}.x`), y: int(fo.y, `${q}.y`), place: str(fo.place, `${q}.place`), half: corner(fo.half, `${q}.half`), feature: opt(fo.feature, `${q}.feature`, str) };
+      return { seat: int(fo.seat, `${q}.seat`), x: int(fo.x, `${q}.x`), y: int(fo.y, `${q}.y`), place: str(fo.place, `${q}.place`), half: corner(fo.half, `${q}.half`), feature: opt(fo.feature, `${q}.feature`, str), figure: opt(fo.figure, `${q}.figure`, str) };
     }),
     seat: opt(o.seat, `${p}.seat`, int),
     halves: opt(o.hands, `${p}.hands`, (h, q) => arr(h, q, hand)),
+    bigFollowers: opt(o.big_followers, `${p}.big_followers`, (b, q) => arr(b, q, bool)),
     chipHands: chips ? opt(chips.hands, `${p}.chips.hands`, (h, q) => arr(h, q, hand)) : null,
     extras,
   };

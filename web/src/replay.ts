@@ -3,7 +3,8 @@
 // (POST /api/replay), so what is shown is what `bastide replay` computes.
 
 import { getRecord, mapInfo, replayStep, type MapInfo } from './api';
-import { Board } from './board';
+import { Board, figureIcon } from './board';
+import { playerColour, playerMark } from './colours';
 import { h, errorText } from './dom';
 import { isObject, type JsonObject } from './json';
 import { describeAction, parseAction, parseView } from './protocol';
@@ -27,8 +28,17 @@ export function replay(root: HTMLElement, game: string | null): () => void {
       at = step.at;
       total = step.actions;
       const view = parseView(step.view);
-      const action = step.action ? describeAction(parseAction(step.action)) : 'start';
-      info.textContent = `Action ${at} of ${total}: ${action} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
+      const a = step.action ? parseAction(step.action) : null;
+      const text = `Action ${at} of ${total}: ${a ? describeAction(a) : 'start'} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
+      // A follower's step shows the figure as the board draws it (the large one bigger).
+      // (Its owner is the follower standing there; one scored at once has gone home: grey.)
+      const icon = (): SVGSVGElement | null => {
+        if (a?.kind !== 'follower') return null;
+        const f = view.followers.find((x) => x.x === a.at.x && x.y === a.at.y && x.place === a.at.place && x.half === a.at.half);
+        return f ? figureIcon(a.figure, playerColour(view.players[f.seat] ?? '', f.seat), playerMark(f.seat)) : figureIcon(a.figure, '#999999', '');
+      };
+      const i = icon();
+      info.replaceChildren(...(i ? [i, ' '] : []), text);
       extra.replaceChildren(...(view.finished ? [summary(view, null)] : []));
       await board.render({ view, map, targets: [], preview: null, spots: [], highlight: [], version: at });
     } catch (e) {

@@ -3,18 +3,29 @@
 // players, log and the end-of-game summary.
 
 import { featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
-import { Board } from './board';
+import { Board, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
-import { ROTATIONS, actionMessage, describeAction, type Action, type Rotation, type ScoreEvent } from './protocol';
-import { isMyTurn, reduce, type GameState } from './state';
+import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
+import { isMyTurn, reduce, type GameState, type LogEntry } from './state';
 import { summary } from './summary';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
-export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[] }
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null }
+
+/** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
+export function figuresOffered(legal: Action[]): (string | null)[] {
+  const out = [...new Set(legal.flatMap((a) => (a.kind === 'follower' ? [a.figure] : [])))];
+  return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+}
+
+/** The actions drawn as markers on the board: the followers of the chosen figure, the gingerbread man's moves, flights. */
+export function spotsFor(legal: Action[], figure: string | null): Action[] {
+  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread' || a.kind === 'flee');
+}
 
 /** The tiles the player may place now (the drawn one, halves from the hand). */
 export function placeableTiles(legal: Action[]): string[] {
@@ -40,6 +51,21 @@ export function featureText(f: FeatureInfo, players: string[]): string {
   return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
 }
 
+const MOVES_SHOWN = 40;
+
+/** A move in the log: who did what, a follower with its picture (the large one bigger); a follower's move highlights its feature. */
+export function moveText(m: LogEntry, players: string[]): string {
+  return `${players[m.seat] ?? `seat ${m.seat}`}: ${describeAction(m.action)}`;
+}
+
+function moveItem(m: LogEntry, players: string[], show: (ref: FeatureRef) => void): HTMLLIElement {
+  const a = m.action;
+  const text = moveText(m, players);
+  if (a.kind !== 'follower') return h('li', { 'data-kind': a.kind }, text);
+  return h('li', { 'data-kind': a.kind, 'data-figure': a.figure ?? '', class: a.figure ? 'move-big' : '' },
+    h('button', { onclick: () => show(a.at) }, figureIcon(a.figure, playerColour(players[m.seat] ?? '', m.seat), playerMark(m.seat)), ` ${text}`));
+}
+
 function eventText(e: ScoreEvent, players: string[]): string {
   const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
   const where = e.x !== null && e.y !== null ? ` at (${e.x}, ${e.y})` : '';
@@ -50,7 +76,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
-  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [] };
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null };
   const wrap = h('div', { class: 'boardwrap' });
   const side = h('aside', { class: 'side', 'aria-label': 'Game panel' });
   root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
@@ -85,6 +111,12 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     onSpot: (a) => send(a),
   });
 
+  const chooseFigure = (f: string | null): void => {
+    ui.figure = f;
+    draw();
+    // The panel was drawn again: keep the keyboard where it was.
+    (side.querySelector(`#figure-${f ?? 'normal'}`) as HTMLButtonElement | null)?.focus();
+  };
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -94,19 +126,22 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       ui.pending = null;
       if (ui.tile && targetsFor(s.legal, ui.tile, ui.rotation).length === 0) ui.rotation = rotateToNext(s.legal, ui.tile, ui.rotation);
     }
+    const figures = figuresOffered(s.legal);
+    if (!figures.includes(ui.figure)) ui.figure = figures[0] ?? null;
     const view = s.view;
     if (view) {
-      const spots = s.legal.filter((a) => a.kind === 'follower' || a.kind === 'gingerbread' || a.kind === 'flee');
+      const spots = spotsFor(s.legal, ui.figure);
       void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
-      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+      const big = view?.bigFollowers ? (view.bigFollowers[i] ?? false) : null;
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
-        h('span', {}, `· ${view?.supply[i] ?? 0} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
+        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
     }));
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
@@ -131,6 +166,15 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
         h('button', { id: 'confirm', onclick: () => send(p) }, 'Confirm (Enter)'), ' ',
         h('button', { id: 'undo', onclick: () => { ui.pending = null; draw(); } }, 'Undo (Esc)')));
     }
+    if (figures.length > 1) {
+      // Both figures may go on the board: the markers place the chosen one.
+      const me = s.seat ?? view?.currentPlayer ?? 0;
+      const colour = playerColour(s.players[me] ?? '', me);
+      panels.push(h('section', { class: 'panel', 'aria-label': 'Figure to place' }, h('h2', {}, 'Figure'),
+        h('div', { class: 'figures', role: 'group', 'aria-label': 'Choose the figure the marked places take (L switches)' },
+          ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === ui.figure), onclick: () => chooseFigure(f) },
+            figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
+    }
     const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower');
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
@@ -144,6 +188,10 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     const events = view?.events ?? [];
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
+    if (s.log.length > 0) {
+      panels.push(h('section', { class: 'panel' }, h('h2', {}, 'Moves since this page opened'), h('ol', { class: 'log moves', 'aria-label': 'Moves since this page opened', reversed: true },
+        ...s.log.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
+    }
     if (s.status === 'open' && token) {
       panels.push(h('section', { class: 'panel' }, h('p', {}, 'The game has not started: seats may still join.'),
         h('button', { id: 'start', onclick: () => { startGame(game, token).catch((e: unknown) => { if (state) state = { ...state, error: String(e) }; draw(); }); } }, 'Start the game')));
@@ -189,6 +237,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       case 'ArrowDown': board.panBy(0, -step); break;
       case '+': case '=': board.zoomBy(1.2); break;
       case 'f': case 'F': board.refit(); break;
+      case 'l': case 'L': if (state) { const f = figuresOffered(state.legal); if (f.length > 1) chooseFigure(f[(f.indexOf(ui.figure) + 1) % f.length] ?? null); } break;
       case '-': board.zoomBy(1 / 1.2); break;
       default: return;
     }
