@@ -170,8 +170,64 @@ struct Turn {
     fled: bool,
 }
 
+/// A set of pieces, one bit each: membership tests on the hot path cost a
+/// shift instead of a scan of the token lists.
+#[derive(Clone, Debug, Default)]
+struct PieceSet(Vec<u64>);
+
+impl PieceSet {
+    fn has(&self, pi: u16) -> bool {
+        self.0
+            .get(pi as usize / 64)
+            .is_some_and(|w| w >> (pi % 64) & 1 == 1)
+    }
+
+    fn set(&mut self, pi: u16, on: bool) {
+        let w = pi as usize / 64;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        if on {
+            self.0[w] |= 1 << (pi % 64);
+        } else {
+            self.0[w] &= !(1 << (pi % 64));
+        }
+    }
+}
+
+/// The most pieces adjacent to one piece: a double tile has six
+/// neighbouring cells, and a cell holds at most two pieces (two halves);
+/// a square tile or a half has fewer (four cells, plus a half's partner).
+const MAX_ADJACENT: usize = 12;
+
+/// The pieces adjacent to one piece, stored when pieces are placed (the
+/// relation between two pieces never changes once both are down).
+#[derive(Clone, Copy, Debug)]
+struct Adjacent {
+    len: u8,
+    list: [u16; MAX_ADJACENT],
+}
+
+impl Adjacent {
+    const EMPTY: Adjacent = Adjacent {
+        len: 0,
+        list: [0; MAX_ADJACENT],
+    };
+
+    fn as_slice(&self) -> &[u16] {
+        &self.list[..self.len as usize]
+    }
+
+    fn push(&mut self, q: u16) {
+        // The bound holds by construction (see `MAX_ADJACENT`); indexing
+        // panics rather than silently dropping a neighbour if it ever broke.
+        self.list[self.len as usize] = q;
+        self.len += 1;
+    }
+}
+
 /// The Plague's tokens and the current turn's plague steps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Plague {
     supply: u8,
     /// Fleas on the board, ordered by the piece they lie on.
@@ -182,7 +238,36 @@ pub struct Plague {
     /// gets no token but is still a source).
     sources: Vec<u16>,
     turn: Turn,
+    // What follows is derived from the above and the board, kept so that
+    // listing the legal actions does not search the board again; it takes
+    // no part in equality.
+    /// Pieces adjacent to each piece, for the pieces `0..adjacent.len()`.
+    adjacent: Vec<Adjacent>,
+    /// Pieces with a flea.
+    flea_set: PieceSet,
+    /// Pieces with an active outbreak.
+    active_set: PieceSet,
+    /// Source pieces.
+    source_set: PieceSet,
+    /// The legal spreads `(from, to)` of the current turn, in the order they
+    /// are listed, while `spreads_valid`.
+    spreads: Vec<(Option<u16>, u16)>,
+    /// Whether `spreads` was computed for the tokens and board as they are
+    /// (set once the turn's tile is down, cleared by any change).
+    spreads_valid: bool,
 }
+
+impl PartialEq for Plague {
+    fn eq(&self, other: &Plague) -> bool {
+        self.supply == other.supply
+            && self.fleas == other.fleas
+            && self.outbreaks == other.outbreaks
+            && self.sources == other.sources
+            && self.turn == other.turn
+    }
+}
+
+impl Eq for Plague {}
 
 impl Default for Plague {
     fn default() -> Plague {
@@ -199,6 +284,12 @@ impl Plague {
             outbreaks: Vec::with_capacity(OUTBREAKS),
             sources: Vec::with_capacity(OUTBREAKS),
             turn: Turn::default(),
+            adjacent: Vec::new(),
+            flea_set: PieceSet::default(),
+            active_set: PieceSet::default(),
+            source_set: PieceSet::default(),
+            spreads: Vec::new(),
+            spreads_valid: false,
         }
     }
 
@@ -234,11 +325,17 @@ impl Plague {
 
     /// The flea on piece `pi`, if any (index into [`Plague::fleas`]).
     pub fn flea_on(&self, pi: u16) -> Option<usize> {
+        if !self.flea_set.has(pi) {
+            return None;
+        }
         self.fleas.iter().position(|f| f.piece == pi)
     }
 
     /// The active outbreak on piece `pi`, if any (index = number − 1).
     pub fn active_outbreak_on(&self, pi: u16) -> Option<usize> {
+        if !self.active_set.has(pi) {
+            return None;
+        }
         self.outbreaks
             .iter()
             .position(|o| o.active && o.piece == pi)
@@ -247,7 +344,7 @@ impl Plague {
     /// A piece a follower may flee onto or across: no flea (active or
     /// latent) and no active outbreak.
     pub fn is_clear(&self, pi: u16) -> bool {
-        self.flea_on(pi).is_none() && self.active_outbreak_on(pi).is_none()
+        !self.flea_set.has(pi) && !self.active_set.has(pi)
     }
 
     fn add_flea(&mut self, piece: u16) {
@@ -259,6 +356,30 @@ impl Plague {
                 region: None,
             },
         );
+        self.flea_set.set(piece, true);
+        self.spreads_valid = false;
+    }
+
+    fn remove_flea(&mut self, i: usize) {
+        let f = self.fleas.remove(i);
+        self.flea_set.set(f.piece, false);
+        self.spreads_valid = false;
+    }
+
+    fn add_outbreak(&mut self, piece: u16) {
+        self.outbreaks.push(Outbreak {
+            piece,
+            active: true,
+        });
+        self.active_set.set(piece, true);
+        self.spreads_valid = false;
+    }
+
+    /// Flips outbreak `k` to its field side.
+    fn eradicate(&mut self, k: usize) {
+        self.outbreaks[k].active = false;
+        self.active_set.set(self.outbreaks[k].piece, false);
+        self.spreads_valid = false;
     }
 }
 
@@ -272,6 +393,16 @@ impl Plague {
 /// whichever of its sides face them.
 pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>) {
     out.clear();
+    each_adjacent(board, cat, pi, |q| {
+        if !out.contains(&q) {
+            out.push(q);
+        }
+    });
+}
+
+/// Calls `f` with every piece adjacent to `pi`, in the order of
+/// [`adjacent_pieces`], possibly more than once.
+fn each_adjacent(board: &Board, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) {
     let piece = board.pieces()[pi as usize];
     for &(dx, dy) in &cat.tile(piece.tile).oriented(piece.rot).cells {
         let c = piece.pos.offset(dx, dy);
@@ -284,90 +415,262 @@ pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>
         ];
         for cell in cells {
             for (q, _) in board.pieces_at(cell) {
-                if q != pi && !out.contains(&q) {
-                    out.push(q);
+                if q != pi {
+                    f(q);
                 }
             }
         }
     }
 }
 
+/// Up to [`FLEAS`] + 1 pieces: the stack of a region search (a source and
+/// the fleas it reaches, each pushed once).
+type Stack = ([u16; FLEAS as usize + 1], usize);
+
 impl Plague {
+    /// Stores the adjacency of every piece placed since the last call (each
+    /// new piece's neighbours, and the new piece in theirs).
+    fn sync(&mut self, board: &Board, cat: &Catalog) {
+        let n = board.pieces().len();
+        while self.adjacent.len() < n {
+            let pi = self.adjacent.len() as u16;
+            let mut mine = Adjacent::EMPTY;
+            each_adjacent(board, cat, pi, |q| {
+                // Pieces placed later add themselves when their turn comes.
+                if q < pi && !mine.as_slice().contains(&q) {
+                    mine.push(q);
+                }
+            });
+            for &q in mine.as_slice() {
+                self.adjacent[q as usize].push(pi);
+            }
+            self.adjacent.push(mine);
+            if is_source(cat, board.pieces()[pi as usize].tile) {
+                self.source_set.set(pi, true);
+            }
+        }
+    }
+
+    /// The pieces adjacent to `pi`, in no particular order. From the stored
+    /// adjacency while it covers the whole board (it does once the placing
+    /// hook has run); otherwise searched on the board.
+    fn adjacent_to(&self, board: &Board, cat: &Catalog, pi: u16) -> Adjacent {
+        if self.adjacent.len() == board.pieces().len() {
+            if let Some(a) = self.adjacent.get(pi as usize) {
+                return *a;
+            }
+        }
+        let mut a = Adjacent::EMPTY;
+        each_adjacent(board, cat, pi, |q| {
+            if !a.as_slice().contains(&q) {
+                a.push(q);
+            }
+        });
+        a
+    }
+
     /// Recomputes the plague regions after any change. An active region is
     /// an active outbreak's source tile plus every flea tile connected to it
     /// through adjacent flea tiles (two source tiles side by side are not
     /// connected by that alone). Fleas reached lie active side up, the others
     /// latent. When several active outbreaks share a region, all but the
     /// highest-numbered are flipped, and the regions are computed again.
-    /// Returns the indexes of the outbreaks flipped.
-    fn recompute(&mut self, board: &Board, cat: &Catalog) -> Vec<usize> {
-        let mut flipped = Vec::new();
-        let mut nb = Vec::new();
-        let mut queue: Vec<(u16, bool)> = Vec::new();
+    /// Returns the indexes of the outbreaks flipped, in order, and how many.
+    fn recompute(&mut self, board: &Board, cat: &Catalog) -> ([u8; OUTBREAKS], usize) {
+        let mut flipped = ([0u8; OUTBREAKS], 0);
         loop {
-            for f in &mut self.fleas {
-                f.region = None;
+            let mut merged = self.region_pass(board, cat, false);
+            if merged.1 > 1 {
+                // The stored adjacency is not in board order, and the order
+                // in which one pass meets several merged outbreaks is the
+                // order of their events: the rare pass that flips more than
+                // one is made again in board order.
+                merged = self.region_pass(board, cat, true);
             }
-            let mut merged: Vec<usize> = Vec::new();
-            for o in (0..self.outbreaks.len()).rev() {
-                if !self.outbreaks[o].active || merged.contains(&o) {
-                    continue;
+            if merged.1 == 0 {
+                return flipped;
+            }
+            for &k in &merged.0[..merged.1] {
+                self.eradicate(k as usize);
+                if flipped.1 < OUTBREAKS {
+                    flipped.0[flipped.1] = k;
+                    flipped.1 += 1;
                 }
-                queue.clear();
-                queue.push((self.outbreaks[o].piece, false));
-                while let Some((p, is_flea)) = queue.pop() {
+            }
+        }
+    }
+
+    /// One pass of [`Plague::recompute`]: sets every flea's region, and
+    /// returns the active outbreaks met inside a higher one's region, in the
+    /// order met (`in_board_order`: neighbours in the order of
+    /// [`adjacent_pieces`]).
+    fn region_pass(
+        &mut self,
+        board: &Board,
+        cat: &Catalog,
+        in_board_order: bool,
+    ) -> ([u8; OUTBREAKS], usize) {
+        for f in &mut self.fleas {
+            f.region = None;
+        }
+        let mut merged = ([0u8; OUTBREAKS], 0usize);
+        let mut nb = Vec::new();
+        for o in (0..self.outbreaks.len()).rev() {
+            if !self.outbreaks[o].active || merged.0[..merged.1].contains(&(o as u8)) {
+                continue;
+            }
+            let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
+            stack.0[0] = self.outbreaks[o].piece;
+            stack.1 = 1;
+            // The source is the first entry; every other is a flea tile.
+            let mut first = true;
+            while stack.1 > 0 {
+                stack.1 -= 1;
+                let p = stack.0[stack.1];
+                let is_flea = !std::mem::take(&mut first);
+                let stored;
+                let list: &[u16] = if in_board_order {
                     adjacent_pieces(board, cat, p, &mut nb);
-                    for &q in &nb {
-                        if let Some(i) = self.flea_on(q) {
-                            if self.fleas[i].region.is_none() {
-                                self.fleas[i].region = Some(o as u8);
-                                queue.push((q, true));
+                    &nb
+                } else {
+                    stored = self.adjacent_to(board, cat, p);
+                    stored.as_slice()
+                };
+                for &q in list {
+                    if let Some(i) = self.flea_on(q) {
+                        if self.fleas[i].region.is_none() {
+                            self.fleas[i].region = Some(o as u8);
+                            stack.0[stack.1] = q;
+                            stack.1 += 1;
+                        }
+                    } else if is_flea {
+                        if let Some(k) = self.active_outbreak_on(q) {
+                            let k = k as u8;
+                            if k as usize != o
+                                && !merged.0[..merged.1].contains(&k)
+                                && merged.1 < OUTBREAKS
+                            {
+                                merged.0[merged.1] = k;
+                                merged.1 += 1;
                             }
-                        } else if is_flea {
-                            if let Some(k) = self.active_outbreak_on(q) {
-                                if k != o && !merged.contains(&k) {
-                                    merged.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        merged
+    }
+
+    /// Tiles a flea may be put on now, sorted by piece: no flea, not a
+    /// source tile, adjacent to an active outbreak's tile or an active
+    /// flea's tile. `lifted`: the index of a flea lifted to be moved, judged
+    /// on the board without it (the regions it joined fall apart; it can
+    /// join none, so no outbreak flips) and its own tile left out.
+    fn spread_targets(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        lifted: Option<usize>,
+        out: &mut Vec<u16>,
+    ) {
+        out.clear();
+        let lifted_piece = lifted.map(|i| self.fleas[i].piece);
+        // Active fleas, one bit per index into `fleas` (at most 18).
+        let mut active: u32 = 0;
+        match lifted {
+            None => {
+                for (i, f) in self.fleas.iter().enumerate() {
+                    if f.is_active() {
+                        active |= 1 << i;
+                    }
+                }
+            }
+            Some(l) => {
+                // The regions without the lifted flea: every flea reached
+                // from an active source through flea tiles.
+                let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
+                for o in self.outbreaks.iter().filter(|o| o.active) {
+                    stack.0[0] = o.piece;
+                    stack.1 = 1;
+                    while stack.1 > 0 {
+                        stack.1 -= 1;
+                        let p = stack.0[stack.1];
+                        for &q in self.adjacent_to(board, cat, p).as_slice() {
+                            if let Some(i) = self.flea_on(q) {
+                                if i != l && active & 1 << i == 0 {
+                                    active |= 1 << i;
+                                    stack.0[stack.1] = q;
+                                    stack.1 += 1;
                                 }
                             }
                         }
                     }
                 }
             }
-            if merged.is_empty() {
-                return flipped;
-            }
-            for k in merged {
-                self.outbreaks[k].active = false;
-                flipped.push(k);
-            }
         }
-    }
-
-    /// Tiles a flea may be put on now: no flea, not a source tile, adjacent
-    /// to an active outbreak's tile or an active flea's tile; `exclude` (the
-    /// tile a moving flea leaves) left out. Sorted by piece.
-    fn targets(&self, board: &Board, cat: &Catalog, exclude: Option<u16>, out: &mut Vec<u16>) {
-        out.clear();
-        let mut nb = Vec::new();
-        let actives = self
-            .outbreaks
+        let sources = self.outbreaks.iter().filter(|o| o.active).map(|o| o.piece);
+        let fleas = self
+            .fleas
             .iter()
-            .filter(|o| o.active)
-            .map(|o| o.piece)
-            .chain(self.fleas.iter().filter(|f| f.is_active()).map(|f| f.piece));
-        for p in actives {
-            adjacent_pieces(board, cat, p, &mut nb);
-            for &q in &nb {
-                if Some(q) != exclude
+            .enumerate()
+            .filter(|(i, _)| active & 1 << i != 0)
+            .map(|(_, f)| f.piece);
+        for p in sources.chain(fleas) {
+            for &q in self.adjacent_to(board, cat, p).as_slice() {
+                if Some(q) != lifted_piece
+                    && !self.flea_set.has(q)
+                    && !self.source_set.has(q)
                     && !out.contains(&q)
-                    && self.flea_on(q).is_none()
-                    && !self.sources.contains(&q)
                 {
                     out.push(q);
                 }
             }
         }
         out.sort_unstable();
+    }
+
+    /// Every legal spread `(from, to)` in the order it is listed: `from` is
+    /// `None` for a flea from the supply, else the piece a flea leaves. The
+    /// flea comes from the supply while it has any; otherwise any latent
+    /// flea moves; otherwise (all fleas active) any active one. A moving
+    /// flea is lifted first: the target is judged on the board without it,
+    /// and must be a new tile. (Whether the turn allows a spread at all is
+    /// the caller's to ask.)
+    fn list_spreads(&self, board: &Board, cat: &Catalog, out: &mut Vec<(Option<u16>, u16)>) {
+        out.clear();
+        let mut targets = Vec::new();
+        if self.supply > 0 {
+            self.spread_targets(board, cat, None, &mut targets);
+            out.extend(targets.iter().map(|&t| (None, t)));
+            return;
+        }
+        if self.fleas.iter().any(|fl| !fl.is_active()) {
+            // Lifting a latent flea changes no active region, and a latent
+            // flea never lies next to one.
+            self.spread_targets(board, cat, None, &mut targets);
+            for fl in self.fleas.iter().filter(|fl| !fl.is_active()) {
+                out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
+            }
+            return;
+        }
+        for (i, fl) in self.fleas.iter().enumerate() {
+            self.spread_targets(board, cat, Some(i), &mut targets);
+            out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
+        }
+    }
+
+    /// Lists the turn's spreads once the turn's tile is down, for the
+    /// listings and checks that follow (the tokens do not change until a
+    /// spread, which ends the spreading for the turn).
+    fn prepare_spreads(&mut self, board: &Board, cat: &Catalog) {
+        let mut spreads = std::mem::take(&mut self.spreads);
+        if self.started() && !self.turn.source && !self.turn.spread {
+            self.list_spreads(board, cat, &mut spreads);
+            self.spreads_valid = true;
+        } else {
+            self.spreads_valid = false;
+        }
+        self.spreads = spreads;
     }
 }
 
@@ -389,10 +692,12 @@ fn token_event(board: &Board, reason: Reason, index: usize, piece: u16) -> Event
 impl Plague {
     /// Recomputes the regions and records every outbreak flipped by a merge.
     fn settle(&mut self, board: &Board, cat: &Catalog, events: &mut Vec<Event>) {
-        for k in self.recompute(board, cat) {
-            let piece = self.outbreaks[k].piece;
-            events.push(token_event(board, Reason::Eradicated, k, piece));
+        let (flipped, n) = self.recompute(board, cat);
+        for &k in &flipped[..n] {
+            let piece = self.outbreaks[k as usize].piece;
+            events.push(token_event(board, Reason::Eradicated, k as usize, piece));
         }
+        self.spreads_valid = false;
     }
 }
 
@@ -415,6 +720,8 @@ impl Game {
             return;
         };
         p.turn = Turn::default();
+        // Listed again once the turn's tile is down.
+        p.spreads_valid = false;
         if p.supply == 0 {
             loop {
                 let latent = p.fleas.iter().any(|f| !f.is_active());
@@ -425,7 +732,7 @@ impl Game {
                 let Some(k) = p.outbreaks.iter().position(|o| o.active) else {
                     break;
                 };
-                p.outbreaks[k].active = false;
+                p.eradicate(k);
                 let piece = p.outbreaks[k].piece;
                 self.events
                     .push(token_event(&self.board, Reason::Eradicated, k, piece));
@@ -438,17 +745,19 @@ impl Game {
     /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
     /// active. No follower on it and no spread this turn. If all 18 fleas
     /// formed one region and the new source is not connected to it, that
-    /// region's outbreak is flipped (its fleas turn latent).
+    /// region's outbreak is flipped (its fleas turn latent). Then the
+    /// turn's spreads are listed for the steps that follow.
     pub(crate) fn plague_placed(&mut self, pi: u16) {
-        let cat = self.rules.catalog.clone();
         let Some(mut p) = self.ext.plague.take() else {
             return;
         };
+        let cat = &*self.rules.catalog;
+        p.sync(&self.board, cat);
         let tile = self.board.pieces()[pi as usize].tile;
-        if is_source(&cat, tile) {
+        if is_source(cat, tile) {
             p.sources.push(pi);
         }
-        if is_source(&cat, tile) && p.outbreaks.len() < OUTBREAKS {
+        if is_source(cat, tile) && p.outbreaks.len() < OUTBREAKS {
             p.turn.source = true;
             let one_region = match p.fleas.first() {
                 Some(f) if p.supply == 0 && p.fleas.len() == FLEAS as usize => f
@@ -457,25 +766,22 @@ impl Game {
                 _ => None,
             };
             let k = p.outbreaks.len();
-            p.outbreaks.push(Outbreak {
-                piece: pi,
-                active: true,
-            });
+            p.add_outbreak(pi);
             self.events
                 .push(token_event(&self.board, Reason::Outbreak, k, pi));
             if let Some(r) = one_region {
-                let mut nb = Vec::new();
-                adjacent_pieces(&self.board, &cat, pi, &mut nb);
-                if !nb.iter().any(|q| p.flea_on(*q).is_some()) {
+                let nb = p.adjacent_to(&self.board, cat, pi);
+                if !nb.as_slice().iter().any(|&q| p.flea_set.has(q)) {
                     let r = r as usize;
-                    p.outbreaks[r].active = false;
+                    p.eradicate(r);
                     let old = p.outbreaks[r].piece;
                     self.events
                         .push(token_event(&self.board, Reason::Eradicated, r, old));
                 }
             }
-            p.settle(&self.board, &cat, &mut self.events);
+            p.settle(&self.board, cat, &mut self.events);
         }
+        p.prepare_spreads(&self.board, cat);
         self.ext.plague = Some(p);
     }
 
@@ -516,40 +822,20 @@ impl Game {
         if !self.plague_turn_open() || p.turn.source || p.turn.spread {
             return;
         }
-        let cat = &*self.rules.catalog;
-        let mut targets = Vec::new();
-        if p.supply > 0 {
-            p.targets(&self.board, cat, None, &mut targets);
-            for &t in &targets {
-                if !f(None, t) {
-                    return;
-                }
-            }
-            return;
-        }
-        let any_latent = p.fleas.iter().any(|fl| !fl.is_active());
-        if any_latent {
-            // Lifting a latent flea changes no active region, and a latent
-            // flea never lies next to one.
-            p.targets(&self.board, cat, None, &mut targets);
-            for fl in p.fleas.iter().filter(|fl| !fl.is_active()) {
-                for &t in &targets {
-                    if !f(Some(fl.piece), t) {
-                        return;
-                    }
-                }
-            }
-            return;
-        }
-        for (i, fl) in p.fleas.iter().enumerate() {
-            let mut q = p.clone();
-            q.fleas.remove(i);
-            q.recompute(&self.board, cat);
-            q.targets(&self.board, cat, Some(fl.piece), &mut targets);
-            for &t in &targets {
-                if !f(Some(fl.piece), t) {
-                    return;
-                }
+        let fresh;
+        let spreads = if p.spreads_valid {
+            &p.spreads
+        } else {
+            // Only if some path changed the tokens or the board without the
+            // placing hook: list them now.
+            let mut v = Vec::new();
+            p.list_spreads(&self.board, &self.rules.catalog, &mut v);
+            fresh = v;
+            &fresh
+        };
+        for &(from, to) in spreads {
+            if !f(from, to) {
+                return;
             }
         }
     }
@@ -587,7 +873,7 @@ impl Game {
     fn try_spread(&mut self, to: TileAt, from: Option<TileAt>) -> Result<(), IllegalAction> {
         let (to, to_corner) = (to.pos(), to.half);
         let from = from.map(|f| (f.pos(), f.half));
-        let cat = self.rules.catalog.clone();
+        let cat = &*self.rules.catalog;
         let Some(p) = &self.ext.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         };
@@ -606,9 +892,8 @@ impl Game {
         let target = self
             .tile_at(to, to_corner)
             .ok_or_else(|| illegal("plague", format!("there is no tile at {to}")))?;
-        let mut q = p.clone();
-        let origin = match from {
-            None if p.supply > 0 => None,
+        let (origin, lifted) = match from {
+            None if p.supply > 0 => (None, None),
             None => {
                 return Err(illegal(
                     "plague",
@@ -637,41 +922,62 @@ impl Game {
                 if o == target {
                     return Err(illegal("plague", "a moving flea must go to a new tile"));
                 }
-                q.fleas.remove(i);
-                q.recompute(&self.board, &cat);
-                Some(o)
+                (Some(o), Some(i))
             }
         };
-        if q.flea_on(target).is_some() {
+        // The lifted flea is not on `target` (checked just above).
+        if p.flea_set.has(target) {
             return Err(illegal(
                 "plague",
                 format!("the tile at {to} already has a flea"),
             ));
         }
-        if is_source(&cat, self.board.pieces()[target as usize].tile) {
+        if is_source(cat, self.board.pieces()[target as usize].tile) {
             return Err(illegal(
                 "plague",
                 "a flea never goes onto a plague source tile",
             ));
         }
+        // A lifted latent flea changes no region: the fleas' regions as
+        // they lie are those of the board without it.
+        let lifted = lifted.filter(|&i| p.fleas[i].is_active());
         let mut targets = Vec::new();
-        q.targets(&self.board, &cat, origin, &mut targets);
+        p.spread_targets(&self.board, cat, lifted, &mut targets);
         if !targets.contains(&target) {
             return Err(illegal(
                 "plague",
                 format!("the tile at {to} is not next to an active outbreak or an active flea"),
             ));
         }
+        self.spread(target, origin);
+        Ok(())
+    }
+
+    /// Applies a legal spread onto piece `target`, from the supply
+    /// (`origin` `None`) or moving the flea on piece `origin`.
+    fn spread(&mut self, target: u16, origin: Option<u16>) {
         // Every follower on the tile goes home unscored; then the flea lands.
         self.remove_followers_on(target);
-        if origin.is_none() {
-            q.supply -= 1;
+        let Some(mut p) = self.ext.plague.take() else {
+            return;
+        };
+        match origin.and_then(|o| p.flea_on(o)) {
+            Some(i) => p.remove_flea(i),
+            None => p.supply = p.supply.saturating_sub(1),
         }
-        q.add_flea(target);
-        q.turn.spread = true;
-        q.settle(&self.board, &cat, &mut self.events);
-        self.ext.plague = Some(q);
-        Ok(())
+        p.add_flea(target);
+        p.turn.spread = true;
+        p.settle(&self.board, &self.rules.catalog, &mut self.events);
+        self.ext.plague = Some(p);
+    }
+
+    /// A legal `flea` action, unchecked.
+    fn spread_trusted(&mut self, to: TileAt, from: Option<TileAt>) {
+        let Some(target) = self.tile_at(to.pos(), to.half) else {
+            return;
+        };
+        let origin = from.and_then(|f| self.tile_at(f.pos(), f.half));
+        self.spread(target, origin);
     }
 
     /// Sends home every follower on piece `pi`, unscored, with an event each.
@@ -1154,8 +1460,16 @@ impl Expansion for PlagueRules {
         }
     }
 
-    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
-        matches!(a, Action::Flea { .. } | Action::Flee { .. }).then(|| g.try_plague(a))
+    fn apply_action(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
+        match *a {
+            // A legal spread needs none of the checks (random play).
+            Action::Flea { to, from } if mode == Mode::Trusted => {
+                g.spread_trusted(to, from);
+                Some(Ok(()))
+            }
+            Action::Flea { .. } | Action::Flee { .. } => Some(g.try_plague(a)),
+            _ => None,
+        }
     }
 
     /// Eradication comes at the start of every turn but after the last.
