@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::catalog::{Catalog, FeatureKind, TileIdx, NO_FEATURE};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
@@ -249,6 +249,16 @@ pub struct Plague {
     active_set: PieceSet,
     /// Source pieces.
     source_set: PieceSet,
+    /// Where each piece's border slots start in `slot_feature` and
+    /// `slot_node`, for the pieces `0..slot_start.len()`. A piece has one
+    /// slot per border place, in the order of [`border_slots`]: its own
+    /// feature there and the segment across it, so a flight search reads
+    /// who joins whom without asking the board.
+    slot_start: Vec<u32>,
+    /// The piece's own feature at each slot (`NO_FEATURE` where none).
+    slot_feature: Vec<u8>,
+    /// The segment across each slot (`NO_NODE` where none yet).
+    slot_node: Vec<NodeId>,
     /// The legal spreads `(from, to)` of the current turn, in the order they
     /// are listed, while `spreads_valid`.
     spreads: Vec<(Option<u16>, u16)>,
@@ -288,6 +298,9 @@ impl Plague {
             flea_set: PieceSet::default(),
             active_set: PieceSet::default(),
             source_set: PieceSet::default(),
+            slot_start: Vec::new(),
+            slot_feature: Vec::new(),
+            slot_node: Vec::new(),
             spreads: Vec::new(),
             spreads_valid: false,
         }
@@ -423,6 +436,81 @@ fn each_adjacent(board: &Board, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) 
     }
 }
 
+/// No segment across a border slot.
+const NO_NODE: NodeId = NodeId::MAX;
+
+/// Slots of each cell of a piece: its twelve border places, numbered as
+/// [`Place::border`] numbers them.
+const CELL_SLOTS: usize = 12;
+
+/// Calls `f(own feature, across)` for every border slot of piece `pi`:
+/// each place of each side of each cell (cells in order, sides N E S W, the
+/// side's three places in order), then for a half the three places of its
+/// long side. `across`, when a piece lies beyond: that piece, the number of
+/// its own slot facing this one, and its segment there.
+fn border_slots(
+    board: &Board,
+    cat: &Catalog,
+    pi: u16,
+    mut f: impl FnMut(u8, Option<(u16, usize, NodeId)>),
+) {
+    let piece = board.pieces()[pi as usize];
+    let o = cat.tile(piece.tile).oriented(piece.rot);
+    for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+        let pos = piece.pos.offset(dx, dy);
+        for side in Side::ALL {
+            let beyond = if o.sides[k][side.index()].present {
+                board
+                    .piece_facing(pos.step(side), side.opposite())
+                    .filter(|(q, _)| *q != pi)
+            } else {
+                None
+            };
+            for pl in side.places() {
+                let across = beyond.and_then(|(q, qpart)| {
+                    let fp = pl.facing()?;
+                    let m = board.node_of(cat, q, qpart, fp)?;
+                    Some((q, qpart as usize * CELL_SLOTS + fp.index(), m))
+                });
+                f(o.place_feature[k][pl.index()], across);
+            }
+        }
+    }
+    if let Some(c) = piece.corner {
+        let partner = board
+            .pieces_at(piece.pos)
+            .find(|(q, _)| *q != pi && board.pieces()[*q as usize].corner == Some(c.opposite()));
+        // A half's long-side slots follow its one cell's: H1, H, H2, which
+        // meet the partner's H2, H, H1.
+        for (j, (mine, theirs)) in [
+            (Place::H1, Place::H2),
+            (Place::H, Place::H),
+            (Place::H2, Place::H1),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let across = partner.and_then(|(q, qpart)| {
+                let m = board.node_of(cat, q, qpart, theirs)?;
+                Some((q, CELL_SLOTS + 2 - j, m))
+            });
+            f(o.place_feature[0][mine.index()], across);
+        }
+    }
+}
+
+/// Calls `f` with a bit per item for `n` items, all clear: on the stack for
+/// a board of ordinary size.
+fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
+    let words = n.div_ceil(64);
+    let mut stack = [0u64; 32];
+    if words <= stack.len() {
+        f(&mut stack[..words])
+    } else {
+        f(&mut vec![0u64; words])
+    }
+}
+
 /// Up to [`FLEAS`] + 1 pieces: the stack of a region search (a source and
 /// the fleas it reaches, each pushed once).
 type Stack = ([u16; FLEAS as usize + 1], usize);
@@ -448,6 +536,32 @@ impl Plague {
             if is_source(cat, board.pieces()[pi as usize].tile) {
                 self.source_set.set(pi, true);
             }
+            let start = self.slot_node.len();
+            self.slot_start.push(start as u32);
+            let base = board.pieces()[pi as usize].node_base;
+            let (fs, ns, starts) = (
+                &mut self.slot_feature,
+                &mut self.slot_node,
+                &self.slot_start,
+            );
+            border_slots(board, cat, pi, |mine, across| {
+                fs.push(mine);
+                ns.push(across.map_or(NO_NODE, |(_, _, m)| m));
+                // The piece across now faces this one: its slot there gets
+                // this piece's segment (the relation is symmetric).
+                if let Some((q, slot, _)) = across {
+                    if let Some(&qs) = starts.get(q as usize) {
+                        let own = if mine == NO_FEATURE {
+                            NO_NODE
+                        } else {
+                            base + mine as NodeId
+                        };
+                        if let Some(x) = ns.get_mut(qs as usize + slot) {
+                            *x = own;
+                        }
+                    }
+                }
+            });
         }
     }
 
@@ -575,58 +689,60 @@ impl Plague {
     ) {
         out.clear();
         let lifted_piece = lifted.map(|i| self.fleas[i].piece);
-        // Active fleas, one bit per index into `fleas` (at most 18).
-        let mut active: u32 = 0;
-        match lifted {
-            None => {
-                for (i, f) in self.fleas.iter().enumerate() {
-                    if f.is_active() {
-                        active |= 1 << i;
+        with_bits(board.pieces().len(), |targets| {
+            // Marks the free tiles next to active piece `p`.
+            let mut near = |p: u16| {
+                for &q in self.adjacent_to(board, cat, p).as_slice() {
+                    if Some(q) != lifted_piece && !self.flea_set.has(q) && !self.source_set.has(q) {
+                        targets[q as usize / 64] |= 1 << (q % 64);
                     }
                 }
-            }
-            Some(l) => {
-                // The regions without the lifted flea: every flea reached
-                // from an active source through flea tiles.
-                let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
-                for o in self.outbreaks.iter().filter(|o| o.active) {
-                    stack.0[0] = o.piece;
-                    stack.1 = 1;
-                    while stack.1 > 0 {
-                        stack.1 -= 1;
-                        let p = stack.0[stack.1];
-                        for &q in self.adjacent_to(board, cat, p).as_slice() {
-                            if let Some(i) = self.flea_on(q) {
-                                if i != l && active & 1 << i == 0 {
-                                    active |= 1 << i;
-                                    stack.0[stack.1] = q;
-                                    stack.1 += 1;
+            };
+            let sources = self.outbreaks.iter().filter(|o| o.active);
+            match lifted {
+                None => {
+                    for o in sources {
+                        near(o.piece);
+                    }
+                    for f in self.fleas.iter().filter(|f| f.is_active()) {
+                        near(f.piece);
+                    }
+                }
+                Some(l) => {
+                    // The regions without the lifted flea: every flea
+                    // reached from an active source through flea tiles (one
+                    // bit per index into `fleas`, at most 18).
+                    let mut reached: u32 = 0;
+                    let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
+                    for o in sources {
+                        stack.0[0] = o.piece;
+                        stack.1 = 1;
+                        while stack.1 > 0 {
+                            stack.1 -= 1;
+                            let p = stack.0[stack.1];
+                            near(p);
+                            for &q in self.adjacent_to(board, cat, p).as_slice() {
+                                if let Some(i) = self.flea_on(q) {
+                                    if i != l && reached & (1 << i) == 0 {
+                                        reached |= 1 << i;
+                                        stack.0[stack.1] = q;
+                                        stack.1 += 1;
+                                    }
                                 }
                             }
                         }
                     }
                 }
             }
-        }
-        let sources = self.outbreaks.iter().filter(|o| o.active).map(|o| o.piece);
-        let fleas = self
-            .fleas
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| active & 1 << i != 0)
-            .map(|(_, f)| f.piece);
-        for p in sources.chain(fleas) {
-            for &q in self.adjacent_to(board, cat, p).as_slice() {
-                if Some(q) != lifted_piece
-                    && !self.flea_set.has(q)
-                    && !self.source_set.has(q)
-                    && !out.contains(&q)
-                {
-                    out.push(q);
+            // In piece order, as listed.
+            for (w, &word) in targets.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    out.push((w * 64) as u16 + word.trailing_zeros() as u16);
+                    word &= word - 1;
                 }
             }
-        }
-        out.sort_unstable();
+        });
     }
 
     /// Every legal spread `(from, to)` in the order it is listed: `from` is
@@ -1014,74 +1130,54 @@ impl Game {
     // -- 5. Flight ---------------------------------------------------------
 
     /// The segments joined to segment `n` across its piece's sides (and
-    /// across the long side of a half).
-    fn segment_neighbours(&self, n: NodeId, out: &mut Vec<NodeId>) {
+    /// across the long side of a half), in the order of [`border_slots`].
+    fn segment_neighbours(&self, p: &Plague, n: NodeId, out: &mut Vec<NodeId>) {
         out.clear();
-        let cat = &*self.rules.catalog;
         let (pi, fi) = self.board.features().origin(n);
-        let piece = self.board.pieces()[pi as usize];
-        let o = cat.tile(piece.tile).oriented(piece.rot);
-        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
-            let pos = piece.pos.offset(dx, dy);
-            for side in Side::ALL {
-                if !o.sides[k][side.index()].present {
-                    continue;
-                }
-                let places = side.places();
-                if !places.iter().any(|pl| o.place_feature[k][pl.index()] == fi) {
-                    continue;
-                }
-                let Some((q, qpart)) = self.board.piece_facing(pos.step(side), side.opposite())
-                else {
-                    continue;
-                };
-                if q == pi {
-                    continue;
-                }
-                for pl in places {
-                    if o.place_feature[k][pl.index()] != fi {
-                        continue;
-                    }
-                    if let Some(m) = pl
-                        .facing()
-                        .and_then(|fp| self.board.node_of(cat, q, qpart, fp))
-                    {
-                        if !out.contains(&m) {
-                            out.push(m);
-                        }
-                    }
+        let mut add = |m: NodeId| {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        };
+        if p.slot_start.len() == self.board.pieces().len() {
+            let start = p.slot_start[pi as usize] as usize;
+            let end = p
+                .slot_start
+                .get(pi as usize + 1)
+                .map_or(p.slot_node.len(), |&e| e as usize);
+            for (&mine, &m) in p.slot_feature[start..end]
+                .iter()
+                .zip(&p.slot_node[start..end])
+            {
+                if mine == fi && m != NO_NODE {
+                    add(m);
                 }
             }
+            return;
         }
-        if let Some(c) = piece.corner {
-            let partner = self.board.pieces_at(piece.pos).find(|(q, _)| {
-                *q != pi && self.board.pieces()[*q as usize].corner == Some(c.opposite())
-            });
-            if let Some((q, qpart)) = partner {
-                for (mine, theirs) in [
-                    (Place::H1, Place::H2),
-                    (Place::H, Place::H),
-                    (Place::H2, Place::H1),
-                ] {
-                    if o.place_feature[0][mine.index()] == fi {
-                        if let Some(m) = self.board.node_of(cat, q, qpart, theirs) {
-                            if !out.contains(&m) {
-                                out.push(m);
-                            }
-                        }
-                    }
-                }
+        // Not stored yet (only before the placing hook has run): ask the
+        // board.
+        border_slots(&self.board, &self.rules.catalog, pi, |mine, other| {
+            if let Some((_, _, m)) = other.filter(|_| mine == fi) {
+                add(m);
             }
-        }
+        });
     }
 
     /// The segments a follower on segment `start` can flee to: `start`
     /// first, then every segment of the same feature reachable through
-    /// segments on tiles with no flea and no active outbreak.
-    fn flight_reach(&self, p: &Plague, start: NodeId, out: &mut Vec<NodeId>) {
+    /// segments on tiles with no flea and no active outbreak. `seen` has a
+    /// bit per segment, all clear, and is left clear.
+    fn flight_reach(
+        &self,
+        p: &Plague,
+        start: NodeId,
+        seen: &mut [u64],
+        nb: &mut Vec<NodeId>,
+        out: &mut Vec<NodeId>,
+    ) {
         out.clear();
         out.push(start);
-        let mut seen = vec![0u64; self.board.features().len().div_ceil(64)];
         let mut mark = |n: NodeId| {
             let (w, b) = (n as usize / 64, n % 64);
             let new = seen[w] & (1 << b) == 0;
@@ -1089,16 +1185,18 @@ impl Game {
             new
         };
         mark(start);
-        let mut nb = Vec::new();
         let mut i = 0;
         while i < out.len() {
-            self.segment_neighbours(out[i], &mut nb);
+            self.segment_neighbours(p, out[i], nb);
             i += 1;
-            for &m in &nb {
+            for &m in nb.iter() {
                 if p.is_clear(self.board.features().origin(m).0) && mark(m) {
                     out.push(m);
                 }
             }
+        }
+        for &n in out.iter() {
+            seen[n as usize / 64] &= !(1 << (n % 64));
         }
     }
 
@@ -1112,21 +1210,27 @@ impl Game {
         if !self.plague_turn_open() || p.turn.fled {
             return;
         }
-        let mut reach = Vec::new();
-        for (i, fl) in self.followers.iter().enumerate() {
-            if fl.player != self.current
-                || self.follower_kind(fl) == FeatureKind::Monastery
-                || self.followers[..i].iter().any(|g| {
-                    g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
-                })
-            {
-                continue;
-            }
-            self.flight_reach(p, self.node(fl.piece, fl.feature), &mut reach);
-            for &m in &reach[1..] {
-                f(i, m);
-            }
+        if !self.followers.iter().any(|fl| fl.player == self.current) {
+            return;
         }
+        let (mut reach, mut nb) = (Vec::new(), Vec::new());
+        with_bits(self.board.features().len(), |seen| {
+            for (i, fl) in self.followers.iter().enumerate() {
+                if fl.player != self.current
+                    || self.follower_kind(fl) == FeatureKind::Monastery
+                    || self.followers[..i].iter().any(|g| {
+                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
+                    })
+                {
+                    continue;
+                }
+                let start = self.node(fl.piece, fl.feature);
+                self.flight_reach(p, start, seen, &mut nb, &mut reach);
+                for &m in &reach[1..] {
+                    f(i, m);
+                }
+            }
+        });
     }
 
     /// How a legal action names segment `n`: the canonical place of its
@@ -1200,14 +1304,22 @@ impl Game {
                 "the follower must flee to another part of its feature",
             ));
         }
-        let mut reach = Vec::new();
-        self.flight_reach(p, start, &mut reach);
+        let (mut reach, mut nb) = (Vec::new(), Vec::new());
+        with_bits(self.board.features().len(), |seen| {
+            self.flight_reach(p, start, seen, &mut nb, &mut reach)
+        });
         if !reach.contains(&dest) {
             return Err(illegal(
                 "flight",
                 "a follower may not flee onto or across a tile with a flea or an active outbreak",
             ));
         }
+        self.flee(who, dest);
+        Ok(())
+    }
+
+    /// Moves follower `who` to segment `dest`: the turn's flight.
+    fn flee(&mut self, who: usize, dest: NodeId) {
         let (qi, qf) = self.board.features().origin(dest);
         let f = &mut self.followers[who];
         f.piece = qi;
@@ -1215,7 +1327,23 @@ impl Game {
         if let Some(p) = &mut self.ext.plague {
             p.turn.fled = true;
         }
-        Ok(())
+    }
+
+    /// A legal `flee` action, unchecked (no search along the feature).
+    fn flee_trusted(&mut self, from: FeatureAt, to: FeatureAt) {
+        let cat = &*self.rules.catalog;
+        let node = |a: FeatureAt| self.board.node_at(cat, a.pos(), a.half, a.place);
+        let (Some(start), Some(dest)) = (node(from), node(to)) else {
+            return;
+        };
+        let (pi, fi) = self.board.features().origin(start);
+        let who = self
+            .followers
+            .iter()
+            .position(|f| f.player == self.current && f.piece == pi && f.feature == fi);
+        if let Some(who) = who {
+            self.flee(who, dest);
+        }
     }
 
     // -- The plague actions in the turn -------------------------------------
@@ -1229,10 +1357,20 @@ impl Game {
             });
             true
         });
+        // One follower's flights come together: name its segment once.
+        let mut from: Option<(usize, FeatureAt)> = None;
         self.each_flight(|i, m| {
-            let f = self.followers[i];
+            let anchor = match from {
+                Some((j, a)) if j == i => a,
+                _ => {
+                    let f = self.followers[i];
+                    let a = self.segment_anchor(self.node(f.piece, f.feature));
+                    from = Some((i, a));
+                    a
+                }
+            };
             out.push(Action::Flee {
-                from: self.segment_anchor(self.node(f.piece, f.feature)),
+                from: anchor,
                 to: self.segment_anchor(m),
             });
         });
@@ -1462,9 +1600,14 @@ impl Expansion for PlagueRules {
 
     fn apply_action(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
         match *a {
-            // A legal spread needs none of the checks (random play).
+            // A legal spread or flight needs none of the checks (random
+            // play, tree search).
             Action::Flea { to, from } if mode == Mode::Trusted => {
                 g.spread_trusted(to, from);
+                Some(Ok(()))
+            }
+            Action::Flee { from, to } if mode == Mode::Trusted => {
+                g.flee_trusted(from, to);
                 Some(Ok(()))
             }
             Action::Flea { .. } | Action::Flee { .. } => Some(g.try_plague(a)),
