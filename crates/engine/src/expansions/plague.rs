@@ -568,6 +568,7 @@ impl Plague {
     /// The pieces adjacent to `pi`, in no particular order. From the stored
     /// adjacency while it covers the whole board (it does once the placing
     /// hook has run); otherwise searched on the board.
+    #[inline]
     fn adjacent_to(&self, board: &Board, cat: &Catalog, pi: u16) -> Adjacent {
         if self.adjacent.len() == board.pieces().len() {
             if let Some(a) = self.adjacent.get(pi as usize) {
@@ -720,9 +721,15 @@ impl Plague {
                         while stack.1 > 0 {
                             stack.1 -= 1;
                             let p = stack.0[stack.1];
-                            near(p);
+                            // One look at the neighbours: fleas to go on
+                            // with (the lifted one among them, skipped),
+                            // free tiles to mark.
                             for &q in self.adjacent_to(board, cat, p).as_slice() {
-                                if let Some(i) = self.flea_on(q) {
+                                if !self.flea_set.has(q) {
+                                    if !self.source_set.has(q) {
+                                        targets[q as usize / 64] |= 1 << (q % 64);
+                                    }
+                                } else if let Some(i) = self.flea_on(q) {
                                     if i != l && reached & (1 << i) == 0 {
                                         reached |= 1 << i;
                                         stack.0[stack.1] = q;
