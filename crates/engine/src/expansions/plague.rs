@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, TileIdx};
+use crate::catalog::{Catalog, FeatureKind, TileIdx, NO_FEATURE};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
@@ -170,8 +170,64 @@ struct Turn {
     fled: bool,
 }
 
+/// A set of pieces, one bit each: membership tests on the hot path cost a
+/// shift instead of a scan of the token lists.
+#[derive(Clone, Debug, Default)]
+struct PieceSet(Vec<u64>);
+
+impl PieceSet {
+    fn has(&self, pi: u16) -> bool {
+        self.0
+            .get(pi as usize / 64)
+            .is_some_and(|w| w >> (pi % 64) & 1 == 1)
+    }
+
+    fn set(&mut self, pi: u16, on: bool) {
+        let w = pi as usize / 64;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        if on {
+            self.0[w] |= 1 << (pi % 64);
+        } else {
+            self.0[w] &= !(1 << (pi % 64));
+        }
+    }
+}
+
+/// The most pieces adjacent to one piece: a double tile has six
+/// neighbouring cells, and a cell holds at most two pieces (two halves);
+/// a square tile or a half has fewer (four cells, plus a half's partner).
+const MAX_ADJACENT: usize = 12;
+
+/// The pieces adjacent to one piece, stored when pieces are placed (the
+/// relation between two pieces never changes once both are down).
+#[derive(Clone, Copy, Debug)]
+struct Adjacent {
+    len: u8,
+    list: [u16; MAX_ADJACENT],
+}
+
+impl Adjacent {
+    const EMPTY: Adjacent = Adjacent {
+        len: 0,
+        list: [0; MAX_ADJACENT],
+    };
+
+    fn as_slice(&self) -> &[u16] {
+        &self.list[..self.len as usize]
+    }
+
+    fn push(&mut self, q: u16) {
+        // The bound holds by construction (see `MAX_ADJACENT`); indexing
+        // panics rather than silently dropping a neighbour if it ever broke.
+        self.list[self.len as usize] = q;
+        self.len += 1;
+    }
+}
+
 /// The Plague's tokens and the current turn's plague steps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Plague {
     supply: u8,
     /// Fleas on the board, ordered by the piece they lie on.
@@ -182,7 +238,46 @@ pub struct Plague {
     /// gets no token but is still a source).
     sources: Vec<u16>,
     turn: Turn,
+    // What follows is derived from the above and the board, kept so that
+    // listing the legal actions does not search the board again; it takes
+    // no part in equality.
+    /// Pieces adjacent to each piece, for the pieces `0..adjacent.len()`.
+    adjacent: Vec<Adjacent>,
+    /// Pieces with a flea.
+    flea_set: PieceSet,
+    /// Pieces with an active outbreak.
+    active_set: PieceSet,
+    /// Source pieces.
+    source_set: PieceSet,
+    /// Where each piece's border slots start in `slot_feature` and
+    /// `slot_node`, for the pieces `0..slot_start.len()`. A piece has one
+    /// slot per border place, in the order of [`border_slots`]: its own
+    /// feature there and the segment across it, so a flight search reads
+    /// who joins whom without asking the board.
+    slot_start: Vec<u32>,
+    /// The piece's own feature at each slot (`NO_FEATURE` where none).
+    slot_feature: Vec<u8>,
+    /// The segment across each slot (`NO_NODE` where none yet).
+    slot_node: Vec<NodeId>,
+    /// The legal spreads `(from, to)` of the current turn, in the order they
+    /// are listed, while `spreads_valid`.
+    spreads: Vec<(Option<u16>, u16)>,
+    /// Whether `spreads` was computed for the tokens and board as they are
+    /// (set once the turn's tile is down, cleared by any change).
+    spreads_valid: bool,
 }
+
+impl PartialEq for Plague {
+    fn eq(&self, other: &Plague) -> bool {
+        self.supply == other.supply
+            && self.fleas == other.fleas
+            && self.outbreaks == other.outbreaks
+            && self.sources == other.sources
+            && self.turn == other.turn
+    }
+}
+
+impl Eq for Plague {}
 
 impl Default for Plague {
     fn default() -> Plague {
@@ -199,6 +294,15 @@ impl Plague {
             outbreaks: Vec::with_capacity(OUTBREAKS),
             sources: Vec::with_capacity(OUTBREAKS),
             turn: Turn::default(),
+            adjacent: Vec::new(),
+            flea_set: PieceSet::default(),
+            active_set: PieceSet::default(),
+            source_set: PieceSet::default(),
+            slot_start: Vec::new(),
+            slot_feature: Vec::new(),
+            slot_node: Vec::new(),
+            spreads: Vec::new(),
+            spreads_valid: false,
         }
     }
 
@@ -234,11 +338,17 @@ impl Plague {
 
     /// The flea on piece `pi`, if any (index into [`Plague::fleas`]).
     pub fn flea_on(&self, pi: u16) -> Option<usize> {
+        if !self.flea_set.has(pi) {
+            return None;
+        }
         self.fleas.iter().position(|f| f.piece == pi)
     }
 
     /// The active outbreak on piece `pi`, if any (index = number − 1).
     pub fn active_outbreak_on(&self, pi: u16) -> Option<usize> {
+        if !self.active_set.has(pi) {
+            return None;
+        }
         self.outbreaks
             .iter()
             .position(|o| o.active && o.piece == pi)
@@ -247,7 +357,7 @@ impl Plague {
     /// A piece a follower may flee onto or across: no flea (active or
     /// latent) and no active outbreak.
     pub fn is_clear(&self, pi: u16) -> bool {
-        self.flea_on(pi).is_none() && self.active_outbreak_on(pi).is_none()
+        !self.flea_set.has(pi) && !self.active_set.has(pi)
     }
 
     fn add_flea(&mut self, piece: u16) {
@@ -259,6 +369,30 @@ impl Plague {
                 region: None,
             },
         );
+        self.flea_set.set(piece, true);
+        self.spreads_valid = false;
+    }
+
+    fn remove_flea(&mut self, i: usize) {
+        let f = self.fleas.remove(i);
+        self.flea_set.set(f.piece, false);
+        self.spreads_valid = false;
+    }
+
+    fn add_outbreak(&mut self, piece: u16) {
+        self.outbreaks.push(Outbreak {
+            piece,
+            active: true,
+        });
+        self.active_set.set(piece, true);
+        self.spreads_valid = false;
+    }
+
+    /// Flips outbreak `k` to its field side.
+    fn eradicate(&mut self, k: usize) {
+        self.outbreaks[k].active = false;
+        self.active_set.set(self.outbreaks[k].piece, false);
+        self.spreads_valid = false;
     }
 }
 
@@ -272,6 +406,16 @@ impl Plague {
 /// whichever of its sides face them.
 pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>) {
     out.clear();
+    each_adjacent(board, cat, pi, |q| {
+        if !out.contains(&q) {
+            out.push(q);
+        }
+    });
+}
+
+/// Calls `f` with every piece adjacent to `pi`, in the order of
+/// [`adjacent_pieces`], possibly more than once.
+fn each_adjacent(board: &Board, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) {
     let piece = board.pieces()[pi as usize];
     for &(dx, dy) in &cat.tile(piece.tile).oriented(piece.rot).cells {
         let c = piece.pos.offset(dx, dy);
@@ -284,90 +428,372 @@ pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>
         ];
         for cell in cells {
             for (q, _) in board.pieces_at(cell) {
-                if q != pi && !out.contains(&q) {
-                    out.push(q);
+                if q != pi {
+                    f(q);
                 }
             }
         }
     }
 }
 
+/// No segment across a border slot.
+const NO_NODE: NodeId = NodeId::MAX;
+
+/// Slots of each cell of a piece: its twelve border places, numbered as
+/// [`Place::border`] numbers them.
+const CELL_SLOTS: usize = 12;
+
+/// Calls `f(own feature, across)` for every border slot of piece `pi`:
+/// each place of each side of each cell (cells in order, sides N E S W, the
+/// side's three places in order), then for a half the three places of its
+/// long side. `across`, when a piece lies beyond: that piece, the number of
+/// its own slot facing this one, and its segment there.
+fn border_slots(
+    board: &Board,
+    cat: &Catalog,
+    pi: u16,
+    mut f: impl FnMut(u8, Option<(u16, usize, NodeId)>),
+) {
+    let piece = board.pieces()[pi as usize];
+    let o = cat.tile(piece.tile).oriented(piece.rot);
+    for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+        let pos = piece.pos.offset(dx, dy);
+        for side in Side::ALL {
+            let beyond = if o.sides[k][side.index()].present {
+                board
+                    .piece_facing(pos.step(side), side.opposite())
+                    .filter(|(q, _)| *q != pi)
+            } else {
+                None
+            };
+            for pl in side.places() {
+                let across = beyond.and_then(|(q, qpart)| {
+                    let fp = pl.facing()?;
+                    let m = board.node_of(cat, q, qpart, fp)?;
+                    Some((q, qpart as usize * CELL_SLOTS + fp.index(), m))
+                });
+                f(o.place_feature[k][pl.index()], across);
+            }
+        }
+    }
+    if let Some(c) = piece.corner {
+        let partner = board
+            .pieces_at(piece.pos)
+            .find(|(q, _)| *q != pi && board.pieces()[*q as usize].corner == Some(c.opposite()));
+        // A half's long-side slots follow its one cell's: H1, H, H2, which
+        // meet the partner's H2, H, H1.
+        for (j, (mine, theirs)) in [
+            (Place::H1, Place::H2),
+            (Place::H, Place::H),
+            (Place::H2, Place::H1),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let across = partner.and_then(|(q, qpart)| {
+                let m = board.node_of(cat, q, qpart, theirs)?;
+                Some((q, CELL_SLOTS + 2 - j, m))
+            });
+            f(o.place_feature[0][mine.index()], across);
+        }
+    }
+}
+
+/// Calls `f` with a bit per item for `n` items, all clear: on the stack for
+/// a board of ordinary size.
+fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
+    let words = n.div_ceil(64);
+    let mut stack = [0u64; 32];
+    if words <= stack.len() {
+        f(&mut stack[..words])
+    } else {
+        f(&mut vec![0u64; words])
+    }
+}
+
+/// Up to [`FLEAS`] + 1 pieces: the stack of a region search (a source and
+/// the fleas it reaches, each pushed once).
+type Stack = ([u16; FLEAS as usize + 1], usize);
+
 impl Plague {
+    /// Stores the adjacency of every piece placed since the last call (each
+    /// new piece's neighbours, and the new piece in theirs).
+    fn sync(&mut self, board: &Board, cat: &Catalog) {
+        let n = board.pieces().len();
+        while self.adjacent.len() < n {
+            let pi = self.adjacent.len() as u16;
+            let mut mine = Adjacent::EMPTY;
+            each_adjacent(board, cat, pi, |q| {
+                // Pieces placed later add themselves when their turn comes.
+                if q < pi && !mine.as_slice().contains(&q) {
+                    mine.push(q);
+                }
+            });
+            for &q in mine.as_slice() {
+                self.adjacent[q as usize].push(pi);
+            }
+            self.adjacent.push(mine);
+            if is_source(cat, board.pieces()[pi as usize].tile) {
+                self.source_set.set(pi, true);
+            }
+            let start = self.slot_node.len();
+            self.slot_start.push(start as u32);
+            let base = board.pieces()[pi as usize].node_base;
+            let (fs, ns, starts) = (
+                &mut self.slot_feature,
+                &mut self.slot_node,
+                &self.slot_start,
+            );
+            border_slots(board, cat, pi, |mine, across| {
+                fs.push(mine);
+                ns.push(across.map_or(NO_NODE, |(_, _, m)| m));
+                // The piece across now faces this one: its slot there gets
+                // this piece's segment (the relation is symmetric).
+                if let Some((q, slot, _)) = across {
+                    if let Some(&qs) = starts.get(q as usize) {
+                        let own = if mine == NO_FEATURE {
+                            NO_NODE
+                        } else {
+                            base + mine as NodeId
+                        };
+                        if let Some(x) = ns.get_mut(qs as usize + slot) {
+                            *x = own;
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// The pieces adjacent to `pi`, in no particular order. From the stored
+    /// adjacency while it covers the whole board (it does once the placing
+    /// hook has run); otherwise searched on the board.
+    #[inline]
+    fn adjacent_to(&self, board: &Board, cat: &Catalog, pi: u16) -> Adjacent {
+        if self.adjacent.len() == board.pieces().len() {
+            if let Some(a) = self.adjacent.get(pi as usize) {
+                return *a;
+            }
+        }
+        let mut a = Adjacent::EMPTY;
+        each_adjacent(board, cat, pi, |q| {
+            if !a.as_slice().contains(&q) {
+                a.push(q);
+            }
+        });
+        a
+    }
+
     /// Recomputes the plague regions after any change. An active region is
     /// an active outbreak's source tile plus every flea tile connected to it
     /// through adjacent flea tiles (two source tiles side by side are not
     /// connected by that alone). Fleas reached lie active side up, the others
     /// latent. When several active outbreaks share a region, all but the
     /// highest-numbered are flipped, and the regions are computed again.
-    /// Returns the indexes of the outbreaks flipped.
-    fn recompute(&mut self, board: &Board, cat: &Catalog) -> Vec<usize> {
-        let mut flipped = Vec::new();
-        let mut nb = Vec::new();
-        let mut queue: Vec<(u16, bool)> = Vec::new();
+    /// Returns the indexes of the outbreaks flipped, in order, and how many.
+    fn recompute(&mut self, board: &Board, cat: &Catalog) -> ([u8; OUTBREAKS], usize) {
+        let mut flipped = ([0u8; OUTBREAKS], 0);
         loop {
-            for f in &mut self.fleas {
-                f.region = None;
+            let mut merged = self.region_pass(board, cat, false);
+            if merged.1 > 1 {
+                // The stored adjacency is not in board order, and the order
+                // in which one pass meets several merged outbreaks is the
+                // order of their events: the rare pass that flips more than
+                // one is made again in board order.
+                merged = self.region_pass(board, cat, true);
             }
-            let mut merged: Vec<usize> = Vec::new();
-            for o in (0..self.outbreaks.len()).rev() {
-                if !self.outbreaks[o].active || merged.contains(&o) {
-                    continue;
+            if merged.1 == 0 {
+                return flipped;
+            }
+            for &k in &merged.0[..merged.1] {
+                self.eradicate(k as usize);
+                if flipped.1 < OUTBREAKS {
+                    flipped.0[flipped.1] = k;
+                    flipped.1 += 1;
                 }
-                queue.clear();
-                queue.push((self.outbreaks[o].piece, false));
-                while let Some((p, is_flea)) = queue.pop() {
+            }
+        }
+    }
+
+    /// One pass of [`Plague::recompute`]: sets every flea's region, and
+    /// returns the active outbreaks met inside a higher one's region, in the
+    /// order met (`in_board_order`: neighbours in the order of
+    /// [`adjacent_pieces`]).
+    fn region_pass(
+        &mut self,
+        board: &Board,
+        cat: &Catalog,
+        in_board_order: bool,
+    ) -> ([u8; OUTBREAKS], usize) {
+        for f in &mut self.fleas {
+            f.region = None;
+        }
+        let mut merged = ([0u8; OUTBREAKS], 0usize);
+        let mut nb = Vec::new();
+        for o in (0..self.outbreaks.len()).rev() {
+            if !self.outbreaks[o].active || merged.0[..merged.1].contains(&(o as u8)) {
+                continue;
+            }
+            let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
+            stack.0[0] = self.outbreaks[o].piece;
+            stack.1 = 1;
+            // The source is the first entry; every other is a flea tile.
+            let mut first = true;
+            while stack.1 > 0 {
+                stack.1 -= 1;
+                let p = stack.0[stack.1];
+                let is_flea = !std::mem::take(&mut first);
+                let stored;
+                let list: &[u16] = if in_board_order {
                     adjacent_pieces(board, cat, p, &mut nb);
-                    for &q in &nb {
-                        if let Some(i) = self.flea_on(q) {
-                            if self.fleas[i].region.is_none() {
-                                self.fleas[i].region = Some(o as u8);
-                                queue.push((q, true));
+                    &nb
+                } else {
+                    stored = self.adjacent_to(board, cat, p);
+                    stored.as_slice()
+                };
+                for &q in list {
+                    if let Some(i) = self.flea_on(q) {
+                        if self.fleas[i].region.is_none() {
+                            self.fleas[i].region = Some(o as u8);
+                            stack.0[stack.1] = q;
+                            stack.1 += 1;
+                        }
+                    } else if is_flea {
+                        if let Some(k) = self.active_outbreak_on(q) {
+                            let k = k as u8;
+                            if k as usize != o
+                                && !merged.0[..merged.1].contains(&k)
+                                && merged.1 < OUTBREAKS
+                            {
+                                merged.0[merged.1] = k;
+                                merged.1 += 1;
                             }
-                        } else if is_flea {
-                            if let Some(k) = self.active_outbreak_on(q) {
-                                if k != o && !merged.contains(&k) {
-                                    merged.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        merged
+    }
+
+    /// Tiles a flea may be put on now, sorted by piece: no flea, not a
+    /// source tile, adjacent to an active outbreak's tile or an active
+    /// flea's tile. `lifted`: the index of a flea lifted to be moved, judged
+    /// on the board without it (the regions it joined fall apart; it can
+    /// join none, so no outbreak flips) and its own tile left out.
+    fn spread_targets(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        lifted: Option<usize>,
+        out: &mut Vec<u16>,
+    ) {
+        out.clear();
+        let lifted_piece = lifted.map(|i| self.fleas[i].piece);
+        with_bits(board.pieces().len(), |targets| {
+            // Marks the free tiles next to active piece `p`.
+            let mut near = |p: u16| {
+                for &q in self.adjacent_to(board, cat, p).as_slice() {
+                    if Some(q) != lifted_piece && !self.flea_set.has(q) && !self.source_set.has(q) {
+                        targets[q as usize / 64] |= 1 << (q % 64);
+                    }
+                }
+            };
+            let sources = self.outbreaks.iter().filter(|o| o.active);
+            match lifted {
+                None => {
+                    for o in sources {
+                        near(o.piece);
+                    }
+                    for f in self.fleas.iter().filter(|f| f.is_active()) {
+                        near(f.piece);
+                    }
+                }
+                Some(l) => {
+                    // The regions without the lifted flea: every flea
+                    // reached from an active source through flea tiles (one
+                    // bit per index into `fleas`, at most 18).
+                    let mut reached: u32 = 0;
+                    let mut stack: Stack = ([0; FLEAS as usize + 1], 0);
+                    for o in sources {
+                        stack.0[0] = o.piece;
+                        stack.1 = 1;
+                        while stack.1 > 0 {
+                            stack.1 -= 1;
+                            let p = stack.0[stack.1];
+                            // One look at the neighbours: fleas to go on
+                            // with (the lifted one among them, skipped),
+                            // free tiles to mark.
+                            for &q in self.adjacent_to(board, cat, p).as_slice() {
+                                if !self.flea_set.has(q) {
+                                    if !self.source_set.has(q) {
+                                        targets[q as usize / 64] |= 1 << (q % 64);
+                                    }
+                                } else if let Some(i) = self.flea_on(q) {
+                                    if i != l && reached & (1 << i) == 0 {
+                                        reached |= 1 << i;
+                                        stack.0[stack.1] = q;
+                                        stack.1 += 1;
+                                    }
                                 }
                             }
                         }
                     }
                 }
             }
-            if merged.is_empty() {
-                return flipped;
+            // In piece order, as listed.
+            for (w, &word) in targets.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    out.push((w * 64) as u16 + word.trailing_zeros() as u16);
+                    word &= word - 1;
+                }
             }
-            for k in merged {
-                self.outbreaks[k].active = false;
-                flipped.push(k);
+        });
+    }
+
+    /// Every legal spread `(from, to)` in the order it is listed: `from` is
+    /// `None` for a flea from the supply, else the piece a flea leaves. The
+    /// flea comes from the supply while it has any; otherwise any latent
+    /// flea moves; otherwise (all fleas active) any active one. A moving
+    /// flea is lifted first: the target is judged on the board without it,
+    /// and must be a new tile. (Whether the turn allows a spread at all is
+    /// the caller's to ask.)
+    fn list_spreads(&self, board: &Board, cat: &Catalog, out: &mut Vec<(Option<u16>, u16)>) {
+        out.clear();
+        let mut targets = Vec::new();
+        if self.supply > 0 {
+            self.spread_targets(board, cat, None, &mut targets);
+            out.extend(targets.iter().map(|&t| (None, t)));
+            return;
+        }
+        if self.fleas.iter().any(|fl| !fl.is_active()) {
+            // Lifting a latent flea changes no active region, and a latent
+            // flea never lies next to one.
+            self.spread_targets(board, cat, None, &mut targets);
+            for fl in self.fleas.iter().filter(|fl| !fl.is_active()) {
+                out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
             }
+            return;
+        }
+        for (i, fl) in self.fleas.iter().enumerate() {
+            self.spread_targets(board, cat, Some(i), &mut targets);
+            out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
         }
     }
 
-    /// Tiles a flea may be put on now: no flea, not a source tile, adjacent
-    /// to an active outbreak's tile or an active flea's tile; `exclude` (the
-    /// tile a moving flea leaves) left out. Sorted by piece.
-    fn targets(&self, board: &Board, cat: &Catalog, exclude: Option<u16>, out: &mut Vec<u16>) {
-        out.clear();
-        let mut nb = Vec::new();
-        let actives = self
-            .outbreaks
-            .iter()
-            .filter(|o| o.active)
-            .map(|o| o.piece)
-            .chain(self.fleas.iter().filter(|f| f.is_active()).map(|f| f.piece));
-        for p in actives {
-            adjacent_pieces(board, cat, p, &mut nb);
-            for &q in &nb {
-                if Some(q) != exclude
-                    && !out.contains(&q)
-                    && self.flea_on(q).is_none()
-                    && !self.sources.contains(&q)
-                {
-                    out.push(q);
-                }
-            }
+    /// Lists the turn's spreads once the turn's tile is down, for the
+    /// listings and checks that follow (the tokens do not change until a
+    /// spread, which ends the spreading for the turn).
+    fn prepare_spreads(&mut self, board: &Board, cat: &Catalog) {
+        let mut spreads = std::mem::take(&mut self.spreads);
+        if self.started() && !self.turn.source && !self.turn.spread {
+            self.list_spreads(board, cat, &mut spreads);
+            self.spreads_valid = true;
+        } else {
+            self.spreads_valid = false;
         }
-        out.sort_unstable();
+        self.spreads = spreads;
     }
 }
 
@@ -389,10 +815,12 @@ fn token_event(board: &Board, reason: Reason, index: usize, piece: u16) -> Event
 impl Plague {
     /// Recomputes the regions and records every outbreak flipped by a merge.
     fn settle(&mut self, board: &Board, cat: &Catalog, events: &mut Vec<Event>) {
-        for k in self.recompute(board, cat) {
-            let piece = self.outbreaks[k].piece;
-            events.push(token_event(board, Reason::Eradicated, k, piece));
+        let (flipped, n) = self.recompute(board, cat);
+        for &k in &flipped[..n] {
+            let piece = self.outbreaks[k as usize].piece;
+            events.push(token_event(board, Reason::Eradicated, k as usize, piece));
         }
+        self.spreads_valid = false;
     }
 }
 
@@ -415,6 +843,8 @@ impl Game {
             return;
         };
         p.turn = Turn::default();
+        // Listed again once the turn's tile is down.
+        p.spreads_valid = false;
         if p.supply == 0 {
             loop {
                 let latent = p.fleas.iter().any(|f| !f.is_active());
@@ -425,7 +855,7 @@ impl Game {
                 let Some(k) = p.outbreaks.iter().position(|o| o.active) else {
                     break;
                 };
-                p.outbreaks[k].active = false;
+                p.eradicate(k);
                 let piece = p.outbreaks[k].piece;
                 self.events
                     .push(token_event(&self.board, Reason::Eradicated, k, piece));
@@ -438,17 +868,19 @@ impl Game {
     /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
     /// active. No follower on it and no spread this turn. If all 18 fleas
     /// formed one region and the new source is not connected to it, that
-    /// region's outbreak is flipped (its fleas turn latent).
+    /// region's outbreak is flipped (its fleas turn latent). Then the
+    /// turn's spreads are listed for the steps that follow.
     pub(crate) fn plague_placed(&mut self, pi: u16) {
-        let cat = self.rules.catalog.clone();
         let Some(mut p) = self.ext.plague.take() else {
             return;
         };
+        let cat = &*self.rules.catalog;
+        p.sync(&self.board, cat);
         let tile = self.board.pieces()[pi as usize].tile;
-        if is_source(&cat, tile) {
+        if is_source(cat, tile) {
             p.sources.push(pi);
         }
-        if is_source(&cat, tile) && p.outbreaks.len() < OUTBREAKS {
+        if is_source(cat, tile) && p.outbreaks.len() < OUTBREAKS {
             p.turn.source = true;
             let one_region = match p.fleas.first() {
                 Some(f) if p.supply == 0 && p.fleas.len() == FLEAS as usize => f
@@ -457,25 +889,22 @@ impl Game {
                 _ => None,
             };
             let k = p.outbreaks.len();
-            p.outbreaks.push(Outbreak {
-                piece: pi,
-                active: true,
-            });
+            p.add_outbreak(pi);
             self.events
                 .push(token_event(&self.board, Reason::Outbreak, k, pi));
             if let Some(r) = one_region {
-                let mut nb = Vec::new();
-                adjacent_pieces(&self.board, &cat, pi, &mut nb);
-                if !nb.iter().any(|q| p.flea_on(*q).is_some()) {
+                let nb = p.adjacent_to(&self.board, cat, pi);
+                if !nb.as_slice().iter().any(|&q| p.flea_set.has(q)) {
                     let r = r as usize;
-                    p.outbreaks[r].active = false;
+                    p.eradicate(r);
                     let old = p.outbreaks[r].piece;
                     self.events
                         .push(token_event(&self.board, Reason::Eradicated, r, old));
                 }
             }
-            p.settle(&self.board, &cat, &mut self.events);
+            p.settle(&self.board, cat, &mut self.events);
         }
+        p.prepare_spreads(&self.board, cat);
         self.ext.plague = Some(p);
     }
 
@@ -516,40 +945,20 @@ impl Game {
         if !self.plague_turn_open() || p.turn.source || p.turn.spread {
             return;
         }
-        let cat = &*self.rules.catalog;
-        let mut targets = Vec::new();
-        if p.supply > 0 {
-            p.targets(&self.board, cat, None, &mut targets);
-            for &t in &targets {
-                if !f(None, t) {
-                    return;
-                }
-            }
-            return;
-        }
-        let any_latent = p.fleas.iter().any(|fl| !fl.is_active());
-        if any_latent {
-            // Lifting a latent flea changes no active region, and a latent
-            // flea never lies next to one.
-            p.targets(&self.board, cat, None, &mut targets);
-            for fl in p.fleas.iter().filter(|fl| !fl.is_active()) {
-                for &t in &targets {
-                    if !f(Some(fl.piece), t) {
-                        return;
-                    }
-                }
-            }
-            return;
-        }
-        for (i, fl) in p.fleas.iter().enumerate() {
-            let mut q = p.clone();
-            q.fleas.remove(i);
-            q.recompute(&self.board, cat);
-            q.targets(&self.board, cat, Some(fl.piece), &mut targets);
-            for &t in &targets {
-                if !f(Some(fl.piece), t) {
-                    return;
-                }
+        let fresh;
+        let spreads = if p.spreads_valid {
+            &p.spreads
+        } else {
+            // Only if some path changed the tokens or the board without the
+            // placing hook: list them now.
+            let mut v = Vec::new();
+            p.list_spreads(&self.board, &self.rules.catalog, &mut v);
+            fresh = v;
+            &fresh
+        };
+        for &(from, to) in spreads {
+            if !f(from, to) {
+                return;
             }
         }
     }
@@ -587,7 +996,7 @@ impl Game {
     fn try_spread(&mut self, to: TileAt, from: Option<TileAt>) -> Result<(), IllegalAction> {
         let (to, to_corner) = (to.pos(), to.half);
         let from = from.map(|f| (f.pos(), f.half));
-        let cat = self.rules.catalog.clone();
+        let cat = &*self.rules.catalog;
         let Some(p) = &self.ext.plague else {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         };
@@ -606,9 +1015,8 @@ impl Game {
         let target = self
             .tile_at(to, to_corner)
             .ok_or_else(|| illegal("plague", format!("there is no tile at {to}")))?;
-        let mut q = p.clone();
-        let origin = match from {
-            None if p.supply > 0 => None,
+        let (origin, lifted) = match from {
+            None if p.supply > 0 => (None, None),
             None => {
                 return Err(illegal(
                     "plague",
@@ -637,41 +1045,62 @@ impl Game {
                 if o == target {
                     return Err(illegal("plague", "a moving flea must go to a new tile"));
                 }
-                q.fleas.remove(i);
-                q.recompute(&self.board, &cat);
-                Some(o)
+                (Some(o), Some(i))
             }
         };
-        if q.flea_on(target).is_some() {
+        // The lifted flea is not on `target` (checked just above).
+        if p.flea_set.has(target) {
             return Err(illegal(
                 "plague",
                 format!("the tile at {to} already has a flea"),
             ));
         }
-        if is_source(&cat, self.board.pieces()[target as usize].tile) {
+        if is_source(cat, self.board.pieces()[target as usize].tile) {
             return Err(illegal(
                 "plague",
                 "a flea never goes onto a plague source tile",
             ));
         }
+        // A lifted latent flea changes no region: the fleas' regions as
+        // they lie are those of the board without it.
+        let lifted = lifted.filter(|&i| p.fleas[i].is_active());
         let mut targets = Vec::new();
-        q.targets(&self.board, &cat, origin, &mut targets);
+        p.spread_targets(&self.board, cat, lifted, &mut targets);
         if !targets.contains(&target) {
             return Err(illegal(
                 "plague",
                 format!("the tile at {to} is not next to an active outbreak or an active flea"),
             ));
         }
+        self.spread(target, origin);
+        Ok(())
+    }
+
+    /// Applies a legal spread onto piece `target`, from the supply
+    /// (`origin` `None`) or moving the flea on piece `origin`.
+    fn spread(&mut self, target: u16, origin: Option<u16>) {
         // Every follower on the tile goes home unscored; then the flea lands.
         self.remove_followers_on(target);
-        if origin.is_none() {
-            q.supply -= 1;
+        let Some(mut p) = self.ext.plague.take() else {
+            return;
+        };
+        match origin.and_then(|o| p.flea_on(o)) {
+            Some(i) => p.remove_flea(i),
+            None => p.supply = p.supply.saturating_sub(1),
         }
-        q.add_flea(target);
-        q.turn.spread = true;
-        q.settle(&self.board, &cat, &mut self.events);
-        self.ext.plague = Some(q);
-        Ok(())
+        p.add_flea(target);
+        p.turn.spread = true;
+        p.settle(&self.board, &self.rules.catalog, &mut self.events);
+        self.ext.plague = Some(p);
+    }
+
+    /// A legal `flea` action, unchecked.
+    fn spread_trusted(&mut self, to: TileAt, from: Option<TileAt>) {
+        let Some(target) = self.tile_at(to.pos(), to.half) else {
+            return;
+        };
+        let origin = from.and_then(|f| self.tile_at(f.pos(), f.half));
+        self.spread(target, origin);
     }
 
     /// Sends home every follower on piece `pi`, unscored, with an event each.
@@ -708,74 +1137,54 @@ impl Game {
     // -- 5. Flight ---------------------------------------------------------
 
     /// The segments joined to segment `n` across its piece's sides (and
-    /// across the long side of a half).
-    fn segment_neighbours(&self, n: NodeId, out: &mut Vec<NodeId>) {
+    /// across the long side of a half), in the order of [`border_slots`].
+    fn segment_neighbours(&self, p: &Plague, n: NodeId, out: &mut Vec<NodeId>) {
         out.clear();
-        let cat = &*self.rules.catalog;
         let (pi, fi) = self.board.features().origin(n);
-        let piece = self.board.pieces()[pi as usize];
-        let o = cat.tile(piece.tile).oriented(piece.rot);
-        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
-            let pos = piece.pos.offset(dx, dy);
-            for side in Side::ALL {
-                if !o.sides[k][side.index()].present {
-                    continue;
-                }
-                let places = side.places();
-                if !places.iter().any(|pl| o.place_feature[k][pl.index()] == fi) {
-                    continue;
-                }
-                let Some((q, qpart)) = self.board.piece_facing(pos.step(side), side.opposite())
-                else {
-                    continue;
-                };
-                if q == pi {
-                    continue;
-                }
-                for pl in places {
-                    if o.place_feature[k][pl.index()] != fi {
-                        continue;
-                    }
-                    if let Some(m) = pl
-                        .facing()
-                        .and_then(|fp| self.board.node_of(cat, q, qpart, fp))
-                    {
-                        if !out.contains(&m) {
-                            out.push(m);
-                        }
-                    }
+        let mut add = |m: NodeId| {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        };
+        if p.slot_start.len() == self.board.pieces().len() {
+            let start = p.slot_start[pi as usize] as usize;
+            let end = p
+                .slot_start
+                .get(pi as usize + 1)
+                .map_or(p.slot_node.len(), |&e| e as usize);
+            for (&mine, &m) in p.slot_feature[start..end]
+                .iter()
+                .zip(&p.slot_node[start..end])
+            {
+                if mine == fi && m != NO_NODE {
+                    add(m);
                 }
             }
+            return;
         }
-        if let Some(c) = piece.corner {
-            let partner = self.board.pieces_at(piece.pos).find(|(q, _)| {
-                *q != pi && self.board.pieces()[*q as usize].corner == Some(c.opposite())
-            });
-            if let Some((q, qpart)) = partner {
-                for (mine, theirs) in [
-                    (Place::H1, Place::H2),
-                    (Place::H, Place::H),
-                    (Place::H2, Place::H1),
-                ] {
-                    if o.place_feature[0][mine.index()] == fi {
-                        if let Some(m) = self.board.node_of(cat, q, qpart, theirs) {
-                            if !out.contains(&m) {
-                                out.push(m);
-                            }
-                        }
-                    }
-                }
+        // Not stored yet (only before the placing hook has run): ask the
+        // board.
+        border_slots(&self.board, &self.rules.catalog, pi, |mine, other| {
+            if let Some((_, _, m)) = other.filter(|_| mine == fi) {
+                add(m);
             }
-        }
+        });
     }
 
     /// The segments a follower on segment `start` can flee to: `start`
     /// first, then every segment of the same feature reachable through
-    /// segments on tiles with no flea and no active outbreak.
-    fn flight_reach(&self, p: &Plague, start: NodeId, out: &mut Vec<NodeId>) {
+    /// segments on tiles with no flea and no active outbreak. `seen` has a
+    /// bit per segment, all clear, and is left clear.
+    fn flight_reach(
+        &self,
+        p: &Plague,
+        start: NodeId,
+        seen: &mut [u64],
+        nb: &mut Vec<NodeId>,
+        out: &mut Vec<NodeId>,
+    ) {
         out.clear();
         out.push(start);
-        let mut seen = vec![0u64; self.board.features().len().div_ceil(64)];
         let mut mark = |n: NodeId| {
             let (w, b) = (n as usize / 64, n % 64);
             let new = seen[w] & (1 << b) == 0;
@@ -783,16 +1192,18 @@ impl Game {
             new
         };
         mark(start);
-        let mut nb = Vec::new();
         let mut i = 0;
         while i < out.len() {
-            self.segment_neighbours(out[i], &mut nb);
+            self.segment_neighbours(p, out[i], nb);
             i += 1;
-            for &m in &nb {
+            for &m in nb.iter() {
                 if p.is_clear(self.board.features().origin(m).0) && mark(m) {
                     out.push(m);
                 }
             }
+        }
+        for &n in out.iter() {
+            seen[n as usize / 64] &= !(1 << (n % 64));
         }
     }
 
@@ -806,21 +1217,27 @@ impl Game {
         if !self.plague_turn_open() || p.turn.fled {
             return;
         }
-        let mut reach = Vec::new();
-        for (i, fl) in self.followers.iter().enumerate() {
-            if fl.player != self.current
-                || self.follower_kind(fl) == FeatureKind::Monastery
-                || self.followers[..i].iter().any(|g| {
-                    g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
-                })
-            {
-                continue;
-            }
-            self.flight_reach(p, self.node(fl.piece, fl.feature), &mut reach);
-            for &m in &reach[1..] {
-                f(i, m);
-            }
+        if !self.followers.iter().any(|fl| fl.player == self.current) {
+            return;
         }
+        let (mut reach, mut nb) = (Vec::new(), Vec::new());
+        with_bits(self.board.features().len(), |seen| {
+            for (i, fl) in self.followers.iter().enumerate() {
+                if fl.player != self.current
+                    || self.follower_kind(fl) == FeatureKind::Monastery
+                    || self.followers[..i].iter().any(|g| {
+                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
+                    })
+                {
+                    continue;
+                }
+                let start = self.node(fl.piece, fl.feature);
+                self.flight_reach(p, start, seen, &mut nb, &mut reach);
+                for &m in &reach[1..] {
+                    f(i, m);
+                }
+            }
+        });
     }
 
     /// How a legal action names segment `n`: the canonical place of its
@@ -894,14 +1311,22 @@ impl Game {
                 "the follower must flee to another part of its feature",
             ));
         }
-        let mut reach = Vec::new();
-        self.flight_reach(p, start, &mut reach);
+        let (mut reach, mut nb) = (Vec::new(), Vec::new());
+        with_bits(self.board.features().len(), |seen| {
+            self.flight_reach(p, start, seen, &mut nb, &mut reach)
+        });
         if !reach.contains(&dest) {
             return Err(illegal(
                 "flight",
                 "a follower may not flee onto or across a tile with a flea or an active outbreak",
             ));
         }
+        self.flee(who, dest);
+        Ok(())
+    }
+
+    /// Moves follower `who` to segment `dest`: the turn's flight.
+    fn flee(&mut self, who: usize, dest: NodeId) {
         let (qi, qf) = self.board.features().origin(dest);
         let f = &mut self.followers[who];
         f.piece = qi;
@@ -909,7 +1334,23 @@ impl Game {
         if let Some(p) = &mut self.ext.plague {
             p.turn.fled = true;
         }
-        Ok(())
+    }
+
+    /// A legal `flee` action, unchecked (no search along the feature).
+    fn flee_trusted(&mut self, from: FeatureAt, to: FeatureAt) {
+        let cat = &*self.rules.catalog;
+        let node = |a: FeatureAt| self.board.node_at(cat, a.pos(), a.half, a.place);
+        let (Some(start), Some(dest)) = (node(from), node(to)) else {
+            return;
+        };
+        let (pi, fi) = self.board.features().origin(start);
+        let who = self
+            .followers
+            .iter()
+            .position(|f| f.player == self.current && f.piece == pi && f.feature == fi);
+        if let Some(who) = who {
+            self.flee(who, dest);
+        }
     }
 
     // -- The plague actions in the turn -------------------------------------
@@ -923,10 +1364,20 @@ impl Game {
             });
             true
         });
+        // One follower's flights come together: name its segment once.
+        let mut from: Option<(usize, FeatureAt)> = None;
         self.each_flight(|i, m| {
-            let f = self.followers[i];
+            let anchor = match from {
+                Some((j, a)) if j == i => a,
+                _ => {
+                    let f = self.followers[i];
+                    let a = self.segment_anchor(self.node(f.piece, f.feature));
+                    from = Some((i, a));
+                    a
+                }
+            };
             out.push(Action::Flee {
-                from: self.segment_anchor(self.node(f.piece, f.feature)),
+                from: anchor,
                 to: self.segment_anchor(m),
             });
         });
@@ -1197,8 +1648,21 @@ impl Expansion for PlagueRules {
         }
     }
 
-    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
-        matches!(a, Action::Flea { .. } | Action::Flee { .. }).then(|| g.try_plague(a))
+    fn apply_action(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
+        match *a {
+            // A legal spread or flight needs none of the checks (random
+            // play, tree search).
+            Action::Flea { to, from } if mode == Mode::Trusted => {
+                g.spread_trusted(to, from);
+                Some(Ok(()))
+            }
+            Action::Flee { from, to } if mode == Mode::Trusted => {
+                g.flee_trusted(from, to);
+                Some(Ok(()))
+            }
+            Action::Flea { .. } | Action::Flee { .. } => Some(g.try_plague(a)),
+            _ => None,
+        }
     }
 
     /// Eradication comes at the start of every turn but after the last.
