@@ -359,6 +359,8 @@ impl Game {
 pub(crate) struct Halfsies;
 
 impl Expansion for Halfsies {
+    const LISTS_PLACEMENTS: bool = true;
+
     const FAMILY: Family = Family::Halves;
 
     #[inline]

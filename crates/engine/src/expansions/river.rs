@@ -566,6 +566,8 @@ impl Game {
 pub(crate) struct RiverRules;
 
 impl Expansion for RiverRules {
+    const LISTS_PLACEMENTS: bool = true;
+
     const FAMILY: Family = Family::River;
 
     #[inline]
