@@ -571,18 +571,18 @@ impl Game {
         let cat = &*self.rules.catalog;
         let def = cat.tile(tile);
         if def.shape == Shape::Square {
-            let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
+            // Scalar compares: listing with the SSE2 mask and a loop over
+            // its bits ran slower by the clock (docs/performance.md).
+            let os = Rotation::ALL.map(|r| def.oriented(r));
             for fc in self.board.frontier() {
-                let mut m = Board::fit_mask(fc, &packed);
-                // Rotations in increasing order, as the list always was.
-                while m != 0 {
-                    let r = Rotation::ALL[m.trailing_zeros() as usize & 3];
-                    m &= m - 1;
-                    if !f(Action::Place {
-                        tile,
-                        pos: fc.pos,
-                        rot: r,
-                    }) {
+                for r in Rotation::ALL {
+                    if Board::square_fits(fc, os[r.quarters() as usize])
+                        && !f(Action::Place {
+                            tile,
+                            pos: fc.pos,
+                            rot: r,
+                        })
+                    {
                         return;
                     }
                 }
