@@ -64,8 +64,13 @@ pub fn best_follower(
 ) -> (Action, f64) {
     game.legal_actions_into(buf);
     let mut best = (Action::Pass, f64::NEG_INFINITY);
-    for f in buf.iter() {
-        let mut h = game.clone();
+    // One copy made, then reused for every option (`clone_from` keeps its
+    // buffers).
+    let mut h = game.clone();
+    for (i, f) in buf.iter().enumerate() {
+        if i > 0 {
+            h.clone_from(game);
+        }
         h.apply_legal(f);
         let v = eval.margin(&h, seat);
         if v > best.1 {

@@ -102,6 +102,11 @@ pub struct Mcts {
     eval: Evaluator,
     nodes: Vec<Node>,
     buf: Vec<Action>,
+    /// The game each iteration plays out in, copied into with `clone_from`
+    /// so that iterations reuse its buffers instead of allocating a game.
+    scratch: Option<Game>,
+    /// Scratch for expansion: each child position is copied into it.
+    child: Option<Game>,
     /// The follower step chosen with the last placement: (pieces on the
     /// board after it, action).
     planned: Option<(usize, Action)>,
@@ -118,6 +123,8 @@ impl Mcts {
             eval: Evaluator::default(),
             nodes: Vec::new(),
             buf: Vec::with_capacity(256),
+            scratch: None,
+            child: None,
             planned: None,
             iterations: 0,
         }
@@ -131,11 +138,12 @@ impl Mcts {
     /// node), each with its greedy prior.
     fn expand(&mut self, ni: usize, game: &Game, seat: usize) {
         let mut options: Vec<(Action, f64)> = Vec::new();
-        game.legal_actions_into(&mut self.buf);
-        let legal = self.buf.clone();
+        let mut legal = std::mem::take(&mut self.buf);
+        game.legal_actions_into(&mut legal);
         let mut fbuf = Vec::new();
-        for a in legal {
-            let mut g = game.clone();
+        let mut g = self.child.take().unwrap_or_else(|| game.clone());
+        for &a in &legal {
+            g.clone_from(game);
             g.apply_legal(&a);
             let m = if game.phase() == Phase::Place && g.phase() == Phase::Follower {
                 crate::greedy::best_follower(&g, seat, &mut self.eval, &mut fbuf).1
@@ -144,6 +152,8 @@ impl Mcts {
             };
             options.push((a, m));
         }
+        self.child = Some(g);
+        self.buf = legal;
         if ni == 0 && self.config.width > 0 && options.len() > self.config.width {
             options.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
             options.truncate(self.config.width);
@@ -186,11 +196,11 @@ impl Mcts {
     fn rollout(&mut self, g: &mut Game) {
         let mut t = 0;
         while !g.is_finished() && t < self.config.rollout_turns {
-            g.legal_actions_into(&mut self.buf);
-            if self.buf.is_empty() {
+            // A uniform pick from the legal actions, drawn as a pick from
+            // the list would be, without listing the placements.
+            let Some(a) = g.random_action(&mut self.rng, &mut self.buf) else {
                 break;
-            }
-            let a = self.buf[self.rng.below(self.buf.len() as u64) as usize];
+            };
             g.apply_legal(&a);
             if g.phase() == Phase::Follower {
                 g.legal_actions_into(&mut self.buf);
@@ -206,7 +216,10 @@ impl Mcts {
     /// best placement.
     pub fn search(&mut self, view: &View<'_>) -> Vec<(Action, f64, f64)> {
         let seat = view.player();
-        let base = view.determinize(&mut self.rng);
+        let mut base = view.determinize(&mut self.rng);
+        // Nobody reads the playouts' events: not recording them saves the
+        // pushes and keeps the copies short.
+        base.set_event_log(false);
         self.nodes.clear();
         self.nodes.push(Node {
             action: Action::Pass,
@@ -225,7 +238,8 @@ impl Mcts {
                 _ => {}
             }
             done += 1;
-            let mut g = base.determinize_fast(seat, &mut self.rng);
+            let mut g = self.scratch.take().unwrap_or_else(|| base.clone());
+            base.determinize_fast_into(seat, &mut self.rng, &mut g);
             path.clear();
             let mut ni = 0;
             // Descend through this turn's own choices.
@@ -262,6 +276,7 @@ impl Mcts {
             } else {
                 self.eval.margin(&g, seat)
             };
+            self.scratch = Some(g);
             let r = self.reward(m);
             self.nodes[0].visits += 1.0;
             self.nodes[0].total += r;

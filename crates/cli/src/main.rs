@@ -8,10 +8,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use bastide_engine::limits::MAX_RECORD_BYTES;
-use bastide_engine::play_random;
 use bastide_engine::record::Record;
 use bastide_engine::rng::Rng;
-use bastide_engine::{Game, GameConfig};
+use bastide_engine::{play_random_with, Action, Game, GameConfig};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -336,16 +335,33 @@ fn simulate(
     let totals = pool.install(|| {
         (0..games)
             .into_par_iter()
-            .map(|i| {
-                let mut c = config.clone();
-                c.seed = seed.wrapping_add(i);
-                let mut game = Game::new(c).expect("configuration checked above");
-                let mut rng = Rng::for_stream(seed.wrapping_add(i), 0xB07);
-                let actions = play_random(&mut game, &mut rng, |_| {});
-                bar.inc(1);
-                let scores = game.scores();
-                (scores, actions as u64, game.board().pieces().len() as u64)
-            })
+            // One game and one action buffer per worker, reset for each
+            // game: after the first game the loop allocates nothing (with
+            // the base game or Winter alone; see `Game::reset`).
+            .map_init(
+                || None::<(Game, Vec<Action>)>,
+                |slot, i| {
+                    let s = seed.wrapping_add(i);
+                    let (game, buf) = match slot {
+                        Some((game, buf)) => {
+                            game.reset(s).expect("configuration checked above");
+                            (game, buf)
+                        }
+                        None => {
+                            let mut c = config.clone();
+                            c.seed = s;
+                            let game = Game::new(c).expect("configuration checked above");
+                            let (game, buf) = slot.insert((game, Vec::with_capacity(256)));
+                            (game, buf)
+                        }
+                    };
+                    let mut rng = Rng::for_stream(s, 0xB07);
+                    let actions = play_random_with(game, &mut rng, buf, |_| {});
+                    bar.inc(1);
+                    let scores = game.scores();
+                    (scores, actions as u64, game.board().pieces().len() as u64)
+                },
+            )
             .fold(
                 || (vec![0u64; players], 0u64, 0u64),
                 |mut acc, (s, a, t)| {

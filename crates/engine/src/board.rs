@@ -143,7 +143,7 @@ struct Slot {
 const PART_BIT: u16 = 0x8000;
 
 /// The board of one game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     cells: CellMap,
     pieces: Vec<Piece>,
@@ -164,10 +164,26 @@ const NO_PIECE: u16 = u16::MAX;
 /// Cells that are occupied or on the frontier, in an open-addressing hash
 /// table: a few kilobytes however far the board spreads, so a new game or a
 /// clone for tree search costs little. Entries are never removed.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct CellMap {
     entries: Vec<(u32, Slot)>,
     bits: u32,
+}
+
+impl Clone for CellMap {
+    fn clone(&self) -> CellMap {
+        CellMap {
+            entries: self.entries.clone(),
+            bits: self.bits,
+        }
+    }
+
+    /// Copies into the existing table: no allocation when the sizes match
+    /// (tree search clones into a reused scratch game).
+    fn clone_from(&mut self, src: &CellMap) {
+        self.entries.clone_from(&src.entries);
+        self.bits = src.bits;
+    }
 }
 
 impl CellMap {
@@ -216,25 +232,90 @@ impl CellMap {
 
     #[inline]
     fn entry(&mut self, p: Pos) -> &mut Slot {
+        let i = self.index(p);
+        &mut self.entries[i].1
+    }
+
+    /// The index of `p`'s entry, made (empty) if it has none: one probe
+    /// serves both the look and the update of a neighbour.
+    #[inline]
+    fn index(&mut self, p: Pos) -> usize {
         let key = CellMap::key(p);
         let mask = self.entries.len() - 1;
         let mut i = self.home(key);
         loop {
             let k = self.entries[i].0;
             if k == key {
-                break;
+                return i;
             }
             if k == 0 {
                 self.entries[i].0 = key;
-                break;
+                return i;
             }
             i = (i + 1) & mask;
         }
-        &mut self.entries[i].1
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut b = Board {
+            cells: self.cells.clone(),
+            pieces: Vec::new(),
+            partner: Vec::new(),
+            frontier: Vec::new(),
+            half_cells: Vec::new(),
+            open_monasteries: Vec::new(),
+            features: Features::default(),
+            bounds: None,
+        };
+        b.clone_rest_from(self);
+        b
+    }
+
+    /// Reuses this board's buffers (a scratch game of tree search).
+    fn clone_from(&mut self, src: &Board) {
+        self.cells.clone_from(&src.cells);
+        self.clone_rest_from(src);
     }
 }
 
 impl Board {
+    /// Every field but the cell table, copied into existing buffers. The
+    /// destructuring makes a new field a compile error here, so no clone
+    /// can forget it.
+    fn clone_rest_from(&mut self, src: &Board) {
+        let Board {
+            cells: _,
+            pieces,
+            partner,
+            frontier,
+            half_cells,
+            open_monasteries,
+            features,
+            bounds,
+        } = src;
+        self.pieces.clone_from(pieces);
+        self.partner.clone_from(partner);
+        self.frontier.clone_from(frontier);
+        self.half_cells.clone_from(half_cells);
+        self.open_monasteries.clone_from(open_monasteries);
+        self.features.clone_from(features);
+        self.bounds.clone_from(bounds);
+    }
+
+    /// Empties the board for a new game of the same size, keeping every
+    /// buffer (no allocation).
+    pub(crate) fn reset(&mut self) {
+        self.cells.entries.fill((0, Slot::default()));
+        self.pieces.clear();
+        self.partner.clear();
+        self.frontier.clear();
+        self.half_cells.clear();
+        self.open_monasteries.clear();
+        self.features.clear();
+    }
+
     /// An empty board for games of at most `max_cells` occupied cells.
     pub fn new(max_cells: usize, bounds: Option<MapBounds>) -> Board {
         Board {
@@ -335,6 +416,20 @@ impl Board {
     pub fn piece_facing(&self, p: Pos, side: Side) -> Option<(u16, u8)> {
         self.pieces_at(p)
             .find(|(pi, _)| self.side_present(*pi, side))
+    }
+
+    /// [`Board::piece_facing`] for a cell whose slot is already read.
+    #[inline]
+    fn facing_in(&self, s: Slot, side: Side) -> Option<(u16, u8)> {
+        if s.occ == 0 {
+            return None;
+        }
+        let first = ((s.occ & !PART_BIT) - 1, (s.occ >> 15) as u8);
+        if self.side_present(first.0, side) {
+            return Some(first);
+        }
+        let q = self.partner[first.0 as usize];
+        (q != NO_PIECE && self.side_present(q, side)).then_some((q, 0))
     }
 
     fn side_present(&self, pi: u16, side: Side) -> bool {
@@ -454,6 +549,47 @@ impl Board {
         (o.packed ^ f.code) & f.mask == 0
     }
 
+    /// The rotations in which a single square fits the frontier cell `f`:
+    /// bit `r` for [`Rotation::ALL`]`[r]`, given the square's packed codes
+    /// in the four rotations. On x86-64 the four compares are one SSE2
+    /// compare (SSE2 is part of the baseline target, so no CPU check is
+    /// needed); elsewhere four scalar compares.
+    #[inline]
+    pub fn fit_mask(f: &FrontierCell, packed: &[u32; 4]) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{
+                _mm_and_si128, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_ps, _mm_set1_epi32,
+                _mm_set_epi32, _mm_setzero_si128, _mm_xor_si128,
+            };
+            // SAFETY: these intrinsics only need SSE2, which this block is
+            // compiled with (the `cfg` above), and touch no memory.
+            unsafe {
+                // `as i32` reinterprets the bits; lane r holds rotation r.
+                let p = _mm_set_epi32(
+                    packed[3] as i32,
+                    packed[2] as i32,
+                    packed[1] as i32,
+                    packed[0] as i32,
+                );
+                let d = _mm_and_si128(
+                    _mm_xor_si128(p, _mm_set1_epi32(f.code as i32)),
+                    _mm_set1_epi32(f.mask as i32),
+                );
+                let zero = _mm_cmpeq_epi32(d, _mm_setzero_si128());
+                _mm_movemask_ps(_mm_castsi128_ps(zero)) as u32
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            let mut m = 0;
+            for (r, p) in packed.iter().enumerate() {
+                m |= u32::from((p ^ f.code) & f.mask == 0) << r;
+            }
+            m
+        }
+    }
+
     /// Places a tile (already checked) and joins its features to their
     /// neighbours. Returns the new piece's index.
     pub fn place(&mut self, cat: &Catalog, tile: TileIdx, anchor: Pos, rot: Rotation) -> u16 {
@@ -479,6 +615,8 @@ impl Board {
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let pos = anchor.offset(dx, dy);
             let slot = self.cells.entry(pos);
+            let fr = slot.fr;
+            slot.fr = 0;
             if slot.occ == 0 {
                 slot.occ = (pi + 1) | ((k as u16) << 15);
                 if corner.is_some() {
@@ -491,7 +629,7 @@ impl Board {
                 self.partner[pi as usize] = first;
                 self.half_cells.retain(|c| *c != pos);
             }
-            self.remove_frontier(pos);
+            self.remove_frontier(fr);
         }
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let pos = anchor.offset(dx, dy);
@@ -501,7 +639,18 @@ impl Board {
                 }
                 let mine = side.places().map(|p| o.place_feature[k][p.index()]);
                 let npos = pos.step(side);
-                match self.piece_facing(npos, side.opposite()) {
+                // One probe of the neighbour for both the match and the
+                // frontier (off the map: a look that adds no entry).
+                let at = if self.allowed(npos) {
+                    Some(self.cells.index(npos))
+                } else {
+                    None
+                };
+                let nslot = match at {
+                    Some(i) => self.cells.entries[i].1,
+                    None => self.cells.get(npos),
+                };
+                match self.facing_in(nslot, side.opposite()) {
                     Some((q, qpart)) => {
                         let qp = self.pieces[q as usize];
                         let qo = cat.tile(qp.tile).oriented(qp.rot);
@@ -512,9 +661,9 @@ impl Board {
                     }
                     None => {
                         self.open_side(node_base, mine);
-                        if self.allowed(npos) && !self.is_occupied(npos) {
+                        if let (Some(i), 0) = (at, nslot.occ) {
                             let code = o.sides[k][side.index()].code;
-                            self.add_frontier(npos, side.opposite(), code);
+                            self.add_frontier(i, npos, side.opposite(), code);
                         }
                     }
                 }
@@ -567,9 +716,11 @@ impl Board {
         }
     }
 
-    fn add_frontier(&mut self, pos: Pos, side: Side, code: u8) {
+    /// Records that the empty cell `pos` (entry `i` of the cell table)
+    /// faces `code` on its side `side`.
+    fn add_frontier(&mut self, i: usize, pos: Pos, side: Side, code: u8) {
         let shift = 8 * side.index() as u32;
-        let slot = self.cells.entry(pos);
+        let slot = &mut self.cells.entries[i].1;
         if slot.fr == 0 {
             self.frontier.push(FrontierCell {
                 pos,
@@ -584,13 +735,12 @@ impl Board {
         f.mask |= 0xFF << shift;
     }
 
-    fn remove_frontier(&mut self, pos: Pos) {
-        let slot = self.cells.entry(pos);
-        let fr = slot.fr;
+    /// Takes frontier entry `fr` (index + 1, 0: none) off the frontier; its
+    /// cell's slot has already been cleared by the caller.
+    fn remove_frontier(&mut self, fr: u16) {
         if fr == 0 {
             return;
         }
-        slot.fr = 0;
         let at = fr as usize - 1;
         self.frontier.swap_remove(at);
         if at < self.frontier.len() {
@@ -608,30 +758,45 @@ impl Board {
     /// it covers), for "a tile counts once" rules. `per_cell` counts the
     /// cells covered instead of pieces (two halves in a cell count one).
     pub fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
-        let mut seen: Vec<u32> = Vec::with_capacity(16);
+        // Distinct keys on the stack for the usual feature; a feature with
+        // more segments than that spills into a vector.
+        let mut keys = [0u32; 256];
+        let mut len = 0;
+        let mut spill: Vec<u32> = Vec::new();
         for m in self.features.members(n) {
             let (pi, _) = self.features.origin(m);
             let piece = &self.pieces[pi as usize];
-            if per_cell && piece.corner.is_some() {
-                let key = 0x8000_0000
-                    | ((piece.pos.x as u32 & 0x7FFF) << 15)
-                    | (piece.pos.y as u32 & 0x7FFF);
-                seen.push(key);
+            let key = if per_cell && piece.corner.is_some() {
+                0x8000_0000 | ((piece.pos.x as u32 & 0x7FFF) << 15) | (piece.pos.y as u32 & 0x7FFF)
             } else {
-                seen.push(pi as u32);
+                pi as u32
+            };
+            if len < keys.len() {
+                keys[len] = key;
+                len += 1;
+            } else {
+                spill.push(key);
             }
         }
-        seen.sort_unstable();
-        seen.dedup();
-        seen.iter()
-            .map(|k| {
-                if k & 0x8000_0000 != 0 {
-                    1
-                } else {
-                    cat.tile(self.pieces[*k as usize].tile).cell_count() as u32
-                }
-            })
-            .sum()
+        let keys: &mut [u32] = if spill.is_empty() {
+            &mut keys[..len]
+        } else {
+            spill.extend_from_slice(&keys);
+            &mut spill
+        };
+        keys.sort_unstable();
+        let mut total = 0;
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 && keys[i - 1] == *k {
+                continue;
+            }
+            total += if k & 0x8000_0000 != 0 {
+                1
+            } else {
+                cat.tile(self.pieces[*k as usize].tile).cell_count() as u32
+            };
+        }
+        total
     }
 
     /// For a monastery on piece `pi`: (tiles around it, whether every

@@ -25,9 +25,22 @@ struct Node {
 }
 
 /// Union-find over feature segments.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
+}
+
+impl Clone for Features {
+    fn clone(&self) -> Features {
+        Features {
+            nodes: self.nodes.clone(),
+        }
+    }
+
+    /// Copies into the existing buffer (tree search's scratch game).
+    fn clone_from(&mut self, src: &Features) {
+        self.nodes.clone_from(&src.nodes);
+    }
 }
 
 impl Features {
@@ -53,6 +66,11 @@ impl Features {
             closed: false,
         });
         id
+    }
+
+    /// Forgets every segment, keeping the buffer.
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
     }
 
     /// Number of segments.

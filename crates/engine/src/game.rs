@@ -77,7 +77,7 @@ pub(crate) struct Rules {
 }
 
 /// A game in progress: every `Game` is a legal position.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Rules>,
     pub(crate) board: Board,
@@ -90,8 +90,65 @@ pub struct Game {
     pub(crate) pile: Vec<TileIdx>,
     pub(crate) last: Option<u16>,
     pub(crate) events: Vec<Event>,
+    /// Whether the turn machine records scoring and discard events
+    /// (playouts of a search switch it off; see [`Game::set_event_log`]).
+    pub(crate) log_events: bool,
     /// The expansions' own state, each part owned by its module.
     pub(crate) ext: ExpansionState,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            players: self.players.clone(),
+            followers: self.followers.clone(),
+            current: self.current,
+            phase: self.phase,
+            drawn: self.drawn,
+            pile: self.pile.clone(),
+            last: self.last,
+            events: self.events.clone(),
+            log_events: self.log_events,
+            ext: self.ext.clone(),
+        }
+    }
+
+    /// Copies `src` into this game's buffers: a search that clones one
+    /// position thousands of times into one scratch game allocates only
+    /// when the scratch is smaller. The destructuring makes a new field a
+    /// compile error here, so no copy can forget it.
+    fn clone_from(&mut self, src: &Game) {
+        let Game {
+            rules,
+            board,
+            players,
+            followers,
+            current,
+            phase,
+            drawn,
+            pile,
+            last,
+            events,
+            log_events,
+            ext,
+        } = src;
+        if !Arc::ptr_eq(&self.rules, rules) {
+            self.rules = rules.clone();
+        }
+        self.board.clone_from(board);
+        self.players.clone_from(players);
+        self.followers.clone_from(followers);
+        self.current = *current;
+        self.phase = *phase;
+        self.drawn = *drawn;
+        self.pile.clone_from(pile);
+        self.last = *last;
+        self.events.clone_from(events);
+        self.log_events = *log_events;
+        self.ext.clone_from(ext);
+    }
 }
 
 impl PartialEq for Game {
@@ -197,6 +254,7 @@ impl Game {
             pile,
             last: None,
             events: Vec::new(),
+            log_events: true,
             ext: ext_state,
             rules,
         };
@@ -208,6 +266,80 @@ impl Game {
         game.draw();
         ext::opening(&mut game);
         Ok(game)
+    }
+
+    /// Starts this game over as [`Game::new`] would with the same
+    /// configuration and seed `seed`, reusing every buffer: with the base
+    /// game or Winter alone (no expansion, map or fixed deck) this makes no
+    /// heap allocation, which keeps `simulate` allocation-free. Other
+    /// configurations are set up anew.
+    pub fn reset(&mut self, seed: u64) -> Result<(), ConfigError> {
+        let simple = self.rules.expansions == Expansions::NONE
+            && self.rules.map.is_none()
+            && self.rules.config.deck.is_none()
+            && !self.rules.config.deck_only;
+        let rules = match Arc::get_mut(&mut self.rules) {
+            Some(r) if simple => r,
+            _ => {
+                let mut config = self.rules.config.clone();
+                config.seed = seed;
+                *self = Game::with_catalog(config, self.rules.catalog.clone())?;
+                return Ok(());
+            }
+        };
+        rules.config.seed = seed;
+        let cat = rules.catalog.clone();
+        let set = cat
+            .set(&rules.config.base)
+            .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
+        let start = set
+            .start
+            .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
+        // The pile exactly as `deck::build` makes it without expansions
+        // (the set's tiles in catalog order, the start tile's first copy
+        // taken out, the seeded shuffle), then stored next draw last as
+        // `Game::new` stores it; `reset_deals_the_game_new_deals` checks
+        // the two agree.
+        self.pile.clear();
+        for &t in &set.tiles {
+            for _ in 0..cat.tile(t).count {
+                self.pile.push(t);
+            }
+        }
+        if let Some(i) = self.pile.iter().position(|t| *t == start) {
+            self.pile.remove(i);
+        }
+        crate::rng::Rng::for_stream(seed, deck::DECK_STREAM).shuffle(&mut self.pile);
+        self.pile.reverse();
+        self.board.reset();
+        let followers = rules.options.followers;
+        for p in &mut self.players {
+            *p = PlayerState {
+                score: 0,
+                supply: followers,
+            };
+        }
+        self.followers.clear();
+        self.current = 0;
+        self.phase = Phase::Place;
+        self.drawn = None;
+        self.last = None;
+        self.events.clear();
+        self.ext = ExpansionState::default();
+        self.board
+            .place(&cat, start, Pos::new(0, 0), Rotation::default());
+        ext::start(self, start);
+        self.draw();
+        ext::opening(self);
+        Ok(())
+    }
+
+    /// Switches the record of scoring and discard events on or off. Off,
+    /// [`Game::events`] misses what the turn machine scores from then on
+    /// (expansions may still record theirs): for playouts whose events
+    /// nobody reads. Scores and rules are the same either way.
+    pub fn set_event_log(&mut self, on: bool) {
+        self.log_events = on;
     }
 
     /// The configuration this game was set up from.
@@ -356,6 +488,79 @@ impl Game {
         }
     }
 
+    /// A uniformly random legal action: `legal_actions()[k]` for
+    /// `k = rng.below(len)`, the same draw from `rng` and so the same
+    /// action, but in the place step of a square tile whose placements are
+    /// plain edge matches it counts the fitting rotations of each frontier
+    /// cell and builds only the chosen placement (pushing every placement
+    /// into the list was most of the cost of listing). `buf` is scratch for
+    /// the other steps, kept by the caller so playouts do not allocate.
+    /// `None` when there is no legal action (the game is over).
+    pub fn random_action(
+        &self,
+        rng: &mut crate::rng::Rng,
+        buf: &mut Vec<Action>,
+    ) -> Option<Action> {
+        if let Some(a) = self.random_square_placement(rng) {
+            return Some(a);
+        }
+        self.legal_actions_into(buf);
+        if buf.is_empty() {
+            return None;
+        }
+        Some(buf[rng.below(buf.len() as u64) as usize])
+    }
+
+    /// The place-step case of [`Game::random_action`]; `None` when it does
+    /// not apply (then nothing was drawn from `rng`).
+    fn random_square_placement(&self, rng: &mut crate::rng::Rng) -> Option<Action> {
+        let tile = self.drawn.filter(|_| self.phase == Phase::Place)?;
+        let def = self.rules.catalog.tile(tile);
+        if def.shape != Shape::Square || !ext::edge_placements_only(self) {
+            return None;
+        }
+        let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
+        let frontier = self.board.frontier();
+        // The fit masks of the first cells, kept for the second pass; a
+        // longer frontier has the rest computed again.
+        let mut masks = [0u8; 128];
+        let mut n = 0u32;
+        for (i, fc) in frontier.iter().enumerate() {
+            let m = Board::fit_mask(fc, &packed);
+            if let Some(slot) = masks.get_mut(i) {
+                *slot = m as u8;
+            }
+            n += bits4(m);
+        }
+        if n == 0 {
+            // A drawn tile always fits somewhere; if not, the list decides.
+            return None;
+        }
+        let mut k = rng.below(u64::from(n)) as u32;
+        for (i, fc) in frontier.iter().enumerate() {
+            let mut m = match masks.get(i) {
+                Some(m) => u32::from(*m),
+                None => Board::fit_mask(fc, &packed),
+            };
+            let c = bits4(m);
+            if k >= c {
+                k -= c;
+                continue;
+            }
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            return Some(Action::Place {
+                tile,
+                pos: fc.pos,
+                rot: Rotation::ALL[m.trailing_zeros() as usize & 3],
+            });
+        }
+        // Unreachable: `k` is below the total of the same masks.
+        debug_assert!(false, "random_square_placement: k beyond the count");
+        None
+    }
+
     /// Calls `f` with each legal placement of `tile` until it returns false.
     pub(crate) fn placements(&self, tile: TileIdx, f: impl FnMut(Action) -> bool) {
         ext::placements(self, tile, f);
@@ -366,6 +571,8 @@ impl Game {
         let cat = &*self.rules.catalog;
         let def = cat.tile(tile);
         if def.shape == Shape::Square {
+            // Scalar compares: listing with the SSE2 mask and a loop over
+            // its bits ran slower by the clock (docs/performance.md).
             let os = Rotation::ALL.map(|r| def.oriented(r));
             for fc in self.board.frontier() {
                 for r in Rotation::ALL {
@@ -747,7 +954,7 @@ impl Game {
                 self.phase = Phase::Place;
                 return;
             }
-            if !ext::hold_unplaceable(self, t) {
+            if !ext::hold_unplaceable(self, t) && self.log_events {
                 self.events.push(Event::discard(t, self.players.len()));
             }
         }
@@ -774,4 +981,13 @@ impl Game {
 
 pub(crate) fn placement_error(e: &PlacementError) -> IllegalAction {
     illegal("placement", e.to_string())
+}
+
+/// Set bits of a 4-bit rotation mask, by table: the default x86-64 target
+/// has no POPCNT instruction, and `count_ones` there costs about fifteen
+/// instructions (docs/performance.md).
+#[inline]
+fn bits4(m: u32) -> u32 {
+    const BITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+    u32::from(BITS[m as usize & 15])
 }

@@ -43,5 +43,5 @@ pub use game::{Follower, Game, IllegalAction, PlayerState};
 pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
 pub use scoring::{Event, Reason};
-pub use sim::play_random;
+pub use sim::{play_random, play_random_with};
 pub use state::{EventJson, FollowerJson, PieceJson, StateJson};

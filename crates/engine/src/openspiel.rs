@@ -165,6 +165,16 @@ impl Game {
         g
     }
 
+    /// [`Game::determinize_fast`] into an existing game, whose buffers are
+    /// reused (`clone_from`): a search loop determinizes into one scratch
+    /// game without allocating. Draws from `rng` exactly as
+    /// `determinize_fast` does.
+    pub fn determinize_fast_into(&self, player: usize, rng: &mut Rng, out: &mut Game) {
+        out.clone_from(self);
+        out.shuffle_hidden_pile(rng);
+        resample_others_private(out, player, rng);
+    }
+
     /// Shuffles the pile inside each of its public parts. The pile is put in
     /// a canonical order first, so the result depends only on the multiset
     /// of remaining tiles and on `rng`, never on the real order.

@@ -254,13 +254,14 @@ impl Game {
     pub fn farm_cities(&self, root: NodeId) -> u32 {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
-        let mut cities: Vec<NodeId> = Vec::new();
+        // On the stack for any farm of a real game; a vector beyond that.
+        let mut cities = SmallList::<NodeId, 32>::new();
         for m in feats.members(root) {
             let (pi, fi) = feats.origin(m);
             let piece = self.board.pieces()[pi as usize];
             for &c in &cat.tile(piece.tile).features[fi as usize].cities {
                 let r = feats.root(piece.node_base + c as NodeId);
-                if feats.open(r) == 0 && !cities.contains(&r) {
+                if feats.open(r) == 0 && !cities.contains(r) {
                     cities.push(r);
                 }
             }
@@ -283,6 +284,9 @@ impl Game {
                 points[seat] = value;
                 self.players[seat].score += value;
             }
+        }
+        if !self.log_events {
+            return;
         }
         let (pi, fi) = self.board.features().origin(root);
         let (pos, place) = self.feature_anchor(pi, fi);
@@ -323,7 +327,7 @@ impl Game {
 
     /// Unfinished roads, cities and monasteries, then farms, in that order.
     fn score_unfinished(&mut self) {
-        let mut roots: Vec<(u8, NodeId)> = Vec::new();
+        let mut roots = SmallList::<(u8, NodeId), 64>::new();
         for f in &self.followers {
             let root = self.board.features().root(self.node(f.piece, f.feature));
             let order = match self.board.features().kind(root) {
@@ -333,15 +337,71 @@ impl Game {
                 FeatureKind::Field => 3,
                 FeatureKind::River => continue,
             };
-            if !roots.contains(&(order, root)) {
+            if !roots.contains((order, root)) {
                 roots.push((order, root));
             }
         }
+        let roots = roots.as_mut_slice();
         roots.sort_unstable();
-        for (_, root) in roots {
+        for &(_, root) in roots.iter() {
             if !self.board.features().is_closed(root) {
                 self.score_feature(root, Reason::GameEnd);
             }
+        }
+    }
+}
+
+/// A short list kept on the stack, spilling into a vector past `N` items:
+/// scoring's scratch lists stay allocation-free in every real game.
+struct SmallList<T: Copy + Default + PartialEq, const N: usize> {
+    inline: [T; N],
+    len: usize,
+    spill: Vec<T>,
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> SmallList<T, N> {
+    fn new() -> Self {
+        SmallList {
+            inline: [T::default(); N],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, x: T) {
+        if !self.spill.is_empty() {
+            self.spill.push(x);
+        } else if self.len < N {
+            self.inline[self.len] = x;
+            self.len += 1;
+        } else {
+            self.spill.reserve(2 * N);
+            self.spill.extend_from_slice(&self.inline);
+            self.spill.push(x);
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        if self.spill.is_empty() {
+            &mut self.inline[..self.len]
+        } else {
+            &mut self.spill
+        }
+    }
+
+    fn contains(&self, x: T) -> bool {
+        if self.spill.is_empty() {
+            self.inline[..self.len].contains(&x)
+        } else {
+            self.spill.contains(&x)
+        }
+    }
+
+    fn len(&self) -> usize {
+        if self.spill.is_empty() {
+            self.len
+        } else {
+            self.spill.len()
         }
     }
 }

@@ -359,6 +359,8 @@ impl Game {
 pub(crate) struct Halfsies;
 
 impl Expansion for Halfsies {
+    const LISTS_PLACEMENTS: bool = true;
+
     const FAMILY: Family = Family::Halves;
     const SWITCH_ON: (&'static str, &'static str) =
         ("Half-and-half", "halfsies1 or halfsies2 to \"expansions\"");

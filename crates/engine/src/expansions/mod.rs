@@ -216,6 +216,13 @@ pub(crate) trait Expansion {
 
     // -- Placing ----------------------------------------------------------
 
+    /// Whether the expansion implements [`Expansion::placements`],
+    /// [`Expansion::other_placements`] or [`Expansion::draw_pending`]: the
+    /// random player may count edge-matching placements instead of listing
+    /// them only while no expansion in play says so (a test plays every set
+    /// both ways).
+    const LISTS_PLACEMENTS: bool = false;
+
     /// Generates the placements of `tile` itself when its rules replace edge
     /// matching (river tiles); returns whether it did.
     fn placements<F: FnMut(Action) -> bool>(_g: &Game, _tile: TileIdx, _f: &mut F) -> bool {
@@ -647,6 +654,18 @@ pub(crate) fn placements<F: FnMut(Action) -> bool>(g: &Game, tile: TileIdx, mut 
         }
     });
     g.edge_placements(tile, f);
+}
+
+/// Whether the place step lists exactly the drawn tile's edge-matching
+/// placements (no expansion in play replaces or adds to them).
+#[inline]
+pub(crate) fn edge_placements_only(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::LISTS_PLACEMENTS {
+            return false;
+        }
+    });
+    true
 }
 
 /// Placements of tiles other than the drawn one.

@@ -566,6 +566,8 @@ impl Game {
 pub(crate) struct RiverRules;
 
 impl Expansion for RiverRules {
+    const LISTS_PLACEMENTS: bool = true;
+
     const FAMILY: Family = Family::River;
     const SWITCH_ON: (&'static str, &'static str) =
         ("the River", "river1, river2 or river20 to \"expansions\"");

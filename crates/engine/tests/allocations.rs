@@ -1,0 +1,119 @@
+//! Random playouts make no heap allocation once warmed up: `simulate`
+//! resets one game per worker ([`Game::reset`]) and reuses one action
+//! buffer, and nothing in a base-game turn allocates. Counted with a
+//! global allocator that counts the calls of the thread that makes them
+//! (tests of this file run in parallel threads).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bastide_engine::play_random_with;
+use bastide_engine::rng::Rng;
+use bastide_engine::{Game, GameConfig};
+
+struct Counting;
+
+thread_local! {
+    // `const`, without a destructor: reading it never allocates, so the
+    // allocator may use it.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    ALLOCATIONS.with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// counter is a plain thread-local cell.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// The loop of `bastide simulate`: reset, play with a fresh stream, read
+/// the scores.
+fn play(game: &mut Game, buf: &mut Vec<bastide_engine::Action>, seed: u64) -> u32 {
+    game.reset(seed).expect("a valid configuration");
+    let mut rng = Rng::for_stream(seed, 0xB07);
+    play_random_with(game, &mut rng, buf, |_| {});
+    game.players().iter().map(|p| p.score).sum()
+}
+
+#[test]
+fn random_games_allocate_nothing_after_warm_up() {
+    for base in ["base", "winter"] {
+        for players in [2, 5] {
+            let config = GameConfig::from_sets(players, 0, &[base]).expect("a valid set");
+            let mut game = Game::new(config).expect("a valid configuration");
+            let mut buf = Vec::new();
+            // Warm-up: buffers grow to the largest game seen.
+            for seed in 0..20 {
+                play(&mut game, &mut buf, seed);
+            }
+            let before = allocations();
+            let mut points = 0;
+            for seed in 20..220 {
+                points += play(&mut game, &mut buf, seed);
+            }
+            let made = allocations() - before;
+            assert!(points > 0, "the games were played");
+            assert_eq!(
+                made, 0,
+                "{base}, {players} players: {made} allocations in 200 games"
+            );
+        }
+    }
+}
+
+#[test]
+fn reset_deals_the_game_new_deals() {
+    for sets in [
+        &["base"][..],
+        &["winter"],
+        &["base", "river2"],
+        &["winter", "gingerbread"],
+    ] {
+        let config = GameConfig::from_sets(3, 0, sets).expect("a valid set");
+        let mut game = Game::new(config.clone()).expect("a valid configuration");
+        let mut buf = Vec::new();
+        for seed in [1, 2, 3, 77, u64::MAX] {
+            let mut c = config.clone();
+            c.seed = seed;
+            let mut fresh = Game::new(c).expect("a valid configuration");
+            game.reset(seed).expect("a valid configuration");
+            assert_eq!(game, fresh, "{sets:?}, seed {seed}: set-up differs");
+            let mut a = Rng::for_stream(seed, 9);
+            let mut b = Rng::for_stream(seed, 9);
+            play_random_with(&mut game, &mut a, &mut buf, |_| {});
+            play_random_with(&mut fresh, &mut b, &mut buf, |_| {});
+            assert_eq!(game, fresh, "{sets:?}, seed {seed}: games differ");
+        }
+    }
+}
