@@ -14,12 +14,12 @@
 use std::sync::Mutex;
 
 use bastide_bots::{Bot, BotSpec, View};
-use bastide_engine::Catalog;
 use bastide_engine::expansions::Family;
 use bastide_engine::limits::MAX_RECORD_BYTES;
 use bastide_engine::openspiel::{ActionCodec, ObservationTensor, State};
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
+use bastide_engine::Catalog;
 use bastide_engine::{Action, Game, GameConfig, Phase, TileIdx};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
