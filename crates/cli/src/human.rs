@@ -13,9 +13,9 @@ use anyhow::{bail, Context, Result};
 use bastide_bots::{Bot, BotSpec, View};
 use bastide_engine::expansions::plague::TileAt;
 use bastide_engine::record::{ActionJson, Record};
-use bastide_engine::NO_FEATURE;
 use bastide_engine::{Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileIdx};
 use bastide_engine::{Event, Reason};
+use bastide_engine::{TagSet, NO_FEATURE};
 use clap::Args;
 
 /// Arguments of `bastide play`.
@@ -514,7 +514,7 @@ struct OrientedShape {
     cells: Vec<(i32, i32)>,
     half: Option<Corner>,
     places: Vec<[u8; 16]>,
-    features: Vec<(FeatureKind, u8, Vec<String>, Vec<u8>)>,
+    features: Vec<(FeatureKind, u8, TagSet, Vec<u8>)>,
 }
 
 fn oriented_shape(game: &Game, tile: TileIdx, rot: bastide_engine::Rotation) -> OrientedShape {
@@ -551,7 +551,7 @@ fn oriented_shape(game: &Game, tile: TileIdx, rot: bastide_engine::Rotation) -> 
         .map(|d| {
             let mut cities: Vec<u8> = d.cities.iter().map(|&c| renumber(c)).collect();
             cities.sort_unstable();
-            (d.kind, d.arms, d.tags.clone(), cities)
+            (d.kind, d.arms, d.tags, cities)
         })
         .collect();
     OrientedShape {

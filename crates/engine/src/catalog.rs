@@ -11,11 +11,97 @@ use std::sync::{Arc, OnceLock};
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::expansions::KNOWN_TAGS;
 use crate::geometry::{Corner, Place, Rotation, Side};
 
 /// Index of a tile kind in a [`Catalog`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TileIdx(pub u16);
+
+/// A tag of a tile or feature (`source`, `inn`, `garden`, …), resolved to a
+/// number when the catalog loads so that the rules test a bit, never a
+/// string. The tags the rules know ([`KNOWN_TAGS`]) have fixed numbers,
+/// made at compile time by [`Tag::known`]; scenery tags that only the
+/// renderer reads get the next numbers in order of appearance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tag(u8);
+
+impl Tag {
+    /// The most tags one catalog may use (the width of a [`TagSet`]).
+    pub const LIMIT: usize = 64;
+
+    /// The fixed number of a tag the rules know. Used in constants, so a
+    /// name missing from [`KNOWN_TAGS`] fails the build.
+    pub const fn known(name: &str) -> Tag {
+        let mut i = 0;
+        while i < KNOWN_TAGS.len() {
+            if str_eq(KNOWN_TAGS[i], name) {
+                return Tag(i as u8);
+            }
+            i += 1;
+        }
+        panic!("not a known tag: add it to KNOWN_TAGS");
+    }
+}
+
+/// Byte-wise string equality usable in constants.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A set of [`Tag`]s: one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TagSet(u64);
+
+impl TagSet {
+    /// Whether `tag` is in the set.
+    pub fn contains(self, tag: Tag) -> bool {
+        self.0 >> tag.0 & 1 == 1
+    }
+
+    /// Adds `tag`.
+    pub fn insert(&mut self, tag: Tag) {
+        self.0 |= 1 << tag.0;
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The tags in the set, by number.
+    pub fn iter(self) -> impl Iterator<Item = Tag> {
+        (0..Tag::LIMIT as u8)
+            .filter(move |&i| self.0 >> i & 1 == 1)
+            .map(Tag)
+    }
+}
+
+/// The number of tag `name`, added to `names` if new.
+fn intern_tag(names: &mut Vec<String>, name: &str) -> Result<Tag, String> {
+    if let Some(i) = names.iter().position(|n| n == name) {
+        return Ok(Tag(i as u8));
+    }
+    if names.len() >= Tag::LIMIT {
+        return Err(format!(
+            "tag {name:?}: a catalog may use at most {} distinct tags",
+            Tag::LIMIT
+        ));
+    }
+    names.push(name.to_string());
+    Ok(Tag((names.len() - 1) as u8))
+}
 
 /// What a feature is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,7 +181,7 @@ pub struct FeatureDef {
     /// For a field: indexes (into the tile's features) of the cities it borders.
     pub cities: Vec<u8>,
     /// Scenery and tags that matter only to other expansions (`inn`, …).
-    pub tags: Vec<String>,
+    pub tags: TagSet,
 }
 
 /// The edge profile and features of one external side of a tile cell.
@@ -183,7 +269,7 @@ pub struct TileDef {
     /// Free-text description.
     pub note: String,
     /// Tile-level tags (`source`, `lake`, `fork`, `volcano`, `plague`, …).
-    pub tags: Vec<String>,
+    pub tags: TagSet,
     oriented: [Oriented; 4],
     /// Index of its monastery feature, if it has one.
     pub monastery: Option<u8>,
@@ -198,8 +284,8 @@ impl TileDef {
     }
 
     /// Whether the tile carries `tag`.
-    pub fn has_tag(&self, tag: &str) -> bool {
-        self.tags.iter().any(|t| t == tag)
+    pub fn has_tag(&self, tag: Tag) -> bool {
+        self.tags.contains(tag)
     }
 
     /// Number of cells it covers.
@@ -227,6 +313,7 @@ pub struct Catalog {
     tiles: Vec<TileDef>,
     sets: Vec<TileSet>,
     by_id: BTreeMap<String, TileIdx>,
+    tag_names: Vec<String>,
 }
 
 /// A catalog file that does not make sense, naming the file, the tile and the
@@ -322,6 +409,7 @@ impl Catalog {
             tiles: Vec::new(),
             sets: Vec::new(),
             by_id: BTreeMap::new(),
+            tag_names: KNOWN_TAGS.iter().map(|t| t.to_string()).collect(),
         };
         for (name, text) in files {
             cat.add_file(name, text)?;
@@ -354,7 +442,7 @@ impl Catalog {
             }
         }
         for t in &spec.tiles {
-            let def = build_tile(&spec, t).map_err(|p| err(&t.id, p))?;
+            let def = build_tile(&spec, t, &mut self.tag_names).map_err(|p| err(&t.id, p))?;
             members.push(self.push_tile(def).map_err(|p| err(&t.id, p))?);
         }
         let total: usize = members
@@ -422,9 +510,32 @@ impl Catalog {
     pub fn sets(&self) -> &[TileSet] {
         &self.sets
     }
+
+    /// The tag called `name`, if any tile or feature of the catalog (or the
+    /// rules) uses it.
+    pub fn tag(&self, name: &str) -> Option<Tag> {
+        self.tag_names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| Tag(i as u8))
+    }
+
+    /// The name of `tag`.
+    pub fn tag_name(&self, tag: Tag) -> &str {
+        self.tag_names
+            .get(tag.0 as usize)
+            .map_or("", String::as_str)
+    }
+
+    /// The names of the tags in `tags`, sorted.
+    pub fn tag_names(&self, tags: TagSet) -> Vec<&str> {
+        let mut v: Vec<&str> = tags.iter().map(|t| self.tag_name(t)).collect();
+        v.sort_unstable();
+        v
+    }
 }
 
-fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
+fn build_tile(file: &FileSpec, t: &TileSpec, names: &mut Vec<String>) -> Result<TileDef, String> {
     if t.id.is_empty() || t.id.contains('/') || t.id.contains(char::is_whitespace) {
         return Err("a tile id must be a non-empty word without '/'".into());
     }
@@ -444,7 +555,7 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
     let mut features = Vec::new();
     let mut pending_cities = Vec::new();
     for line in &t.features {
-        let (f, cities) = parse_feature(line, shape)?;
+        let (f, cities) = parse_feature(line, shape, names)?;
         features.push(f);
         pending_cities.push(cities);
     }
@@ -508,8 +619,10 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
             }
         }
     }
-    let mut tags = t.tags.clone();
-    tags.sort();
+    let mut tags = TagSet::default();
+    for name in &t.tags {
+        tags.insert(intern_tag(names, name)?);
+    }
     let is_river = features.iter().any(|f| f.kind == FeatureKind::River);
     let monastery = features
         .iter()
@@ -531,7 +644,11 @@ fn build_tile(file: &FileSpec, t: &TileSpec) -> Result<TileDef, String> {
 }
 
 /// Parses one feature line; returns the feature and its unresolved city refs.
-fn parse_feature(line: &str, shape: Shape) -> Result<(FeatureDef, Vec<(u8, Place)>), String> {
+fn parse_feature(
+    line: &str,
+    shape: Shape,
+    names: &mut Vec<String>,
+) -> Result<(FeatureDef, Vec<(u8, Place)>), String> {
     let mut words = line.split_whitespace();
     let kind_word = words.next().ok_or("empty feature line")?;
     let kind = FeatureKind::parse(kind_word).ok_or_else(|| {
@@ -542,7 +659,7 @@ fn parse_feature(line: &str, shape: Shape) -> Result<(FeatureDef, Vec<(u8, Place
         places: Vec::new(),
         arms: 0,
         cities: Vec::new(),
-        tags: Vec::new(),
+        tags: TagSet::default(),
     };
     let mut refs = Vec::new();
     let mut after_arrow = false;
@@ -569,7 +686,7 @@ fn parse_feature(line: &str, shape: Shape) -> Result<(FeatureDef, Vec<(u8, Place
                 return Err(format!("unknown place {w:?} in {line:?}"));
             }
             if w.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
-                f.tags.push(w.to_string());
+                f.tags.insert(intern_tag(names, w)?);
                 continue;
             }
             return Err(format!("unknown place or tag {w:?} in {line:?}"));
@@ -886,6 +1003,38 @@ mod tests {
 
         let road_side = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=['road NNW', 'field N E S W']\n";
         assert!(load(road_side).is_err());
+    }
+
+    #[test]
+    fn tags_are_bits_numbered_once() {
+        let text = "set='t'\ntitle='t'\ntotal=2\n[[tile]]\nid='A'\ncount=1\ntags=['garden', 'lake']\nfeatures=['road W E inn', 'field N ENE WNW', 'field S ESE WSW']\n[[tile]]\nid='B'\ncount=1\ntags=['garden']\nfeatures=['field N E S W']\n";
+        let cat = load(text).expect("loads");
+        let a = cat.tile(cat.find("t/A").expect("A"));
+        let b = cat.tile(cat.find("t/B").expect("B"));
+        // The rules' tags keep their fixed numbers whatever the file says.
+        assert_eq!(cat.tag("lake"), Some(Tag::known("lake")));
+        assert!(a.has_tag(Tag::known("lake")));
+        assert!(!b.has_tag(Tag::known("lake")));
+        assert!(a.features[0].tags.contains(Tag::known("inn")));
+        assert!(!a.features[1].tags.contains(Tag::known("inn")));
+        // A scenery tag gets one number, shared by every tile that uses it.
+        let garden = cat.tag("garden").expect("garden is numbered");
+        assert!(garden > Tag::known(KNOWN_TAGS[KNOWN_TAGS.len() - 1]));
+        assert!(a.has_tag(garden) && b.has_tag(garden));
+        assert_eq!(cat.tag_name(garden), "garden");
+        assert_eq!(cat.tag_names(a.tags), ["garden", "lake"]);
+        assert_eq!(cat.tag("pigherd"), None);
+
+        // More distinct tags than a set holds is refused, naming the tag.
+        let many: Vec<String> = (0..Tag::LIMIT)
+            .map(|i| format!("'t{}'", "x".repeat(i)))
+            .collect();
+        let text = format!(
+            "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\ntags=[{}]\nfeatures=['field N E S W']\n",
+            many.join(", ")
+        );
+        let e = load(&text).unwrap_err();
+        assert!(e.problem.contains("at most 64 distinct tags"), "{e}");
     }
 
     #[test]

@@ -33,8 +33,8 @@ mod state;
 pub use action::{Action, Figure, Phase};
 pub use board::{Board, FrontierCell, Piece, PlacementError};
 pub use catalog::{
-    Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, TileDef, TileIdx,
-    TileSet, BUILTIN_FILES, NO_FEATURE,
+    Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, Tag, TagSet,
+    TileDef, TileIdx, TileSet, BUILTIN_FILES, NO_FEATURE,
 };
 pub use config::{ConfigError, GameConfig, Options, KNOWN_OPTIONS, PLAYER_COLOURS};
 pub use deck::DECK_STREAM;

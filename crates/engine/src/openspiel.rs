@@ -31,8 +31,6 @@ use thiserror::Error;
 
 use crate::board::Piece;
 use crate::catalog::{FeatureKind, TileIdx};
-use crate::expansions::map_chips::Colour;
-use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::game::{Action, Figure, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
@@ -556,8 +554,9 @@ impl State {
     }
 }
 
-/// The fixed action-index codec: a bijection between the actions of a
-/// position and integers in `0..num_actions()`, the same for every game.
+/// The action-index codec: a bijection between the actions of a position
+/// and integers in `0..num_distinct_actions(game)`, the same for every game
+/// of one configuration.
 ///
 /// Layout (see `docs/openspiel.md`):
 /// - `0`: pass;
@@ -565,12 +564,12 @@ impl State {
 ///   the tile just placed, in its catalog order) at place index `p`
 ///   (`Place::index`: NNW=0 … WNW=11, C=12, H1, H, H2);
 /// - `33 + ((s·W + (y+R))·W + (x+R))·4 + r`: place the tile of slot `s`
-///   (0: the drawn tile; 1, 2: the distinct halves in the player's hand)
+///   (0: the drawn tile; 1, 2: the distinct tiles in the player's hand)
 ///   with its anchor at `(x, y)` and rotation `r` quarter turns, for
-///   `|x|, |y| ≤ R` and `W = 2R + 1`.
-///
-/// - then the expansions' actions: gingerbread moves, trades, draft picks,
-///   fleas and flights, each a fixed range (`docs/openspiel.md`).
+///   `|x|, |y| ≤ R` and `W = 2R + 1`;
+/// - then one segment per expansion in play that has actions of its own,
+///   in the fixed order of the expansions, each laid out by its module
+///   (`Expansion::codec_size`, `encode`, `decode`).
 ///
 /// A placement outside the window has no index: [`ActionCodec::encode`]
 /// returns `None` and [`ActionCodec::legal_indices`] leaves it out.
@@ -578,7 +577,7 @@ impl State {
 pub struct ActionCodec {
     /// Half the window's side: cells with `|x|, |y| ≤ radius`.
     pub radius: i32,
-    /// Tile slots: 0 the drawn tile, then the distinct halves in the
+    /// Tile slots: 0 the drawn tile, then the distinct tiles in the
     /// current player's hand in catalog order (default 3).
     pub slots: usize,
 }
@@ -587,21 +586,10 @@ pub struct ActionCodec {
 pub const PASS_INDEX: usize = 0;
 /// First follower index.
 pub const FOLLOWER_BASE: usize = 1;
+/// Follower codes: two cells × 16 places.
+pub const FOLLOWER_CODES: usize = 32;
 /// First placement index.
-pub const PLACE_BASE: usize = 33;
-/// Trade codes: 16 Chumak squares (by their order on the map) × 3 colours ×
-/// 0–4 chips worth 1 × 0–4 chips worth 2.
-pub const TRADE_CODES: usize = 16 * 3 * 5 * 5;
-/// Draft codes: catalog tile indices.
-pub const DRAFT_CODES: usize = 4096;
-/// Where a spread flea comes from: the supply (0), or the flea on the
-/// board of that rank (1–18) when the fleas are ordered by the piece they
-/// sit on (placement order).
-pub const FLEA_SOURCES: usize = 1 + crate::expansions::plague::FLEAS as usize;
-/// Which follower flees: the rank of its segment among the current
-/// player's followers on the board, ordered by (piece, feature) — at most
-/// 20 followers (the `followers` option's limit) and the large follower.
-pub const FLIGHT_SOURCES: usize = 21;
+pub const PLACE_BASE: usize = FOLLOWER_BASE + FOLLOWER_CODES;
 
 impl Default for ActionCodec {
     fn default() -> ActionCodec {
@@ -610,6 +598,17 @@ impl Default for ActionCodec {
             slots: 3,
         }
     }
+}
+
+/// One expansion's range of indices in a configuration's action space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodecSegment {
+    /// The expansion (rules family) that owns it.
+    pub family: crate::expansions::Family,
+    /// Its first index.
+    pub base: usize,
+    /// Its number of indices.
+    pub size: usize,
 }
 
 impl ActionCodec {
@@ -622,78 +621,49 @@ impl ActionCodec {
         (2 * self.radius + 1) as usize
     }
 
-    /// Number of distinct action indices.
-    pub fn num_actions(&self) -> usize {
-        self.flee_base() + FLIGHT_SOURCES * self.feature_codes()
+    /// First index after the shared segments (pass, followers,
+    /// placements): where the expansions' segments begin.
+    pub fn shared_end(&self) -> usize {
+        PLACE_BASE + self.slots * self.cells() * 4
     }
 
     /// The action-space size of `game`'s configuration (OpenSpiel's
-    /// `num_distinct_actions`): one past the last index its expansions can
-    /// use. The ranges of expansions not in play are never legal, so the
-    /// space ends before them (base game, radius 30: 14,950).
+    /// `num_distinct_actions`): the shared segments and the segments of the
+    /// expansions in play (base game, radius 30, one slot: 14,917).
     pub fn num_distinct_actions(&self, game: &Game) -> usize {
-        crate::expansions::codec_end(self, game).unwrap_or(self.gingerbread_base())
+        self.shared_end() + crate::expansions::codec_size(self, game)
     }
 
-    /// First index of the large follower (Inns & Cathedrals): after
-    /// `draw`, the 32 codes of the follower segment again.
-    pub fn big_follower_base(&self) -> usize {
-        self.draw_index() + 1
-    }
-
-    /// The index of `draw` (Half-and-half's choice to draw instead of
-    /// playing a half): right after the placements, so that a game without
-    /// the large expansion ranges still has a small, dense action space.
-    pub fn draw_index(&self) -> usize {
-        PLACE_BASE + self.slots * self.cells() * 4
+    /// The expansions' segments in `game`'s configuration, in index order.
+    pub fn segments(&self, game: &Game) -> Vec<CodecSegment> {
+        crate::expansions::codec_segments(self, game)
+            .into_iter()
+            .map(|(family, base, size)| CodecSegment { family, base, size })
+            .collect()
     }
 
     fn cells(&self) -> usize {
         self.width() * self.width()
     }
 
-    /// First index after the placements, `draw` and the large follower:
-    /// the gingerbread man's moves.
-    pub fn gingerbread_base(&self) -> usize {
-        self.big_follower_base() + 32
-    }
-
-    /// First trade index.
-    pub fn trade_base(&self) -> usize {
-        self.gingerbread_base() + self.feature_codes()
-    }
-
-    /// First draft index.
-    pub fn draft_base(&self) -> usize {
-        self.trade_base() + TRADE_CODES
-    }
-
-    /// First flea index.
-    pub fn flea_base(&self) -> usize {
-        self.draft_base() + DRAFT_CODES
-    }
-
-    /// First flight index.
-    pub fn flee_base(&self) -> usize {
-        self.flea_base() + self.tile_codes() * FLEA_SOURCES
-    }
-
     /// Codes for a tile on the board: window cell × (whole tile or one of
     /// the four halves).
-    fn tile_codes(&self) -> usize {
+    pub(crate) fn tile_codes(&self) -> usize {
         self.cells() * 5
     }
 
     /// Codes for a place on a tile: tile code × 16 places.
-    fn feature_codes(&self) -> usize {
+    pub(crate) fn feature_codes(&self) -> usize {
         self.tile_codes() * 16
     }
 
-    fn tile_code(&self, pos: Pos, half: Option<Corner>) -> Option<usize> {
+    /// The code of the tile (or half) at `pos`, inside the window.
+    pub(crate) fn tile_code(&self, pos: Pos, half: Option<Corner>) -> Option<usize> {
         Some(self.cell_index(pos)? * 5 + half.map_or(0, |c| c as usize + 1))
     }
 
-    fn tile_of(&self, code: usize) -> Option<(Pos, Option<Corner>)> {
+    /// The tile (or half) of a tile code.
+    pub(crate) fn tile_of(&self, code: usize) -> Option<(Pos, Option<Corner>)> {
         let (cell, h) = (code / 5, code % 5);
         if cell >= self.cells() {
             return None;
@@ -704,26 +674,57 @@ impl ActionCodec {
         Some((pos, half))
     }
 
-    fn feature_code(&self, pos: Pos, half: Option<Corner>, place: Place) -> Option<usize> {
+    /// The code of a place on the tile (or half) at `pos`.
+    pub(crate) fn feature_code(
+        &self,
+        pos: Pos,
+        half: Option<Corner>,
+        place: Place,
+    ) -> Option<usize> {
         Some(self.tile_code(pos, half)? * 16 + place.index())
     }
 
-    fn feature_of(&self, code: usize) -> Option<(Pos, Option<Corner>, Place)> {
+    /// The place of a place code.
+    pub(crate) fn feature_of(&self, code: usize) -> Option<(Pos, Option<Corner>, Place)> {
         let (pos, half) = self.tile_of(code / 16)?;
         Some((pos, half, Place::ALL[code % 16]))
     }
 
-    /// Distinct halves in the current player's hand, in catalog order: the
+    /// The follower code (`0..32`) of a follower at `place` of cell `pos`
+    /// of the tile just placed.
+    pub(crate) fn follower_code(game: &Game, pos: Pos, place: Place) -> Option<usize> {
+        let pi = game.last_piece()?;
+        let piece = game.board().pieces()[pi as usize];
+        let o = game.catalog().tile(piece.tile).oriented(piece.rot);
+        let k = o
+            .cells
+            .iter()
+            .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
+        (k < 2).then_some(16 * k + place.index())
+    }
+
+    /// The follower of `figure` with follower code `code`.
+    pub(crate) fn follower_of(game: &Game, code: usize, figure: Figure) -> Option<Action> {
+        let (k, p) = (code / 16, code % 16);
+        let pi = game.last_piece()?;
+        let piece = game.board().pieces()[pi as usize];
+        let o = game.catalog().tile(piece.tile).oriented(piece.rot);
+        let &(dx, dy) = o.cells.get(k)?;
+        Some(Action::Follower {
+            pos: piece.pos.offset(dx, dy),
+            corner: piece.corner,
+            place: Place::ALL[p],
+            figure,
+        })
+    }
+
+    /// Distinct tiles in the current player's hand, in catalog order: the
     /// tiles of slots 1, 2, ….
     fn hand_slots(game: &Game) -> Vec<TileIdx> {
-        game.halves()
-            .map(|h| {
-                let mut v = h.hands[game.current_player()].clone();
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .unwrap_or_default()
+        let mut v = crate::expansions::hand(game);
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     /// Index of the window cell `p`, if inside.
@@ -741,23 +742,12 @@ impl ActionCodec {
     pub fn encode(&self, game: &Game, action: &Action) -> Option<usize> {
         match *action {
             Action::Pass => Some(PASS_INDEX),
-            Action::Draw => Some(self.draw_index()),
             Action::Follower {
-                pos, place, figure, ..
-            } => {
-                let pi = game.last_piece()?;
-                let piece = game.board().pieces()[pi as usize];
-                let o = game.catalog().tile(piece.tile).oriented(piece.rot);
-                let k = o
-                    .cells
-                    .iter()
-                    .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
-                let base = match figure {
-                    Figure::Normal => FOLLOWER_BASE,
-                    Figure::Big => self.big_follower_base(),
-                };
-                (k < 2).then_some(base + 16 * k + place.index())
-            }
+                pos,
+                place,
+                figure: Figure::Normal,
+                ..
+            } => Some(FOLLOWER_BASE + Self::follower_code(game, pos, place)?),
             Action::Place { tile, pos, rot } => {
                 let slot = if game.drawn_tile() == Some(tile) {
                     0
@@ -768,55 +758,9 @@ impl ActionCodec {
                     return None;
                 }
                 let cell = self.cell_index(pos)?;
-                Some(
-                    PLACE_BASE
-                        + (slot * self.width() * self.width() + cell) * 4
-                        + rot.quarters() as usize,
-                )
+                Some(PLACE_BASE + (slot * self.cells() + cell) * 4 + rot.quarters() as usize)
             }
-            Action::Gingerbread { pos, corner, place } => {
-                Some(self.gingerbread_base() + self.feature_code(pos, corner, place)?)
-            }
-            Action::Trade {
-                pos,
-                colour,
-                ones,
-                twos,
-            } => {
-                let i = game.chips()?.squares.iter().position(|q| q.pos == pos)?;
-                let c = Colour::ALL.iter().position(|k| *k == colour)?;
-                (i < 16 && ones < 5 && twos < 5).then(|| {
-                    self.trade_base() + ((i * 3 + c) * 5 + ones as usize) * 5 + twos as usize
-                })
-            }
-            Action::Draft { tile } => {
-                ((tile.0 as usize) < DRAFT_CODES).then(|| self.draft_base() + tile.0 as usize)
-            }
-            Action::Flea { to, from } => {
-                let t = self.tile_code(to.pos(), to.half)?;
-                let f = match from {
-                    None => 0,
-                    Some(f) => {
-                        let pi = piece_in(game, f.pos(), f.half)?;
-                        1 + flea_pieces(game).iter().position(|&q| q == pi)?
-                    }
-                };
-                (f < FLEA_SOURCES).then(|| self.flea_base() + t * FLEA_SOURCES + f)
-            }
-            Action::Flee { from, to } => {
-                let cat = game.catalog();
-                let board = game.board();
-                let start = board.node_at(cat, from.pos(), from.half, from.place)?;
-                let segment = board.features().origin(start);
-                let f = flight_sources(game).iter().position(|&s| s == segment)?;
-                // The destination by its canonical name, so that every name
-                // of one segment gets the index `legal_indices` gives it.
-                let dest = board.node_at(cat, to.pos(), to.half, to.place)?;
-                let (qi, qf) = board.features().origin(dest);
-                let (pos, place) = game.feature_anchor(qi, qf);
-                let t = self.feature_code(pos, board.pieces()[qi as usize].corner, place)?;
-                (f < FLIGHT_SOURCES).then(|| self.flee_base() + f * self.feature_codes() + t)
-            }
+            _ => crate::expansions::encode(self, game, action),
         }
     }
 
@@ -827,43 +771,15 @@ impl ActionCodec {
         if index == PASS_INDEX {
             return Some(Action::Pass);
         }
-        if index == self.draw_index() {
-            return Some(Action::Draw);
+        if index < PLACE_BASE {
+            return Self::follower_of(game, index - FOLLOWER_BASE, Figure::Normal);
         }
-        let big_base = self.big_follower_base();
-        let big = (big_base..big_base + 32).contains(&index);
-        if index >= self.gingerbread_base() {
-            return self.decode_expansion(game, index);
-        }
-        if index < PLACE_BASE || big {
-            let (base, figure) = if big {
-                (self.big_follower_base(), Figure::Big)
-            } else {
-                (FOLLOWER_BASE, Figure::Normal)
-            };
-            let i = index - base;
-            let (k, p) = (i / 16, i % 16);
-            let pi = game.last_piece()?;
-            let piece = game.board().pieces()[pi as usize];
-            let o = game.catalog().tile(piece.tile).oriented(piece.rot);
-            let &(dx, dy) = o.cells.get(k)?;
-            return Some(Action::Follower {
-                pos: piece.pos.offset(dx, dy),
-                corner: piece.corner,
-                place: Place::ALL[p],
-                figure,
-            });
+        if index >= self.shared_end() {
+            return crate::expansions::decode(self, game, index);
         }
         let i = index - PLACE_BASE;
-        if i >= self.slots * self.width() * self.width() * 4 {
-            return None;
-        }
         let rot = Rotation::from_quarters((i % 4) as u8);
-        let cell = i / 4;
-        let (slot, cell) = (
-            cell / (self.width() * self.width()),
-            cell % (self.width() * self.width()),
-        );
+        let (slot, cell) = (i / 4 / self.cells(), i / 4 % self.cells());
         let w = self.width() as i32;
         let pos = Pos::new(cell as i32 % w - self.radius, cell as i32 / w - self.radius);
         let tile = match slot {
@@ -871,61 +787,6 @@ impl ActionCodec {
             s => *Self::hand_slots(game).get(s - 1)?,
         };
         Some(Action::Place { tile, pos, rot })
-    }
-
-    fn decode_expansion(&self, game: &Game, index: usize) -> Option<Action> {
-        if index >= self.num_actions() {
-            return None;
-        }
-        if index >= self.flee_base() {
-            let i = index - self.flee_base();
-            let (f, t) = (i / self.feature_codes(), i % self.feature_codes());
-            let (pi, fi) = *flight_sources(game).get(f)?;
-            let (fp, fpl) = game.feature_anchor(pi, fi);
-            let fh = game.board().pieces()[pi as usize].corner;
-            let (tp, th, tpl) = self.feature_of(t)?;
-            return Some(Action::Flee {
-                from: FeatureAt::new(fp, fh, fpl)?,
-                to: FeatureAt::new(tp, th, tpl)?,
-            });
-        }
-        if index >= self.flea_base() {
-            let i = index - self.flea_base();
-            let (t, f) = (i / FLEA_SOURCES, i % FLEA_SOURCES);
-            let (tp, th) = self.tile_of(t)?;
-            let from = match f {
-                0 => None,
-                f => {
-                    let pi = *flea_pieces(game).get(f - 1)?;
-                    let piece = game.board().pieces()[pi as usize];
-                    Some(TileAt::new(piece.pos, piece.corner)?)
-                }
-            };
-            return Some(Action::Flea {
-                to: TileAt::new(tp, th)?,
-                from,
-            });
-        }
-        if index >= self.draft_base() {
-            return Some(Action::Draft {
-                tile: TileIdx((index - self.draft_base()) as u16),
-            });
-        }
-        if index >= self.trade_base() {
-            let i = index - self.trade_base();
-            let (rest, twos) = (i / 5, i % 5);
-            let (rest, ones) = (rest / 5, rest % 5);
-            let (sq, c) = (rest / 3, rest % 3);
-            let pos = game.chips()?.squares.get(sq)?.pos;
-            return Some(Action::Trade {
-                pos,
-                colour: Colour::ALL[c],
-                ones: ones as u8,
-                twos: twos as u8,
-            });
-        }
-        let (pos, corner, place) = self.feature_of(index - self.gingerbread_base())?;
-        Some(Action::Gingerbread { pos, corner, place })
     }
 
     /// The indices of the legal actions, ascending (actions outside the
@@ -939,41 +800,6 @@ impl ActionCodec {
         v.sort_unstable();
         v
     }
-}
-
-/// The piece in cell `p` (the half at `half` in a half-filled cell).
-fn piece_in(game: &Game, p: Pos, half: Option<Corner>) -> Option<u16> {
-    let board = game.board();
-    board
-        .pieces_at(p)
-        .map(|(pi, _)| pi)
-        .find(|&pi| board.pieces()[pi as usize].corner == half)
-}
-
-/// The pieces that carry a flea, ascending: a moved flea's source is its
-/// rank here.
-fn flea_pieces(game: &Game) -> Vec<u16> {
-    let mut v: Vec<u16> = game
-        .plague()
-        .map(|p| p.fleas().iter().map(|f| f.piece).collect())
-        .unwrap_or_default();
-    v.sort_unstable();
-    v
-}
-
-/// The segments `(piece, feature)` holding the current player's followers,
-/// ascending and distinct: a flight's source is its rank here.
-fn flight_sources(game: &Game) -> Vec<(u16, u8)> {
-    let me = game.current_player();
-    let mut v: Vec<(u16, u8)> = game
-        .followers()
-        .iter()
-        .filter(|f| f.player as usize == me)
-        .map(|f| (f.piece, f.feature))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 /// Per-cell planes of the observation tensor, before the follower planes.
@@ -1306,7 +1132,9 @@ mod tests {
         }
         assert!(moved > 0 && flights > 0, "moved {moved}, flights {flights}");
         // The flight segment is follower × place, not place × place.
-        assert!(codec.num_actions() < 10_000_000, "{}", codec.num_actions());
+        let g = Game::new(config(&["base", "plague"], 0)).expect("config");
+        let n = codec.num_distinct_actions(&g);
+        assert!(n < 10_000_000, "{n}");
     }
 
     #[test]
@@ -1416,7 +1244,66 @@ mod tests {
             radius: 30,
             slots: 1,
         };
-        assert_eq!(one_slot.num_distinct_actions(&base), 14_950);
+        assert_eq!(one_slot.num_distinct_actions(&base), 14_917);
+        assert!(one_slot.segments(&base).is_empty());
+        // The sizes tabled in docs/python.md (one tile slot without
+        // Half-and-half, three with it, as the Python package builds them).
+        let size = |sets: &[&str], slots: usize| {
+            let g = Game::new(config(sets, 1)).expect("config");
+            ActionCodec { radius: 30, slots }.num_distinct_actions(&g)
+        };
+        assert_eq!(size(&["base", "inns-cathedrals"], 1), 14_949);
+        assert_eq!(size(&["base", "map-chips"], 1), 15_517);
+        assert_eq!(size(&["base", "halfsies1"], 3), 44_686);
+        assert_eq!(size(&["winter", "gingerbread"], 1), 312_597);
+        assert_eq!(size(&["base", "plague"], 1), 6_619_692);
+        let most = [
+            "winter",
+            "gingerbread",
+            "plague",
+            "river2",
+            "halfsies1",
+            "halfsies2",
+        ];
+        assert_eq!(size(&most, 3), 6_947_141);
+        assert_eq!(size(COMBOS[COMBOS.len() - 1], 3), 6_947_741);
+    }
+
+    /// Each expansion in play owns one range of indices, the ranges follow
+    /// the shared ones without gaps, and an index decodes to an action of
+    /// the expansion whose range holds it.
+    #[test]
+    fn expansion_segments_tile_the_space() {
+        use crate::expansions::Family;
+        let codec = ActionCodec::default();
+        for combo in COMBOS {
+            let g = Game::new(config(combo, 1)).expect("config");
+            let segs = codec.segments(&g);
+            let mut next = codec.shared_end();
+            for s in &segs {
+                assert_eq!(s.base, next, "{combo:?}: {segs:?}");
+                assert!(g.expansions().has_family(s.family), "{combo:?}: {s:?}");
+                next = s.base + s.size;
+            }
+            assert_eq!(next, codec.num_distinct_actions(&g), "{combo:?}");
+        }
+        // In a game, every index of the plague's range names a plague
+        // action or nothing, never another expansion's.
+        let mut g = Game::new(config(&["winter", "plague", "gingerbread"], 2)).expect("config");
+        let mut rng = Rng::new(2);
+        for _ in 0..40 {
+            let legal = g.legal_actions();
+            g.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
+        }
+        for s in codec.segments(&g) {
+            for i in (s.base..s.base + s.size).step_by(997) {
+                let Some(a) = codec.decode(&g, i) else {
+                    continue;
+                };
+                let plague = matches!(a, Action::Flea { .. } | Action::Flee { .. });
+                assert_eq!(plague, s.family == Family::Plague, "{i}: {a:?} in {s:?}");
+            }
+        }
     }
 
     fn each_position(games: u64, mut check: impl FnMut(&Game, &mut Rng)) {
@@ -1585,7 +1472,7 @@ mod tests {
                 let i = codec
                     .encode(g, a)
                     .unwrap_or_else(|| panic!("{a:?} is outside the window"));
-                assert!(i < codec.num_actions());
+                assert!(i < codec.num_distinct_actions(g));
                 assert!(seen.insert(i), "two actions share index {i}");
                 assert_eq!(codec.decode(g, i), Some(*a));
             }

@@ -10,10 +10,11 @@
 //! (it fit nowhere). `BASTIDE_GAMES` sets the number of games per river set
 //! (default 2000).
 
+use bastide_engine::expansions::river;
 use bastide_engine::rng::Rng;
 use bastide_engine::Reason;
 use bastide_engine::Shape;
-use bastide_engine::{Action, Game, GameConfig};
+use bastide_engine::{Action, Game, GameConfig, Tag};
 
 /// Outcome of one game's river phase.
 struct RiverRun {
@@ -42,7 +43,7 @@ fn lakes_on_board(game: &Game) -> usize {
     game.board()
         .pieces()
         .iter()
-        .filter(|p| cat.tile(p.tile).has_tag("lake"))
+        .filter(|p| cat.tile(p.tile).has_tag(Tag::known(river::LAKE)))
         .count()
 }
 
@@ -50,7 +51,7 @@ fn lakes_in(game: &Game) -> usize {
     let cat = game.catalog();
     game.pile_in_order()
         .chain(game.drawn_tile())
-        .filter(|t| cat.tile(*t).has_tag("lake"))
+        .filter(|t| cat.tile(*t).has_tag(Tag::known(river::LAKE)))
         .count()
 }
 

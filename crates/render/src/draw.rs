@@ -200,10 +200,10 @@ fn to_board(p: Pt, origin: Pt, rot: Rotation) -> Pt {
 }
 
 /// Draws the flat part of a piece (fields, cities, rivers, roads).
-fn piece(out: &mut String, def: &TileDef, g: &TileGeom, origin: Pt, rot: Rotation) {
-    let mut tags: Vec<String> = def.tags.clone();
+fn piece(out: &mut String, cat: &Catalog, def: &TileDef, g: &TileGeom, origin: Pt, rot: Rotation) {
+    let mut tags: Vec<&str> = cat.tag_names(def.tags);
     for f in &def.features {
-        tags.extend(f.tags.iter().cloned());
+        tags.extend(cat.tag_names(f.tags));
     }
     let tag_attr = if tags.is_empty() {
         String::new()
@@ -535,7 +535,7 @@ impl Geoms {
     fn get(&mut self, cat: &Catalog, t: TileIdx) -> &TileGeom {
         self.0
             .entry(t)
-            .or_insert_with(|| geom::tile_geom(cat.tile(t)))
+            .or_insert_with(|| geom::tile_geom(cat, cat.tile(t)))
     }
 }
 
@@ -953,7 +953,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     for p in pieces {
         let def = cat.tile(p.tile);
         let g = geoms.get(cat, p.tile);
-        piece(&mut out, def, g, origin_of(p.pos), p.rot);
+        piece(&mut out, cat, def, g, origin_of(p.pos), p.rot);
     }
     // Cells holding one half: the empty triangle.
     let mut halves: BTreeMap<Pos, Vec<Corner>> = BTreeMap::new();
@@ -1166,7 +1166,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
 /// One tile kind in one rotation.
 pub fn tile(cat: &Catalog, t: TileIdx, rot: Rotation, px_per_cell: f64) -> String {
     let def = cat.tile(t);
-    let g = geom::tile_geom(def);
+    let g = geom::tile_geom(cat, def);
     let cells = cells_of(def, Pos::new(0, 0), rot);
     let minx = cells.iter().map(|p| p.x).min().unwrap_or(0);
     let maxx = cells.iter().map(|p| p.x).max().unwrap_or(0);
@@ -1185,7 +1185,7 @@ pub fn tile(cat: &Catalog, t: TileIdx, rot: Rotation, px_per_cell: f64) -> Strin
         &format!("{} at {}", def.id, rot.degrees()),
         "",
     );
-    piece(&mut out, def, &g, origin, rot);
+    piece(&mut out, cat, def, &g, origin, rot);
     if def.shape == Shape::Half {
         gap(&mut out, Corner::of_half(rot).opposite(), origin);
     }
@@ -1256,7 +1256,7 @@ pub fn sheet(cat: &Catalog, sets: &[&str], px_per_cell: f64) -> String {
     for it in &items {
         let def = cat.tile(it.idx);
         let g = geoms.get(cat, it.idx).clone();
-        piece(&mut out, def, &g, it.at, Rotation::default());
+        piece(&mut out, cat, def, &g, it.at, Rotation::default());
         if def.shape == Shape::Half {
             gap(&mut out, Corner::SW.opposite(), it.at);
         }
@@ -1309,7 +1309,7 @@ pub fn sheet(cat: &Catalog, sets: &[&str], px_per_cell: f64) -> String {
 /// clients that lay the pictures out themselves (the browser client).
 pub fn tile_layout(cat: &Catalog, t: TileIdx, rot: Rotation) -> crate::TileLayout {
     let def = cat.tile(t);
-    let g = geom::tile_geom(def);
+    let g = geom::tile_geom(cat, def);
     let oriented = def.oriented(rot);
     let cells = &oriented.cells;
     let minx = cells.iter().map(|c| c.0).min().unwrap_or(0);

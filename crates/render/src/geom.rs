@@ -8,7 +8,8 @@
 //! left. Where a follower stands is worked out on a coarse grid: the spot of
 //! a feature's area that lies farthest from everything else.
 
-use bastide_engine::{FeatureKind, Shape, TileDef};
+use bastide_engine::expansions::{inns_cathedrals, river};
+use bastide_engine::{Catalog, FeatureKind, Shape, Tag, TileDef};
 use bastide_engine::{Place, Side};
 
 /// Width of one cell in local units.
@@ -484,7 +485,7 @@ const EMPTY: i32 = -2;
 const BLOCK: i32 = -3;
 
 /// Builds the drawing geometry of a tile kind.
-pub fn tile_geom(def: &TileDef) -> TileGeom {
+pub fn tile_geom(cat: &Catalog, def: &TileDef) -> TileGeom {
     let shape = def.shape;
     let segs = perimeter(shape);
     let nf = def.features.len();
@@ -607,7 +608,7 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
     }
     // A source whose river runs through it (the double-size source of the
     // 20th-anniversary river) has its spring halfway along the river.
-    if def.tags.iter().any(|t| t == "source") && g.ponds.is_empty() {
+    if def.has_tag(Tag::known(river::SOURCE)) && g.ponds.is_empty() {
         let springs: Vec<Pt> = g
             .lines
             .iter()
@@ -634,7 +635,7 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
     }
     // Inns stand beside their road, on the side away from cities.
     for (fi, f) in def.features.iter().enumerate() {
-        if f.kind != FeatureKind::Road || !f.tags.iter().any(|t| t == "inn") {
+        if f.kind != FeatureKind::Road || !f.tags.contains(Tag::known(inns_cathedrals::INN)) {
             continue;
         }
         let Some(line) = g.lines.iter().find(|l| l.feature == fi) else {
@@ -690,13 +691,13 @@ pub fn tile_geom(def: &TileDef) -> TileGeom {
             .unwrap_or(a);
         g.decos.push(Deco::Inn(spot));
     }
-    place_areas(def, &segs, &mut g);
+    place_areas(cat, def, &segs, &mut g);
     g
 }
 
 /// Labels a grid over the tile and puts field and city followers (and the
 /// coats of arms) where their areas are widest.
-fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
+fn place_areas(cat: &Catalog, def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
     let shape = g.shape;
     let cols = (width(shape) / GRID) as usize;
     let rows = (S / GRID) as usize;
@@ -906,16 +907,17 @@ fn place_areas(def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
     // Scenery: pictures with no rule (farmhouses, gardens, a pig herd, …),
     // each on a free bit of field (its own field for a field's tag).
     let mut wanted: Vec<(Option<usize>, String)> = Vec::new();
-    let on_feature = |t: &String| def.features.iter().any(|f| f.tags.contains(t));
-    for t in &def.tags {
-        if !NOT_SCENERY.contains(&t.as_str()) && !on_feature(t) {
-            wanted.push((None, t.clone()));
+    let on_feature = |t: Tag| def.features.iter().any(|f| f.tags.contains(t));
+    for t in def.tags.iter() {
+        let name = cat.tag_name(t);
+        if !NOT_SCENERY.contains(&name) && !on_feature(t) {
+            wanted.push((None, name.to_string()));
         }
     }
     for (fi, f) in def.features.iter().enumerate() {
-        for t in &f.tags {
-            if !NOT_SCENERY.contains(&t.as_str()) {
-                wanted.push((Some(fi), t.clone()));
+        for name in cat.tag_names(f.tags) {
+            if !NOT_SCENERY.contains(&name) {
+                wanted.push((Some(fi), name.to_string()));
             }
         }
     }
@@ -1065,7 +1067,6 @@ const NOT_SCENERY: [&str; 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bastide_engine::Catalog;
 
     #[test]
     fn perimeter_is_closed_and_clockwise() {
@@ -1081,8 +1082,8 @@ mod tests {
 
     /// Followers stand on their own feature: a city's inside its walls, a
     /// farmer in no city and off the roads, a road's on the road.
-    fn check_anchors(def: &TileDef) {
-        let g = tile_geom(def);
+    fn check_anchors(cat: &Catalog, def: &TileDef) {
+        let g = tile_geom(cat, def);
         let lines: Vec<(FeatureKind, usize, Vec<Pt>)> = g
             .lines
             .iter()
@@ -1131,14 +1132,15 @@ mod tests {
 
     #[test]
     fn followers_stand_on_their_features() {
-        for def in Catalog::builtin().tiles() {
-            check_anchors(def);
+        let cat = Catalog::builtin();
+        for def in cat.tiles() {
+            check_anchors(&cat, def);
         }
         let shapes =
             Catalog::from_files(&[("shapes.toml", include_str!("../tests/data/shapes.toml"))])
                 .expect("test catalog");
         for def in shapes.tiles() {
-            check_anchors(def);
+            check_anchors(&shapes, def);
         }
     }
 
@@ -1146,7 +1148,7 @@ mod tests {
     fn city_cap_follower_is_in_the_north() {
         let cat = Catalog::builtin();
         let e = cat.tile(cat.find("base/E").expect("base/E"));
-        let g = tile_geom(e);
+        let g = tile_geom(&cat, e);
         let city = e
             .features
             .iter()

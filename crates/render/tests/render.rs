@@ -2,13 +2,13 @@
 //! rotation, made-up half and double-size tiles, maps with chips, the
 //! Plague's tokens, and PNG output.
 
-use bastide_engine::expansions::plague::{Flea, Outbreak};
+use bastide_engine::expansions::plague::{self, Flea, Outbreak};
 use bastide_engine::record::Record;
 use bastide_engine::Board;
 use bastide_engine::Follower;
 use bastide_engine::MapDef;
-use bastide_engine::Shape;
 use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
+use bastide_engine::{Shape, Tag};
 use bastide_render::{
     board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,
     FigureKind, MapScene, PlagueScene, PlayerLine, RenderError, Scene,
@@ -349,9 +349,7 @@ fn check_plague_tokens(game: &Game, svg: &str) {
         .filter(|pc| {
             game.catalog()
                 .tile(pc.tile)
-                .tags
-                .iter()
-                .any(|t| t == "plague")
+                .has_tag(Tag::known(plague::SOURCE_TAG))
         })
         .count();
     assert_eq!(svg.matches("data-tag=\"plague\"").count(), sources);

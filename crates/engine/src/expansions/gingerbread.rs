@@ -8,11 +8,12 @@
 //! city he stays; if his city is finished he is set aside until the next
 //! gingerbread tile brings him back.
 
-use crate::catalog::{FeatureKind, TileIdx};
+use crate::catalog::{FeatureKind, Tag, TileIdx};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos};
+use crate::openspiel::ActionCodec;
 use crate::scoring::{Event, Reason};
 use crate::state::StateJson;
 
@@ -56,7 +57,7 @@ impl Game {
     /// whether the move step comes next.
     pub(crate) fn gingerbread_step_owed(&mut self, pi: u16) -> bool {
         let tile = self.board.pieces()[pi as usize].tile;
-        let played = self.rules.catalog.tile(tile).has_tag(TAG);
+        let played = self.rules.catalog.tile(tile).has_tag(Tag::known(TAG));
         match &mut self.ext.gingerbread {
             Some(g) => {
                 g.owed |= played;
@@ -226,9 +227,22 @@ impl Expansion for GingerbreadRules {
         g.ext.gingerbread.is_some()
     }
 
-    /// His moves end at the trades' segment.
-    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
-        Some(codec.trade_base())
+    /// Its codec segment: his moves, by the place code of the city's
+    /// place he moves to.
+    fn codec_size(codec: &ActionCodec, _g: &Game) -> usize {
+        codec.feature_codes()
+    }
+
+    fn encode(codec: &ActionCodec, _g: &Game, a: &Action) -> Option<usize> {
+        match *a {
+            Action::Gingerbread { pos, corner, place } => codec.feature_code(pos, corner, place),
+            _ => None,
+        }
+    }
+
+    fn decode(codec: &ActionCodec, _g: &Game, i: usize) -> Option<Action> {
+        let (pos, corner, place) = codec.feature_of(i)?;
+        Some(Action::Gingerbread { pos, corner, place })
     }
 
     /// A turn may add his move (or its `pass`).

@@ -18,7 +18,7 @@ use crate::config::ConfigError;
 use crate::expansions::{Expansion, ExpansionId, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, placement_error, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
-use crate::openspiel::OwnHidden;
+use crate::openspiel::{ActionCodec, OwnHidden};
 use crate::rng::Rng;
 use crate::scoring::Event;
 use crate::state::StateJson;
@@ -372,12 +372,41 @@ impl Expansion for Halfsies {
         g.ext.halves.is_some()
     }
 
-    /// Draft picks, when drafting, are numbered by catalog index.
-    fn codec_end(codec: &crate::openspiel::ActionCodec, g: &Game) -> Option<usize> {
-        g.options()
-            .halves
-            .draft
-            .then(|| codec.draft_base() + g.catalog().tiles().len())
+    /// Its codec segment: `draw`, then (when drafting) one draft pick per
+    /// catalog tile kind, numbered by catalog index.
+    fn codec_size(_codec: &ActionCodec, g: &Game) -> usize {
+        1 + if g.options().halves.draft {
+            g.catalog().tiles().len()
+        } else {
+            0
+        }
+    }
+
+    fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        match *a {
+            Action::Draw => Some(0),
+            Action::Draft { tile } => {
+                let i = 1 + tile.0 as usize;
+                (i < Self::codec_size(codec, g)).then_some(i)
+            }
+            _ => None,
+        }
+    }
+
+    fn decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        match i {
+            0 => Some(Action::Draw),
+            _ => (i < Self::codec_size(codec, g)).then(|| Action::Draft {
+                tile: TileIdx((i - 1) as u16),
+            }),
+        }
+    }
+
+    /// The halves in the hand of the player to act.
+    fn hand(g: &Game, out: &mut Vec<TileIdx>) {
+        if let Some(h) = g.halves() {
+            out.extend_from_slice(&h.hands[g.current_player()]);
+        }
     }
 
     /// A turn may add `draw`; every half dealt or drafted is a turn of its

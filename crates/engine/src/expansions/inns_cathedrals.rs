@@ -17,10 +17,11 @@
 //! weight and its way home.
 
 use crate::action::Figure;
-use crate::catalog::{FeatureKind, TileIdx};
+use crate::catalog::{FeatureKind, Tag, TileIdx};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
+use crate::openspiel::{ActionCodec, FOLLOWER_CODES};
 use crate::state::StateJson;
 
 /// The feature tag of a road with an inn beside it.
@@ -51,16 +52,13 @@ impl Game {
     }
 
     /// Whether any segment of the feature rooted at `root` carries `tag`.
-    fn feature_has_tag(&self, root: NodeId, tag: &str) -> bool {
+    fn feature_has_tag(&self, root: NodeId, tag: Tag) -> bool {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
         feats.members(root).any(|m| {
             let (pi, fi) = feats.origin(m);
             let tile = self.board.pieces()[pi as usize].tile;
-            cat.tile(tile).features[fi as usize]
-                .tags
-                .iter()
-                .any(|t| t == tag)
+            cat.tile(tile).features[fi as usize].tags.contains(tag)
         })
     }
 }
@@ -77,6 +75,28 @@ impl Expansion for InnsCathedrals {
     #[inline]
     fn active(g: &Game) -> bool {
         g.ext.big_followers.is_some()
+    }
+
+    /// Its codec segment: the large follower, by the same 32 follower codes
+    /// as a follower.
+    fn codec_size(_codec: &ActionCodec, _g: &Game) -> usize {
+        FOLLOWER_CODES
+    }
+
+    fn encode(_codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        match *a {
+            Action::Follower {
+                pos,
+                place,
+                figure: Figure::Big,
+                ..
+            } => ActionCodec::follower_code(g, pos, place),
+            _ => None,
+        }
+    }
+
+    fn decode(_codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        ActionCodec::follower_of(g, i, Figure::Big)
     }
 
     /// Its 18 tiles.
@@ -199,10 +219,10 @@ impl Expansion for InnsCathedrals {
     fn feature_value(g: &Game, root: NodeId, complete: bool, value: &mut (u32, u32, u32)) {
         let (points, tiles, arms) = value;
         match g.board.features().kind(root) {
-            FeatureKind::Road if g.feature_has_tag(root, INN) => {
+            FeatureKind::Road if g.feature_has_tag(root, Tag::known(INN)) => {
                 *points = if complete { 2 * *tiles } else { 0 };
             }
-            FeatureKind::City if g.feature_has_tag(root, CATHEDRAL) => {
+            FeatureKind::City if g.feature_has_tag(root, Tag::known(CATHEDRAL)) => {
                 *points = if complete { 3 * (*tiles + *arms) } else { 0 };
             }
             _ => {}

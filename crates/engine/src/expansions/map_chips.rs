@@ -17,7 +17,7 @@ use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Side};
 use crate::map::MapDef;
-use crate::openspiel::OwnHidden;
+use crate::openspiel::{ActionCodec, OwnHidden};
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
 use crate::state::StateJson;
@@ -132,6 +132,10 @@ pub struct Chumak {
     /// Filled chip spaces (at most four), each with the chips traded there.
     pub spaces: Vec<Vec<Chip>>,
 }
+
+/// Trade codes per Chumak square: 3 colours × 0–4 chips worth 1 × 0–4
+/// chips worth 2.
+pub const TRADE_CODES: usize = 3 * 5 * 5;
 
 /// Chips in the supply, the hands and on the Chumak squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -405,10 +409,38 @@ impl Expansion for MapChips {
         g.ext.chips.is_some()
     }
 
-    /// Trades end at the draft's segment (a trade takes the follower
-    /// step's place: no move added).
-    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
-        Some(codec.draft_base())
+    /// Its codec segment: trades, `((q·3 + c)·5 + ones)·5 + twos` for
+    /// Chumak square `q` (its index in the map's list), colour `c`
+    /// (purple, blue, orange) and 0–4 chips worth 1 and worth 2.
+    fn codec_size(_codec: &ActionCodec, g: &Game) -> usize {
+        g.chips().map_or(0, |c| c.squares.len() * TRADE_CODES)
+    }
+
+    fn encode(_codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        let Action::Trade {
+            pos,
+            colour,
+            ones,
+            twos,
+        } = *a
+        else {
+            return None;
+        };
+        let q = g.chips()?.squares.iter().position(|s| s.pos == pos)?;
+        let c = Colour::ALL.iter().position(|k| *k == colour)?;
+        (ones < 5 && twos < 5)
+            .then(|| q * TRADE_CODES + (c * 5 + ones as usize) * 5 + twos as usize)
+    }
+
+    fn decode(_codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        let pos = g.chips()?.squares.get(i / TRADE_CODES)?.pos;
+        let i = i % TRADE_CODES;
+        Some(Action::Trade {
+            pos,
+            colour: Colour::ALL[i / 25],
+            ones: (i / 5 % 5) as u8,
+            twos: (i % 5) as u8,
+        })
     }
 
     /// Planes: the cell is off the map; an unbuilt Chumak square; chip

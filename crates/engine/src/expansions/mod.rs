@@ -26,7 +26,7 @@ pub mod plague;
 pub mod registry;
 pub mod river;
 
-pub use registry::{ExpansionId, Expansions, Family};
+pub use registry::{ExpansionId, Expansions, Family, KNOWN_TAGS};
 
 use crate::catalog::{Catalog, TileIdx};
 use crate::config::{ConfigError, GameConfig, Options};
@@ -136,11 +136,28 @@ pub(crate) trait Expansion {
 
     // -- The game's size, for learning agents ------------------------------
 
-    /// One past the last codec index its actions use, if beyond the shared
-    /// segments (pass, followers, placements, `draw`, the large follower).
-    fn codec_end(_codec: &ActionCodec, _g: &Game) -> Option<usize> {
+    /// The size of its segment of the action codec in `g`'s configuration
+    /// (0: its actions have no index). Segments follow the shared ones
+    /// (pass, followers, placements) in the order of [`each_active`], only
+    /// for the expansions in play, so every configuration's space is dense.
+    fn codec_size(_codec: &ActionCodec, _g: &Game) -> usize {
+        0
+    }
+
+    /// The index of `a` in its segment, if `a` is one of its actions (and
+    /// inside the codec's window); below [`Expansion::codec_size`].
+    fn encode(_codec: &ActionCodec, _g: &Game, _a: &Action) -> Option<usize> {
         None
     }
+
+    /// The action of index `i` of its segment, if `i` names one here.
+    fn decode(_codec: &ActionCodec, _g: &Game, _i: usize) -> Option<Action> {
+        None
+    }
+
+    /// Tiles the player to act holds besides the drawn one (halves in
+    /// hand): the codec numbers their placements by hand slot.
+    fn hand(_g: &Game, _out: &mut Vec<TileIdx>) {}
 
     /// The most moves it adds: to one turn, and to the game besides its
     /// turns (a draft); and the turns it adds (halves held in hands).
@@ -502,13 +519,67 @@ pub(crate) fn options() -> Vec<(&'static str, &'static str)> {
     v
 }
 
-/// One past the last codec index the expansions in play use.
-pub(crate) fn codec_end(codec: &ActionCodec, g: &Game) -> Option<usize> {
-    let mut end = None;
+/// The codec indices of the expansions in play: their segments' sizes
+/// added up.
+pub(crate) fn codec_size(codec: &ActionCodec, g: &Game) -> usize {
+    let mut n = 0;
+    each_active!(g, M => { n += M::codec_size(codec, g); });
+    n
+}
+
+/// The segments of the expansions in play: `(expansion, first index,
+/// size)`, empty ones left out.
+// The last expansion's `base +=` is never read.
+#[allow(unused_assignments)]
+pub(crate) fn codec_segments(codec: &ActionCodec, g: &Game) -> Vec<(Family, usize, usize)> {
+    let mut v = Vec::new();
+    let mut base = codec.shared_end();
     each_active!(g, M => {
-        end = end.max(M::codec_end(codec, g));
+        let n = M::codec_size(codec, g);
+        if n > 0 {
+            v.push((M::FAMILY, base, n));
+        }
+        base += n;
     });
-    end
+    v
+}
+
+/// The index of an expansion's action `a`: its segment's base plus its
+/// index there.
+// The last expansion's `base +=` is never read.
+#[allow(unused_assignments)]
+pub(crate) fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+    let mut base = codec.shared_end();
+    each_active!(g, M => {
+        if let Some(i) = M::encode(codec, g, a) {
+            debug_assert!(i < M::codec_size(codec, g));
+            return Some(base + i);
+        }
+        base += M::codec_size(codec, g);
+    });
+    None
+}
+
+/// The expansion's action of `index` (at or after the shared segments).
+// The last expansion's `base +=` is never read.
+#[allow(unused_assignments)]
+pub(crate) fn decode(codec: &ActionCodec, g: &Game, index: usize) -> Option<Action> {
+    let mut base = codec.shared_end();
+    each_active!(g, M => {
+        let n = M::codec_size(codec, g);
+        if index < base + n {
+            return M::decode(codec, g, index - base);
+        }
+        base += n;
+    });
+    None
+}
+
+/// The tiles the player to act holds besides the drawn one.
+pub(crate) fn hand(g: &Game) -> Vec<TileIdx> {
+    let mut v = Vec::new();
+    each_active!(g, M => { M::hand(g, &mut v); });
+    v
 }
 
 /// The expansions' additions to the longest game.

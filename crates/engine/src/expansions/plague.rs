@@ -18,11 +18,12 @@
 use serde::Serialize;
 
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, TileIdx, NO_FEATURE};
+use crate::catalog::{Catalog, FeatureKind, Tag, TileIdx, NO_FEATURE};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos, Side};
+use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
 use crate::state::StateJson;
@@ -63,7 +64,7 @@ pub fn setup(cat: &Catalog, bag: &mut Vec<TileIdx>, rng: &mut Rng) {
 
 /// Whether `tile` is a plague source.
 pub fn is_source(cat: &Catalog, tile: TileIdx) -> bool {
-    cat.tile(tile).has_tag(SOURCE_TAG)
+    cat.tile(tile).has_tag(Tag::known(SOURCE_TAG))
 }
 
 // ---------------------------------------------------------------------------
@@ -1550,6 +1551,54 @@ impl Game {
 /// The Plague's hooks into the turn.
 pub(crate) struct PlagueRules;
 
+// ---------------------------------------------------------------------------
+// The action codec's numbering
+
+/// Where a spread flea comes from, in the codec: the supply (0), or the
+/// flea on the board of that rank (1–18) when the fleas are ordered by the
+/// piece they sit on (placement order).
+pub const FLEA_SOURCES: usize = 1 + FLEAS as usize;
+/// Which follower flees, in the codec: the rank of its segment among the
+/// current player's followers on the board, ordered by (piece, feature) —
+/// at most 20 followers (the `followers` option's limit) and the large
+/// follower.
+pub const FLIGHT_SOURCES: usize = 21;
+
+/// The piece in cell `p` (the half at `half` in a half-filled cell).
+fn piece_in(g: &Game, p: Pos, half: Option<Corner>) -> Option<u16> {
+    let board = g.board();
+    board
+        .pieces_at(p)
+        .map(|(pi, _)| pi)
+        .find(|&pi| board.pieces()[pi as usize].corner == half)
+}
+
+/// The pieces that carry a flea, ascending: a moved flea's source is its
+/// rank here.
+fn flea_pieces(g: &Game) -> Vec<u16> {
+    let mut v: Vec<u16> = g
+        .plague()
+        .map(|p| p.fleas().iter().map(|f| f.piece).collect())
+        .unwrap_or_default();
+    v.sort_unstable();
+    v
+}
+
+/// The segments `(piece, feature)` holding the current player's followers,
+/// ascending and distinct: a flight's source is its rank here.
+fn flight_sources(g: &Game) -> Vec<(u16, u8)> {
+    let me = g.current_player();
+    let mut v: Vec<(u16, u8)> = g
+        .followers()
+        .iter()
+        .filter(|f| f.player as usize == me)
+        .map(|f| (f.piece, f.feature))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 impl Expansion for PlagueRules {
     const FAMILY: Family = Family::Plague;
 
@@ -1558,9 +1607,74 @@ impl Expansion for PlagueRules {
         g.ext.plague.is_some()
     }
 
-    /// Fleas and flights are the codec's last segments.
-    fn codec_end(codec: &crate::openspiel::ActionCodec, _g: &Game) -> Option<usize> {
-        Some(codec.num_actions())
+    /// Its codec segment: spread fleas, `tile code·FLEA_SOURCES + source`
+    /// (the target tile; the supply or the rank of the flea moved), then
+    /// flights, `follower·place codes + place code` (the rank of the
+    /// fleeing follower's segment among the player's, then where to).
+    fn codec_size(codec: &ActionCodec, _g: &Game) -> usize {
+        codec.tile_codes() * FLEA_SOURCES + FLIGHT_SOURCES * codec.feature_codes()
+    }
+
+    fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        match *a {
+            Action::Flea { to, from } => {
+                let t = codec.tile_code(to.pos(), to.half)?;
+                let f = match from {
+                    None => 0,
+                    Some(f) => {
+                        let pi = piece_in(g, f.pos(), f.half)?;
+                        1 + flea_pieces(g).iter().position(|&q| q == pi)?
+                    }
+                };
+                (f < FLEA_SOURCES).then_some(t * FLEA_SOURCES + f)
+            }
+            Action::Flee { from, to } => {
+                let cat = g.catalog();
+                let board = g.board();
+                let start = board.node_at(cat, from.pos(), from.half, from.place)?;
+                let segment = board.features().origin(start);
+                let f = flight_sources(g).iter().position(|&s| s == segment)?;
+                // The destination by its canonical name, so that every name
+                // of one segment gets the index `legal_indices` gives it.
+                let dest = board.node_at(cat, to.pos(), to.half, to.place)?;
+                let (qi, qf) = board.features().origin(dest);
+                let (pos, place) = g.feature_anchor(qi, qf);
+                let t = codec.feature_code(pos, board.pieces()[qi as usize].corner, place)?;
+                (f < FLIGHT_SOURCES)
+                    .then(|| codec.tile_codes() * FLEA_SOURCES + f * codec.feature_codes() + t)
+            }
+            _ => None,
+        }
+    }
+
+    fn decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        let fleas = codec.tile_codes() * FLEA_SOURCES;
+        if i >= fleas {
+            let i = i - fleas;
+            let (f, t) = (i / codec.feature_codes(), i % codec.feature_codes());
+            let (pi, fi) = *flight_sources(g).get(f)?;
+            let (fp, fpl) = g.feature_anchor(pi, fi);
+            let fh = g.board().pieces()[pi as usize].corner;
+            let (tp, th, tpl) = codec.feature_of(t)?;
+            return Some(Action::Flee {
+                from: FeatureAt::new(fp, fh, fpl)?,
+                to: FeatureAt::new(tp, th, tpl)?,
+            });
+        }
+        let (t, f) = (i / FLEA_SOURCES, i % FLEA_SOURCES);
+        let (tp, th) = codec.tile_of(t)?;
+        let from = match f {
+            0 => None,
+            f => {
+                let pi = *flea_pieces(g).get(f - 1)?;
+                let piece = g.board().pieces()[pi as usize];
+                Some(TileAt::new(piece.pos, piece.corner)?)
+            }
+        };
+        Some(Action::Flea {
+            to: TileAt::new(tp, th)?,
+            from,
+        })
     }
 
     /// A turn may add a spread, a flight and the plague step's `pass`.

@@ -9,6 +9,20 @@ use std::str::FromStr;
 
 use crate::limits::cut;
 
+/// The tags the rules read, by their fixed numbers (see
+/// [`crate::Tag::known`]); a catalog's other tags are scenery for the
+/// renderer and are numbered after these.
+pub const KNOWN_TAGS: &[&str] = &[
+    super::river::SOURCE,
+    super::river::LAKE,
+    super::river::FORK,
+    super::river::VOLCANO,
+    super::plague::SOURCE_TAG,
+    super::gingerbread::TAG,
+    super::inns_cathedrals::INN,
+    super::inns_cathedrals::CATHEDRAL,
+];
+
 /// An expansion or tile set that a configuration can switch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]

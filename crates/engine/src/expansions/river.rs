@@ -15,12 +15,25 @@
 use std::collections::BTreeMap;
 
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx};
+use crate::catalog::{Catalog, FeatureKind, Shape, Tag, TileIdx};
 use crate::config::ConfigError;
 use crate::expansions::{Expansion, Family};
 use crate::game::{illegal, Action, Game, IllegalAction};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
+
+/// Tag of a river's source (where the river begins).
+pub const SOURCE: &str = "source";
+/// Tag of a lake (where a river ends).
+pub const LAKE: &str = "lake";
+/// Tag of River II's fork.
+pub const FORK: &str = "fork";
+/// Tag of River II's lake with the volcano.
+pub const VOLCANO: &str = "volcano";
+const SOURCE_TAG: Tag = Tag::known(SOURCE);
+const LAKE_TAG: Tag = Tag::known(LAKE);
+const FORK_TAG: Tag = Tag::known(FORK);
+const VOLCANO_TAG: Tag = Tag::known(VOLCANO);
 
 /// River set ids.
 pub const RIVER_SETS: [&str; 4] = ["river1", "river2", "river20", "cutcassonne"];
@@ -127,14 +140,14 @@ pub fn setup(
             }
         }
     }
-    let tagged = |t: &TileIdx, tag: &str| cat.tile(*t).has_tag(tag);
+    let tagged = |t: &TileIdx, tag: Tag| cat.tile(*t).has_tag(tag);
     let both = has("river1") && has("river2");
     // River I with River II: one long river from River II's source and fork
     // to River I's lake.
     if both {
-        tiles.retain(|t| !(cat.tile(*t).set == "river1" && tagged(t, "source")));
+        tiles.retain(|t| !(cat.tile(*t).set == "river1" && tagged(t, SOURCE_TAG)));
         if !opts.both_lakes {
-            tiles.retain(|t| !(cat.tile(*t).set == "river2" && tagged(t, "lake")));
+            tiles.retain(|t| !(cat.tile(*t).set == "river2" && tagged(t, LAKE_TAG)));
         }
     }
     if opts.shuffle_all {
@@ -143,9 +156,9 @@ pub fn setup(
         return Ok(RiverSetup { start, pile: tiles });
     }
     let (first_tag, last_tag) = if opts.lake_to_source {
-        ("lake", "source")
+        (LAKE_TAG, SOURCE_TAG)
     } else {
-        ("source", "lake")
+        (SOURCE_TAG, LAKE_TAG)
     };
     let mut starts: Vec<TileIdx> = tiles
         .iter()
@@ -163,7 +176,7 @@ pub fn setup(
         tiles
             .iter()
             .copied()
-            .filter(|t| tagged(t, "fork"))
+            .filter(|t| tagged(t, FORK_TAG))
             .collect()
     };
     let mut middle: Vec<TileIdx> = tiles
@@ -637,7 +650,7 @@ impl Expansion for RiverRules {
         let r = g.ext.river.as_ref()?;
         let cat = &*g.rules.catalog;
         let piece = g.board.pieces()[g.last? as usize];
-        if cat.tile(piece.tile).has_tag("volcano") {
+        if cat.tile(piece.tile).has_tag(VOLCANO_TAG) {
             return Some("no follower may be placed on the lake with the volcano");
         }
         if r.options.no_followers_until_complete
@@ -653,7 +666,7 @@ impl Expansion for RiverRules {
         g.rules
             .catalog
             .tile(g.board.pieces()[pi as usize].tile)
-            .has_tag("volcano")
+            .has_tag(VOLCANO_TAG)
     }
 
     /// The set-up builds the pile in parts whose order is public: the river
@@ -665,9 +678,9 @@ impl Expansion for RiverRules {
             3
         } else if r.options.shuffle_all {
             1
-        } else if def.has_tag("source") || def.has_tag("lake") {
+        } else if def.has_tag(SOURCE_TAG) || def.has_tag(LAKE_TAG) {
             2
-        } else if def.has_tag("fork") && !r.options.lake_to_source {
+        } else if def.has_tag(FORK_TAG) && !r.options.lake_to_source {
             0
         } else {
             1
