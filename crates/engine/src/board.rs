@@ -676,8 +676,12 @@ impl Board {
                     // Each lane's mask (0..=15) into one byte, four bytes.
                     let w = _mm_packs_epi32(bits, bits);
                     let four = _mm_cvtsi128_si32(_mm_packus_epi16(w, w)) as u32;
+                    let bytes = four.to_le_bytes();
                     if let Some(dst) = out.get_mut(i..i + 4) {
-                        dst.copy_from_slice(&four.to_le_bytes());
+                        dst.copy_from_slice(&bytes);
+                    } else if let Some(rest) = out.get_mut(i..) {
+                        // `out` ends inside this group.
+                        rest.copy_from_slice(&bytes[..rest.len()]);
                     }
                     i += 4;
                 }

@@ -516,7 +516,7 @@ impl Game {
     fn random_square_placement(&self, rng: &mut crate::rng::Rng) -> Option<Action> {
         let tile = self.drawn.filter(|_| self.phase == Phase::Place)?;
         let def = self.rules.catalog.tile(tile);
-        if def.shape != Shape::Square || !ext::edge_placements_only(self) {
+        if def.shape != Shape::Square || !ext::edge_placements_only(self, tile) {
             return None;
         }
         let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
