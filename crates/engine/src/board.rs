@@ -150,11 +150,20 @@ pub struct Board {
     /// For each piece that is a half: the other half in its cell, if any.
     partner: Vec<u16>,
     frontier: Vec<FrontierCell>,
+    /// The frontier's codes and masks again, each in one array in frontier
+    /// order, so that [`Board::fit_masks`] tests four cells with one SSE2
+    /// compare a rotation (the interleaved `frontier` would need shuffles).
+    fr_code: Vec<u32>,
+    fr_mask: Vec<u32>,
     half_cells: Vec<Pos>,
     /// Pieces with a monastery whose monastery is not yet complete, in
     /// placement order: completion checks look at these few instead of
     /// probing the eight cells around every new tile.
     open_monasteries: Vec<u16>,
+    /// For each entry of `open_monasteries`: the monastery's cell and how
+    /// many of the eight cells around it are occupied, counted up as cells
+    /// fill, so completion needs no look at the neighbours.
+    monastery_cells: Vec<(Pos, u8)>,
     features: Features,
     bounds: Option<MapBounds>,
 }
@@ -264,8 +273,11 @@ impl Clone for Board {
             pieces: Vec::new(),
             partner: Vec::new(),
             frontier: Vec::new(),
+            fr_code: Vec::new(),
+            fr_mask: Vec::new(),
             half_cells: Vec::new(),
             open_monasteries: Vec::new(),
+            monastery_cells: Vec::new(),
             features: Features::default(),
             bounds: None,
         };
@@ -290,16 +302,22 @@ impl Board {
             pieces,
             partner,
             frontier,
+            fr_code,
+            fr_mask,
             half_cells,
             open_monasteries,
+            monastery_cells,
             features,
             bounds,
         } = src;
         self.pieces.clone_from(pieces);
         self.partner.clone_from(partner);
         self.frontier.clone_from(frontier);
+        self.fr_code.clone_from(fr_code);
+        self.fr_mask.clone_from(fr_mask);
         self.half_cells.clone_from(half_cells);
         self.open_monasteries.clone_from(open_monasteries);
+        self.monastery_cells.clone_from(monastery_cells);
         self.features.clone_from(features);
         self.bounds.clone_from(bounds);
     }
@@ -311,8 +329,11 @@ impl Board {
         self.pieces.clear();
         self.partner.clear();
         self.frontier.clear();
+        self.fr_code.clear();
+        self.fr_mask.clear();
         self.half_cells.clear();
         self.open_monasteries.clear();
+        self.monastery_cells.clear();
         self.features.clear();
     }
 
@@ -323,8 +344,11 @@ impl Board {
             pieces: Vec::with_capacity(max_cells + 2),
             partner: Vec::with_capacity(max_cells + 2),
             frontier: Vec::with_capacity(64),
+            fr_code: Vec::with_capacity(64),
+            fr_mask: Vec::with_capacity(64),
             half_cells: Vec::new(),
             open_monasteries: Vec::new(),
+            monastery_cells: Vec::new(),
             features: Features::with_capacity(max_cells * 4),
             bounds,
         }
@@ -386,12 +410,30 @@ impl Board {
     /// Forgets the monasteries whose feature has been closed (scored).
     pub(crate) fn drop_complete_monasteries(&mut self, cat: &Catalog) {
         let (pieces, features) = (&self.pieces, &self.features);
-        self.open_monasteries.retain(|&q| {
+        // A retain over both lists at once, keeping them parallel.
+        let mut kept = 0;
+        for i in 0..self.open_monasteries.len() {
+            let q = self.open_monasteries[i];
             let p = pieces[q as usize];
-            cat.tile(p.tile)
+            let open = cat
+                .tile(p.tile)
                 .monastery
-                .is_some_and(|fi| !features.is_closed(features.root(p.node_base + fi as NodeId)))
-        });
+                .is_some_and(|fi| !features.is_closed(features.root(p.node_base + fi as NodeId)));
+            if open {
+                self.open_monasteries[kept] = q;
+                self.monastery_cells[kept] = self.monastery_cells[i];
+                kept += 1;
+            }
+        }
+        self.open_monasteries.truncate(kept);
+        self.monastery_cells.truncate(kept);
+    }
+
+    /// Whether the eight cells around entry `i` of
+    /// [`Board::open_monasteries`] are all occupied (the second value of
+    /// [`Board::monastery_surroundings`], kept up to date by `place`).
+    pub fn open_monastery_surrounded(&self, i: usize) -> bool {
+        self.monastery_cells.get(i).is_some_and(|c| c.1 == 8)
     }
 
     /// Whether cell `p` holds anything.
@@ -590,6 +632,78 @@ impl Board {
         }
     }
 
+    /// The rotations in which a single square (codes `packed` in the four
+    /// rotations) fits each frontier cell: `out[i]` gets cell `i`'s
+    /// [`Board::fit_mask`] for the cells `out` has room for. Returns the
+    /// number of fitting (cell, rotation) pairs over the whole frontier.
+    /// On x86-64 four cells are tested at once (one SSE2 compare per
+    /// rotation), the per-cell work of sampling a random placement.
+    pub fn fit_masks(&self, packed: &[u32; 4], out: &mut [u8]) -> u32 {
+        let (codes, masks) = (&self.fr_code[..], &self.fr_mask[..]);
+        let n = codes.len().min(masks.len());
+        let mut total = 0u32;
+        let mut i = 0;
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cvtsi128_si32,
+                _mm_loadu_si128, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32,
+                _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi32, _mm_xor_si128,
+            };
+            // SAFETY: SSE2 is enabled for this block (the `cfg` above); the
+            // two loads read lanes i..i+4 of `codes` and `masks`, in bounds
+            // because i + 4 <= n, the shorter length; the store writes a
+            // local array of four lanes.
+            unsafe {
+                let p = packed.map(|x| _mm_set1_epi32(x as i32));
+                let bit = [1, 2, 4, 8].map(|b| _mm_set1_epi32(b));
+                let zero = _mm_setzero_si128();
+                let mut acc = zero;
+                while i + 4 <= n {
+                    let c = _mm_loadu_si128(codes.as_ptr().add(i).cast::<__m128i>());
+                    let m = _mm_loadu_si128(masks.as_ptr().add(i).cast::<__m128i>());
+                    // Lane j of e[r]: all ones when rotation r fits cell i + j.
+                    let e =
+                        p.map(|pr| _mm_cmpeq_epi32(_mm_and_si128(_mm_xor_si128(c, pr), m), zero));
+                    acc = _mm_sub_epi32(
+                        _mm_sub_epi32(acc, _mm_add_epi32(e[0], e[1])),
+                        _mm_add_epi32(e[2], e[3]),
+                    );
+                    let bits = _mm_or_si128(
+                        _mm_or_si128(_mm_and_si128(e[0], bit[0]), _mm_and_si128(e[1], bit[1])),
+                        _mm_or_si128(_mm_and_si128(e[2], bit[2]), _mm_and_si128(e[3], bit[3])),
+                    );
+                    // Each lane's mask (0..=15) into one byte, four bytes.
+                    let w = _mm_packs_epi32(bits, bits);
+                    let four = _mm_cvtsi128_si32(_mm_packus_epi16(w, w)) as u32;
+                    let bytes = four.to_le_bytes();
+                    if let Some(dst) = out.get_mut(i..i + 4) {
+                        dst.copy_from_slice(&bytes);
+                    } else if let Some(rest) = out.get_mut(i..) {
+                        // `out` ends inside this group.
+                        rest.copy_from_slice(&bytes[..rest.len()]);
+                    }
+                    i += 4;
+                }
+                let mut lanes = [0u32; 4];
+                _mm_storeu_si128(lanes.as_mut_ptr().cast::<__m128i>(), acc);
+                total += lanes.iter().sum::<u32>();
+            }
+        }
+        while i < n {
+            let mut m = 0;
+            for (r, p) in packed.iter().enumerate() {
+                m |= u32::from((p ^ codes[i]) & masks[i] == 0) << r;
+            }
+            if let Some(dst) = out.get_mut(i) {
+                *dst = m as u8;
+            }
+            total += m.count_ones();
+            i += 1;
+        }
+        total
+    }
+
     /// Places a tile (already checked) and joins its features to their
     /// neighbours. Returns the new piece's index.
     pub fn place(&mut self, cat: &Catalog, tile: TileIdx, anchor: Pos, rot: Rotation) -> u16 {
@@ -606,9 +720,6 @@ impl Board {
             node_base,
         });
         self.partner.push(NO_PIECE);
-        if def.monastery.is_some() {
-            self.open_monasteries.push(pi);
-        }
         for (fi, f) in def.features.iter().enumerate() {
             self.features.add(pi, fi as u8, f.kind, f.arms);
         }
@@ -622,6 +733,14 @@ impl Board {
                 if corner.is_some() {
                     self.half_cells.push(pos);
                 }
+                // A cell occupied for the first time: one more neighbour
+                // for each open monastery around it.
+                for (qpos, c) in &mut self.monastery_cells {
+                    let (ddx, ddy) = (pos.x - qpos.x, pos.y - qpos.y);
+                    if (-1..=1).contains(&ddx) && (-1..=1).contains(&ddy) && (ddx, ddy) != (0, 0) {
+                        *c += 1;
+                    }
+                }
             } else {
                 // The second half of a cell.
                 let first = (slot.occ & !PART_BIT) - 1;
@@ -630,6 +749,15 @@ impl Board {
                 self.half_cells.retain(|c| *c != pos);
             }
             self.remove_frontier(fr);
+        }
+        if def.monastery.is_some() {
+            // Its neighbours so far, once its own cells are down.
+            let around = (0..9)
+                .filter(|&i| i != 4)
+                .filter(|i| self.cells.get(anchor.offset(i % 3 - 1, i / 3 - 1)).occ != 0)
+                .count();
+            self.open_monasteries.push(pi);
+            self.monastery_cells.push((anchor, around as u8));
         }
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let pos = anchor.offset(dx, dy);
@@ -727,12 +855,16 @@ impl Board {
                 code: 0,
                 mask: 0,
             });
+            self.fr_code.push(0);
+            self.fr_mask.push(0);
             slot.fr = self.frontier.len() as u16;
         }
-        let fr = slot.fr;
-        let f = &mut self.frontier[fr as usize - 1];
+        let at = slot.fr as usize - 1;
+        let f = &mut self.frontier[at];
         f.code = (f.code & !(0xFF << shift)) | ((code as u32) << shift);
         f.mask |= 0xFF << shift;
+        self.fr_code[at] = f.code;
+        self.fr_mask[at] = f.mask;
     }
 
     /// Takes frontier entry `fr` (index + 1, 0: none) off the frontier; its
@@ -743,6 +875,8 @@ impl Board {
         }
         let at = fr as usize - 1;
         self.frontier.swap_remove(at);
+        self.fr_code.swap_remove(at);
+        self.fr_mask.swap_remove(at);
         if at < self.frontier.len() {
             let moved = self.frontier[at].pos;
             self.cells.entry(moved).fr = at as u16 + 1;
@@ -758,19 +892,29 @@ impl Board {
     /// it covers), for "a tile counts once" rules. `per_cell` counts the
     /// cells covered instead of pieces (two halves in a cell count one).
     pub fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
+        // Most features have a few segments: a short array is cheaper to
+        // zero than the long one, which a longer feature falls back to.
+        let mut keys = [0u32; 32];
+        let mut len = 0;
+        for m in self.features.members(n) {
+            if len == keys.len() {
+                return self.long_feature_tiles(cat, n, per_cell);
+            }
+            keys[len] = self.tile_key(m, per_cell);
+            len += 1;
+        }
+        self.distinct_weight(cat, &mut keys[..len])
+    }
+
+    /// [`Board::feature_tiles`] of a feature of more than 32 segments.
+    fn long_feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
         // Distinct keys on the stack for the usual feature; a feature with
         // more segments than that spills into a vector.
         let mut keys = [0u32; 256];
         let mut len = 0;
         let mut spill: Vec<u32> = Vec::new();
         for m in self.features.members(n) {
-            let (pi, _) = self.features.origin(m);
-            let piece = &self.pieces[pi as usize];
-            let key = if per_cell && piece.corner.is_some() {
-                0x8000_0000 | ((piece.pos.x as u32 & 0x7FFF) << 15) | (piece.pos.y as u32 & 0x7FFF)
-            } else {
-                pi as u32
-            };
+            let key = self.tile_key(m, per_cell);
             if len < keys.len() {
                 keys[len] = key;
                 len += 1;
@@ -784,6 +928,25 @@ impl Board {
             spill.extend_from_slice(&keys);
             &mut spill
         };
+        self.distinct_weight(cat, keys)
+    }
+
+    /// What a feature's tile count counts for its member `m`: its piece,
+    /// or with `per_cell` the cell of a half (two halves count once).
+    #[inline]
+    fn tile_key(&self, m: NodeId, per_cell: bool) -> u32 {
+        let (pi, _) = self.features.origin(m);
+        let piece = &self.pieces[pi as usize];
+        if per_cell && piece.corner.is_some() {
+            0x8000_0000 | ((piece.pos.x as u32 & 0x7FFF) << 15) | (piece.pos.y as u32 & 0x7FFF)
+        } else {
+            pi as u32
+        }
+    }
+
+    /// The cells covered by the distinct keys of [`Board::tile_key`] in
+    /// `keys` (sorted here).
+    fn distinct_weight(&self, cat: &Catalog, keys: &mut [u32]) -> u32 {
         keys.sort_unstable();
         let mut total = 0;
         for (i, k) in keys.iter().enumerate() {

@@ -516,28 +516,35 @@ impl Game {
     fn random_square_placement(&self, rng: &mut crate::rng::Rng) -> Option<Action> {
         let tile = self.drawn.filter(|_| self.phase == Phase::Place)?;
         let def = self.rules.catalog.tile(tile);
-        if def.shape != Shape::Square || !ext::edge_placements_only(self) {
+        if def.shape != Shape::Square || !ext::edge_placements_only(self, tile) {
             return None;
         }
         let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
         let frontier = self.board.frontier();
         // The fit masks of the first cells, kept for the second pass; a
         // longer frontier has the rest computed again.
-        let mut masks = [0u8; 128];
-        let mut n = 0u32;
-        for (i, fc) in frontier.iter().enumerate() {
-            let m = Board::fit_mask(fc, &packed);
-            if let Some(slot) = masks.get_mut(i) {
-                *slot = m as u8;
-            }
-            n += bits4(m);
-        }
+        let mut masks = [0u8; 256];
+        let n = self.board.fit_masks(&packed, &mut masks);
         if n == 0 {
             // A drawn tile always fits somewhere; if not, the list decides.
             return None;
         }
         let mut k = rng.below(u64::from(n)) as u32;
-        for (i, fc) in frontier.iter().enumerate() {
+        // Whole groups of four cells first, the fits of four masks counted
+        // at once, then cell by cell inside the group that holds the k-th.
+        let mut start = 0;
+        while let Some(&[b0, b1, b2, b3]) = masks
+            .get(start..start + 4)
+            .filter(|_| start + 4 <= frontier.len())
+        {
+            let c = bits4x4(u32::from_le_bytes([b0, b1, b2, b3]));
+            if k < c {
+                break;
+            }
+            k -= c;
+            start += 4;
+        }
+        for (i, fc) in frontier.iter().enumerate().skip(start) {
             let mut m = match masks.get(i) {
                 Some(m) => u32::from(*m),
                 None => Board::fit_mask(fc, &packed),
@@ -591,17 +598,26 @@ impl Game {
         }
         // Half-cell and multi-cell shapes: try every anchor that puts one of the
         // tile's cells on a candidate cell, then check in full.
-        let mut cands: Vec<Pos> = self.board.frontier().iter().map(|c| c.pos).collect();
-        cands.extend_from_slice(self.board.half_cells());
+        // A one-cell shape (a half) has each candidate as its own anchor,
+        // and the candidates are distinct (a cell holding a half is off the
+        // frontier): no anchor comes twice, so none is recorded (the record
+        // cost a vector and a quadratic search a call).
+        let one_cell = Rotation::ALL
+            .iter()
+            .all(|&r| def.oriented(r).cells.len() == 1);
+        let frontier = self.board.frontier().iter().map(|c| c.pos);
+        let cands = frontier.chain(self.board.half_cells().iter().copied());
         let mut tried: Vec<(Pos, Rotation)> = Vec::new();
         for c in cands {
             for r in Rotation::ALL {
                 for &(dx, dy) in &def.oriented(r).cells {
                     let anchor = c.offset(-dx, -dy);
-                    if tried.contains(&(anchor, r)) {
-                        continue;
+                    if !one_cell {
+                        if tried.contains(&(anchor, r)) {
+                            continue;
+                        }
+                        tried.push((anchor, r));
                     }
-                    tried.push((anchor, r));
                     if self.board.check(cat, tile, anchor, r).is_ok()
                         && !f(Action::Place {
                             tile,
@@ -981,6 +997,15 @@ impl Game {
 
 pub(crate) fn placement_error(e: &PlacementError) -> IllegalAction {
     illegal("placement", e.to_string())
+}
+
+/// The set bits of four masks of four bits each, one a byte of `w`
+/// (a SWAR count: the default x86-64 target has no POPCNT instruction).
+#[inline]
+fn bits4x4(w: u32) -> u32 {
+    let pairs = w - ((w >> 1) & 0x5555_5555);
+    let nibbles = (pairs & 0x3333_3333) + ((pairs >> 2) & 0x3333_3333);
+    nibbles.wrapping_mul(0x0101_0101) >> 24
 }
 
 /// Set bits of a 4-bit rotation mask, by table: the default x86-64 target

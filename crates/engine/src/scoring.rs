@@ -124,7 +124,12 @@ impl Game {
         let o = def.oriented(piece.rot);
         let mut near = [(0u32, 0u16); 24];
         let mut m = 0;
-        for &q in self.board.open_monasteries() {
+        for (i, &q) in self.board.open_monasteries().iter().enumerate() {
+            // Only a surrounded monastery can complete: the others need
+            // no closer look.
+            if !self.board.open_monastery_surrounded(i) {
+                continue;
+            }
             let qpos = self.board.pieces()[q as usize].pos;
             let key = o.cells.iter().enumerate().find_map(|(k, &(cx, cy))| {
                 let c = piece.pos.offset(cx, cy);
@@ -144,10 +149,7 @@ impl Game {
                 continue;
             };
             let root = self.board.features().root(node);
-            if !done[..n].contains(&root)
-                && !self.board.features().is_closed(root)
-                && self.board.monastery_surroundings(q, false).1
-            {
+            if !done[..n].contains(&root) && !self.board.features().is_closed(root) {
                 done[n] = root;
                 n += 1;
             }

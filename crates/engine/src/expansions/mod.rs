@@ -240,6 +240,14 @@ pub(crate) trait Expansion {
     /// both ways).
     const LISTS_PLACEMENTS: bool = false;
 
+    /// [`Expansion::LISTS_PLACEMENTS`] for one drawn tile: an expansion
+    /// whose own placements concern some tiles only (the river's) says
+    /// which, so the random player counts the others' placements.
+    #[inline]
+    fn lists_placements_of(_g: &Game, _tile: TileIdx) -> bool {
+        Self::LISTS_PLACEMENTS
+    }
+
     /// Generates the placements of `tile` itself when its rules replace edge
     /// matching (river tiles); returns whether it did.
     fn placements<F: FnMut(Action) -> bool>(_g: &Game, _tile: TileIdx, _f: &mut F) -> bool {
@@ -727,12 +735,12 @@ pub(crate) fn placements<F: FnMut(Action) -> bool>(g: &Game, tile: TileIdx, mut 
     g.edge_placements(tile, f);
 }
 
-/// Whether the place step lists exactly the drawn tile's edge-matching
-/// placements (no expansion in play replaces or adds to them).
+/// Whether the place step of the drawn `tile` lists exactly its
+/// edge-matching placements (no expansion in play replaces or adds to them).
 #[inline]
-pub(crate) fn edge_placements_only(g: &Game) -> bool {
+pub(crate) fn edge_placements_only(g: &Game, tile: TileIdx) -> bool {
     each_active!(g, M => {
-        if M::LISTS_PLACEMENTS {
+        if M::lists_placements_of(g, tile) {
             return false;
         }
     });

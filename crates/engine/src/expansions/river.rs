@@ -581,6 +581,13 @@ pub(crate) struct RiverRules;
 impl Expansion for RiverRules {
     const LISTS_PLACEMENTS: bool = true;
 
+    /// Only river tiles have placements of the river's own (see
+    /// `placements`); the land tiles after them are plain edge matches.
+    #[inline]
+    fn lists_placements_of(g: &Game, tile: TileIdx) -> bool {
+        g.rules.catalog.tile(tile).is_river
+    }
+
     const FAMILY: Family = Family::River;
     const SWITCH_ON: (&'static str, &'static str) =
         ("the River", "river1, river2 or river20 to \"expansions\"");
