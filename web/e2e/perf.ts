@@ -81,7 +81,7 @@ try {
     if (trace) await browser.stopTracing();
     const t = await page.evaluate(() => {
       const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? -1;
-      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/api/tiles/batch'));
+      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => /\/api\/(tiles\/batch|games\/[0-9a-f]+\/tiles)/.test(r.name));
       const board = performance.getEntriesByName('bastide:art')[0] as PerformanceMark | undefined;
       return {
         pieces: Number(board?.detail ?? 0), fcp: at('first-contentful-paint'), script: at('bastide:script'), wsOpen: at('bastide:ws-open'), welcome: at('bastide:welcome'),

@@ -10,15 +10,23 @@ const DOCS = resolve(import.meta.dirname, '../../docs');
 
 interface Setup { name: string; config: Record<string, unknown>; seats: string[] }
 
+// The base game, each base game and expansion on its own (CutCassonne needs
+// a river, the Gingerbread Man Winter, Map Chips a map), and every expansion
+// at once (river20 goes only with CutCassonne: River I and II here).
 const SETUPS: Setup[] = [
   { name: 'base', config: { players: ['RED', 'BLUE'], base: 'base', expansions: [] }, seats: ['greedy', 'greedy'] },
+  { name: 'winter', config: { players: ['RED', 'BLUE'], base: 'winter', expansions: [] }, seats: ['greedy', 'random'] },
+  { name: 'inns-cathedrals', config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['inns-cathedrals'] }, seats: ['greedy', 'random', 'greedy'] },
+  { name: 'river1', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river1'] }, seats: ['greedy', 'random'] },
   { name: 'river', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river2'] }, seats: ['greedy', 'random'] },
   { name: 'river20', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river20'] }, seats: ['greedy', 'random'] },
+  { name: 'cutcassonne', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['river20', 'cutcassonne'] }, seats: ['greedy', 'random'] },
   { name: 'halfsies', config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['halfsies1'] }, seats: ['greedy', 'random', 'greedy'] },
+  { name: 'halfsies2', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['halfsies2'] }, seats: ['greedy', 'random'] },
   { name: 'plague', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['plague'] }, seats: ['greedy', 'random'] },
   { name: 'gingerbread', config: { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'] }, seats: ['greedy', 'random'] },
   { name: 'map-chips', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['map-chips'], map: 'ukraine' }, seats: ['greedy', 'random'] },
-  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river2', 'halfsies1', 'halfsies2', 'plague', 'gingerbread'] }, seats: ['greedy', 'random', 'greedy', 'random'] },
+  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips', 'inns-cathedrals'], map: 'ukraine' }, seats: ['greedy', 'random', 'greedy', 'random'] },
 ];
 
 // ONLY=plague,all measures just those games (figures.md is written only for a full run).
@@ -50,7 +58,7 @@ try {
     await page.waitForFunction(() => performance.getEntriesByName('bastide:art-painted').length > 0, undefined, { timeout: 10_000 }).catch(() => undefined);
     const timing = await page.evaluate(() => {
       const board = performance.getEntriesByName('bastide:board')[0] as PerformanceMark | undefined;
-      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/api/tiles/batch'));
+      const tiles = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => /\/api\/(tiles\/batch|games\/[0-9a-f]+\/tiles)/.test(r.name));
       const fcp = performance.getEntriesByName('first-contentful-paint')[0];
       const at = (name: string): number => performance.getEntriesByName(name)[0]?.startTime ?? -1;
       return {

@@ -140,13 +140,32 @@ export async function replayStep(record: JsonObject, at: number): Promise<Replay
 
 export interface TileBatch { head: string; tiles: { key: string; layout: TileLayout; body: string }[] }
 
-/** Many tiles' layouts and drawings in one request (`ID@ROTATION` keys). */
-export async function tileBatch(keys: string[]): Promise<TileBatch> {
-  const o = obj(await call(`/api/tiles/batch?tiles=${keys.map(encodeURIComponent).join(',')}`), 'batch');
+export function parseBatch(v: unknown): TileBatch {
+  const o = obj(v, 'batch');
   return {
     head: str(o.head, 'head'),
     tiles: arr(o.tiles, 'tiles', (t, q) => { const to = obj(t, q); return { key: str(to.key, `${q}.key`), layout: parseLayout(to.layout), body: str(to.body, `${q}.body`) }; }),
   };
+}
+
+/** Many tiles' layouts and drawings in one request (`ID@ROTATION` keys). */
+export async function tileBatch(keys: string[]): Promise<TileBatch> {
+  return parseBatch(await call(`/api/tiles/batch?tiles=${keys.map(encodeURIComponent).join(',')}`));
+}
+
+/**
+ * The pictures of the tiles on a game's board (`GET /api/games/ID/tiles`),
+ * as index.html's inline script asked for them while the client's script
+ * loaded (taken once); `null` when it did not, or not for this game. A
+ * failed or unreadable answer gives `null` too: the board then asks for
+ * the tiles it needs itself.
+ */
+export function earlyTiles(game: string): Promise<TileBatch | null> | null {
+  const w = window as { bastideTiles?: { game: string; text: Promise<string | null> } };
+  const early = w.bastideTiles;
+  delete w.bastideTiles;
+  if (!early || early.game !== game) return null;
+  return early.text.then((t) => (t === null ? null : parseBatch(JSON.parse(t))), () => null).catch(() => null);
 }
 
 /** A feature as it stands now (`GET /api/games/ID/feature`). */

@@ -11,7 +11,7 @@
 // changes only the pieces that changed, and pieces whose art has not
 // arrived within PLACEHOLDER_MS are drawn as placeholders until it does.
 
-import { MapInfo, TileLayout, tileBatch } from './api';
+import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
@@ -125,6 +125,8 @@ export class Board {
   private made = new Set<string>();
   private pending = new Map<string, Promise<void>>();
   private headDone = false;
+  /** The pictures asked for before the board was known (`preload`), until they arrive. */
+  private early: Promise<void> | null = null;
   private defs: SVGDefsElement;
   /** Follows the board as it grows until the player moves the camera. */
   private auto = true;
@@ -339,6 +341,17 @@ export class Board {
     return [...new Set(pieces.map((p) => this.pending.get(`${p.tile}@${p.rotation}`)).filter((p) => p !== undefined))];
   }
 
+  /**
+   * Takes tile pictures asked for before the first render (the tiles on
+   * the board as the page loaded): their symbols go into the page as soon
+   * as they arrive, and a render waits for them (as for its own requests)
+   * before asking for what is still missing.
+   */
+  preload(batch: Promise<TileBatch | null>): void {
+    const p = batch.then((b) => { if (b) this.addSymbols(b.head, b.tiles); }, () => undefined).finally(() => { if (this.early === p) this.early = null; });
+    this.early = p;
+  }
+
   private addSymbols(head: string, tiles: { key: string; layout: TileLayout; body: string }[]): void {
     const parts: string[] = [];
     for (const t of tiles) {
@@ -367,13 +380,25 @@ export class Board {
     const ticket = ++this.renders;
     const need = [...m.view.board, ...(m.preview ? [m.preview] : [])];
     const missing = (): boolean => need.some((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
+    const started = performance.now();
+    const early = this.early;
+    if (missing() && early) {
+      const inTime = await Promise.race([early.then(() => true), new Promise<boolean>((ok) => { window.setTimeout(() => ok(false), PLACEHOLDER_MS); })]);
+      if (ticket !== this.renders) return;
+      // Late: placeholders meanwhile, and no second request for the same pictures.
+      if (!inTime && missing()) {
+        this.draw(m, false);
+        await early;
+        if (ticket !== this.renders) return;
+      }
+    }
     if (missing()) {
       const requests = this.ensure(need);
       const all = Promise.all(requests);
       // From a server that has drawn these tiles before, the art comes within
       // a few frames: wait that long rather than draw the board twice
       // (placeholders, then art — each a style, layout and paint of every tile).
-      const inTime = await Promise.race([all.then(() => true, () => false), new Promise<boolean>((ok) => { window.setTimeout(() => ok(false), PLACEHOLDER_MS); })]);
+      const inTime = await Promise.race([all.then(() => true, () => false), new Promise<boolean>((ok) => { window.setTimeout(() => ok(false), Math.max(0, PLACEHOLDER_MS - (performance.now() - started))); })]);
       if (ticket !== this.renders) return;
       if (!inTime && missing()) {
         this.draw(m, false);

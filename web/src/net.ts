@@ -12,15 +12,26 @@ export interface Connection {
   close(): void;
 }
 
+/** The socket index.html's inline script opens, with the hello it sends and what came before this script took it. */
+type EarlySocket = WebSocket & { bastideHello?: string; bastideSent?: boolean; bastideQueue?: MessageEvent<unknown>[] };
+
 /**
  * The socket index.html's inline script opened for this address while the
- * client's script was loading (taken once: a reconnect opens its own).
+ * client's script was loading (taken once: a reconnect opens its own). It
+ * sends its hello as soon as it opens (a spectator's, or a seat's whose
+ * token it found) and keeps the messages that come meanwhile; a socket
+ * whose hello is not the one this client would send is closed.
  */
-function earlySocket(url: string): WebSocket | null {
-  const w = window as { bastideSocket?: WebSocket };
+function earlySocket(url: string, hello: string): EarlySocket | null {
+  const w = window as { bastideSocket?: EarlySocket };
   const early = w.bastideSocket;
   delete w.bastideSocket;
-  return early && early.url === url && early.readyState <= WebSocket.OPEN ? early : null;
+  if (!early || early.url !== url || early.readyState > WebSocket.OPEN) return null;
+  if (early.bastideHello !== undefined && early.bastideHello !== hello) {
+    early.close();
+    return null;
+  }
+  return early;
 }
 
 export function connect(
@@ -38,17 +49,19 @@ export function connect(
     onState('connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const url = `${proto}//${location.host}/api/games/${encodeURIComponent(game)}/ws`;
-    const sock = earlySocket(url) ?? new WebSocket(url);
+    const hello = JSON.stringify({ hello: { token, since: since() } });
+    const early = earlySocket(url, hello);
+    const sock: EarlySocket = early ?? new WebSocket(url);
     ws = sock;
     sock.onopen = () => {
       attempt = 0;
       if (performance.getEntriesByName('bastide:ws-open').length === 0) performance.mark('bastide:ws-open');
-      sock.send(JSON.stringify({ hello: { token, since: since() } }));
+      if (!sock.bastideSent) sock.send(hello);
       onState('open');
       // The server closes connections silent for 15 minutes.
       ping = window.setInterval(() => sock.send(JSON.stringify({ ping: {} })), 60_000);
     };
-    sock.onmessage = (e: MessageEvent<unknown>) => {
+    const receive = (e: MessageEvent<unknown>): void => {
       if (typeof e.data !== 'string') return;
       try {
         const m = parseServerMessage(e.data);
@@ -59,6 +72,11 @@ export function connect(
         onMessage({ type: 'error', code: 'client', message: `unreadable message from the server (${text})` });
       }
     };
+    sock.onmessage = receive;
+    // What the early socket received before this script ran, once the
+    // caller has its connection (after the current task's script).
+    const queued = early?.bastideQueue?.splice(0) ?? [];
+    if (queued.length > 0) queueMicrotask(() => { for (const e of queued) receive(e); });
     sock.onclose = () => {
       window.clearInterval(ping);
       if (stopped) return;

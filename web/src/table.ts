@@ -2,7 +2,7 @@
 // with confirm/undo, follower spots, every other legal action as a button,
 // players, log and the end-of-game summary.
 
-import { featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
+import { earlyTiles, featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { h } from './dom';
@@ -110,6 +110,9 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
   });
+  // The board's pictures, asked for by index.html while this script loaded.
+  const early = earlyTiles(game);
+  if (early) board.preload(early);
 
   const chooseFigure = (f: string | null): void => {
     ui.figure = f;

@@ -36,6 +36,7 @@ in <code>web/</code>, then build the server again. The API is under <code>/api</
 pub fn router() -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/games/{id}/feature", get(feature))
+        .route("/api/games/{id}/tiles", get(game_tiles))
         .route("/api/tiles/batch", get(batch))
         .route("/api/tiles/{set}/{file}", get(tile))
         .route("/api/maps/{name}", get(map))
@@ -92,6 +93,14 @@ async fn tile(Path((set, file)): Path<(String, String)>, Query(q): Query<TileQue
     }
 }
 
+/// The game `id` in memory (loaded if need be), or the 404 answer.
+async fn live_game(hub: &Hub, id: &str) -> Result<Arc<crate::hub::GameHandle>, Response> {
+    let Some(id) = GameId::parse(id) else {
+        return Err(not_found("no such game".into()));
+    };
+    hub.get(&id).await.map_err(|e| not_found(e.message))
+}
+
 #[derive(Deserialize)]
 struct FeatureQuery {
     x: i32,
@@ -109,12 +118,9 @@ async fn feature(
     Path(id): Path<String>,
     Query(q): Query<FeatureQuery>,
 ) -> Response {
-    let Some(handle) = GameId::parse(&id) else {
-        return not_found("no such game".into());
-    };
-    let handle = match hub.get(&handle).await {
+    let handle = match live_game(&hub, &id).await {
         Ok(h) => h,
-        Err(e) => return not_found(e.message),
+        Err(e) => return e,
     };
     let place: Option<bastide_engine::Place> = q.place.parse().ok();
     let corner: Result<Option<bastide_engine::Corner>, _> =
@@ -266,20 +272,24 @@ fn split_svg(svg: &str) -> Option<(&str, &str)> {
     Some((&svg[head_start..defs_end], svg[defs_end..body_end].trim()))
 }
 
-/// A tile's shared head and its batch entry, drawn once per server: the
-/// drawing is deterministic and the catalog fixed, and drawing a hundred
-/// tiles on every page load would dominate the first paint.
+/// A tile's batch entry (`{"key", "layout", "body"}` as JSON text) and
+/// the shared head of every picture (as a JSON string), drawn once per
+/// server: the drawing is deterministic and the catalog fixed, and
+/// drawing a hundred tiles on every page load would dominate the first
+/// paint. [`prerender`] fills the cache when the server starts.
 fn drawn(
     catalog: &Catalog,
     key: &str,
     id: &str,
     rotation: Rotation,
-) -> Result<(String, serde_json::Value), String> {
-    type Cache = std::sync::Mutex<std::collections::HashMap<String, (String, serde_json::Value)>>;
+) -> Result<(Arc<str>, Arc<str>), String> {
+    type Cache = std::sync::RwLock<std::collections::HashMap<String, Arc<str>>>;
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    static HEAD: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(key).cloned()) {
-        return Ok(hit);
+    let hit = cache.read().ok().and_then(|c| c.get(key).cloned());
+    if let (Some(entry), Some(head)) = (hit, HEAD.get()) {
+        return Ok((head.clone(), entry));
     }
     let svg =
         bastide_render::tile_svg_bare(catalog, id, rotation).map_err(|e| cut(&e.to_string()))?;
@@ -287,14 +297,33 @@ fn drawn(
         bastide_render::tile_layout(catalog, id, rotation).map_err(|e| cut(&e.to_string()))?;
     let (head, body) =
         split_svg(&svg).ok_or_else(|| format!("cannot split the picture of {}", cut(key)))?;
-    let entry = (
-        head.to_string(),
-        json!({"key": key, "layout": layout_json(id, rotation, &layout), "body": body}),
+    let head = HEAD
+        .get_or_init(|| Arc::from(serde_json::Value::from(head).to_string()))
+        .clone();
+    let entry: Arc<str> = Arc::from(
+        json!({"key": key, "layout": layout_json(id, rotation, &layout), "body": body}).to_string(),
     );
-    if let Ok(mut c) = cache.lock() {
+    if let Ok(mut c) = cache.write() {
         c.insert(key.to_string(), entry.clone());
     }
-    Ok(entry)
+    Ok((head, entry))
+}
+
+/// Draws every tile kind of the catalog in its four rotations into the
+/// cache of batch answers (about 530 pictures, well under a second in a
+/// release build): `bastide serve` runs it on a thread of its own at
+/// start-up, so that the first visitor of a board does not wait for its
+/// tiles to be drawn.
+pub fn prerender() {
+    let catalog = Catalog::builtin();
+    for def in catalog.tiles() {
+        for rotation in Rotation::ALL {
+            let key = format!("{}@{}", def.id, rotation.degrees());
+            if let Err(e) = drawn(&catalog, &key, &def.id, rotation) {
+                tracing::warn!("drawing {key}: {e}");
+            }
+        }
+    }
 }
 
 /// `GET /api/tiles/batch?tiles=base/D@0,base/U@90`: many tiles at once,
@@ -302,20 +331,68 @@ fn drawn(
 /// they share — one request for a whole board instead of one per tile
 /// kind and rotation (docs/performance.md).
 async fn batch(Query(q): Query<BatchQuery>) -> Response {
-    // Drawing is CPU work (the first time a tile is asked for): off the
-    // async threads.
-    match tokio::task::spawn_blocking(move || batch_json(&q.tiles)).await {
-        Ok(Ok(v)) => ([(header::CACHE_CONTROL, "public, max-age=86400")], Json(v)).into_response(),
+    let keys: Vec<String> = q
+        .tiles
+        .split(',')
+        .filter(|k| !k.is_empty())
+        .take(MAX_BATCH)
+        .map(str::to_string)
+        .collect();
+    batch_response(keys, "public, max-age=86400").await
+}
+
+/// `GET /api/games/ID/tiles`: the batch (as `/api/tiles/batch` answers it)
+/// of every tile kind and rotation on the game's board now, each once. A
+/// game page asks for it from `index.html`'s inline script, while the
+/// client's script loads and before the `welcome` says which tiles the
+/// board holds.
+async fn game_tiles(
+    axum::extract::State(hub): axum::extract::State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Response {
+    let handle = match live_game(&hub, &id).await {
+        Ok(h) => h,
+        Err(e) => return e,
+    };
+    let keys = hub
+        .inspect(&handle, |game| {
+            let catalog = game.catalog();
+            let mut seen = std::collections::HashSet::new();
+            game.board()
+                .pieces()
+                .iter()
+                .map(|p| format!("{}@{}", catalog.tile(p.tile).id, p.rot.degrees()))
+                .filter(|k| seen.insert(k.clone()))
+                .collect::<Vec<_>>()
+        })
+        .await;
+    // The board grows: never cached.
+    batch_response(keys, "no-cache").await
+}
+
+async fn batch_response(keys: Vec<String>, cache: &'static str) -> Response {
+    // Drawing is CPU work (a tile not drawn yet): off the async threads.
+    match tokio::task::spawn_blocking(move || batch_text(&keys)).await {
+        Ok(Ok(text)) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, cache),
+            ],
+            text,
+        )
+            .into_response(),
         Ok(Err(e)) => not_found(e),
         Err(e) => not_found(format!("drawing failed: {e}")),
     }
 }
 
-fn batch_json(keys: &str) -> Result<serde_json::Value, String> {
+/// The batch answer `{"head": …, "tiles": […]}` for `ID@ROTATION` keys,
+/// put together from the cached JSON text of each tile.
+fn batch_text(keys: &[String]) -> Result<String, String> {
     let catalog = Catalog::builtin();
-    let mut head = String::new();
-    let mut tiles = Vec::new();
-    for key in keys.split(',').filter(|k| !k.is_empty()).take(MAX_BATCH) {
+    let mut head: Option<Arc<str>> = None;
+    let mut tiles = Vec::with_capacity(keys.len());
+    for key in keys {
         let (id, degrees) = key
             .split_once('@')
             .ok_or_else(|| format!("{} is not ID@ROTATION", cut(key)))?;
@@ -325,12 +402,23 @@ fn batch_json(keys: &str) -> Result<serde_json::Value, String> {
             .and_then(Rotation::from_degrees)
             .ok_or_else(|| format!("{}: rotation is 0, 90, 180 or 270", cut(key)))?;
         let (h, entry) = drawn(&catalog, key, id, rotation)?;
-        if head.is_empty() {
-            head = h;
-        }
+        head.get_or_insert(h);
         tiles.push(entry);
     }
-    Ok(json!({"head": head, "tiles": tiles}))
+    let head = head.unwrap_or_else(|| Arc::from("\"\""));
+    let mut out =
+        String::with_capacity(head.len() + tiles.iter().map(|t| t.len() + 1).sum::<usize>() + 24);
+    out.push_str("{\"head\":");
+    out.push_str(&head);
+    out.push_str(",\"tiles\":[");
+    for (i, t) in tiles.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(t);
+    }
+    out.push_str("]}");
+    Ok(out)
 }
 
 fn cut(s: &str) -> String {
@@ -418,6 +506,26 @@ mod tests {
         let (head, body) = split_svg(&svg).expect("a tile picture has style, defs and a body");
         assert!(head.starts_with("<style>") && head.ends_with("</defs>"));
         assert!(body.contains("data-tile=\"base/D\"") && !body.contains("</svg>"));
+    }
+
+    #[test]
+    fn a_batch_is_one_head_and_the_cached_entries() {
+        let keys = vec!["base/D@90".to_string(), "inns-cathedrals/A@0".to_string()];
+        let text = batch_text(&keys).expect("a batch");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert!(v["head"].as_str().is_some_and(|h| h.starts_with("<style>")));
+        let tiles = v["tiles"].as_array().expect("tiles");
+        assert_eq!(tiles.len(), 2);
+        assert_eq!(tiles[0]["key"], "base/D@90");
+        assert_eq!(tiles[0]["layout"]["rotation"], 90);
+        assert!(tiles[1]["body"]
+            .as_str()
+            .is_some_and(|b| b.contains("inns-cathedrals/A")));
+        // Drawn once: the second answer is the same text.
+        assert_eq!(batch_text(&keys).expect("a batch"), text);
+        assert!(batch_text(&["base/D@45".to_string()]).is_err());
+        assert!(batch_text(&["base/nothing@0".to_string()]).is_err());
+        assert_eq!(batch_text(&[]).expect("empty"), r#"{"head":"","tiles":[]}"#);
     }
 
     #[test]

@@ -271,6 +271,11 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
         )
         .with_writer(std::io::stderr)
         .try_init();
+    // The tile pictures a browser asks for, drawn before anyone asks
+    // (`assets::prerender`); a request meanwhile draws what it needs.
+    let _ = std::thread::Builder::new()
+        .name("prerender".into())
+        .spawn(assets::prerender);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

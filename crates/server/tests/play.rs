@@ -96,6 +96,30 @@ async fn full_game(db: &TestDb) {
     assert_eq!(summary["status"], json!("finished"));
     assert_eq!(summary["version"], json!(n));
     assert_eq!(summary["scores"], json!(game.scores()));
+    // The pictures of the finished board, each tile kind and rotation
+    // once, in one answer (what a game page asks for while it loads).
+    let (status, art) = api.get(&format!("/api/games/{id}/tiles")).await;
+    assert_eq!(status, 200);
+    let mut on_board: Vec<String> = serde_json::to_value(game.state_json().board)
+        .expect("JSON")
+        .as_array()
+        .expect("a board")
+        .iter()
+        .map(|p| format!("{}@{}", p["tile"].as_str().expect("a tile"), p["rotation"]))
+        .collect();
+    on_board.sort();
+    on_board.dedup();
+    let mut sent: Vec<String> = art["tiles"]
+        .as_array()
+        .expect("tiles")
+        .iter()
+        .map(|t| t["key"].as_str().expect("a key").to_string())
+        .collect();
+    sent.sort();
+    assert_eq!(sent, on_board);
+    assert!(art["head"]
+        .as_str()
+        .is_some_and(|h| h.starts_with("<style>")));
 
     let final_events = serde_json::to_value(game.state_json().events).expect("JSON");
     for msgs in [&ma, &mb, &ms] {
