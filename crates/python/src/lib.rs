@@ -1091,6 +1091,16 @@ impl PyGame {
         Ok(d)
     }
 
+    /// For the environments' steps: `apply(action)`, then
+    /// `(current_player, legal)`, `legal` the legal actions of the seat to
+    /// act as `_legal_actions_cached()` gives them (empty at a chance or
+    /// terminal node): one call instead of four.
+    fn _apply_turn(&mut self, action: &Bound<'_, PyAny>) -> PyResult<(i64, Vec<usize>)> {
+        self.apply(action)?;
+        let seat = self.core.current_player();
+        Ok((seat, self._legal_actions_cached()))
+    }
+
     /// `legal_actions()`, kept for the masks of `_env_observation` until
     /// the next action.
     fn _legal_actions_cached(&mut self) -> Vec<usize> {

@@ -138,6 +138,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self._compact = observation == "compact"
         # Rust builds the mask: the codec indices (1) or the first k (2).
         self._mask_mode = 1 if action_mode == "codec" else 2
+        self._legal_mode = action_mode == "legal"
         # One space object per agent, kept: PettingZoo seeds spaces by identity.
         self.observation_spaces = {
             a: obs_space if i == 0 else _copy_space(obs_space)
@@ -177,18 +178,20 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     def _update_turn(self) -> None:
         """Points ``agent_selection`` at the seat to act and gives it the
         legal actions in its info."""
-        seat = self.game.current_player
+        self._turn(self.game.current_player, self.game._legal_actions_cached())
+
+    def _turn(self, seat: int, legal: list[int]) -> None:
+        """``_update_turn`` with the seat to act and its legal actions known."""
         if seat >= 0:
+            infos = self.infos
             # Only the agent selected before had a non-empty info.
-            self.infos[self.agent_selection] = {}
+            infos[self.agent_selection] = {}
             agent = self.possible_agents[seat]
             self.agent_selection = agent
-            legal = self.game._legal_actions_cached()
-            if self.action_mode == "codec":
-                self.infos[agent] = {"legal_actions": legal}
-            else:
+            if self._legal_mode:
                 self._legal = legal
-                self.infos[agent] = {"legal_actions": list(range(min(len(legal), self._n_actions)))}
+                legal = list(range(min(len(legal), self._n_actions)))
+            infos[agent] = {"legal_actions": legal}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees (see the module docstring): fresh arrays."""
@@ -197,6 +200,26 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self._compact,
             self._n_actions,
             self._mask_mode if agent == self.agent_selection else 0,
+        )
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv's ``last``, the observation made in one call."""
+        agent = self.agent_selection
+        obs = (
+            self.game._env_observation(
+                self.agent_name_mapping[agent], self._compact, self._n_actions, self._mask_mode
+            )
+            if observe
+            else None
+        )
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
         )
 
     def _score_lead(self) -> list[float]:
@@ -214,7 +237,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if action is None:
             raise bastide.IllegalAction(f"{agent} must act: None is for agents that are done")
         a = int(action)
-        if self.action_mode == "legal":
+        if self._legal_mode:
             if not 0 <= a < min(len(self._legal), self._n_actions):
                 raise bastide.IllegalAction(
                     f"action {a}: there are {len(self._legal)} legal actions here"
@@ -223,13 +246,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         game = self.game
         if self._score_mode:
             before = self._score_lead()
-            game.apply(a)
+            seat, legal = game._apply_turn(a)
             after = self._score_lead()
             self.rewards = {x: after[i] - before[i] for i, x in enumerate(self.possible_agents)}
         else:
-            game.apply(a)
+            seat, legal = game._apply_turn(a)
         self._cumulative_rewards[agent] = 0.0
-        if game.is_terminal:
+        if seat == bastide.TERMINAL_PLAYER:
             if not self._score_mode:
                 returns = game.returns()
                 self.rewards = {x: float(returns[i]) for i, x in enumerate(self.possible_agents)}
@@ -243,7 +266,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self._accumulate_rewards()
         # With win/loss rewards every reward stays 0 until the end: nothing
         # to accumulate.
-        self._update_turn()
+        self._turn(seat, legal)
 
     def render(self) -> str | None:
         """A one-line text summary (``render_mode="ansi"``)."""
