@@ -54,6 +54,8 @@ from bastide._config import action_mode_for, game_kwargs, observation_space
 
 __all__ = ["env", "raw_env", "MAX_LEGAL"]
 
+_TERMINAL = bastide.TERMINAL_PLAYER
+
 #: The largest ``max_legal`` accepted in ``action_mode="legal"``.
 MAX_LEGAL = 1 << 16
 
@@ -252,7 +254,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         else:
             seat, legal = game._apply_turn(a)
         self._cumulative_rewards[agent] = 0.0
-        if seat == bastide.TERMINAL_PLAYER:
+        if seat == _TERMINAL:
             if not self._score_mode:
                 returns = game.returns()
                 self.rewards = {x: float(returns[i]) for i, x in enumerate(self.possible_agents)}
