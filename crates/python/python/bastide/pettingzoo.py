@@ -22,7 +22,7 @@ default):
 
 With ``observation="compact"`` the board comes as rows instead of planes,
 a few kilobytes rather than half a megabyte, and an observation costs a
-microsecond or two rather than tens: ``pieces`` (``int16[P, 6]``, a row per
+few microseconds rather than tens: ``pieces`` (``int16[P, 6]``, a row per
 placed piece), ``followers`` (``int16[F, 7]``), the same ``globals`` and
 ``action_mask`` (see ``bastide.Game.compact_observation`` and
 docs/python.md). Every observation is a fresh set of arrays the agent may
