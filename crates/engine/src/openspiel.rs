@@ -878,6 +878,18 @@ impl TensorPart<'_> {
     }
 }
 
+/// The kind `k` of the follower planes `CELL_PLANES + 4·seat + k` for a
+/// follower on a feature of `kind`: road, city, monastery, then fields and
+/// the rest.
+pub fn follower_kind_index(kind: FeatureKind) -> usize {
+    match kind {
+        FeatureKind::Road => 0,
+        FeatureKind::City => 1,
+        FeatureKind::Monastery => 2,
+        _ => 3,
+    }
+}
+
 /// The observation tensor of `player`: `planes × W × W` cell planes (the
 /// codec's window, row `y + R`, column `x + R`) followed by a vector of
 /// globals. Layout in `docs/openspiel.md`; every value lies in `0..=1`.
@@ -905,6 +917,18 @@ impl ActionCodec {
     pub fn state_tensor(&self, state: &State, player: usize) -> ObservationTensor {
         let o = state.observation(player);
         self.tensor(state.game(), player, o.drawn)
+    }
+
+    /// The globals of [`ActionCodec::observation_tensor`] alone, without
+    /// the cost of the cell planes.
+    pub fn observation_globals(&self, game: &Game, player: usize) -> Vec<f32> {
+        self.globals(game, player, game.visible_drawn_tile(), &mut [])
+    }
+
+    /// The globals of [`ActionCodec::state_tensor`] alone.
+    pub fn state_globals(&self, state: &State, player: usize) -> Vec<f32> {
+        let o = state.observation(player);
+        self.globals(state.game(), player, o.drawn, &mut [])
     }
 
     /// The tensor's shape for `game`: `(planes, globals)`. The shared part
@@ -996,16 +1020,33 @@ impl ActionCodec {
         }
         for f in game.followers() {
             let rel = (f.player as usize + n - player) % n;
-            let kind = match game.follower_kind(f) {
-                FeatureKind::Road => 0,
-                FeatureKind::City => 1,
-                FeatureKind::Monastery => 2,
-                _ => 3,
-            };
+            let kind = follower_kind_index(game.follower_kind(f));
             let (pos, _) = game.feature_anchor(f.piece, f.feature);
             set(CELL_PLANES + 4 * rel + kind, pos, 1.0);
         }
-        // Globals.
+        let shared = CELL_PLANES + 4 * n;
+        let g = self.globals(game, player, drawn, &mut cells[shared * w * w..]);
+        debug_assert_eq!(g.len(), globals_len);
+        ObservationTensor {
+            planes,
+            width: w,
+            cells,
+            globals: g,
+        }
+    }
+
+    /// The globals of `player`'s tensor; the expansions write their cell
+    /// planes into `cells` (the planes after the shared ones; empty: none).
+    fn globals(
+        &self,
+        game: &Game,
+        player: usize,
+        drawn: Option<TileIdx>,
+        cells: &mut [f32],
+    ) -> Vec<f32> {
+        let n = game.player_count();
+        let cat = game.catalog();
+        let globals_len = self.tensor_shape(game).1;
         let mut g = Vec::with_capacity(globals_len);
         let phase = game.phase();
         for p in PHASES {
@@ -1025,43 +1066,40 @@ impl ActionCodec {
         // The tiles this seat has not seen: the pile, a pending
         // Half-and-half draw (already in `remaining_tiles`), and a drawn tile
         // a chance node hides (`drawn` is then `None`).
-        let mut remaining = game.remaining_tiles();
-        let mut left = game.tiles_left() + game.undisclosed_draws().len();
+        // Counted by kind in place (`remaining_tiles` without its map).
+        let kinds = cat.tiles().len();
+        let undisclosed = game.undisclosed_draws();
+        let mut remaining = vec![0u32; kinds];
+        for t in game.pile.iter().chain(&undisclosed) {
+            remaining[t.0 as usize] += 1;
+        }
+        let mut left = game.tiles_left() + undisclosed.len();
         if drawn.is_none() {
             if let Some(d) = game.visible_drawn_tile() {
-                *remaining.entry(d).or_insert(0) += 1;
+                remaining[d.0 as usize] += 1;
                 left += 1;
             }
         }
         let total = game.board().pieces().len() + left + usize::from(drawn.is_some());
         g.push(left as f32 / total.max(1) as f32);
-        let kinds = cat.tiles().len();
-        let mut onehot = vec![0f32; kinds];
+        let onehot = g.len();
+        g.resize(onehot + kinds, 0.0);
         if let Some(t) = drawn {
-            onehot[t.0 as usize] = 1.0;
+            g[onehot + t.0 as usize] = 1.0;
         }
-        g.extend(onehot);
-        let mut rem = vec![0f32; kinds];
-        for (t, c) in remaining {
-            rem[t.0 as usize] = c as f32 / cat.tile(t).count.max(1) as f32;
+        for (t, &c) in cat.tiles().iter().zip(&remaining) {
+            g.push((c as f32 / t.count.max(1) as f32).min(1.0));
         }
-        g.extend(rem.into_iter().map(|x| x.min(1.0)));
-        let shared = CELL_PLANES + 4 * n;
         let mut part = TensorPart {
             codec: self,
-            cells: &mut cells[shared * w * w..],
+            cells,
             base: 0,
             end: 0,
             globals: &mut g,
         };
         crate::expansions::tensor(game, player, &mut part);
         debug_assert_eq!(g.len(), globals_len);
-        ObservationTensor {
-            planes,
-            width: w,
-            cells,
-            globals: g,
-        }
+        g
     }
 }
 
@@ -1484,6 +1522,20 @@ mod tests {
     /// for that seat (pile reshuffled, other hands and a pending
     /// Half-and-half draw dealt again) leaves it unchanged, at every
     /// position of every combination.
+    #[test]
+    fn observation_globals_are_the_tensors_globals() {
+        let codec = ActionCodec {
+            radius: 8,
+            slots: 3,
+        };
+        each_position(1, |g, _| {
+            for p in 0..g.player_count() {
+                let t = codec.observation_tensor(g, p);
+                assert_eq!(codec.observation_globals(g, p), t.globals);
+            }
+        });
+    }
+
     #[test]
     fn observation_tensor_depends_only_on_what_the_seat_knows() {
         let codec = ActionCodec::default();

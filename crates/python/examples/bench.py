@@ -3,9 +3,11 @@
 Run after installing the package (``pip install ./crates/python``, plus
 pettingzoo, gymnasium and, for the Ray figures, ray):
 
-    python crates/python/examples/bench.py [--seconds S] [--ray]
+    python crates/python/examples/bench.py [--seconds S] [--ray] [--only TEXT] [--cpu]
 
-Every figure is a median of three runs of about ``S`` seconds each.
+Every figure is a median of three runs of about ``S`` seconds each, by the
+wall clock (``--cpu``: by this process's CPU time; Ray's figures are always
+by the wall clock).
 """
 
 from __future__ import annotations
@@ -20,13 +22,18 @@ import numpy as np
 
 import bastide
 
+#: The clock of the rates: wall-clock time, or with ``--cpu`` this
+#: process's CPU time (all its threads), which other programs' load on a
+#: shared machine disturbs much less.
+CLOCK: Callable[[], float] = time.perf_counter
+
 
 def rate(work: Callable[[], int], seconds: float) -> float:
     """Units of ``work`` per second, run repeatedly for about ``seconds``."""
-    done, start = 0, time.perf_counter()
+    done, start = 0, CLOCK()
     while True:
         done += work()
-        elapsed = time.perf_counter() - start
+        elapsed = CLOCK() - start
         if elapsed >= seconds:
             return done / elapsed
 
@@ -68,21 +75,38 @@ def python_loop() -> Callable[[], int]:
     return work
 
 
-def pettingzoo_steps(radius: int) -> Callable[[], int]:
+def pettingzoo_steps(
+    radius: int, observation: str = "planes", agent: str = "mask"
+) -> Callable[[], int]:
+    """Random steps through the AEC API (``raw_env``). The agent draws a
+    legal action from the mask (``"mask"``: ``np.flatnonzero`` over the
+    ``int8`` mask, the plain way; ``"bool"``: the same mask viewed as
+    ``bool``, which NumPy scans ten times faster) or from
+    ``info["legal_actions"]`` (``"info"``)."""
     from bastide.pettingzoo import raw_env
 
-    env = raw_env(sets="base", players=2, radius=radius)
+    # The default form without the argument, so that these rows also run
+    # against builds without the option (the figures before it).
+    form = {} if observation == "planes" else {"observation": observation}
+    env = raw_env(sets="base", players=2, radius=radius, **form)
     rng = np.random.default_rng(0)
+    pick = random.Random(0)
 
     def work() -> int:
         env.reset(seed=int(rng.integers(2**31)))
         n = 0
         for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
+            obs, _, term, trunc, info = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if agent == "mask":
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            elif agent == "bool":
+                legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+                env.step(int(legal[pick.randrange(len(legal))]))
+            else:
+                env.step(pick.choice(info["legal_actions"]))
             n += 1
         return n
 
@@ -111,7 +135,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--ray", action="store_true", help="also Ray on 1 and 2 CPUs")
+    ap.add_argument("--only", default="", help="only the rows whose name contains this")
+    ap.add_argument("--cpu", action="store_true", help="rates per CPU second, not wall-clock")
     a = ap.parse_args()
+    global CLOCK
+    if a.cpu:
+        CLOCK = time.process_time
     s = a.seconds
     rows: list[tuple[str, Callable[[], Callable[[], int]], str]] = [
         ("VectorGame(256).step_random, 1 thread", lambda: vector_random(256, 1), "actions"),
@@ -120,13 +149,37 @@ def main() -> None:
         ("Game in a Python loop (legal_actions, apply)", python_loop, "actions"),
         ("PettingZoo AEC, radius 30", lambda: pettingzoo_steps(30), "steps"),
         ("PettingZoo AEC, radius 15", lambda: pettingzoo_steps(15), "steps"),
+        (
+            "PettingZoo AEC with info agent, radius 30",
+            lambda: pettingzoo_steps(30, agent="info"),
+            "steps",
+        ),
+        ("PettingZoo compact, radius 30", lambda: pettingzoo_steps(30, "compact"), "steps"),
+        ("PettingZoo compact, radius 15", lambda: pettingzoo_steps(15, "compact"), "steps"),
+        (
+            "PettingZoo compact, radius 30, bool mask agent",
+            lambda: pettingzoo_steps(30, "compact", "bool"),
+            "steps",
+        ),
+        (
+            "PettingZoo compact, radius 30, info agent",
+            lambda: pettingzoo_steps(30, "compact", "info"),
+            "steps",
+        ),
+        (
+            "PettingZoo compact, radius 15, info agent",
+            lambda: pettingzoo_steps(15, "compact", "info"),
+            "steps",
+        ),
     ]
     for name, make, unit in rows:
-        print(f"{name:<46} {median_rate(make, s):>12,.0f} {unit}/s", flush=True)
+        if a.only not in name:
+            continue
+        print(f"{name:<50} {median_rate(make, s):>12,.0f} {unit}/s", flush=True)
     if a.ray:
         for cpus in (1, 2):
             name = f"Ray, {cpus} CPU(s), 48 games mcts:30 vs mcts:30"
-            print(f"{name:<46} {ray_games(cpus, 48):>12,.1f} games/s", flush=True)
+            print(f"{name:<50} {ray_games(cpus, 48):>12,.1f} games/s", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,16 +16,16 @@ use std::sync::Mutex;
 use bastide_bots::{Bot, BotSpec, View};
 use bastide_engine::expansions::Family;
 use bastide_engine::limits::MAX_RECORD_BYTES;
-use bastide_engine::openspiel::{ActionCodec, ObservationTensor, State};
+use bastide_engine::openspiel::{follower_kind_index, ActionCodec, ObservationTensor, State};
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::Catalog;
-use bastide_engine::{Action, Game, GameConfig, Phase, TileIdx};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, TileIdx};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyByteArray, PyString};
+use pyo3::types::{PyByteArray, PyDict, PyString, PyTuple};
 
 create_exception!(
     bastide,
@@ -99,6 +99,79 @@ fn frombuffer(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
         py.import("numpy")?.getattr("frombuffer").map(Bound::unbind)
     })?
     .bind(py))
+}
+
+/// NumPy's `ndarray` type and the dtypes the environments' observations
+/// use, looked up once: `ndarray(shape, dtype, buffer, offset)` is the
+/// cheapest way to wrap a buffer (a third of `frombuffer` and `reshape`).
+struct Numpy {
+    ndarray: Py<PyAny>,
+    float32: Py<PyAny>,
+    int16: Py<PyAny>,
+    int8: Py<PyAny>,
+}
+
+fn numpy(py: Python<'_>) -> PyResult<&Numpy> {
+    static NP: GILOnceCell<Numpy> = GILOnceCell::new();
+    NP.get_or_try_init(py, || {
+        let np = py.import("numpy")?;
+        let dtype = |name: &str| -> PyResult<Py<PyAny>> {
+            Ok(np.getattr("dtype")?.call1((name,))?.unbind())
+        };
+        Ok(Numpy {
+            ndarray: np.getattr("ndarray")?.unbind(),
+            float32: dtype("float32")?,
+            int16: dtype("int16")?,
+            int8: dtype("int8")?,
+        })
+    })
+}
+
+/// An array of `dtype` and `shape` over `buf` from byte `offset`.
+fn view<'py>(
+    buf: &Bound<'py, PyByteArray>,
+    dtype: &Py<PyAny>,
+    shape: &[usize],
+    offset: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = buf.py();
+    numpy(py)?
+        .ndarray
+        .bind(py)
+        .call1((PyTuple::new(py, shape)?, dtype.bind(py), buf, offset))
+}
+
+/// Which action mask [`PyGame::_env_observation`] builds (any other
+/// value: all zero): the codec indices of the legal actions.
+const MASK_CODEC: u8 = 1;
+/// Or the first `k` entries, `k` the number of legal actions (legal mode).
+const MASK_FIRST: u8 = 2;
+
+/// Columns of a row of the compact observation's `pieces`: x, y, tile
+/// index, rotation (quarter turns), half-tile corner (−1 for a whole
+/// tile, else NW NE SE SW as 0–3), placed this turn (0/1).
+pub const PIECE_COLUMNS: usize = 6;
+/// Columns of a row of `followers`: relative seat, piece row, feature of
+/// the piece, kind (road, city, monastery, field or other as 0–3), large
+/// follower (0/1), and the x, y of the cell that names the feature (as
+/// the planes show it).
+pub const FOLLOWER_COLUMNS: usize = 7;
+
+/// Rows of the compact observation's `pieces` for a configuration: the
+/// pieces the set-up places plus the bound on moves, each move placing at
+/// most one piece (a fixed number, so the observation has a fixed shape).
+fn piece_rows(config: &GameConfig) -> usize {
+    Game::new(config.clone()).map_or(0, |g| game_piece_rows(&g))
+}
+
+/// [`piece_rows`] of a game at its start.
+fn game_piece_rows(game: &Game) -> usize {
+    game.board().pieces().len() + bastide_engine::openspiel::max_game_length(game)
+}
+
+/// Rows of `followers`: every follower of every seat, the large one too.
+fn follower_rows(game: &Game) -> usize {
+    game.player_count() * (usize::from(game.options().followers) + 1)
 }
 
 /// JSON text of a Python value: a `str` is taken as JSON text, anything
@@ -343,6 +416,11 @@ pub struct PyGame {
     /// Explicit mode: the chance outcomes applied, each with the number of
     /// player actions before it (pickling replays both exactly).
     chances: Vec<(usize, TileIdx)>,
+    /// Rows of the compact observation's `pieces` ([`piece_rows`]).
+    piece_rows: usize,
+    /// The legal codec indices here, once `_legal_actions_cached` asked
+    /// (the environments' masks reuse them); cleared by every action.
+    legal_cache: Option<Vec<usize>>,
 }
 
 impl PyGame {
@@ -367,6 +445,7 @@ impl PyGame {
             Core::Plain(game)
         };
         let space = codec.num_distinct_actions(core.game());
+        let piece_rows = game_piece_rows(core.game());
         Ok(PyGame {
             core,
             codec,
@@ -375,7 +454,144 @@ impl PyGame {
             history: Vec::new(),
             draws,
             chances: Vec::new(),
+            piece_rows,
+            legal_cache: None,
         })
+    }
+
+    /// The globals of `seat`'s observation, without its planes.
+    fn globals_of(&self, seat: usize) -> Vec<f32> {
+        match &self.core {
+            Core::Plain(g) => self.codec.observation_globals(g, seat),
+            Core::Explicit(s) => self.codec.state_globals(s, seat),
+        }
+    }
+
+    /// Refuses a position whose pieces or followers overflow the compact
+    /// observation's rows (never seen: [`piece_rows`] bounds the moves).
+    fn check_rows(&self) -> PyResult<()> {
+        let g = self.core.game();
+        let (pieces, followers) = (g.board().pieces().len(), g.followers().len());
+        let (prows, frows) = (self.piece_rows, follower_rows(g));
+        if pieces > prows || followers > frows {
+            return Err(PyRuntimeError::new_err(format!(
+                "{pieces} pieces and {followers} followers overflow the compact observation's {prows} and {frows} rows"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Writes the compact observation's `pieces` then `followers` rows of
+    /// `seat` (`i16`, native order; see [`PIECE_COLUMNS`] and
+    /// [`FOLLOWER_COLUMNS`]) into `out`, which holds exactly them.
+    fn compact_rows(&self, seat: usize, out: &mut [u8]) {
+        let g = self.core.game();
+        out.fill(0xFF); // every value -1
+        let (p, f) = out.split_at_mut(2 * self.piece_rows * PIECE_COLUMNS);
+        let put = |row: &mut [u8], vals: &[i16]| {
+            for (b, v) in row.chunks_exact_mut(2).zip(vals) {
+                b.copy_from_slice(&v.to_ne_bytes());
+            }
+        };
+        let coord = |v: i32| v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        let last = g.last_piece();
+        let pieces = g.board().pieces().iter().enumerate();
+        for ((i, pc), r) in pieces.zip(p.chunks_exact_mut(2 * PIECE_COLUMNS)) {
+            let corner = pc.corner.map_or(-1, |c| c as i16);
+            let rows = [
+                coord(pc.pos.x),
+                coord(pc.pos.y),
+                pc.tile.0 as i16,
+                pc.rot.quarters() as i16,
+                corner,
+                i16::from(last == Some(i as u16)),
+            ];
+            put(r, &rows);
+        }
+        let n = g.player_count();
+        for (fo, r) in g
+            .followers()
+            .iter()
+            .zip(f.chunks_exact_mut(2 * FOLLOWER_COLUMNS))
+        {
+            let kind = follower_kind_index(g.follower_kind(fo)) as i16;
+            let (pos, _) = g.feature_anchor(fo.piece, fo.feature);
+            let row = [
+                ((fo.player as usize + n - seat) % n) as i16,
+                fo.piece as i16,
+                i16::from(fo.feature),
+                kind,
+                i16::from(fo.figure == Figure::Big),
+                coord(pos.x),
+                coord(pos.y),
+            ];
+            put(r, &row);
+        }
+    }
+
+    /// The compact observation of `seat` and a mask of `mask_len` entries
+    /// ([`PyGame::mask_into`]) in one fresh buffer, as arrays: `pieces`,
+    /// `followers`, `globals`, `action_mask`.
+    #[allow(clippy::type_complexity)]
+    fn compact_arrays<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: usize,
+        mask_mode: u8,
+        mask_len: usize,
+    ) -> PyResult<[Bound<'py, PyAny>; 4]> {
+        self.check_rows()?;
+        let globals = self.globals_of(seat);
+        let (p, f) = (self.piece_rows, follower_rows(self.core.game()));
+        let gb = 4 * globals.len();
+        let f_at = gb + 2 * p * PIECE_COLUMNS;
+        let m_at = f_at + 2 * f * FOLLOWER_COLUMNS;
+        if mask_mode == MASK_CODEC || mask_mode == MASK_FIRST {
+            self.cache_legal();
+        }
+        let buf = PyByteArray::new_with(py, m_at + mask_len, |b| {
+            b[..gb].copy_from_slice(bytemuck::cast_slice(&globals));
+            self.compact_rows(seat, &mut b[gb..m_at]);
+            self.mask_into(mask_mode, &mut b[m_at..]);
+            Ok(())
+        })?;
+        let np = numpy(py)?;
+        Ok([
+            view(&buf, &np.int16, &[p, PIECE_COLUMNS], gb)?,
+            view(&buf, &np.int16, &[f, FOLLOWER_COLUMNS], f_at)?,
+            view(&buf, &np.float32, &[globals.len()], 0)?,
+            view(&buf, &np.int8, &[mask_len], m_at)?,
+        ])
+    }
+
+    /// Fills [`PyGame::legal_cache`].
+    fn cache_legal(&mut self) {
+        if self.legal_cache.is_none() {
+            self.legal_cache = Some(self.legal_actions());
+        }
+    }
+
+    /// The action mask of `mode` ([`MASK_CODEC`], [`MASK_FIRST`] or none)
+    /// into `m` (zeroed, its length the mask's), from the legal actions
+    /// cached by [`PyGame::cache_legal`].
+    fn mask_into(&self, mode: u8, m: &mut [u8]) {
+        let legal = match &self.legal_cache {
+            Some(l) if mode == MASK_CODEC || mode == MASK_FIRST => l,
+            _ => return,
+        };
+        if self.core.game().is_finished() {
+            return;
+        }
+        if mode == MASK_CODEC {
+            for &i in legal {
+                if let Some(x) = m.get_mut(i) {
+                    *x = 1;
+                }
+            }
+        } else {
+            let k = legal.len().min(m.len());
+            m[..k].fill(1);
+        }
     }
 
     fn catalog(&self) -> &Catalog {
@@ -433,6 +649,7 @@ impl PyGame {
             _ => None,
         };
         self.core.apply(&a).map_err(|e| illegal(e.to_string()))?;
+        self.legal_cache = None;
         self.history.push(a);
         self.draws.extend(drawn);
         Ok(())
@@ -495,6 +712,7 @@ impl PyGame {
             Core::Explicit(s) => {
                 s.apply_chance(t)
                     .map_err(|e| illegal(format!("chance: {e}")))?;
+                self.legal_cache = None;
                 self.chances.push((self.history.len(), t));
                 Ok(())
             }
@@ -727,6 +945,20 @@ impl PyGame {
     /// Applies a player's action: a codec index or a record-format dict.
     /// Raises `IllegalAction` (game unchanged) if the rules forbid it.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        // An index from the cached legal list (the environments' steps):
+        // its action is legal here, so the engine need not check it again.
+        if let (Some(legal), Core::Plain(g), Ok(i)) =
+            (&self.legal_cache, &mut self.core, action.extract::<usize>())
+        {
+            if legal.binary_search(&i).is_ok() {
+                if let Some(a) = self.codec.decode(g, i) {
+                    g.apply_legal(&a);
+                    self.legal_cache = None;
+                    self.history.push(a);
+                    return Ok(());
+                }
+            }
+        }
         let a = self.action_of(action)?;
         self.apply_action(a)
     }
@@ -783,6 +1015,97 @@ impl PyGame {
         let w = self.codec.width();
         let (planes, globals) = self.codec.tensor_shape(self.core.game());
         ((planes, w, w), (globals,))
+    }
+
+    /// What `seat` sees, compactly: `(pieces, followers, globals)`.
+    /// `pieces` is `int16[P, 6]`, a row per piece placed, in placement
+    /// order (x, y, tile index, rotation in quarter turns, half-tile corner
+    /// or −1, placed this turn), then rows of −1; `followers` is
+    /// `int16[F, 7]`, a row per follower on the board (relative seat, piece
+    /// row, feature, kind: road city monastery field as 0–3, large, x, y
+    /// of the cell naming the feature), then rows of −1; `globals` is
+    /// `observation`'s globals. Shapes in `compact_shape`.
+    fn compact_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let seat = self.seat(seat)?;
+        let [p, f, g, _] = self.compact_arrays(py, seat, 0, 0)?;
+        Ok((p, f, g))
+    }
+
+    /// Shapes of `compact_observation`: `((P, 6), (F, 7), (globals,))`.
+    #[getter]
+    fn compact_shape(&self) -> ((usize, usize), (usize, usize), (usize,)) {
+        let game = self.core.game();
+        (
+            (self.piece_rows, PIECE_COLUMNS),
+            (follower_rows(game), FOLLOWER_COLUMNS),
+            (self.codec.tensor_shape(game).1,),
+        )
+    }
+
+    /// The environments' observation of `seat` in one call: a dict of
+    /// `compact_observation`'s arrays (`pieces`, `followers`, `globals`) or
+    /// of `observation`'s (`observation`, `globals`), and `action_mask`,
+    /// `int8[mask_len]`: none (`mask_mode` 0), the legal codec indices (1)
+    /// or the first as many entries as there are legal actions (2).
+    fn _env_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+        compact: bool,
+        mask_len: usize,
+        mask_mode: u8,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat(seat)?;
+        if mask_len > MAX_MASK {
+            return Err(PyValueError::new_err(format!(
+                "a mask of {mask_len} entries; at most {MAX_MASK}"
+            )));
+        }
+        let d = PyDict::new(py);
+        if compact {
+            let [p, f, g, m] = self.compact_arrays(py, seat, mask_mode, mask_len)?;
+            d.set_item("pieces", p)?;
+            d.set_item("followers", f)?;
+            d.set_item("globals", g)?;
+            d.set_item("action_mask", m)?;
+            return Ok(d);
+        }
+        let t = self.core.tensor(&self.codec, seat);
+        d.set_item(
+            "observation",
+            f32_array(py, &t.cells, &[t.planes, t.width, t.width])?,
+        )?;
+        d.set_item("globals", f32_array(py, &t.globals, &[t.globals.len()])?)?;
+        if mask_mode == MASK_CODEC || mask_mode == MASK_FIRST {
+            self.cache_legal();
+        }
+        let buf = PyByteArray::new_with(py, mask_len, |b| {
+            self.mask_into(mask_mode, b);
+            Ok(())
+        })?;
+        d.set_item("action_mask", view(&buf, &numpy(py)?.int8, &[mask_len], 0)?)?;
+        Ok(d)
+    }
+
+    /// For the environments' steps: `apply(action)`, then
+    /// `(current_player, legal)`, `legal` the legal actions of the seat to
+    /// act as `_legal_actions_cached()` gives them (empty at a chance or
+    /// terminal node): one call instead of four.
+    fn _apply_turn(&mut self, action: &Bound<'_, PyAny>) -> PyResult<(i64, Vec<usize>)> {
+        self.apply(action)?;
+        let seat = self.core.current_player();
+        Ok((seat, self._legal_actions_cached()))
+    }
+
+    /// `legal_actions()`, kept for the masks of `_env_observation` until
+    /// the next action.
+    fn _legal_actions_cached(&mut self) -> Vec<usize> {
+        self.cache_legal();
+        self.legal_cache.clone().unwrap_or_default()
     }
 
     /// The game record (dict): config plus the actions taken. With explicit
@@ -1336,6 +1659,7 @@ impl PyVectorGame {
             })?;
         let mut config = self.config.clone();
         config.seed = s.seed;
+        let piece_rows = piece_rows(&config);
         Ok(PyGame {
             core: Core::Plain(s.game.clone()),
             codec: self.codec,
@@ -1344,6 +1668,8 @@ impl PyVectorGame {
             history: s.history.clone(),
             draws: Vec::new(),
             chances: Vec::new(),
+            piece_rows,
+            legal_cache: None,
         })
     }
 }

@@ -23,6 +23,10 @@ from bastide import pettingzoo as bp
         {"sets": "base,map-chips", "players": 2, "radius": 15},
         {"sets": "base,plague", "players": 2, "radius": 12},
         {"sets": "base", "players": 2, "action_mode": "legal", "reward": "score"},
+        {"sets": "base", "players": 2, "observation": "compact"},
+        {"sets": "winter,gingerbread", "players": 3, "radius": 15, "observation": "compact"},
+        {"sets": "base,river1,halfsies1", "players": 2, "observation": "compact"},
+        {"sets": "base,plague", "players": 2, "radius": 12, "observation": "compact"},
     ],
 )
 def test_pettingzoo_api(kwargs):
@@ -35,6 +39,7 @@ def test_pettingzoo_api(kwargs):
 def test_pettingzoo_seed():
     # PettingZoo's checker raises on any failure.
     seed_test(lambda: bp.env(sets="base", players=2), num_cycles=500)
+    seed_test(lambda: bp.env(sets="base", observation="compact"), num_cycles=500)
     seed_test(lambda: bp.env(sets="base,river2", players=3, radius=15), num_cycles=300)
     a, b = bp.raw_env(sets="base"), bp.raw_env(sets="base")
     a.reset(seed=8)
@@ -44,21 +49,43 @@ def test_pettingzoo_seed():
     assert a.game.to_record() != b.game.to_record()
 
 
-def test_pettingzoo_plays_whole_games_with_masks_equal_to_the_legal_list():
-    e = bp.raw_env(sets="base", players=2)
+@pytest.mark.parametrize("observation", ["planes", "compact"])
+def test_pettingzoo_plays_whole_games_with_masks_equal_to_the_legal_list(observation):
+    e = bp.raw_env(sets="base", players=2, observation=observation)
     e.reset(seed=3)
     steps = 0
+    kept = []
     for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _ = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         if terminated or truncated:
+            assert not obs["action_mask"].any()
             e.step(None)
             continue
         legal = e.game.legal_actions()
         assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+        assert info["legal_actions"] == legal
+        # The agent not to act sees no legal action.
+        other = e.possible_agents[1 - e.agent_name_mapping[agent]]
+        assert not e.observe(other)["action_mask"].any()
         assert e.agent_name_mapping[agent] == e.game.current_player
+        kept.append((obs, {k: v.copy() for k, v in obs.items()}))
         e.step(legal[len(legal) // 2])
         steps += 1
     assert steps > 100 and e.agents == []
+    # Observations are fresh arrays: those kept did not change since.
+    for obs, copy in kept:
+        assert all(np.array_equal(obs[k], copy[k]) for k in obs)
+
+
+def test_pettingzoo_legal_mode_infos_list_the_action_ids():
+    e = bp.raw_env(sets="base", players=2, action_mode="legal", max_legal=8)
+    e.reset(seed=2)
+    for _ in range(30):
+        obs, _, _, _, info = e.last()
+        k = min(len(e.game.legal_actions()), 8)
+        assert info["legal_actions"] == list(range(k))
+        assert np.flatnonzero(obs["action_mask"]).tolist() == info["legal_actions"]
+        e.step(info["legal_actions"][-1])
 
 
 def test_pettingzoo_illegal_action_loses_the_game():
@@ -99,6 +126,8 @@ def test_pettingzoo_plague_defaults_to_legal_mode_and_its_codec_mask_works():
         {"sets": "base", "opponents": "random", "render_mode": "ansi"},
         {"sets": "base,plague", "opponents": "greedy", "radius": 12},
         {"sets": "base", "opponents": "random", "action_mode": "legal", "max_legal": 512},
+        {"sets": "base", "opponents": "random", "observation": "compact"},
+        {"sets": "base,plague", "opponents": "greedy", "radius": 12, "observation": "compact"},
     ],
 )
 def test_gymnasium_check_env(kwargs):
@@ -121,3 +150,10 @@ def test_gymnasium_episode_and_illegal_actions():
         obs, r, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         steps += 1
     assert steps > 30 and r in (-1.0, 0.0, 1.0)
+
+
+def test_environments_refuse_an_unknown_observation_form():
+    with pytest.raises(ValueError, match="compact"):
+        bp.raw_env(sets="base", observation="dense")
+    with pytest.raises(ValueError, match="compact"):
+        bg.BastideEnv(sets="base", observation="dense")

@@ -113,16 +113,21 @@ def test_explicit_chance_nodes_are_the_draws(sets):
     assert h.is_terminal and h.scores() == g.scores()
 
 
+def views(g, seat):
+    """Every array of both observation forms of ``seat``."""
+    return (*g.observation(seat), *g.compact_observation(seat))
+
+
 def test_observations_hide_the_pile_order():
     """Two games with different seeds (so different pile orders) but the
-    same draws and moves look the same to every seat."""
+    same draws and moves look the same to every seat, in both forms."""
     rng = random.Random(4)
     a = bastide.Game(sets="base,river1", players=2, seed=100, explicit_chance=True)
     b = bastide.Game(sets="base,river1", players=2, seed=200, explicit_chance=True)
     for _ in range(80):
         if a.is_chance:
             for seat in range(2):
-                for x, y in zip(a.observation(seat), b.observation(seat)):
+                for x, y in zip(views(a, seat), views(b, seat)):
                     assert np.array_equal(x, y)
             t = rng.choice([t for t, _ in a.chance_outcomes()])
             a.apply_chance(t)
@@ -133,7 +138,7 @@ def test_observations_hide_the_pile_order():
             a.apply(i)
             b.apply(i)
         for seat in range(2):
-            for x, y in zip(a.observation(seat), b.observation(seat)):
+            for x, y in zip(views(a, seat), views(b, seat)):
                 assert np.array_equal(x, y)
 
 
@@ -154,6 +159,45 @@ def test_observation_layout(players):
     # Arrays are fresh, writable copies.
     cells[:] = 0
     assert g.observation(0)[0][0, 10, 10] == 1.0
+
+
+@pytest.mark.parametrize("sets", ["base", "base,inns-cathedrals", "base,river1,halfsies1"])
+def test_compact_observation_is_the_planes_board_as_rows(sets):
+    """Each piece row covers its cell in plane 0, each follower row lights
+    its seat and kind's plane at its cell, and the globals are the planes'."""
+    radius, players = 20, 3
+    g = bastide.Game(sets=sets, players=players, seed=5, radius=radius)
+    rng = random.Random(2)
+    kinds = len(g.tile_ids)
+    for step in range(400):
+        if g.is_terminal:
+            break
+        seat = step % players
+        pieces, followers, glob = g.compact_observation(seat)
+        cells, glob_planes = g.observation(seat)
+        assert (pieces.shape, followers.shape, glob.shape) == g.compact_shape
+        assert pieces.dtype == followers.dtype == np.int16 and glob.dtype == np.float32
+        assert np.array_equal(glob, glob_planes)
+        placed = pieces[pieces[:, 2] >= 0]
+        assert (pieces[len(placed) :] == -1).all() and len(placed) > 0
+        assert (placed[:, 2] < kinds).all() and set(placed[:, 3]) <= {0, 1, 2, 3}
+        assert placed[:, 5].sum() <= 1
+        for x, y, _tile, _rot, corner, last in placed:
+            if abs(x) <= radius and abs(y) <= radius:
+                assert cells[0, y + radius, x + radius] == (1.0 if corner < 0 else 0.5)
+                if last:
+                    assert cells[19, y + radius, x + radius] == 1.0
+        on = followers[followers[:, 0] >= 0]
+        assert (followers[len(on) :] == -1).all()
+        lit = set()
+        for rel, piece, _feature, kind, _big, x, y in on:
+            assert 0 <= rel < players and 0 <= piece < len(placed) and 0 <= kind < 4
+            if abs(x) <= radius and abs(y) <= radius:
+                assert cells[26 + 4 * rel + kind, y + radius, x + radius] == 1.0
+                lit.add((26 + 4 * rel + kind, y + radius, x + radius))
+        planes = cells[26 : 26 + 4 * players]
+        assert len(lit) == int(np.count_nonzero(planes))
+        g.apply(rng.choice(g.legal_actions()))
 
 
 def test_config_forms():
@@ -258,12 +302,12 @@ def test_observations_hide_the_other_hands():
     for _ in range(40):
         if a.current_player != 0:
             break
-        for x, y in zip(a.observation(0), b.observation(0)):
+        for x, y in zip(views(a, 0), views(b, 0)):
             assert np.array_equal(x, y)
         i = rng.choice(a.legal_actions())
         a.apply(i)
         b.apply(i)
-    for x, y in zip(a.observation(0), b.observation(0)):
+    for x, y in zip(views(a, 0), views(b, 0)):
         assert np.array_equal(x, y)
     # Seat 1's own choices differ: its hand is its own.
     assert a.legal_actions_json() != b.legal_actions_json()

@@ -1,11 +1,15 @@
 """What the environments share: the game's arguments (a record's config, or
-sets and players, never both) and the choice of action mode."""
+sets and players, never both), the choice of action mode and the
+observation spaces."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import bastide
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 
 def game_kwargs(
@@ -51,3 +55,53 @@ def action_mode_for(num_actions: int, action_mode: str | None, limit: int) -> st
             "or a smaller radius"
         )
     return action_mode
+
+
+#: The observation forms: ``"planes"`` (the engine's cell planes, the
+#: default) and ``"compact"`` (the board as rows of pieces and followers).
+OBSERVATIONS = ("planes", "compact")
+
+
+def observation_space(game: bastide.Game, form: str, n_actions: int) -> spaces.Dict:
+    """The environments' observation space of ``form`` for ``game`` with an
+    action mask of ``n_actions`` entries."""
+    import numpy as np
+    from gymnasium import spaces  # here: bastide.openspiel needs no Gymnasium
+
+    if form not in OBSERVATIONS:
+        raise ValueError(f'observation must be "planes" or "compact", not {form!r}')
+    mask = spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8)
+    if form == "planes":
+        cells, glob = game.observation_shape
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=cells, dtype=np.float32),
+                "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
+                "action_mask": mask,
+            }
+        )
+    (p, pc), (f, fc), glob = game.compact_shape
+    lo, hi = np.iinfo(np.int16).min, np.iinfo(np.int16).max
+    kinds, n = len(game.tile_ids), game.num_players
+    # Columns: x, y, tile, rotation, corner, placed this turn.
+    piece_lo = [lo, lo, -1, -1, -1, -1]
+    piece_hi = [hi, hi, kinds - 1, 3, 3, 1]
+    # Columns: relative seat, piece row, feature, kind, large, x, y.
+    follower_lo = [-1, -1, -1, -1, -1, lo, lo]
+    follower_hi = [n - 1, p - 1, 255, 3, 1, hi, hi]
+
+    def rows(low: list[int], high: list[int], shape: tuple[int, int]) -> spaces.Box:
+        return spaces.Box(
+            np.tile(np.array(low, dtype=np.int16), (shape[0], 1)),
+            np.tile(np.array(high, dtype=np.int16), (shape[0], 1)),
+            dtype=np.int16,
+        )
+
+    return spaces.Dict(
+        {
+            "pieces": rows(piece_lo, piece_hi, (p, pc)),
+            "followers": rows(follower_lo, follower_hi, (f, fc)),
+            "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
+            "action_mask": mask,
+        }
+    )

@@ -9,7 +9,8 @@ agent's moves. Registered as ``bastide/Bastide-v0``:
 >>> obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 
 Observations are the dicts of :mod:`bastide.pettingzoo` (``observation``,
-``globals``, ``action_mask``) for the agent's seat; actions are the engine
+``globals``, ``action_mask``, or with ``observation="compact"`` ``pieces``,
+``followers``, ``globals``, ``action_mask``) for the agent's seat; actions are the engine
 codec's indices, or with ``action_mode="legal"`` (the default with the
 Plague) positions in the legal list. An action the mask does not allow ends the episode with
 reward -1 and ``info["illegal"] = True`` (the game is left as it was), so
@@ -26,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 import bastide
-from bastide._config import action_mode_for, game_kwargs
+from bastide._config import action_mode_for, game_kwargs, observation_space
 
 __all__ = ["BastideEnv"]
 
@@ -49,6 +50,8 @@ class BastideEnv(gymnasium.Env):
             most ``max_legal``); default ``"codec"`` up to
             ``bastide._config.AUTO_MASK`` indices, else (the Plague) ``"legal"``.
         max_legal: size of the action space in ``"legal"`` mode.
+        observation: ``"planes"`` (default) or ``"compact"``, as in
+            :mod:`bastide.pettingzoo`.
         render_mode: ``None`` or ``"ansi"``.
     """
 
@@ -66,6 +69,7 @@ class BastideEnv(gymnasium.Env):
         radius: int = 30,
         action_mode: str | None = None,
         max_legal: int = 4096,
+        observation: str = "planes",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -92,26 +96,14 @@ class BastideEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        cells, glob = self.game.observation_shape
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, shape=cells, dtype=np.float32),
-                "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.game, observation, self._n_actions)
+        self._compact = observation == "compact"
         self.action_space = spaces.Discrete(self._n_actions)
 
     def _obs(self) -> dict[str, np.ndarray]:
-        cells, glob = self.game.observation(self.seat)
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if self.game.current_player == self.seat:
-            legal = self.game.legal_actions()
-            if self.action_mode == "codec":
-                mask[legal] = 1
-            else:
-                mask[: min(len(legal), self._n_actions)] = 1
-        return {"observation": cells, "globals": glob, "action_mask": mask}
+        to_act = self.game.current_player == self.seat
+        mask_mode = (1 if self.action_mode == "codec" else 2) if to_act else 0
+        return self.game._env_observation(self.seat, self._compact, self._n_actions, mask_mode)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"seat": self.seat, "scores": self.game.scores(), **extra}

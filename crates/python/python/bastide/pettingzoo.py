@@ -11,13 +11,24 @@
 
 Agents are ``player_0`` … ``player_{n-1}`` in seat order. The draws (chance)
 are resolved inside the environment by its seeded pile, so every step is a
-player's decision. Observations are dicts:
+player's decision. Observations are dicts (``observation="planes"``, the
+default):
 
 - ``observation``: ``float32[planes, W, W]``, the engine's cell planes seen
   by that agent (seats relative to it; layout in docs/openspiel.md);
 - ``globals``: ``float32[G]``, the engine's global features;
 - ``action_mask``: ``int8[num_actions]``, 1 for the legal actions of the
   agent to act (all 0 for the others).
+
+With ``observation="compact"`` the board comes as rows instead of planes,
+a few kilobytes rather than half a megabyte, and an observation costs a
+few microseconds rather than tens: ``pieces`` (``int16[P, 6]``, a row per
+placed piece), ``followers`` (``int16[F, 7]``), the same ``globals`` and
+``action_mask`` (see ``bastide.Game.compact_observation`` and
+docs/python.md). Every observation is a fresh set of arrays the agent may
+keep. ``infos[agent]["legal_actions"]`` lists the legal actions of the agent
+to act (in the action space: codec indices, or ``0 … k-1`` in legal mode),
+so an agent that wants them need not scan the mask.
 
 Actions are the engine codec's indices (``action_mode="codec"``), or, where
 the codec's space is large (the Plague's flights: 6.9 million indices, a
@@ -39,9 +50,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 import bastide
-from bastide._config import action_mode_for, game_kwargs
+from bastide._config import action_mode_for, game_kwargs, observation_space
 
 __all__ = ["env", "raw_env", "MAX_LEGAL"]
+
+_TERMINAL = bastide.TERMINAL_PLAYER
 
 #: The largest ``max_legal`` accepted in ``action_mode="legal"``.
 MAX_LEGAL = 1 << 16
@@ -79,6 +92,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             ``bastide._config.AUTO_MASK`` indices, else (the Plague) ``"legal"``.
         max_legal: size of the action space in ``"legal"`` mode.
         reward: ``"win"`` (default) or ``"score"``.
+        observation: ``"planes"`` (default) or ``"compact"``.
         render_mode: ``None`` or ``"ansi"``.
     """
 
@@ -99,6 +113,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         action_mode: str | None = None,
         max_legal: int = 4096,
         reward: str = "win",
+        observation: str = "planes",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -120,14 +135,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        cells, glob = self.game.observation_shape
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, shape=cells, dtype=np.float32),
-                "globals": spaces.Box(0.0, 1.0, shape=glob, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self._n_actions,), dtype=np.int8),
-            }
-        )
+        obs_space = observation_space(self.game, observation, self._n_actions)
+        self.observation_form = observation
+        self._compact = observation == "compact"
+        # Rust builds the mask: the codec indices (1) or the first k (2).
+        self._mask_mode = 1 if action_mode == "codec" else 2
+        self._legal_mode = action_mode == "legal"
         # One space object per agent, kept: PettingZoo seeds spaces by identity.
         self.observation_spaces = {
             a: obs_space if i == 0 else _copy_space(obs_space)
@@ -136,7 +149,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.action_spaces = {a: spaces.Discrete(self._n_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._legal: list[int] = []
+        self._score_mode = reward == "score"
         self.agents: list[str] = []
+        self.agent_selection = self.possible_agents[0]
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same object every call)."""
@@ -163,27 +178,51 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self._update_turn()
 
     def _update_turn(self) -> None:
-        """Points ``agent_selection`` at the seat to act and caches its legal actions."""
-        seat = self.game.current_player
+        """Points ``agent_selection`` at the seat to act and gives it the
+        legal actions in its info."""
+        self._turn(self.game.current_player, self.game._legal_actions_cached())
+
+    def _turn(self, seat: int, legal: list[int]) -> None:
+        """``_update_turn`` with the seat to act and its legal actions known."""
         if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
-            self._legal = self.game.legal_actions()
-            for a in self.possible_agents:
-                if a in self.infos:
-                    self.infos[a] = {}
-            self.infos[self.agent_selection] = {"legal_actions": len(self._legal)}
+            infos = self.infos
+            # Only the agent selected before had a non-empty info.
+            infos[self.agent_selection] = {}
+            agent = self.possible_agents[seat]
+            self.agent_selection = agent
+            if self._legal_mode:
+                self._legal = legal
+                legal = list(range(min(len(legal), self._n_actions)))
+            infos[agent] = {"legal_actions": legal}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What ``agent`` sees (see the module docstring)."""
-        seat = self.agent_name_mapping[agent]
-        cells, glob = self.game.observation(seat)
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if agent == self.agent_selection and not self.game.is_terminal:
-            if self.action_mode == "codec":
-                mask[self._legal] = 1
-            else:
-                mask[: min(len(self._legal), self._n_actions)] = 1
-        return {"observation": cells, "globals": glob, "action_mask": mask}
+        """What ``agent`` sees (see the module docstring): fresh arrays."""
+        return self.game._env_observation(
+            self.agent_name_mapping[agent],
+            self._compact,
+            self._n_actions,
+            self._mask_mode if agent == self.agent_selection else 0,
+        )
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv's ``last``, the observation made in one call."""
+        agent = self.agent_selection
+        obs = (
+            self.game._env_observation(
+                self.agent_name_mapping[agent], self._compact, self._n_actions, self._mask_mode
+            )
+            if observe
+            else None
+        )
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _score_lead(self) -> list[float]:
         s = self.game.scores()
@@ -200,32 +239,36 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if action is None:
             raise bastide.IllegalAction(f"{agent} must act: None is for agents that are done")
         a = int(action)
-        if self.action_mode == "legal":
+        if self._legal_mode:
             if not 0 <= a < min(len(self._legal), self._n_actions):
                 raise bastide.IllegalAction(
                     f"action {a}: there are {len(self._legal)} legal actions here"
                 )
             a = self._legal[a]
-        before = self._score_lead() if self._reward_mode == "score" else None
-        self.game.apply(a)
-        self._cumulative_rewards[agent] = 0.0
-        if self.game.is_terminal:
-            if self._reward_mode == "win":
-                returns = self.game.returns()
-                self.rewards = {x: float(returns[i]) for i, x in enumerate(self.possible_agents)}
-            self.terminations = dict.fromkeys(self.agents, True)
-        if before is not None:
+        game = self.game
+        if self._score_mode:
+            before = self._score_lead()
+            seat, legal = game._apply_turn(a)
             after = self._score_lead()
             self.rewards = {x: after[i] - before[i] for i, x in enumerate(self.possible_agents)}
-        elif not self.game.is_terminal:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._accumulate_rewards()
-        if self.game.is_terminal:
+        else:
+            seat, legal = game._apply_turn(a)
+        self._cumulative_rewards[agent] = 0.0
+        if seat == _TERMINAL:
+            if not self._score_mode:
+                returns = game.returns()
+                self.rewards = {x: float(returns[i]) for i, x in enumerate(self.possible_agents)}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
             # PettingZoo's convention: each agent is then selected once more
             # to take its `None` step, in seat order.
             self.agent_selection = self._selector.reset()
-        else:
-            self._update_turn()
+            return
+        if self._score_mode:
+            self._accumulate_rewards()
+        # With win/loss rewards every reward stays 0 until the end: nothing
+        # to accumulate.
+        self._turn(seat, legal)
 
     def render(self) -> str | None:
         """A one-line text summary (``render_mode="ansi"``)."""
