@@ -210,12 +210,19 @@ impl Game {
         s
     }
 
-    /// What the player in `seat` may see: the state without the other
-    /// players' halves and chips (their counts stay), plus how many of each
-    /// tile kind remain to be drawn — never their order.
+    /// What the player in `seat` may see: [`Game::view`] for
+    /// [`Viewer::Seat`].
     pub fn view_json(&self, seat: usize) -> serde_json::Value {
+        self.view(Viewer::Seat(seat))
+    }
+
+    /// What `viewer` may see: the state without the hands it may not see
+    /// (halves, chips: their sizes stay), plus how many of each tile kind
+    /// remain to be drawn — never their order — and the viewer's seat
+    /// (`null` for a spectator).
+    pub fn view(&self, viewer: Viewer) -> serde_json::Value {
         let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
-        crate::expansions::hide_private(self, seat, &mut v);
+        crate::expansions::hide_private(self, viewer, &mut v);
         let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
         for t in self.pile_in_order().chain(self.undisclosed_draws()) {
             *remaining
@@ -223,7 +230,7 @@ impl Game {
                 .or_default() += 1;
         }
         if let Some(o) = v.as_object_mut() {
-            o.insert("seat".into(), seat.into());
+            o.insert("seat".into(), viewer.seat().into());
             o.insert("remaining".into(), serde_json::json!(remaining));
         }
         v
@@ -261,16 +268,44 @@ impl Game {
     }
 }
 
-/// Replaces every hand in the JSON array `hands` but `seat`'s with its size
-/// (`{"hidden": n}`): what a seat sees of the others' secret hands.
-pub(crate) fn hide_other_hands(hands: Option<&mut serde_json::Value>, seat: usize) {
+/// Who looks at a game. The one statement of what each may see of the
+/// players' secrets: a seat sees its own hand and the others' sizes, a
+/// spectator only sizes; nobody sees the pile's order. The JSON views, the
+/// [`crate::openspiel::Observation`] (own items) and the server's
+/// audiences all ask it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// The player in this seat.
+    Seat(usize),
+    /// Someone watching who plays no seat.
+    Spectator,
+}
+
+impl Viewer {
+    /// Whether this viewer may see the secret hand of `seat`.
+    pub fn sees_hand_of(self, seat: usize) -> bool {
+        self == Viewer::Seat(seat)
+    }
+
+    /// The viewer's seat, if a player.
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+/// Replaces every hand in the JSON array `hands` that `viewer` may not see
+/// with its size (`{"hidden": n}`).
+pub(crate) fn hide_other_hands(hands: Option<&mut serde_json::Value>, viewer: Viewer) {
     for (i, h) in hands
         .and_then(|h| h.as_array_mut())
         .into_iter()
         .flatten()
         .enumerate()
     {
-        if i != seat {
+        if !viewer.sees_hand_of(i) {
             let n = h.as_array().map_or(0, Vec::len);
             *h = serde_json::json!({ "hidden": n });
         }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Pos, Rotation};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Pos, Rotation, Viewer};
 use proptest::prelude::*;
 
 fn config(players: usize, seed: u64, base: &str) -> GameConfig {
@@ -502,6 +502,20 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     other.shuffle_pile_for_tests(7);
     assert_ne!(other.pile_in_order().collect::<Vec<_>>(), order);
     assert_eq!(other.view_json(1), view);
+    // A spectator sees every hand as a count, and no seat; the same
+    // policy otherwise (one view differs from a seat's only in hands).
+    let watch = g.view(Viewer::Spectator);
+    for seat in 0..3 {
+        assert!(watch["hands"][seat].get("hidden").is_some());
+        assert!(watch["chips"]["hands"][seat].get("hidden").is_some());
+    }
+    assert!(watch["seat"].is_null());
+    assert_eq!(watch["hands"][0], view["hands"][0]);
+    assert_eq!(watch["remaining"], view["remaining"]);
+    assert_eq!(watch["board"], view["board"]);
+    assert!(Viewer::Seat(1).sees_hand_of(1));
+    assert!(!Viewer::Seat(1).sees_hand_of(0));
+    assert!(!Viewer::Spectator.sees_hand_of(0));
 }
 
 #[test]

@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use bastide_bots::{BotSpec, Budget, View};
 use bastide_engine::limits::cut_message;
 use bastide_engine::record::{ActionError, ActionJson, Record};
-use bastide_engine::{Game, GameConfig};
+use bastide_engine::{Game, GameConfig, Viewer};
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, Semaphore};
@@ -464,26 +464,10 @@ fn audience_payload(game: &Game, audience: Audience, playing: bool) -> (Value, O
     }
 }
 
-/// What anyone may see: a seat's view with that seat's own halves and
-/// chips hidden too, and no seat.
+/// What anyone may see: the engine's view for a spectator (every hand
+/// shown by its size only, no seat).
 pub fn public_view(game: &Game) -> Value {
-    let mut v = game.view_json(0);
-    let hide_first = |hands: Option<&mut Value>| {
-        if let Some(h) = hands
-            .and_then(|h| h.as_array_mut())
-            .and_then(|a| a.first_mut())
-        {
-            if let Some(n) = h.as_array().map(Vec::len) {
-                *h = json!({ "hidden": n });
-            }
-        }
-    };
-    hide_first(v.get_mut("hands"));
-    hide_first(v.get_mut("chips").and_then(|c| c.get_mut("hands")));
-    if let Some(o) = v.as_object_mut() {
-        o.insert("seat".into(), Value::Null);
-    }
-    v
+    game.view(Viewer::Spectator)
 }
 
 /// The `played` message for one audience.

@@ -21,7 +21,7 @@ use crate::geometry::{Pos, Rotation};
 use crate::openspiel::{ActionCodec, OwnHidden};
 use crate::rng::Rng;
 use crate::scoring::Event;
-use crate::state::StateJson;
+use crate::state::{StateJson, Viewer};
 
 /// Half-tile set ids.
 pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];
@@ -657,8 +657,8 @@ impl Expansion for Halfsies {
             (!h.pool.is_empty()).then(|| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect());
     }
 
-    fn hide_private(seat: usize, v: &mut serde_json::Value) {
-        crate::state::hide_other_hands(v.get_mut("hands"), seat);
+    fn hide_private(viewer: Viewer, v: &mut serde_json::Value) {
+        crate::state::hide_other_hands(v.get_mut("hands"), viewer);
     }
 
     fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {

@@ -20,7 +20,7 @@ use crate::map::MapDef;
 use crate::openspiel::{ActionCodec, OwnHidden};
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
-use crate::state::StateJson;
+use crate::state::{StateJson, Viewer};
 
 /// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
 pub const CHIP_STREAM: u64 = 3;
@@ -551,8 +551,8 @@ impl Expansion for MapChips {
         }));
     }
 
-    fn hide_private(seat: usize, v: &mut serde_json::Value) {
-        crate::state::hide_other_hands(v.get_mut("chips").and_then(|c| c.get_mut("hands")), seat);
+    fn hide_private(viewer: Viewer, v: &mut serde_json::Value) {
+        crate::state::hide_other_hands(v.get_mut("chips").and_then(|c| c.get_mut("hands")), viewer);
     }
 
     fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {

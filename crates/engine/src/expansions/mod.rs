@@ -36,7 +36,7 @@ use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
 use crate::openspiel::{ActionCodec, OwnHidden, TensorPart};
 use crate::rng::Rng;
-use crate::state::StateJson;
+use crate::state::{StateJson, Viewer};
 
 /// The per-game state of every expansion: `None` (or empty) for those not
 /// in play. One field per expansion, owned by its module.
@@ -387,8 +387,9 @@ pub(crate) trait Expansion {
     /// Its part of the full state (`replay`).
     fn state_json(_g: &Game, _s: &mut StateJson) {}
 
-    /// Hides from `seat` what the others hold in secret in the JSON view.
-    fn hide_private(_seat: usize, _v: &mut serde_json::Value) {}
+    /// Hides in the JSON view the secrets `viewer` may not see (ask
+    /// [`Viewer::sees_hand_of`]).
+    fn hide_private(_viewer: Viewer, _v: &mut serde_json::Value) {}
 
     /// Its share of `player`'s own hidden items.
     fn own_hidden(_g: &Game, _player: usize, _own: &mut OwnHidden) {}
@@ -958,9 +959,9 @@ pub(crate) fn state_json(g: &Game, s: &mut StateJson) {
     each_active!(g, M => { M::state_json(g, s); });
 }
 
-/// Hides from `seat` what the others hold.
-pub(crate) fn hide_private(g: &Game, seat: usize, v: &mut serde_json::Value) {
-    each_active!(g, M => { M::hide_private(seat, v); });
+/// Hides from `viewer` the secrets it may not see.
+pub(crate) fn hide_private(g: &Game, viewer: Viewer, v: &mut serde_json::Value) {
+    each_active!(g, M => { M::hide_private(viewer, v); });
 }
 
 /// `player`'s own hidden items.
