@@ -1,9 +1,10 @@
-//! Criterion benchmarks: whole random games of every set and legal-placement
-//! generation.
+//! Criterion benchmarks: whole random games of every set, legal-placement
+//! generation and observation tensors.
 //! Figures and commands: docs/performance.md.
 
 use std::hint::black_box;
 
+use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::play_random;
 use bastide_engine::rng::Rng;
 use bastide_engine::{Game, GameConfig, Phase};
@@ -86,5 +87,34 @@ fn legal_placements(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, random_games, legal_placements);
+fn observation_tensors(c: &mut Criterion) {
+    // Every position of a few random base games, as learning agents ask
+    // for them (one tensor per step, radius 30).
+    let mut positions = Vec::new();
+    for seed in 0..3u64 {
+        let mut game = Game::new(GameConfig::new(2, seed)).expect("valid config");
+        let mut rng = Rng::new(seed);
+        while !game.is_finished() {
+            positions.push(game.clone());
+            let legal = game.legal_actions();
+            game.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
+        }
+    }
+    let codec = ActionCodec::default();
+    let mut group = c.benchmark_group("observation_tensor");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("base_2p_positions", |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for g in &positions {
+                let t = codec.observation_tensor(g, g.current_player());
+                sum += t.globals[0];
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, random_games, legal_placements, observation_tensors);
 criterion_main!(benches);
