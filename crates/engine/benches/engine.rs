@@ -57,20 +57,27 @@ fn random_games(c: &mut Criterion) {
     group.finish();
 }
 
-fn legal_placements(c: &mut Criterion) {
-    // Positions at the placement step, sampled from random games.
-    let mut positions = Vec::new();
-    for seed in 0..10u64 {
+/// The positions of random 2-player base games (seeds `0..games`) that
+/// `keep` picks.
+fn positions(games: u64, mut keep: impl FnMut(&Game, &mut Rng) -> bool) -> Vec<Game> {
+    let mut out = Vec::new();
+    for seed in 0..games {
         let mut game = Game::new(GameConfig::new(2, seed)).expect("valid config");
         let mut rng = Rng::new(seed);
         while !game.is_finished() {
-            let legal = game.legal_actions();
-            if game.phase() == Phase::Place && rng.below(3) == 0 {
-                positions.push(game.clone());
+            if keep(&game, &mut rng) {
+                out.push(game.clone());
             }
+            let legal = game.legal_actions();
             game.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
         }
     }
+    out
+}
+
+fn legal_placements(c: &mut Criterion) {
+    // Positions at the placement step, sampled from random games.
+    let positions = positions(10, |g, rng| g.phase() == Phase::Place && rng.below(3) == 0);
     let mut group = c.benchmark_group("legal_placements");
     group.throughput(Throughput::Elements(positions.len() as u64));
     let mut buf = Vec::with_capacity(256);
@@ -90,16 +97,7 @@ fn legal_placements(c: &mut Criterion) {
 fn observation_tensors(c: &mut Criterion) {
     // Every position of a few random base games, as learning agents ask
     // for them (one tensor per step, radius 30).
-    let mut positions = Vec::new();
-    for seed in 0..3u64 {
-        let mut game = Game::new(GameConfig::new(2, seed)).expect("valid config");
-        let mut rng = Rng::new(seed);
-        while !game.is_finished() {
-            positions.push(game.clone());
-            let legal = game.legal_actions();
-            game.apply_legal(&legal[rng.below(legal.len() as u64) as usize]);
-        }
-    }
+    let positions = positions(3, |_, _| true);
     let codec = ActionCodec::default();
     let mut group = c.benchmark_group("observation_tensor");
     group.throughput(Throughput::Elements(positions.len() as u64));

@@ -75,11 +75,22 @@ impl Game {
     /// count them. The drawn tile is not included, unless it is still
     /// unseen (a Half-and-half player's pending draw).
     pub fn remaining_tiles(&self) -> BTreeMap<TileIdx, u32> {
-        let mut m = BTreeMap::new();
+        self.remaining_counts()
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, c)| c > 0)
+            .map(|(t, c)| (TileIdx(t as u16), c))
+            .collect()
+    }
+
+    /// [`Game::remaining_tiles`] as a count per catalog tile kind (index
+    /// = [`TileIdx`]), without a map: what the views and the tensor count.
+    pub fn remaining_counts(&self) -> Vec<u32> {
+        let mut v = vec![0u32; self.catalog().tiles().len()];
         for t in self.pile.iter().copied().chain(self.undisclosed_draws()) {
-            *m.entry(t).or_insert(0) += 1;
+            v[t.0 as usize] += 1;
         }
-        m
+        v
     }
 
     /// The chance event of the next draw from the pile: each tile kind that
@@ -1066,14 +1077,9 @@ impl ActionCodec {
         // The tiles this seat has not seen: the pile, a pending
         // Half-and-half draw (already in `remaining_tiles`), and a drawn tile
         // a chance node hides (`drawn` is then `None`).
-        // Counted by kind in place (`remaining_tiles` without its map).
         let kinds = cat.tiles().len();
-        let undisclosed = game.undisclosed_draws();
-        let mut remaining = vec![0u32; kinds];
-        for t in game.pile.iter().chain(&undisclosed) {
-            remaining[t.0 as usize] += 1;
-        }
-        let mut left = game.tiles_left() + undisclosed.len();
+        let mut remaining = game.remaining_counts();
+        let mut left = game.tiles_left() + game.undisclosed_draws().len();
         if drawn.is_none() {
             if let Some(d) = game.visible_drawn_tile() {
                 remaining[d.0 as usize] += 1;

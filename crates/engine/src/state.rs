@@ -223,12 +223,11 @@ impl Game {
     pub fn view(&self, viewer: Viewer) -> serde_json::Value {
         let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
         crate::expansions::hide_private(self, viewer, &mut v);
-        let mut remaining: std::collections::BTreeMap<String, u32> = Default::default();
-        for t in self.pile_in_order().chain(self.undisclosed_draws()) {
-            *remaining
-                .entry(self.catalog().tile(t).id.clone())
-                .or_default() += 1;
-        }
+        let remaining: std::collections::BTreeMap<&str, u32> = self
+            .remaining_tiles()
+            .into_iter()
+            .map(|(t, c)| (self.catalog().tile(t).id.as_str(), c))
+            .collect();
         if let Some(o) = v.as_object_mut() {
             o.insert("seat".into(), viewer.seat().into());
             o.insert("remaining".into(), serde_json::json!(remaining));
