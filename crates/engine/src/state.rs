@@ -34,9 +34,9 @@ pub struct StateJson {
     /// Followers on the board.
     pub followers: Vec<FollowerJson>,
     /// Half-and-half: each seat's halves (hidden information: a player's
-    /// view shows only their own).
+    /// view lists only their own, the others as `{"hidden": n}`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hands: Option<Vec<Vec<String>>>,
+    pub hands: Option<Vec<Seen<String>>>,
     /// Half-and-half: halves still to draft.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draft_pool: Option<Vec<String>>,
@@ -141,8 +141,17 @@ pub struct EventJson {
 }
 
 impl Game {
-    /// The full state in JSON form (everything, including hidden pile size).
+    /// The full state in JSON form: every hand shown (a referee's view, as
+    /// `bastide replay` prints it); never the pile's order.
     pub fn state_json(&self) -> StateJson {
+        self.state_json_as(Viewer::Referee)
+    }
+
+    /// The state as `viewer` may see it: the expansions list each secret
+    /// hand only if [`Viewer::sees_hand_of`] allows, else its size
+    /// ([`Seen`]). The one place a view's secrets are decided: nothing is
+    /// removed afterwards.
+    pub fn state_json_as(&self, viewer: Viewer) -> StateJson {
         let cat = self.catalog();
         let n = self.player_count();
         let names = &self.config().players;
@@ -206,7 +215,7 @@ impl Game {
             plague: None,
             big_followers: None,
         };
-        crate::expansions::state_json(self, &mut s);
+        crate::expansions::state_json(self, viewer, &mut s);
         s
     }
 
@@ -221,8 +230,7 @@ impl Game {
     /// remain to be drawn — never their order — and the viewer's seat
     /// (`null` for a spectator).
     pub fn view(&self, viewer: Viewer) -> serde_json::Value {
-        let mut v = serde_json::to_value(self.state_json()).unwrap_or_default();
-        crate::expansions::hide_private(self, viewer, &mut v);
+        let mut v = serde_json::to_value(self.state_json_as(viewer)).unwrap_or_default();
         let remaining: std::collections::BTreeMap<&str, u32> = self
             .remaining_tiles()
             .into_iter()
@@ -269,44 +277,61 @@ impl Game {
 
 /// Who looks at a game. The one statement of what each may see of the
 /// players' secrets: a seat sees its own hand and the others' sizes, a
-/// spectator only sizes; nobody sees the pile's order. The JSON views, the
-/// [`crate::openspiel::Observation`] (own items) and the server's
-/// audiences all ask it.
+/// spectator only sizes, the referee every hand; nobody sees the pile's
+/// order. The JSON views, the [`crate::openspiel::Observation`] (own
+/// items), the observation tensor and the server's audiences all ask it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
     /// The player in this seat.
     Seat(usize),
     /// Someone watching who plays no seat.
     Spectator,
+    /// Sees every hand (a finished game's replay, the full state); not a
+    /// view to give a player or spectator of a running game.
+    Referee,
 }
 
 impl Viewer {
     /// Whether this viewer may see the secret hand of `seat`.
     pub fn sees_hand_of(self, seat: usize) -> bool {
-        self == Viewer::Seat(seat)
+        match self {
+            Viewer::Seat(s) => s == seat,
+            Viewer::Spectator => false,
+            Viewer::Referee => true,
+        }
+    }
+
+    /// `seat`'s secret `items` as this viewer sees them: listed, or only
+    /// counted (the items are not even produced then).
+    pub fn see<T>(self, seat: usize, items: impl ExactSizeIterator<Item = T>) -> Seen<T> {
+        if self.sees_hand_of(seat) {
+            Seen::Shown(items.collect())
+        } else {
+            Seen::Hidden {
+                hidden: items.len(),
+            }
+        }
     }
 
     /// The viewer's seat, if a player.
     pub fn seat(self) -> Option<usize> {
         match self {
             Viewer::Seat(s) => Some(s),
-            Viewer::Spectator => None,
+            Viewer::Spectator | Viewer::Referee => None,
         }
     }
 }
 
-/// Replaces every hand in the JSON array `hands` that `viewer` may not see
-/// with its size (`{"hidden": n}`).
-pub(crate) fn hide_other_hands(hands: Option<&mut serde_json::Value>, viewer: Viewer) {
-    for (i, h) in hands
-        .and_then(|h| h.as_array_mut())
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        if !viewer.sees_hand_of(i) {
-            let n = h.as_array().map_or(0, Vec::len);
-            *h = serde_json::json!({ "hidden": n });
-        }
-    }
+/// One seat's secret items as a [`Viewer`] sees them: in JSON, the list
+/// itself or `{"hidden": n}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Seen<T> {
+    /// The items, for a viewer who may see them.
+    Shown(Vec<T>),
+    /// Only how many there are.
+    Hidden {
+        /// The number of items.
+        hidden: usize,
+    },
 }

@@ -516,6 +516,18 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     assert!(Viewer::Seat(1).sees_hand_of(1));
     assert!(!Viewer::Seat(1).sees_hand_of(0));
     assert!(!Viewer::Spectator.sees_hand_of(0));
+    // The referee (the full state, `bastide replay`) lists every hand, and
+    // the full state is exactly the referee's view of it.
+    let all = serde_json::to_value(g.state_json_as(Viewer::Referee)).unwrap();
+    assert_eq!(all, serde_json::to_value(g.state_json()).unwrap());
+    for seat in 0..3 {
+        assert!(all["hands"][seat].is_array());
+        assert!(all["chips"]["hands"][seat].is_array());
+        let n = all["hands"][seat].as_array().unwrap().len();
+        assert_eq!(watch["hands"][seat]["hidden"], n);
+    }
+    assert_eq!(all["hands"][1], view["hands"][1]);
+    assert!(all.get("seat").is_none() && all.get("remaining").is_none());
 }
 
 #[test]

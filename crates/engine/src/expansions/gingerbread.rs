@@ -362,7 +362,7 @@ impl Expansion for GingerbreadRules {
         })
     }
 
-    fn state_json(g: &Game, s: &mut StateJson) {
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
         let Some(gb) = g.gingerbread() else { return };
         s.gingerbread = Some(match gb.at {
             Some(node) => {

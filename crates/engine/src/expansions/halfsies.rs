@@ -644,21 +644,18 @@ impl Expansion for Halfsies {
         g.rules.options.halves.scoring_2014
     }
 
-    fn state_json(g: &Game, s: &mut StateJson) {
+    fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
         let cat = g.catalog();
         let Some(h) = g.halves() else { return };
         s.hands = Some(
             h.hands
                 .iter()
-                .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
+                .enumerate()
+                .map(|(seat, hand)| viewer.see(seat, hand.iter().map(|t| cat.tile(*t).id.clone())))
                 .collect(),
         );
         s.draft_pool =
             (!h.pool.is_empty()).then(|| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect());
-    }
-
-    fn hide_private(viewer: Viewer, v: &mut serde_json::Value) {
-        crate::state::hide_other_hands(v.get_mut("hands"), viewer);
     }
 
     fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {

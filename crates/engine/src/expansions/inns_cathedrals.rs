@@ -193,7 +193,7 @@ impl Expansion for InnsCathedrals {
         }))
     }
 
-    fn state_json(g: &Game, s: &mut StateJson) {
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
         s.big_followers = g.big_followers().map(|b| b.in_supply.clone());
     }
 

@@ -535,12 +535,12 @@ impl Expansion for MapChips {
         )
     }
 
-    fn state_json(g: &Game, s: &mut StateJson) {
+    fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
         let Some(c) = g.chips() else { return };
         let chip = |c: &Chip| serde_json::json!({"colour": c.colour.name(), "value": c.value});
         s.chips = Some(serde_json::json!({
             "supply": c.supply.len(),
-            "hands": c.hands.iter().map(|h| h.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "hands": c.hands.iter().enumerate().map(|(seat, h)| viewer.see(seat, h.iter().map(chip))).collect::<Vec<_>>(),
             "chumak": c.squares.iter().map(|s| serde_json::json!({
                 "x": s.pos.x,
                 "y": s.pos.y,
@@ -549,10 +549,6 @@ impl Expansion for MapChips {
                 "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         }));
-    }
-
-    fn hide_private(viewer: Viewer, v: &mut serde_json::Value) {
-        crate::state::hide_other_hands(v.get_mut("chips").and_then(|c| c.get_mut("hands")), viewer);
     }
 
     fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {

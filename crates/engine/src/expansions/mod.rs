@@ -384,12 +384,9 @@ pub(crate) trait Expansion {
 
     // -- Views and determinization --------------------------------------
 
-    /// Its part of the full state (`replay`).
-    fn state_json(_g: &Game, _s: &mut StateJson) {}
-
-    /// Hides in the JSON view the secrets `viewer` may not see (ask
-    /// [`Viewer::sees_hand_of`]).
-    fn hide_private(_viewer: Viewer, _v: &mut serde_json::Value) {}
+    /// Its part of the state JSON as `viewer` may see it: a secret hand
+    /// goes in only through [`Viewer::see`].
+    fn state_json(_g: &Game, _viewer: Viewer, _s: &mut StateJson) {}
 
     /// Its share of `player`'s own hidden items.
     fn own_hidden(_g: &Game, _player: usize, _own: &mut OwnHidden) {}
@@ -954,14 +951,9 @@ pub(crate) fn turn_start(g: &mut Game) {
     each_active!(g, M => { M::turn_start(g); });
 }
 
-/// The expansions' parts of the full state.
-pub(crate) fn state_json(g: &Game, s: &mut StateJson) {
-    each_active!(g, M => { M::state_json(g, s); });
-}
-
-/// Hides from `viewer` the secrets it may not see.
-pub(crate) fn hide_private(g: &Game, viewer: Viewer, v: &mut serde_json::Value) {
-    each_active!(g, M => { M::hide_private(viewer, v); });
+/// The expansions' parts of the state JSON, as `viewer` may see it.
+pub(crate) fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
+    each_active!(g, M => { M::state_json(g, viewer, s); });
 }
 
 /// `player`'s own hidden items.

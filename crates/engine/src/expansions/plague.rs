@@ -1786,7 +1786,7 @@ impl Expansion for PlagueRules {
         }
     }
 
-    fn state_json(g: &Game, s: &mut StateJson) {
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
         s.plague = g.plague_json();
     }
 }
