@@ -956,11 +956,65 @@ impl ActionCodec {
         )
     }
 
+    /// [`ActionCodec::observation_tensor`] written into `cells`, a
+    /// caller's buffer of `planes · width · width` zeros (e.g. memory a
+    /// Python array owns: no second copy of the planes); returns the
+    /// globals. `None` (nothing written) if `cells` has another length.
+    pub fn observation_tensor_into(
+        &self,
+        game: &Game,
+        player: usize,
+        cells: &mut [f32],
+    ) -> Option<Vec<f32>> {
+        self.tensor_into(game, player, game.visible_drawn_tile(), cells)
+    }
+
+    /// [`ActionCodec::state_tensor`] written into `cells` (as
+    /// [`ActionCodec::observation_tensor_into`]).
+    pub fn state_tensor_into(
+        &self,
+        state: &State,
+        player: usize,
+        cells: &mut [f32],
+    ) -> Option<Vec<f32>> {
+        let o = state.observation(player);
+        self.tensor_into(state.game(), player, o.drawn, cells)
+    }
+
+    /// The number of cell values of `game`'s tensor: `planes · width²`.
+    pub fn tensor_cells(&self, game: &Game) -> usize {
+        let w = self.width();
+        self.tensor_shape(game).0 * w * w
+    }
+
     fn tensor(&self, game: &Game, player: usize, drawn: Option<TileIdx>) -> ObservationTensor {
+        let w = self.width();
+        let planes = self.tensor_shape(game).0;
+        let mut cells = vec![0f32; planes * w * w];
+        let globals = self
+            .tensor_into(game, player, drawn, &mut cells)
+            .unwrap_or_default();
+        ObservationTensor {
+            planes,
+            width: w,
+            cells,
+            globals,
+        }
+    }
+
+    fn tensor_into(
+        &self,
+        game: &Game,
+        player: usize,
+        drawn: Option<TileIdx>,
+        cells: &mut [f32],
+    ) -> Option<Vec<f32>> {
         let n = game.player_count();
         let w = self.width();
         let (planes, globals_len) = self.tensor_shape(game);
-        let mut cells = vec![0f32; planes * w * w];
+        if cells.len() != planes * w * w {
+            return None;
+        }
         let cat = game.catalog();
         let mut set = |plane: usize, p: Pos, v: f32| {
             if let Some(c) = self.cell_index(p) {
@@ -1038,12 +1092,7 @@ impl ActionCodec {
         let shared = CELL_PLANES + 4 * n;
         let g = self.globals(game, player, drawn, &mut cells[shared * w * w..]);
         debug_assert_eq!(g.len(), globals_len);
-        ObservationTensor {
-            planes,
-            width: w,
-            cells,
-            globals: g,
-        }
+        Some(g)
     }
 
     /// The globals of `player`'s tensor; the expansions write their cell
@@ -1539,6 +1588,30 @@ mod tests {
                 let t = codec.observation_tensor(g, p);
                 assert_eq!(codec.observation_globals(g, p), t.globals);
             }
+        });
+    }
+
+    #[test]
+    fn a_tensor_written_into_a_buffer_is_the_same_tensor() {
+        let codec = ActionCodec {
+            radius: 8,
+            slots: 3,
+        };
+        each_position(2, |g, _| {
+            let mut cells = vec![0f32; codec.tensor_cells(g)];
+            let globals = codec.observation_tensor_into(g, 1, &mut cells);
+            let t = codec.observation_tensor(g, 1);
+            assert_eq!(globals.as_ref(), Some(&t.globals));
+            assert_eq!(cells, t.cells);
+            let state = State::from_game(g.clone());
+            let mut cells = vec![0f32; codec.tensor_cells(g)];
+            let globals = codec.state_tensor_into(&state, 0, &mut cells);
+            let t = codec.state_tensor(&state, 0);
+            assert_eq!((globals, cells), (Some(t.globals), t.cells));
+            // A buffer of the wrong size is refused, untouched.
+            let mut short = vec![0f32; codec.tensor_cells(g) - 1];
+            assert_eq!(codec.observation_tensor_into(g, 0, &mut short), None);
+            assert!(short.iter().all(|&v| v == 0.0));
         });
     }
 

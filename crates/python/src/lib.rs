@@ -390,6 +390,44 @@ impl Core {
             Core::Explicit(s) => codec.state_tensor(s, seat),
         }
     }
+
+    /// `seat`'s observation as NumPy `float32` arrays `(cells, globals)`,
+    /// the cell planes written straight into the memory their array owns
+    /// (no second 0.5 MB copy: that copy was most of an observation's cost).
+    fn tensor_arrays<'py>(
+        &self,
+        py: Python<'py>,
+        codec: &ActionCodec,
+        seat: usize,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let w = codec.width();
+        let planes = codec.tensor_shape(self.game()).0;
+        let mut globals = None;
+        let buf = PyByteArray::new_with(py, codec.tensor_cells(self.game()) * 4, |bytes| {
+            // A bytearray's memory comes from Python's allocator, aligned
+            // for `f32` in practice; a misaligned one takes the copy.
+            match bytemuck::try_cast_slice_mut::<u8, f32>(bytes) {
+                Ok(cells) => {
+                    globals = match self {
+                        Core::Plain(g) => codec.observation_tensor_into(g, seat, cells),
+                        Core::Explicit(s) => codec.state_tensor_into(s, seat, cells),
+                    };
+                }
+                Err(_) => {
+                    let t = self.tensor(codec, seat);
+                    bytes.copy_from_slice(bytemuck::cast_slice(&t.cells));
+                    globals = Some(t.globals);
+                }
+            }
+            Ok(())
+        })?;
+        let globals =
+            globals.ok_or_else(|| PyValueError::new_err("the observation's size did not match"))?;
+        Ok((
+            view(&buf, &numpy(py)?.float32, &[planes, w, w], 0)?,
+            f32_array(py, &globals, &[globals.len()])?,
+        ))
+    }
 }
 
 /// What `Game._restore` takes: the configuration and the player actions as
@@ -1002,11 +1040,7 @@ impl PyGame {
         seat: i64,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let seat = self.seat(seat)?;
-        let t = self.core.tensor(&self.codec, seat);
-        Ok((
-            f32_array(py, &t.cells, &[t.planes, t.width, t.width])?,
-            f32_array(py, &t.globals, &[t.globals.len()])?,
-        ))
+        self.core.tensor_arrays(py, &self.codec, seat)
     }
 
     /// Shapes of `observation`: `((planes, W, W), (globals,))`.
@@ -1074,12 +1108,9 @@ impl PyGame {
             d.set_item("action_mask", m)?;
             return Ok(d);
         }
-        let t = self.core.tensor(&self.codec, seat);
-        d.set_item(
-            "observation",
-            f32_array(py, &t.cells, &[t.planes, t.width, t.width])?,
-        )?;
-        d.set_item("globals", f32_array(py, &t.globals, &[t.globals.len()])?)?;
+        let (cells, globals) = self.core.tensor_arrays(py, &self.codec, seat)?;
+        d.set_item("observation", cells)?;
+        d.set_item("globals", globals)?;
         if mask_mode == MASK_CODEC || mask_mode == MASK_FIRST {
             self.cache_legal();
         }
@@ -1612,39 +1643,50 @@ impl PyVectorGame {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let codec = self.codec;
         let slots = &self.slots;
-        let tensors: Vec<ObservationTensor> = py.allow_threads(|| {
-            slots
-                .iter()
-                .map(|s| {
-                    let seat = if s.game.is_finished() {
-                        0
-                    } else {
-                        s.game.current_player()
-                    };
-                    codec.observation_tensor(&s.game, seat)
-                })
-                .collect()
-        });
-        let n = tensors.len();
-        let Some(t0) = tensors.first() else {
+        let Some(first) = slots.first() else {
             return Err(PyValueError::new_err("no games"));
         };
-        let (planes, w, g) = (t0.planes, t0.width, t0.globals.len());
-        if n.saturating_mul(planes * w * w) > MAX_BATCH_ENTRIES {
+        let w = codec.width();
+        let (planes, g) = codec.tensor_shape(&first.game);
+        let per = codec.tensor_cells(&first.game);
+        let n = slots.len();
+        if n.saturating_mul(per) > MAX_BATCH_ENTRIES {
             return Err(PyValueError::new_err(
                 "too many observation entries at once: use fewer games or a smaller radius",
             ));
         }
-        let cells: Vec<f32> = tensors
-            .iter()
-            .flat_map(|t| t.cells.iter().copied())
-            .collect();
-        let globals: Vec<f32> = tensors
-            .iter()
-            .flat_map(|t| t.globals.iter().copied())
-            .collect();
+        let seat_of = |game: &Game| {
+            if game.is_finished() {
+                0
+            } else {
+                game.current_player()
+            }
+        };
+        let mut globals: Vec<f32> = Vec::with_capacity(n * g);
+        // Every game's planes written straight into the one array's memory
+        // (zeros to start with), without the GIL.
+        let buf = PyByteArray::new_with(py, n * per * 4, |bytes| {
+            py.allow_threads(|| {
+                let mut fallback = Vec::new();
+                let cells: &mut [f32] = match bytemuck::try_cast_slice_mut(bytes) {
+                    Ok(c) => c,
+                    Err(_) => {
+                        fallback = vec![0f32; n * per];
+                        &mut fallback
+                    }
+                };
+                for (s, out) in slots.iter().zip(cells.chunks_exact_mut(per)) {
+                    let gl = codec.observation_tensor_into(&s.game, seat_of(&s.game), out);
+                    globals.extend(gl.unwrap_or_else(|| vec![0.0; g]));
+                }
+                if !fallback.is_empty() {
+                    bytes.copy_from_slice(bytemuck::cast_slice(&fallback));
+                }
+            });
+            Ok(())
+        })?;
         Ok((
-            f32_array(py, &cells, &[n, planes, w, w])?,
+            view(&buf, &numpy(py)?.float32, &[n, planes, w, w], 0)?,
             f32_array(py, &globals, &[n, g])?,
         ))
     }
