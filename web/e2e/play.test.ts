@@ -144,6 +144,58 @@ test('a fixed-deck game against a bot, played to the end by clicking, shows the 
   await page.close();
 });
 
+test("a game's page shows its board before any script, and the client takes it over", { timeout: 90_000 }, async () => {
+  // Bots play a short game whose players are named to break out of the
+  // page's script elements if the server wrote them unescaped.
+  const names = ['</script><script>window.pwned = 1</script>', '<!--'];
+  const res = await fetch(`${server.url}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ config: { players: names, base: 'base', deck: DECK.split(' '), deck_only: true, seed: 4 }, seats: ['random', 'random'] }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const { id } = await res.json() as { id: string };
+  for (let i = 0; i < 200; i++) {
+    if ((await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string }).status === 'finished') break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  // Without JavaScript: the board the server drew, every piece on screen.
+  const bare = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  const still = await bare.newPage();
+  await still.goto(`${server.url}/watch/${id}`);
+  const pieces = await still.locator('svg.board use.tile').count();
+  assert.ok(pieces >= 2, `the server drew the board: ${pieces} tiles`);
+  const view = await still.locator('.board-view').boundingBox();
+  const first = await still.locator('svg.board use.tile').first().boundingBox();
+  assert.ok(view && first && first.width > 20 && first.x >= view.x && first.x + first.width <= view.x + view.width, 'the tiles are in the viewport');
+  await bare.close();
+  // With it: the client keeps those tiles, asks for no pictures, and the
+  // names stay text.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const tileRequests: string[] = [];
+  page.on('request', (r) => { if (/\/api\/(tiles|games\/[0-9a-f]+\/tiles)/.test(r.url())) tileRequests.push(r.url()); });
+  let dialogs = 0;
+  page.on('dialog', (d) => { dialogs++; void d.dismiss(); });
+  await page.goto(`${server.url}/watch/${id}`);
+  await page.locator('#status[data-status="finished"]').waitFor();
+  await page.locator('svg.board[data-version]').waitFor();
+  assert.equal(await page.locator('svg.board').count(), 1);
+  assert.equal(await page.locator('svg.board.prefit').count(), 0, 'the camera placed the board');
+  assert.equal(await page.locator('svg.board use.tile').count(), pieces);
+  assert.deepEqual(tileRequests, []);
+  assert.equal(await page.evaluate(() => (window as { pwned?: number }).pwned), undefined);
+  assert.equal(dialogs, 0);
+  assert.equal(await page.locator('.pname').first().innerText(), names[0]);
+  assert.equal(await page.locator('#bastide-welcome, #bastide-tiles').count(), 0, 'the embedded state was taken');
+  // The client's own board works on it: hovering a tile names its feature.
+  const tile = await page.locator('use.tile').first().boundingBox();
+  assert.ok(tile);
+  await page.mouse.move(tile.x + tile.width / 2, tile.y + tile.height * 0.2);
+  await page.mouse.move(tile.x + tile.width / 2 + 2, tile.y + tile.height * 0.2 + 2);
+  await page.locator('#feature-info', { hasText: /worth \d+ now/ }).waitFor();
+  await context.close();
+});
+
 test('a record file is replayed in the viewer', { timeout: 60_000 }, async () => {
   const res = await fetch(`${server.url}/api/games?status=finished`);
   const games = (await res.json() as { games: { id: string }[] }).games;

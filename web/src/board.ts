@@ -10,6 +10,8 @@
 // Tiles, tokens and followers are <use>s of shared <symbol>s; a render
 // changes only the pieces that changed, and pieces whose art has not
 // arrived within PLACEHOLDER_MS are drawn as placeholders until it does.
+// On a game's page the server has drawn the tiles already (src/page.ts):
+// the board takes that SVG over instead of drawing it again.
 
 import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
@@ -17,6 +19,7 @@ import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
+import type { PageTile } from './page';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
@@ -82,6 +85,11 @@ export function inHalf(corner: string, fx: number, fy: number): boolean {
   }
 }
 
+/** What the element drawn for a piece shows (its picture's symbol, none for a placeholder): equal keys, nothing to draw again. */
+function drawnKey(p: Piece, symbol: string | undefined): string {
+  return `${p.tile}@${p.rotation} ${p.x},${p.y} ${p.half ?? ''} ${symbol ?? ''}`;
+}
+
 function spotOf(a: Action): FeatureRef | null {
   switch (a.kind) {
     case 'follower': case 'gingerbread': return a.at;
@@ -132,6 +140,9 @@ export class Board {
   private auto = true;
   private marked = false;
   private artMarked = false;
+  private completeMarked = false;
+  /** The tiles the server drew into the page, until the first drawing takes them over. */
+  private adopted: Element[] | null = null;
   private renders = 0;
   private lastHover = 0;
   private hoverKey = '';
@@ -156,22 +167,45 @@ export class Board {
     requestAnimationFrame(() => requestAnimationFrame(() => this.svg.classList.remove('settle')));
   }, 180);
 
-  constructor(parent: HTMLElement, private handlers: BoardHandlers) {
-    this.view = document.createElement('div');
-    this.view.className = 'board-view';
-    parent.appendChild(this.view);
-    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' }, this.view);
-    this.defs = el('defs', {}, this.svg);
-    const world = el('g', {}, this.svg);
-    this.layers = {
-      map: el('g', { class: 'layer-map' }, world),
-      gaps: el('g', { class: 'layer-gaps' }, world),
-      tiles: el('g', { class: 'layer-tiles' }, world),
-      highlights: el('g', { class: 'layer-highlights' }, world),
-      followers: el('g', { class: 'layer-followers' }, world),
-      tokens: el('g', { class: 'layer-tokens' }, world),
-      targets: el('g', { class: 'layer-targets' }, world),
-    };
+  /**
+   * A board in `parent`, or, with `page`, the board the server drew into
+   * the page (its SVG inside its viewport, the symbols of `page.tiles`):
+   * its tiles are kept as they are if the first drawing has the same ones.
+   */
+  constructor(parent: HTMLElement, private handlers: BoardHandlers, page?: { svg: SVGSVGElement; tiles: PageTile[] }) {
+    const taken = page ? this.take(page.svg) : null;
+    if (page && taken) {
+      this.view = taken.view;
+      this.svg = page.svg;
+      this.defs = taken.defs;
+      this.layers = taken.layers;
+      for (const t of page.tiles) {
+        this.symbols.set(t.key, t.symbol);
+        this.layouts.set(t.key, t.layout);
+      }
+      this.headDone = page.tiles.length > 0;
+      this.adopted = [...taken.layers.tiles.children];
+      // The page's own script marked the server's board (index.html).
+      this.marked = this.artMarked = this.adopted.length > 0;
+      // From now on the camera places the SVG (the next drawing fits it).
+      this.svg.classList.remove('prefit');
+    } else {
+      this.view = document.createElement('div');
+      this.view.className = 'board-view';
+      parent.appendChild(this.view);
+      this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.' }, this.view);
+      this.defs = el('defs', {}, this.svg);
+      const world = el('g', {}, this.svg);
+      this.layers = {
+        map: el('g', { class: 'layer-map' }, world),
+        gaps: el('g', { class: 'layer-gaps' }, world),
+        tiles: el('g', { class: 'layer-tiles' }, world),
+        highlights: el('g', { class: 'layer-highlights' }, world),
+        followers: el('g', { class: 'layer-followers' }, world),
+        tokens: el('g', { class: 'layer-tokens' }, world),
+        targets: el('g', { class: 'layer-targets' }, world),
+      };
+    }
     this.setBox(this.box, true);
     const v = this.view;
     // A resized viewport (window, side panel) moves or resizes it: read its place again.
@@ -241,6 +275,16 @@ export class Board {
     v.addEventListener('pointercancel', up);
     // A drag ends with a click on whatever is under the pointer: swallow it.
     v.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+  }
+
+  /** The parts of a server-drawn board's SVG, or null if one is missing. */
+  private take(svg: SVGSVGElement): { view: HTMLDivElement; defs: SVGDefsElement; layers: Board['layers'] } | null {
+    const view = svg.parentElement;
+    const defs = svg.querySelector('defs');
+    const layer = (name: string): SVGGElement | null => svg.querySelector(`g.layer-${name}`);
+    const [map, gaps, tiles, highlights, followers, tokens, targets] = ['map', 'gaps', 'tiles', 'highlights', 'followers', 'tokens', 'targets'].map(layer);
+    if (!(view instanceof HTMLDivElement) || !defs || !map || !gaps || !tiles || !highlights || !followers || !tokens || !targets) return null;
+    return { view, defs, layers: { map, gaps, tiles, highlights, followers, tokens, targets } };
   }
 
   private viewRect(): DOMRect {
@@ -483,6 +527,12 @@ export class Board {
       performance.mark('bastide:art', { detail: m.view.board.length });
       requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('bastide:art-painted')));
     }
+    // And when the complete board (followers and tokens too) is.
+    if (complete && !this.completeMarked && m.view.board.length > 0) {
+      this.completeMarked = true;
+      performance.mark('bastide:complete', { detail: m.view.board.length });
+      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('bastide:complete-painted')));
+    }
   }
 
   /**
@@ -491,6 +541,7 @@ export class Board {
    * adds one tile, it does not redraw the board).
    */
   private drawTiles(board: Piece[], cells: Pt[]): void {
+    if (this.adopted) this.adopt(board);
     // New pieces go in together, at the end (one insertion for a whole board).
     const added = document.createDocumentFragment();
     board.forEach((p, i) => {
@@ -498,7 +549,7 @@ export class Board {
       const l = this.layouts.get(k);
       const id = this.symbols.get(k);
       if (l) cells.push(...pieceCells(p, l)); else cells.push({ x: p.x, y: p.y });
-      const key = `${k} ${p.x},${p.y} ${p.half ?? ''} ${id ?? ''}`;
+      const key = drawnKey(p, id);
       if (this.drawn[i]?.key === key) return;
       const node: SVGElement = l && id
         ? el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'tile', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` })
@@ -509,6 +560,27 @@ export class Board {
     });
     this.layers.tiles.appendChild(added);
     for (const d of this.drawn.splice(board.length)) d.node.remove();
+  }
+
+  /**
+   * Takes over the server's tiles: each `<use>` that shows what this
+   * board's piece at its index would show is kept as drawn; from the first
+   * that differs on, they are removed and drawn again.
+   */
+  private adopt(board: Piece[]): void {
+    const nodes = this.adopted ?? [];
+    this.adopted = null;
+    let i = 0;
+    for (; i < nodes.length; i++) {
+      const node = nodes[i];
+      const p = board[i];
+      if (!p || !(node instanceof SVGElement)) break;
+      const k = `${p.tile}@${p.rotation}`;
+      const id = this.symbols.get(k);
+      if (!id || !this.layouts.has(k) || node.getAttribute('href') !== `#${id}` || node.dataset.tile !== p.tile || node.dataset.cell !== `${p.x},${p.y}`) break;
+      this.drawn[i] = { key: drawnKey(p, id), node };
+    }
+    for (const n of nodes.slice(i)) n.remove();
   }
 
   /** A <symbol> drawn once (`build` fills it, centred on 0,0 within `r`); its id. */

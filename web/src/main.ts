@@ -44,4 +44,17 @@ function route(): void {
 }
 
 window.addEventListener('popstate', route);
-route();
+if (document.documentElement.hasAttribute('data-board')) {
+  // The server drew the board into the page (src/page.ts): let the browser
+  // paint it first — the page's markup alone, the board at the size of its
+  // viewport — and take it over once that frame is out (the next one has
+  // begun), so that the client's work does not hold the first paint back
+  // nor compete with it for the CPU. A hidden tab runs no frames: then
+  // after a short wait.
+  let done = false;
+  const start = (): void => { if (!done) { done = true; route(); } };
+  requestAnimationFrame(() => requestAnimationFrame(() => { window.setTimeout(start, 0); }));
+  window.setTimeout(start, 300);
+} else {
+  route();
+}

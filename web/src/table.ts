@@ -8,6 +8,7 @@ import { playerColour, playerMark } from './colours';
 import { h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
+import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, type GameState, type LogEntry } from './state';
 import { summary } from './summary';
@@ -77,9 +78,17 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
   const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null };
-  const wrap = h('div', { class: 'boardwrap' });
-  const side = h('aside', { class: 'side', 'aria-label': 'Game panel' });
-  root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  // The server drew the board into this page: take it over, start from
+  // the state it embedded (the public view), and let the WebSocket's
+  // welcome update it.
+  const page = serverPage(root, game);
+  const wrap = page?.svg.closest('.boardwrap') ?? h('div', { class: 'boardwrap' });
+  const side = page?.side ?? h('aside', { class: 'side', 'aria-label': 'Game panel' });
+  if (!page || !(wrap instanceof HTMLElement)) root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  // Whether this connection's welcome came: until then a (re)connection
+  // asks for everything (`since` null), as the page's state is a
+  // spectator's and a seat needs its own view and legal moves.
+  let welcomed = false;
   // The legal moves of the last action sent, back in play if it is refused.
   let sentLegal: Action[] | null = null;
   const send = (a: Action): void => {
@@ -105,11 +114,11 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       info.textContent = featureText(f, players);
     }).catch(() => { info.textContent = ''; });
   };
-  const board = new Board(wrap, {
+  const board = new Board(wrap instanceof HTMLElement ? wrap : root, {
     onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
-  });
+  }, page ?? undefined);
   // The board's pictures, asked for by index.html while this script loaded.
   const early = earlyTiles(game);
   if (early) board.preload(early);
@@ -203,9 +212,16 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
     side.replaceChildren(...panels);
   };
 
-  const open = (): Connection => connect(game, token, () => (state?.view ? state.version : null), (m) => {
+  const needMap = (): void => {
+    const name = typeof state?.config.map === 'string' ? state.config.map : null;
+    if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
+  };
+  const open = (): Connection => connect(game, token, () => (welcomed && state?.view ? state.version : null), (m) => {
     const before = state;
-    if (m.type === 'welcome' && performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
+    if (m.type === 'welcome') {
+      welcomed = true;
+      if (performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
+    }
     state = reduce(state, m);
     if (m.type === 'played' || m.type === 'status') sentLegal = null;
     if (m.type === 'error' && state && sentLegal) {
@@ -219,11 +235,14 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       sentLegal = null;
     }
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
-    const name = typeof state?.config.map === 'string' ? state.config.map : null;
-    if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
+    needMap();
     if (before?.version !== state?.version) ui.highlight = [];
     draw();
   }, (c) => { conn = c; draw(); });
+  if (page) {
+    state = reduce(null, page.welcome);
+    needMap();
+  }
   let socket: Connection = open();
 
   const keys = (e: KeyboardEvent): void => {

@@ -28,9 +28,10 @@ mod embedded {
 }
 
 /// Shown at `/` when the server was built without the client.
-const NO_CLIENT: &str = "<!doctype html><meta charset=utf-8><title>Bastide</title>\
+const NO_CLIENT: &str = "<!doctype html><html lang=\"en\"><meta charset=utf-8><title>Bastide</title>\
 <p>This server was built without its browser client. Run <code>npm ci &amp;&amp; npm run build</code> \
-in <code>web/</code>, then build the server again. The API is under <code>/api</code> (docs/server.md).</p>";
+in <code>web/</code>, then build the server again. The API is under <code>/api</code> (docs/server.md).</p>\
+<main id=\"app\" tabindex=\"-1\"></main>";
 
 /// The routes of this module, to merge into the server's router.
 pub fn router() -> Router<Arc<Hub>> {
@@ -272,18 +273,28 @@ fn split_svg(svg: &str) -> Option<(&str, &str)> {
     Some((&svg[head_start..defs_end], svg[defs_end..body_end].trim()))
 }
 
-/// A tile's batch entry (`{"key", "layout", "body"}` as JSON text) and
-/// the shared head of every picture (as a JSON string), drawn once per
-/// server: the drawing is deterministic and the catalog fixed, and
-/// drawing a hundred tiles on every page load would dominate the first
-/// paint. [`prerender`] fills the cache when the server starts.
+/// One tile kind in one rotation, drawn: its batch entry (`{"key",
+/// "layout", "body"}` as JSON text), its drawing (the picture without its
+/// shared head) and its layout.
+struct Drawn {
+    entry: Arc<str>,
+    body: String,
+    layout: bastide_render::TileLayout,
+    layout_json: String,
+}
+
+/// A tile drawn ([`Drawn`]) and the shared head of every picture (style
+/// and definitions, as the markup), drawn once per server: the drawing is
+/// deterministic and the catalog fixed, and drawing a hundred tiles on
+/// every page load would dominate the first paint. [`prerender`] fills the
+/// cache when the server starts.
 fn drawn(
     catalog: &Catalog,
     key: &str,
     id: &str,
     rotation: Rotation,
-) -> Result<(Arc<str>, Arc<str>), String> {
-    type Cache = std::sync::RwLock<std::collections::HashMap<String, Arc<str>>>;
+) -> Result<(Arc<str>, Arc<Drawn>), String> {
+    type Cache = std::sync::RwLock<std::collections::HashMap<String, Arc<Drawn>>>;
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     static HEAD: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
@@ -297,16 +308,33 @@ fn drawn(
         bastide_render::tile_layout(catalog, id, rotation).map_err(|e| cut(&e.to_string()))?;
     let (head, body) =
         split_svg(&svg).ok_or_else(|| format!("cannot split the picture of {}", cut(key)))?;
-    let head = HEAD
-        .get_or_init(|| Arc::from(serde_json::Value::from(head).to_string()))
-        .clone();
-    let entry: Arc<str> = Arc::from(
-        json!({"key": key, "layout": layout_json(id, rotation, &layout), "body": body}).to_string(),
-    );
+    let head = HEAD.get_or_init(|| Arc::from(head)).clone();
+    let layout_value = layout_json(id, rotation, &layout);
+    let entry: Arc<str> =
+        Arc::from(json!({"key": key, "layout": layout_value, "body": body}).to_string());
+    let tile = Arc::new(Drawn {
+        entry,
+        body: body.to_string(),
+        layout_json: layout_value.to_string(),
+        layout,
+    });
     if let Ok(mut c) = cache.write() {
-        c.insert(key.to_string(), entry.clone());
+        c.insert(key.to_string(), tile.clone());
     }
-    Ok((head, entry))
+    Ok((head, tile))
+}
+
+/// `ID@ROTATION` parsed and drawn: the shared head and the tile.
+fn drawn_key(catalog: &Catalog, key: &str) -> Result<(Arc<str>, Arc<Drawn>), String> {
+    let (id, degrees) = key
+        .split_once('@')
+        .ok_or_else(|| format!("{} is not ID@ROTATION", cut(key)))?;
+    let rotation = degrees
+        .parse()
+        .ok()
+        .and_then(Rotation::from_degrees)
+        .ok_or_else(|| format!("{}: rotation is 0, 90, 180 or 270", cut(key)))?;
+    drawn(catalog, key, id, rotation)
 }
 
 /// Draws every tile kind of the catalog in its four rotations into the
@@ -393,21 +421,14 @@ fn batch_text(keys: &[String]) -> Result<String, String> {
     let mut head: Option<Arc<str>> = None;
     let mut tiles = Vec::with_capacity(keys.len());
     for key in keys {
-        let (id, degrees) = key
-            .split_once('@')
-            .ok_or_else(|| format!("{} is not ID@ROTATION", cut(key)))?;
-        let rotation = degrees
-            .parse()
-            .ok()
-            .and_then(Rotation::from_degrees)
-            .ok_or_else(|| format!("{}: rotation is 0, 90, 180 or 270", cut(key)))?;
-        let (h, entry) = drawn(&catalog, key, id, rotation)?;
+        let (h, tile) = drawn_key(&catalog, key)?;
         head.get_or_insert(h);
-        tiles.push(entry);
+        tiles.push(tile);
     }
-    let head = head.unwrap_or_else(|| Arc::from("\"\""));
-    let mut out =
-        String::with_capacity(head.len() + tiles.iter().map(|t| t.len() + 1).sum::<usize>() + 24);
+    let head = head.map_or_else(|| "\"\"".to_string(), |h| json_string(&h));
+    let mut out = String::with_capacity(
+        head.len() + tiles.iter().map(|t| t.entry.len() + 1).sum::<usize>() + 24,
+    );
     out.push_str("{\"head\":");
     out.push_str(&head);
     out.push_str(",\"tiles\":[");
@@ -415,10 +436,15 @@ fn batch_text(keys: &[String]) -> Result<String, String> {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(t);
+        out.push_str(&t.entry);
     }
     out.push_str("]}");
     Ok(out)
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
 }
 
 fn cut(s: &str) -> String {
@@ -438,7 +464,11 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-async fn client(uri: Uri) -> Response {
+/// Where a game's page puts the table: `index.html`'s (and
+/// [`NO_CLIENT`]'s) empty application element.
+const APP: &str = "<main id=\"app\" tabindex=\"-1\"></main>";
+
+async fn client(axum::extract::State(hub): axum::extract::State<Arc<Hub>>, uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("api/") {
         return not_found(format!("no such API route: /{}", cut(path)));
@@ -462,15 +492,228 @@ async fn client(uri: Uri) -> Response {
     let index = embedded::FILES
         .iter()
         .find(|(name, _)| *name == "index.html")
-        .map_or(NO_CLIENT.as_bytes(), |(_, b)| *b);
+        .and_then(|(_, b)| std::str::from_utf8(b).ok())
+        .unwrap_or(NO_CLIENT);
+    let page = match table_game(path) {
+        Some(id) => table_page(&hub, index, id).await,
+        None => None,
+    };
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // A game's page shows the game as it is now.
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        index,
+        page.unwrap_or_else(|| index.to_string()),
     )
         .into_response()
+}
+
+/// The game of a table's address (`play/ID` or `watch/ID`, as the
+/// client routes them).
+fn table_game(path: &str) -> Option<&str> {
+    let (kind, id) = path.split_once('/')?;
+    let hex = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
+    (matches!(kind, "play" | "watch") && hex).then_some(id)
+}
+
+/// A game's page with its board in it: `index` with the tiles on the board
+/// drawn as SVG (`<symbol>`s of the same drawing as `/api/tiles`, one
+/// `<use>` per piece) and the public state a spectator's `welcome` carries,
+/// so that the board paints with the page, before any script, WebSocket or
+/// tile request; the client takes over from there (`web/src/table.ts`).
+/// Only the public view: a seat's hand comes through its own WebSocket.
+/// `None` (the plain page) for a game that does not exist or a page
+/// without the application element.
+async fn table_page(hub: &Hub, index: &str, id: &str) -> Option<String> {
+    if !index.contains(APP) {
+        return None;
+    }
+    let handle = live_game(hub, id).await.ok()?;
+    let (welcome, pieces) = hub
+        .spectator_welcome(&handle, |game| {
+            let catalog = game.catalog();
+            game.board()
+                .pieces()
+                .iter()
+                .map(|p| Piece {
+                    key: format!("{}@{}", catalog.tile(p.tile).id, p.rot.degrees()),
+                    tile: catalog.tile(p.tile).id.clone(),
+                    x: p.pos.x,
+                    y: p.pos.y,
+                })
+                .collect::<Vec<_>>()
+        })
+        .await;
+    let welcome = json!({ "welcome": welcome }).to_string();
+    let index = index.to_string();
+    let id = id.to_string();
+    // Drawing a tile not drawn yet is CPU work: off the async threads.
+    tokio::task::spawn_blocking(move || {
+        let board = board_markup(&id, &pieces, &welcome).ok()?;
+        Some(
+            index
+                .replacen(
+                    "<html lang=\"en\">",
+                    "<html lang=\"en\" data-board=\"\">",
+                    1,
+                )
+                .replacen(APP, &board, 1),
+        )
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// A piece on the board, for [`board_markup`].
+struct Piece {
+    key: String,
+    tile: String,
+    x: i32,
+    y: i32,
+}
+
+/// The size of a cell in the tile pictures' units (`web/src/geometry.ts`'s
+/// `CELL`).
+const CELL: f64 = 100.0;
+
+/// The table's markup as `web/src/table.ts` builds it (the board's
+/// viewport, its SVG and its layers, an empty side panel), with the tiles
+/// in: every tile kind and rotation once as a `<symbol>` (`tile-0`, `tile-1`,
+/// … in the order of first appearance, as the client numbers them), one
+/// `<use>` per piece in board order; then the state as JSON (the welcome
+/// `{"welcome": …}`, and each symbol's key, id and layout). Until the
+/// client takes over, the SVG's `viewBox` is the box `fit` shows
+/// (`web/src/geometry.ts`) and CSS stretches it over the viewport.
+fn board_markup(game: &str, pieces: &[Piece], welcome: &str) -> Result<String, String> {
+    use std::fmt::Write as _;
+    let catalog = Catalog::builtin();
+    let mut head: Option<Arc<str>> = None;
+    let mut symbols: Vec<(&str, Arc<Drawn>)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut uses = String::new();
+    let (mut min_x, mut min_y, mut max_x, mut max_y) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for p in pieces {
+        let n = match index.get(p.key.as_str()) {
+            Some(&n) => n,
+            None => {
+                let (h, tile) = drawn_key(&catalog, &p.key)?;
+                head.get_or_insert(h);
+                symbols.push((&p.key, tile));
+                index.insert(&p.key, symbols.len() - 1);
+                symbols.len() - 1
+            }
+        };
+        let l = &symbols[n].1.layout;
+        for &(dx, dy) in &l.cells {
+            min_x = min_x.min(p.x + dx);
+            min_y = min_y.min(p.y + dy);
+            max_x = max_x.max(p.x + dx);
+            max_y = max_y.max(p.y + dy);
+        }
+        let _ = write!(
+            uses,
+            "<use href=\"#tile-{n}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"tile\" data-tile=\"{}\" data-cell=\"{},{}\"/>",
+            f64::from(p.x) * CELL - l.origin.0,
+            f64::from(p.y) * CELL - l.origin.1,
+            l.width,
+            l.height,
+            attr(&p.tile),
+            p.x,
+            p.y
+        );
+    }
+    let mut out = String::with_capacity(
+        uses.len()
+            + welcome.len()
+            + symbols
+                .iter()
+                .map(|(_, t)| t.body.len() + t.layout_json.len() + 80)
+                .sum::<usize>()
+            + 4096,
+    );
+    out.push_str("<main id=\"app\" tabindex=\"-1\"><div class=\"layout\"><div class=\"boardwrap\"><div class=\"board-view\">");
+    // The box `fit` shows: a cell's margin before the board, two after;
+    // for a small board at least 8 by 7 cells (`fit` enlarges at most 1.2
+    // times, about that many cells in a table's viewport).
+    let view_box = if pieces.is_empty() {
+        "-300 -300 700 700".to_string()
+    } else {
+        let (w, h) = (max_x - min_x + 3, max_y - min_y + 3);
+        let (pw, ph) = ((8 - w).max(0), (7 - h).max(0));
+        format!(
+            "{} {} {} {}",
+            (f64::from(min_x - 1) - f64::from(pw) / 2.0) * CELL,
+            (f64::from(min_y - 1) - f64::from(ph) / 2.0) * CELL,
+            f64::from(w + pw) * CELL,
+            f64::from(h + ph) * CELL
+        )
+    };
+    let _ = write!(
+        out,
+        "<svg class=\"board prefit\" data-game=\"{}\" role=\"application\" aria-label=\"Game board. Arrow keys pan, plus and minus zoom, Tab reaches the marked places.\" viewBox=\"{view_box}\"><defs>",
+        attr(game)
+    );
+    out.push_str(head.as_deref().unwrap_or(""));
+    for (n, (_, t)) in symbols.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<symbol id=\"tile-{n}\" viewBox=\"0 0 {} {}\">{}</symbol>",
+            t.layout.width, t.layout.height, t.body
+        );
+    }
+    out.push_str("</defs><g><g class=\"layer-map\"></g><g class=\"layer-gaps\"></g><g class=\"layer-tiles\">");
+    out.push_str(&uses);
+    out.push_str("</g><g class=\"layer-highlights\"></g><g class=\"layer-followers\"></g><g class=\"layer-tokens\"></g><g class=\"layer-targets\"></g></g></svg></div></div>");
+    let _ = write!(
+        out,
+        "<aside class=\"side\" aria-label=\"Game panel\"><p role=\"status\">Connecting to game {}…</p></aside></div>",
+        attr(game)
+    );
+    out.push_str("<script type=\"application/json\" id=\"bastide-welcome\">");
+    out.push_str(&script_json(welcome));
+    out.push_str("</script><script type=\"application/json\" id=\"bastide-tiles\">[");
+    for (n, (key, t)) in symbols.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"key\":{},\"symbol\":\"tile-{n}\",\"layout\":{}}}",
+            script_json(&json_string(key)),
+            script_json(&t.layout_json)
+        );
+    }
+    out.push_str("]</script></main>");
+    Ok(out)
+}
+
+/// JSON text made safe inside an HTML `<script>` element: `<`, `>` and `&`
+/// (which JSON has only inside strings) as `\u` escapes, so that no
+/// `</script>` or `<!--` in a player's name can end the element or start a
+/// comment; the JSON it parses to is the same.
+fn script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text made safe inside a double-quoted HTML attribute or element text.
+fn attr(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -526,6 +769,63 @@ mod tests {
         assert!(batch_text(&["base/D@45".to_string()]).is_err());
         assert!(batch_text(&["base/nothing@0".to_string()]).is_err());
         assert_eq!(batch_text(&[]).expect("empty"), r#"{"head":"","tiles":[]}"#);
+    }
+
+    #[test]
+    fn embedded_json_cannot_end_its_script_element() {
+        let names = json!({"players": ["</script><script>x()</script>", "<!--", "a&b\u{2028}"]});
+        let text = script_json(&names.to_string());
+        for bad in ['<', '>', '&', '\u{2028}', '\u{2029}'] {
+            assert!(!text.contains(bad), "{bad:?} in {text}");
+        }
+        // The same JSON once parsed.
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            names
+        );
+        assert_eq!(attr("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+    }
+
+    #[test]
+    fn only_table_addresses_get_a_board() {
+        assert_eq!(table_game("watch/00ff"), Some("00ff"));
+        assert_eq!(table_game("play/abc123"), Some("abc123"));
+        for path in [
+            "",
+            "replay/00ff",
+            "watch/",
+            "watch/xyz",
+            "watch/00ff/x",
+            "play",
+        ] {
+            assert_eq!(table_game(path), None, "{path}");
+        }
+        assert_eq!(table_game(&format!("watch/{}", "a".repeat(65))), None);
+    }
+
+    #[test]
+    fn the_board_markup_numbers_symbols_by_first_appearance() {
+        let piece = |key: &str, x: i32| Piece {
+            key: key.to_string(),
+            tile: key.split('@').next().unwrap().to_string(),
+            x,
+            y: 0,
+        };
+        let pieces = [
+            piece("base/D@0", 0),
+            piece("base/U@90", 1),
+            piece("base/D@0", 2),
+        ];
+        let html = board_markup("00ff", &pieces, r#"{"welcome":{"players":["<b>"]}}"#).unwrap();
+        assert!(html.starts_with(APP.trim_end_matches("</main>")) && html.ends_with("</main>"));
+        assert_eq!(html.matches("<symbol id=").count(), 2);
+        assert_eq!(html.matches("<use href=\"#tile-0\"").count(), 2);
+        assert_eq!(html.matches("<use href=\"#tile-1\"").count(), 1);
+        // Three cells in a row: fit's box is a cell before, two after, and
+        // at least 8 by 7 cells.
+        assert!(html.contains("viewBox=\"-250 -300 800 700\""), "{html}");
+        assert!(html.contains("\\u003cb\\u003e") && !html.contains("<b>"));
+        assert!(html.contains(r#"[{"key":"base/D@0","symbol":"tile-0","layout":{"#));
     }
 
     #[test]

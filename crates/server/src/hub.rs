@@ -410,6 +410,35 @@ impl LiveGame {
     }
 
     /// The view and, for the seat to act, the legal actions.
+    /// The body of a `welcome` for `audience` at the current version;
+    /// with `full`, the audience's view and legal actions too (a hello
+    /// without `since`, or a page's embedded state).
+    fn welcome(&self, id: &GameId, audience: Audience, full: bool) -> Value {
+        let mut welcome = json!({
+            "game": id.as_str(),
+            "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
+            "status": self.status.as_str(),
+            "version": self.version(),
+            "resigned": self.resigned,
+            "players": self.config.players,
+            "seats": self.seats_json(),
+            "config": self.public_config(),
+        });
+        if let (Some(c), Some(o)) = (self.clock_json(), welcome.as_object_mut()) {
+            o.insert("clock".into(), c);
+        }
+        if full {
+            let (view, legal) = self.payload(&self.game, audience);
+            if let Some(o) = welcome.as_object_mut() {
+                o.insert("view".into(), view);
+                if let Some(l) = legal {
+                    o.insert("legal".into(), l);
+                }
+            }
+        }
+        welcome
+    }
+
     fn payload(&self, game: &Game, audience: Audience) -> (Value, Option<Value>) {
         audience_payload(game, audience, self.offers_legal(audience))
     }
@@ -1198,6 +1227,22 @@ impl Hub {
         public_view(&handle.live.lock().await.game)
     }
 
+    /// A spectator's `welcome` body (the public view, no seat, no legal
+    /// actions) and `f` of the game, under one lock so that both are of
+    /// the same version: what a game's page embeds (`assets.rs`). Nothing
+    /// of a seat's private hand is in it.
+    pub async fn spectator_welcome<R>(
+        &self,
+        handle: &GameHandle,
+        f: impl FnOnce(&Game) -> R,
+    ) -> (Value, R) {
+        let live = handle.live.lock().await;
+        (
+            live.welcome(&handle.id, Audience::Spectator, true),
+            f(&live.game),
+        )
+    }
+
     /// Runs `f` on the game in memory, read only (routes outside this
     /// module, e.g. the client's feature details in `assets.rs`).
     pub async fn inspect<R>(&self, handle: &GameHandle, f: impl FnOnce(&Game) -> R) -> R {
@@ -1475,29 +1520,8 @@ impl Hub {
                 index,
             }
         };
-        let mut welcome = json!({
-            "game": handle.id.as_str(),
-            "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
-            "status": live.status.as_str(),
-            "version": version,
-            "resigned": live.resigned,
-            "players": live.config.players,
-            "seats": live.seats_json(),
-            "config": live.public_config(),
-        });
-        if let (Some(c), Some(o)) = (live.clock_json(), welcome.as_object_mut()) {
-            o.insert("clock".into(), c);
-        }
-        if since.is_none() {
-            let (view, legal) = live.payload(&live.game, audience);
-            if let Some(o) = welcome.as_object_mut() {
-                o.insert("view".into(), view);
-                if let Some(l) = legal {
-                    o.insert("legal".into(), l);
-                }
-            }
-        }
-        let welcome = json!({ "welcome": welcome }).to_string();
+        let welcome =
+            json!({ "welcome": live.welcome(&handle.id, audience, since.is_none()) }).to_string();
         let missed = since.filter(|s| *s < version).map(|s| {
             // A seat a bot took over is offered no legal actions.
             let person = matches!(audience, Audience::Seat(seat)
