@@ -195,8 +195,6 @@ pub(crate) struct FitTable {
     keys: usize,
     /// For each catalog tile: its row + 1 (0: not tabled).
     row_of: Vec<u16>,
-    /// How many tiles have a row.
-    rows: usize,
     /// Row after row: for each key, the fitting rotations' mask (bit r for
     /// [`Rotation::ALL`]`[r]`) in the low nibble and their number above it.
     fit: Vec<u8>,
@@ -210,7 +208,6 @@ impl Default for FitTable {
             radix: 0,
             keys: 0,
             row_of: Vec::new(),
-            rows: 0,
             fit: Vec::new(),
         }
     }
@@ -282,30 +279,23 @@ impl FitTable {
             code_id,
             radix,
             keys,
-            rows: rows.len(),
             row_of,
             fit,
         }
     }
 
-    /// Whether this is the table [`FitTable::new`] would build for `tiles`
-    /// (the same square tile kinds): a new game of the same configuration
-    /// then takes it instead of building it again.
+    /// Whether this table has a row for every square tile of `tiles`: a new
+    /// game of the same configuration (another deal, which may hold fewer
+    /// kinds) then takes it instead of building it again. Rows of tiles
+    /// the deal lacks are never read, and their codes only add key digits
+    /// no other tile matches, so the answers are those of a new table.
     pub(crate) fn serves(&self, cat: &Catalog, tiles: &[TileIdx]) -> bool {
-        if self.radix == 0 || self.row_of.len() != cat.tiles().len() {
-            return false;
-        }
-        let mut seen = vec![false; self.rows];
-        for &t in tiles {
-            if cat.tile(t).shape != Shape::Square {
-                continue;
-            }
-            match self.row_of.get(t.0 as usize).and_then(|r| r.checked_sub(1)) {
-                Some(r) => seen[usize::from(r)] = true,
-                None => return false,
-            }
-        }
-        seen.iter().all(|s| *s)
+        self.radix != 0
+            && self.row_of.len() == cat.tiles().len()
+            && tiles.iter().all(|&t| {
+                cat.tile(t).shape != Shape::Square
+                    || self.row_of.get(t.0 as usize).is_some_and(|r| *r != 0)
+            })
     }
 
     /// The row of `tile`, indexed by frontier key, if it is tabled.
