@@ -155,6 +155,14 @@ pub struct Board {
     /// compare a rotation (the interleaved `frontier` would need shuffles).
     fr_code: Vec<u32>,
     fr_mask: Vec<u32>,
+    /// Each frontier cell's [`FitTable`] key, in frontier order: the ids
+    /// of the codes it faces, one base-`radix` digit a side (0: open).
+    fr_key: Vec<u16>,
+    /// The key digits: a code's id (set by [`Board::set_fit_keys`]; all
+    /// zero, so every key zero, when the game has no table).
+    code_id: [u8; 64],
+    /// The weight of each side's digit in a key: 1, radix, radix², radix³.
+    key_pow: [u16; 4],
     half_cells: Vec<Pos>,
     /// Pieces with a monastery whose monastery is not yet complete, in
     /// placement order: completion checks look at these few instead of
@@ -170,6 +178,134 @@ pub struct Board {
 
 const NO_PIECE: u16 = u16::MAX;
 
+/// For the single-square tiles of one game's deck: in which rotations each
+/// fits a frontier cell, looked up by the cell's key (the codes it faces,
+/// see [`Board::frontier_keys`]) instead of compared. Built once per game
+/// set-up; a square tile of the deck fits a key exactly when every side
+/// the key names carries that side's code, so each (tile, rotation) marks
+/// the 16 keys made of its four codes and "open".
+#[derive(Debug)]
+pub(crate) struct FitTable {
+    /// A code's digit in a key: 1..=k for the k codes on the tabled tiles'
+    /// sides, `radix - 1` for any other code (no tabled tile fits there).
+    code_id: [u8; 64],
+    /// Digits a side (k + 2); 0 when there is no table.
+    radix: u16,
+    /// Keys a tile's row holds (radix⁴).
+    keys: usize,
+    /// For each catalog tile: its row + 1 (0: not tabled).
+    row_of: Vec<u16>,
+    /// Row after row: for each key, the fitting rotations' mask (bit r for
+    /// [`Rotation::ALL`]`[r]`) in the low nibble and their number above it.
+    fit: Vec<u8>,
+}
+
+impl Default for FitTable {
+    /// No table: every tile keeps the compares.
+    fn default() -> FitTable {
+        FitTable {
+            code_id: [0; 64],
+            radix: 0,
+            keys: 0,
+            row_of: Vec::new(),
+            fit: Vec::new(),
+        }
+    }
+}
+
+impl FitTable {
+    /// Largest table built (bytes); a deck with more distinct codes or
+    /// square tiles than that keeps the compares.
+    const MAX_BYTES: usize = 1 << 17;
+
+    /// The table for the square tiles among `tiles` (repeats allowed).
+    pub(crate) fn new(cat: &Catalog, tiles: &[TileIdx]) -> FitTable {
+        let mut row_of = vec![0u16; cat.tiles().len()];
+        let mut rows: Vec<TileIdx> = Vec::new();
+        let mut code_id = [0u8; 64];
+        let mut codes = 0u8;
+        for &t in tiles {
+            let def = cat.tile(t);
+            let Some(slot) = row_of.get_mut(t.0 as usize) else {
+                continue;
+            };
+            if def.shape != Shape::Square || *slot != 0 {
+                continue;
+            }
+            rows.push(t);
+            *slot = rows.len() as u16;
+            for s in &def.oriented(Rotation::default()).sides[0] {
+                let id = &mut code_id[s.code as usize & 63];
+                if *id == 0 {
+                    codes += 1;
+                    *id = codes;
+                }
+            }
+        }
+        let radix = u16::from(codes) + 2;
+        let keys = (radix as usize).pow(4);
+        if rows.is_empty() || keys * rows.len() > Self::MAX_BYTES {
+            return FitTable::default();
+        }
+        for id in &mut code_id {
+            if *id == 0 {
+                *id = (radix - 1) as u8;
+            }
+        }
+        let pow = [1, radix, radix * radix, radix * radix * radix].map(usize::from);
+        let mut fit = vec![0u8; keys * rows.len()];
+        for (row, &t) in rows.iter().enumerate() {
+            let def = cat.tile(t);
+            let fits = &mut fit[row * keys..(row + 1) * keys];
+            for (r, rot) in Rotation::ALL.iter().enumerate() {
+                let sides = &def.oriented(*rot).sides[0];
+                // Every key that names, on each side, either nothing or
+                // this rotation's code there: key[subset] is key[subset
+                // without its lowest side] plus that side's digit.
+                let mut key = [0usize; 16];
+                for subset in 1..16usize {
+                    let s = subset.trailing_zeros() as usize;
+                    let digit = usize::from(code_id[sides[s].code as usize & 63]);
+                    key[subset] = key[subset & (subset - 1)] + digit * pow[s];
+                }
+                for k in key {
+                    if let Some(e) = fits.get_mut(k) {
+                        *e = (*e | 1 << r) + 16;
+                    }
+                }
+            }
+        }
+        FitTable {
+            code_id,
+            radix,
+            keys,
+            row_of,
+            fit,
+        }
+    }
+
+    /// Whether this table has a row for every square tile of `tiles`: a new
+    /// game of the same configuration (another deal, which may hold fewer
+    /// kinds) then takes it instead of building it again. Rows of tiles
+    /// the deal lacks are never read, and their codes only add key digits
+    /// no other tile matches, so the answers are those of a new table.
+    pub(crate) fn serves(&self, cat: &Catalog, tiles: &[TileIdx]) -> bool {
+        self.radix != 0
+            && self.row_of.len() == cat.tiles().len()
+            && tiles.iter().all(|&t| {
+                cat.tile(t).shape != Shape::Square
+                    || self.row_of.get(t.0 as usize).is_some_and(|r| *r != 0)
+            })
+    }
+
+    /// The row of `tile`, indexed by frontier key, if it is tabled.
+    #[inline]
+    pub(crate) fn row(&self, tile: TileIdx) -> Option<&[u8]> {
+        let r = usize::from(*self.row_of.get(tile.0 as usize)?).checked_sub(1)?;
+        self.fit.get(r * self.keys..(r + 1) * self.keys)
+    }
+}
+
 /// Cells that are occupied or on the frontier, in an open-addressing hash
 /// table: a few kilobytes however far the board spreads, so a new game or a
 /// clone for tree search costs little. Entries are never removed.
@@ -177,6 +313,9 @@ const NO_PIECE: u16 = u16::MAX;
 struct CellMap {
     entries: Vec<(u32, Slot)>,
     bits: u32,
+    /// The entries in use, so that a reset clears those few instead of the
+    /// whole table.
+    used: Vec<u32>,
 }
 
 impl Clone for CellMap {
@@ -184,6 +323,7 @@ impl Clone for CellMap {
         CellMap {
             entries: self.entries.clone(),
             bits: self.bits,
+            used: self.used.clone(),
         }
     }
 
@@ -192,6 +332,7 @@ impl Clone for CellMap {
     fn clone_from(&mut self, src: &CellMap) {
         self.entries.clone_from(&src.entries);
         self.bits = src.bits;
+        self.used.clone_from(&src.used);
     }
 }
 
@@ -203,6 +344,7 @@ impl CellMap {
         CellMap {
             entries: vec![(0, Slot::default()); cap],
             bits: cap.trailing_zeros(),
+            used: Vec::with_capacity(cap / 2),
         }
     }
 
@@ -220,6 +362,16 @@ impl CellMap {
     #[inline]
     fn home(&self, key: u32) -> usize {
         (key.wrapping_mul(0x9E37_79B1) >> (32 - self.bits)) as usize
+    }
+
+    /// Empties the table, keeping its buffers.
+    fn clear(&mut self) {
+        for &i in &self.used {
+            if let Some(e) = self.entries.get_mut(i as usize) {
+                *e = (0, Slot::default());
+            }
+        }
+        self.used.clear();
     }
 
     #[inline]
@@ -259,6 +411,7 @@ impl CellMap {
             }
             if k == 0 {
                 self.entries[i].0 = key;
+                self.used.push(i as u32);
                 return i;
             }
             i = (i + 1) & mask;
@@ -275,6 +428,9 @@ impl Clone for Board {
             frontier: Vec::new(),
             fr_code: Vec::new(),
             fr_mask: Vec::new(),
+            fr_key: Vec::new(),
+            code_id: [0; 64],
+            key_pow: [0; 4],
             half_cells: Vec::new(),
             open_monasteries: Vec::new(),
             monastery_cells: Vec::new(),
@@ -304,6 +460,9 @@ impl Board {
             frontier,
             fr_code,
             fr_mask,
+            fr_key,
+            code_id,
+            key_pow,
             half_cells,
             open_monasteries,
             monastery_cells,
@@ -315,6 +474,9 @@ impl Board {
         self.frontier.clone_from(frontier);
         self.fr_code.clone_from(fr_code);
         self.fr_mask.clone_from(fr_mask);
+        self.fr_key.clone_from(fr_key);
+        self.code_id = *code_id;
+        self.key_pow = *key_pow;
         self.half_cells.clone_from(half_cells);
         self.open_monasteries.clone_from(open_monasteries);
         self.monastery_cells.clone_from(monastery_cells);
@@ -325,12 +487,13 @@ impl Board {
     /// Empties the board for a new game of the same size, keeping every
     /// buffer (no allocation).
     pub(crate) fn reset(&mut self) {
-        self.cells.entries.fill((0, Slot::default()));
+        self.cells.clear();
         self.pieces.clear();
         self.partner.clear();
         self.frontier.clear();
         self.fr_code.clear();
         self.fr_mask.clear();
+        self.fr_key.clear();
         self.half_cells.clear();
         self.open_monasteries.clear();
         self.monastery_cells.clear();
@@ -346,6 +509,9 @@ impl Board {
             frontier: Vec::with_capacity(64),
             fr_code: Vec::with_capacity(64),
             fr_mask: Vec::with_capacity(64),
+            fr_key: Vec::with_capacity(64),
+            code_id: [0; 64],
+            key_pow: [0; 4],
             half_cells: Vec::new(),
             open_monasteries: Vec::new(),
             monastery_cells: Vec::new(),
@@ -382,6 +548,20 @@ impl Board {
     /// Cells where a square tile could touch the board.
     pub fn frontier(&self) -> &[FrontierCell] {
         &self.frontier
+    }
+
+    /// Each frontier cell's key into the game's [`FitTable`], in frontier
+    /// order (all zero when the game has none).
+    pub fn frontier_keys(&self) -> &[u16] {
+        &self.fr_key
+    }
+
+    /// Takes the key digits of `table` (before any piece is placed, or
+    /// the frontier's keys are stale).
+    pub(crate) fn set_fit_keys(&mut self, table: &FitTable) {
+        self.code_id = table.code_id;
+        let r = table.radix;
+        self.key_pow = [1, r, r * r, r * r * r];
     }
 
     /// Cells holding exactly one half tile.
@@ -827,11 +1007,13 @@ impl Board {
             }
         }
         for i in 0..3 {
-            if theirs[i] != NO_FEATURE && mine[i] != NO_FEATURE {
-                self.features.union(
-                    their_base + theirs[i] as NodeId,
-                    my_base + mine[i] as NodeId,
-                );
+            let (t, m) = (theirs[i], mine[i]);
+            // A pair joined already (a city or field side's three places)
+            // would be a union of one set: nothing to do.
+            let again = (0..i).any(|j| theirs[j] == t && mine[j] == m);
+            if t != NO_FEATURE && m != NO_FEATURE && !again {
+                self.features
+                    .union(their_base + t as NodeId, my_base + m as NodeId);
             }
         }
     }
@@ -857,14 +1039,24 @@ impl Board {
             });
             self.fr_code.push(0);
             self.fr_mask.push(0);
+            self.fr_key.push(0);
             slot.fr = self.frontier.len() as u16;
         }
         let at = slot.fr as usize - 1;
         let f = &mut self.frontier[at];
+        let pow = self.key_pow[side.index()];
+        let mut key = self.fr_key[at];
+        if f.mask & (0xFF << shift) != 0 {
+            // A side set again: its old digit goes first.
+            let old = (f.code >> shift) as usize & 63;
+            key = key.wrapping_sub(u16::from(self.code_id[old]).wrapping_mul(pow));
+        }
+        key = key.wrapping_add(u16::from(self.code_id[code as usize & 63]).wrapping_mul(pow));
         f.code = (f.code & !(0xFF << shift)) | ((code as u32) << shift);
         f.mask |= 0xFF << shift;
         self.fr_code[at] = f.code;
         self.fr_mask[at] = f.mask;
+        self.fr_key[at] = key;
     }
 
     /// Takes frontier entry `fr` (index + 1, 0: none) off the frontier; its
@@ -877,6 +1069,7 @@ impl Board {
         self.frontier.swap_remove(at);
         self.fr_code.swap_remove(at);
         self.fr_mask.swap_remove(at);
+        self.fr_key.swap_remove(at);
         if at < self.frontier.len() {
             let moved = self.frontier[at].pos;
             self.cells.entry(moved).fr = at as u16 + 1;
@@ -989,5 +1182,59 @@ impl Board {
     /// Kind of the feature of node `n`.
     pub fn kind(&self, n: NodeId) -> FeatureKind {
         self.features.kind(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::{Game, GameConfig, Phase};
+
+    /// The fit table gives every frontier cell, for every tabled tile, the
+    /// rotations and count the compares give, on every board a game passes
+    /// through, in sets with extra codes (the river), a bounded map and
+    /// large tiles.
+    #[test]
+    fn fit_table_agrees_with_the_compares() {
+        for sets in [
+            &["base"][..],
+            &["winter", "gingerbread"],
+            &["base", "river2"],
+            &["base", "map-chips"],
+            &["base", "inns-cathedrals"],
+        ] {
+            let config = GameConfig::from_sets(2, 7, sets).expect("a valid set");
+            let mut game = Game::new(config).expect("a valid configuration");
+            let cat = game.rules.catalog.clone();
+            let fit = game.rules.fit.clone();
+            let mut rng = Rng::for_stream(7, 3);
+            let mut buf = Vec::new();
+            let mut checked = 0;
+            loop {
+                if game.phase() == Phase::Place {
+                    let board = game.board();
+                    assert_eq!(board.frontier_keys().len(), board.frontier().len());
+                    for (i, def) in cat.tiles().iter().enumerate() {
+                        let Some(row) = fit.row(TileIdx(i as u16)) else {
+                            continue;
+                        };
+                        let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
+                        for (fc, key) in board.frontier().iter().zip(board.frontier_keys()) {
+                            let want = Board::fit_mask(fc, &packed);
+                            let got = row[*key as usize];
+                            assert_eq!(u32::from(got & 15), want, "{sets:?} {}", def.id);
+                            assert_eq!(u32::from(got >> 4), want.count_ones());
+                            checked += 1;
+                        }
+                    }
+                }
+                let Some(a) = game.random_action(&mut rng, &mut buf) else {
+                    break;
+                };
+                game.apply_legal(&a);
+            }
+            assert!(checked > 1000, "{sets:?}: only {checked} cells checked");
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::board::{Board, PlacementError};
+use crate::board::{Board, FitTable, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig, Options};
 use crate::deck;
@@ -74,6 +74,8 @@ pub(crate) struct Rules {
     pub(crate) map: Option<MapDef>,
     /// The expansions in play, parsed once.
     pub(crate) expansions: Expansions,
+    /// Where the deck's square tiles fit a frontier cell, by its key.
+    pub(crate) fit: Arc<FitTable>,
 }
 
 /// A game in progress: every `Game` is a legal position.
@@ -175,6 +177,16 @@ impl Game {
 
     /// Sets up a game with a given catalog (tests, user tile sets).
     pub fn with_catalog(config: GameConfig, catalog: Arc<Catalog>) -> Result<Game, ConfigError> {
+        Game::set_up(config, catalog, None)
+    }
+
+    /// [`Game::with_catalog`], taking the fit table of an earlier game if
+    /// it serves this deck (a new deal of the same configuration).
+    fn set_up(
+        config: GameConfig,
+        catalog: Arc<Catalog>,
+        earlier: Option<Arc<FitTable>>,
+    ) -> Result<Game, ConfigError> {
         config.check_shape()?;
         let n = config.players.len();
         let options = Options::parse(&config.options)?;
@@ -202,6 +214,10 @@ impl Game {
             .map(|t| catalog.tile(*t).cell_count())
             .sum::<usize>()
             + in_hands;
+        let fit = match earlier {
+            Some(f) if f.serves(&catalog, &setup.pile) => f,
+            _ => Arc::new(FitTable::new(&catalog, &setup.pile)),
+        };
         let mut pile = setup.pile;
         // On a map: the start tile on the first chosen start space, the
         // first normal tile drawn on the second.
@@ -229,13 +245,15 @@ impl Game {
                 starts.push((pile.remove(i), pick(b)?));
             }
         }
-        let board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
+        let mut board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
+        board.set_fit_keys(&fit);
         let rules = Arc::new(Rules {
             catalog,
             config,
             options,
             map,
             expansions: on,
+            fit,
         });
         pile.reverse();
         let mut game = Game {
@@ -283,7 +301,8 @@ impl Game {
             _ => {
                 let mut config = self.rules.config.clone();
                 config.seed = seed;
-                *self = Game::with_catalog(config, self.rules.catalog.clone())?;
+                let fit = Some(self.rules.fit.clone());
+                *self = Game::set_up(config, self.rules.catalog.clone(), fit)?;
                 return Ok(());
             }
         };
@@ -504,6 +523,9 @@ impl Game {
         if let Some(a) = self.random_square_placement(rng) {
             return Some(a);
         }
+        if let Some(a) = self.random_plain_follower_step(rng) {
+            return Some(a);
+        }
         self.legal_actions_into(buf);
         if buf.is_empty() {
             return None;
@@ -518,6 +540,9 @@ impl Game {
         let def = self.rules.catalog.tile(tile);
         if def.shape != Shape::Square || !ext::edge_placements_only(self, tile) {
             return None;
+        }
+        if let Some(row) = self.rules.fit.row(tile) {
+            return self.sample_by_key(tile, row, rng);
         }
         let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
         let frontier = self.board.frontier();
@@ -565,6 +590,104 @@ impl Game {
         }
         // Unreachable: `k` is below the total of the same masks.
         debug_assert!(false, "random_square_placement: k beyond the count");
+        None
+    }
+
+    /// The follower-step case of [`Game::random_action`] when no expansion
+    /// is in play (the list is then the free features of the piece just
+    /// placed, if the supply has a follower, then `pass`): counts the free
+    /// features and builds only the chosen action. `None` when it does not
+    /// apply (then nothing was drawn from `rng`).
+    fn random_plain_follower_step(&self, rng: &mut crate::rng::Rng) -> Option<Action> {
+        if self.phase != Phase::Follower || self.rules.expansions != Expansions::NONE {
+            return None;
+        }
+        let mut free = [0u8; 32];
+        let mut n = 0;
+        let mut corner = None;
+        if let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) {
+            let piece = self.board.pieces()[pi as usize];
+            corner = piece.corner;
+            let def = self.rules.catalog.tile(piece.tile);
+            for (fi, feat) in def.features.iter().enumerate() {
+                if !feat.kind.can_hold_follower()
+                    || self
+                        .board
+                        .features()
+                        .followers(piece.node_base + fi as NodeId)
+                        > 0
+                {
+                    continue;
+                }
+                // More free features than the array holds: list them.
+                *free.get_mut(n)? = fi as u8;
+                n += 1;
+            }
+        }
+        let k = rng.below(n as u64 + 1) as usize;
+        let (Some(pi), Some(&fi)) = (self.last, free[..n].get(k)) else {
+            return Some(Action::Pass);
+        };
+        let (pos, place) = self.feature_anchor(pi, fi);
+        Some(Action::Follower {
+            pos,
+            corner,
+            place,
+            figure: Figure::Normal,
+        })
+    }
+
+    /// [`Game::random_square_placement`] for a tile of the fit table: the
+    /// fits of each frontier cell are one load by its key, summed, then
+    /// walked to the chosen one (the same (cell, rotation) order, so the
+    /// same placement for the same draw).
+    fn sample_by_key(
+        &self,
+        tile: TileIdx,
+        row: &[u8],
+        rng: &mut crate::rng::Rng,
+    ) -> Option<Action> {
+        let keys = self.board.frontier_keys();
+        // Keys are below the row's length by construction (`FitTable`).
+        let count = |key: u16| u32::from(row[usize::from(key)] >> 4);
+        let quad = |q: &[u16]| count(q[0]) + count(q[1]) + count(q[2]) + count(q[3]);
+        let quads = keys.chunks_exact(4);
+        let rest: u32 = quads.remainder().iter().map(|&k| count(k)).sum();
+        let n = quads.map(quad).sum::<u32>() + rest;
+        if n == 0 {
+            // A drawn tile always fits somewhere; if not, the list decides.
+            return None;
+        }
+        let mut k = rng.below(u64::from(n)) as u32;
+        // Whole groups of four cells first, then cell by cell.
+        let mut start = 0;
+        for q in keys.chunks_exact(4) {
+            let c = quad(q);
+            if k < c {
+                break;
+            }
+            k -= c;
+            start += 4;
+        }
+        for (i, &key) in keys.iter().enumerate().skip(start) {
+            let f = row[usize::from(key)];
+            let c = u32::from(f >> 4);
+            if k >= c {
+                k -= c;
+                continue;
+            }
+            let mut m = u32::from(f & 15);
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            let pos = self.board.frontier().get(i)?.pos;
+            return Some(Action::Place {
+                tile,
+                pos,
+                rot: Rotation::ALL[m.trailing_zeros() as usize & 3],
+            });
+        }
+        debug_assert!(false, "sample_by_key: k beyond the count");
         None
     }
 
@@ -633,6 +756,14 @@ impl Game {
     }
 
     pub(crate) fn has_placement(&self, tile: TileIdx) -> bool {
+        // A tabled square tile placed by edge matching alone: one load a
+        // frontier cell.
+        if let Some(row) = self.rules.fit.row(tile) {
+            if ext::edge_placements_only(self, tile) {
+                let keys = self.board.frontier_keys();
+                return keys.iter().any(|&k| row[usize::from(k)] != 0);
+            }
+        }
         let mut any = false;
         self.placements(tile, |_| {
             any = true;
@@ -892,8 +1023,7 @@ impl Game {
 
     pub(crate) fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
         ext::before_place(self, tile, pos, rot);
-        let cat = self.rules.catalog.clone();
-        let pi = self.board.place(&cat, tile, pos, rot);
+        let pi = self.board.place(&self.rules.catalog, tile, pos, rot);
         self.last = Some(pi);
         self.drawn = None;
         self.phase = Phase::Follower;

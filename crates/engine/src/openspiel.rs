@@ -158,6 +158,7 @@ impl Game {
             options: self.rules.options.clone(),
             map: self.rules.map.clone(),
             expansions: self.rules.expansions,
+            fit: self.rules.fit.clone(),
         });
         g.shuffle_hidden_pile(rng);
         resample_others_private(&mut g, player, rng);
