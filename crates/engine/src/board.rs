@@ -2,10 +2,11 @@
 //! square tile could go, edge matching, and the feature graph built as pieces
 //! are placed.
 //!
-//! Cells live in a plain array indexed by coordinates modulo a power of two
-//! large enough that no two cells of one game can alias. Every empty cell that
-//! touches a placed side is on the frontier together with the edge codes it
-//! faces, so testing a square tile against it is one masked compare.
+//! Cells (occupied, or on the frontier) live in a small open-addressing hash
+//! table sized from the deck (`CellMap`): a few kilobytes however far the
+//! board spreads. Every empty cell that touches a placed side is on the
+//! frontier together with the edge codes it faces, so testing a square tile
+//! against it is one masked compare (or one lookup in the game's fit table).
 
 use std::fmt;
 
