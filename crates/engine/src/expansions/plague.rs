@@ -298,6 +298,10 @@ pub struct Plague {
     flights_player: u8,
     /// The followers as they were when `flights` was listed.
     flights_followers: Vec<Follower>,
+    /// Scratch for the searches that list spreads and flights, kept so
+    /// that listing them does not allocate: spread targets, one flight
+    /// search, one segment's neighbours.
+    scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>),
 }
 
 impl PartialEq for Plague {
@@ -345,6 +349,7 @@ impl Plague {
             flights_pieces: 0,
             flights_player: 0,
             flights_followers: Vec::new(),
+            scratch: (Vec::new(), Vec::new(), Vec::new()),
         }
     }
 
@@ -865,24 +870,29 @@ impl Plague {
     /// flea is lifted first: the target is judged on the board without it,
     /// and must be a new tile. (Whether the turn allows a spread at all is
     /// the caller's to ask.)
-    fn list_spreads(&self, board: &Board, cat: &Catalog, out: &mut Vec<(Option<u16>, u16)>) {
+    fn list_spreads(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        targets: &mut Vec<u16>,
+        out: &mut Vec<(Option<u16>, u16)>,
+    ) {
         out.clear();
-        let mut targets = Vec::new();
         if self.supply > 0 {
-            self.spread_targets(board, cat, None, &mut targets);
+            self.spread_targets(board, cat, None, targets);
             out.extend(targets.iter().map(|&t| (None, t)));
             return;
         }
         if self.fleas.iter().any(|fl| !fl.is_active()) {
             // Lifting a latent flea changes no active region, and a latent
             // flea never lies next to one.
-            self.spread_targets(board, cat, None, &mut targets);
+            self.spread_targets(board, cat, None, targets);
             for fl in self.fleas.iter().filter(|fl| !fl.is_active()) {
                 out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
             }
             return;
         }
-        self.all_active_spreads(board, cat, &mut targets, out);
+        self.all_active_spreads(board, cat, targets, out);
     }
 
     /// [`Plague::list_spreads`] when every flea on the board is active: any
@@ -984,7 +994,9 @@ impl Plague {
     fn prepare_spreads(&mut self, board: &Board, cat: &Catalog) {
         let mut spreads = std::mem::take(&mut self.spreads);
         if self.started() && !self.turn.source && !self.turn.spread {
-            self.list_spreads(board, cat, &mut spreads);
+            let mut targets = std::mem::take(&mut self.scratch.0);
+            self.list_spreads(board, cat, &mut targets, &mut spreads);
+            self.scratch.0 = targets;
             self.spreads_valid = true;
         } else {
             self.spreads_valid = false;
@@ -1150,7 +1162,7 @@ impl Game {
             // Only if some path changed the tokens or the board without the
             // placing hook: list them now.
             let mut v = Vec::new();
-            p.list_spreads(&self.board, &self.rules.catalog, &mut v);
+            p.list_spreads(&self.board, &self.rules.catalog, &mut Vec::new(), &mut v);
             fresh = v;
             &fresh
         };
@@ -1426,7 +1438,12 @@ impl Game {
     /// flight with the Plague's state `p`: once per turn, one of the current
     /// player's followers (never a monk) moves to another segment of its
     /// road, city or field.
-    fn each_flight(&self, p: &Plague, mut f: impl FnMut(usize, NodeId)) {
+    fn each_flight(
+        &self,
+        p: &Plague,
+        (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
+        mut f: impl FnMut(usize, NodeId),
+    ) {
         // `p` may be out of `self.ext` here: the turn is asked of it.
         if !matches!(self.phase, Phase::Follower | Phase::Plague) || !p.started() || p.turn.fled {
             return;
@@ -1434,7 +1451,6 @@ impl Game {
         if !self.followers.iter().any(|fl| fl.player == self.current) {
             return;
         }
-        let (mut reach, mut nb) = (Vec::new(), Vec::new());
         with_bits(self.board.features().len(), |seen| {
             for (i, fl) in self.followers.iter().enumerate() {
                 if fl.player != self.current
@@ -1446,7 +1462,7 @@ impl Game {
                     continue;
                 }
                 let start = self.node(fl.piece, fl.feature);
-                self.flight_reach(p, start, seen, &mut nb, &mut reach);
+                self.flight_reach(p, start, seen, nb, reach);
                 for &m in &reach[1..] {
                     f(i, m);
                 }
@@ -1457,13 +1473,18 @@ impl Game {
     /// Pushes the legal `flee` actions onto `out`, in the order of
     /// [`Game::each_flight`] (one follower's flights come together: its
     /// segment is named once).
-    fn list_flights(&self, p: &Plague, out: &mut Vec<Action>) {
+    fn list_flights(
+        &self,
+        p: &Plague,
+        scratch: (&mut Vec<NodeId>, &mut Vec<NodeId>),
+        out: &mut Vec<Action>,
+    ) {
         let anchor = |n: NodeId| match p.node_anchor.get(n as usize) {
             Some(a) if p.node_anchor.len() == self.board.features().len() => *a,
             _ => self.segment_anchor(n),
         };
         let mut from: Option<(usize, FeatureAt)> = None;
-        self.each_flight(p, |i, m| {
+        self.each_flight(p, scratch, |i, m| {
             let a = match from {
                 Some((j, a)) if j == i => a,
                 _ => {
@@ -1501,7 +1522,13 @@ impl Game {
         if !self.flights_current(&p) {
             let mut v = std::mem::take(&mut p.flights);
             v.clear();
-            self.list_flights(&p, &mut v);
+            let (mut reach, mut nb) = (
+                std::mem::take(&mut p.scratch.1),
+                std::mem::take(&mut p.scratch.2),
+            );
+            self.list_flights(&p, (&mut reach, &mut nb), &mut v);
+            p.scratch.1 = reach;
+            p.scratch.2 = nb;
             p.flights = v;
             p.flights_valid = true;
             p.flights_pieces = self.board.pieces().len();
@@ -1646,12 +1673,12 @@ impl Game {
             #[cfg(debug_assertions)]
             {
                 let mut fresh = Vec::new();
-                self.list_flights(p, &mut fresh);
+                self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), &mut fresh);
                 debug_assert_eq!(fresh, p.flights, "stored flights out of date");
             }
             out.extend_from_slice(&p.flights);
         } else {
-            self.list_flights(p, out);
+            self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), out);
         }
     }
 
