@@ -21,7 +21,7 @@ use crate::board::Board;
 use crate::catalog::{Catalog, FeatureKind, Tag, TileIdx, NO_FEATURE};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
-use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
+use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos, Side};
 use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
@@ -196,6 +196,9 @@ impl PieceSet {
     }
 }
 
+/// No flea on a piece, in `Plague::flea_index`.
+const NO_FLEA: u8 = u8::MAX;
+
 /// The most pieces adjacent to one piece: a double tile has six
 /// neighbouring cells, and a cell holds at most two pieces (two halves);
 /// a square tile or a half has fewer (four cells, plus a half's partner).
@@ -246,6 +249,9 @@ pub struct Plague {
     adjacent: Vec<Adjacent>,
     /// Pieces with a flea.
     flea_set: PieceSet,
+    /// The index into `fleas` of the flea on each piece ([`NO_FLEA`] for
+    /// none; pieces past the end have none).
+    flea_index: Vec<u8>,
     /// Pieces with an active outbreak.
     active_set: PieceSet,
     /// Source pieces.
@@ -260,12 +266,42 @@ pub struct Plague {
     slot_feature: Vec<u8>,
     /// The segment across each slot (`NO_NODE` where none yet).
     slot_node: Vec<NodeId>,
+    /// For each segment (node) of the pieces stored: where its piece's
+    /// slots start, and a bit per slot of the piece that is this segment's
+    /// (a flight search visits those slots only, not all of the piece's).
+    node_slots: Vec<(u32, u64)>,
+    /// How actions name each segment (node) of the pieces stored: the
+    /// canonical place of its feature ([`Game::segment_anchor`]), fixed
+    /// once its piece is down.
+    node_anchor: Vec<FeatureAt>,
+    /// Whether every piece stored has at most 64 slots, so that
+    /// `node_slots` covers them all (always, for the catalog's shapes).
+    slots_masked: bool,
     /// The legal spreads `(from, to)` of the current turn, in the order they
     /// are listed, while `spreads_valid`.
     spreads: Vec<(Option<u16>, u16)>,
     /// Whether `spreads` was computed for the tokens and board as they are
     /// (set once the turn's tile is down, cleared by any change).
     spreads_valid: bool,
+    /// The turn's `flee` actions in the order they are listed, while
+    /// `flights_valid` and the board, the player and the followers are
+    /// those they were listed for: each listing of the follower step and
+    /// the plague step reads them instead of searching every follower's
+    /// feature again.
+    flights: Vec<Action>,
+    /// Whether `flights` was listed for the tokens as they are (cleared by
+    /// any change of a flea or an outbreak, and when a turn starts).
+    flights_valid: bool,
+    /// The number of pieces on the board when `flights` was listed.
+    flights_pieces: usize,
+    /// The player `flights` was listed for.
+    flights_player: u8,
+    /// The followers as they were when `flights` was listed.
+    flights_followers: Vec<Follower>,
+    /// Scratch for the searches that list spreads and flights, kept so
+    /// that listing them does not allocate: spread targets, one flight
+    /// search, one segment's neighbours.
+    scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>),
 }
 
 impl PartialEq for Plague {
@@ -297,13 +333,23 @@ impl Plague {
             turn: Turn::default(),
             adjacent: Vec::new(),
             flea_set: PieceSet::default(),
+            flea_index: Vec::new(),
             active_set: PieceSet::default(),
             source_set: PieceSet::default(),
             slot_start: Vec::new(),
             slot_feature: Vec::new(),
             slot_node: Vec::new(),
+            node_slots: Vec::new(),
+            node_anchor: Vec::new(),
+            slots_masked: true,
             spreads: Vec::new(),
             spreads_valid: false,
+            flights: Vec::new(),
+            flights_valid: false,
+            flights_pieces: 0,
+            flights_player: 0,
+            flights_followers: Vec::new(),
+            scratch: (Vec::new(), Vec::new(), Vec::new()),
         }
     }
 
@@ -339,10 +385,24 @@ impl Plague {
 
     /// The flea on piece `pi`, if any (index into [`Plague::fleas`]).
     pub fn flea_on(&self, pi: u16) -> Option<usize> {
-        if !self.flea_set.has(pi) {
-            return None;
+        match self.flea_index.get(pi as usize) {
+            Some(&i) if i != NO_FLEA => Some(i as usize),
+            _ => None,
         }
-        self.fleas.iter().position(|f| f.piece == pi)
+    }
+
+    /// Numbers the fleas again in `flea_index` after one was added or
+    /// removed (the fleas after it moved up or down by one).
+    fn index_fleas(&mut self, changed: u16) {
+        let need = changed as usize + 1;
+        if self.flea_index.len() < need {
+            self.flea_index.resize(need, NO_FLEA);
+        }
+        self.flea_index[changed as usize] = NO_FLEA;
+        for (i, f) in self.fleas.iter().enumerate() {
+            // At most 18 fleas: the index fits in a byte.
+            self.flea_index[f.piece as usize] = i as u8;
+        }
     }
 
     /// The active outbreak on piece `pi`, if any (index = number − 1).
@@ -371,13 +431,17 @@ impl Plague {
             },
         );
         self.flea_set.set(piece, true);
+        self.index_fleas(piece);
         self.spreads_valid = false;
+        self.flights_valid = false;
     }
 
     fn remove_flea(&mut self, i: usize) {
         let f = self.fleas.remove(i);
         self.flea_set.set(f.piece, false);
+        self.index_fleas(f.piece);
         self.spreads_valid = false;
+        self.flights_valid = false;
     }
 
     fn add_outbreak(&mut self, piece: u16) {
@@ -387,6 +451,7 @@ impl Plague {
         });
         self.active_set.set(piece, true);
         self.spreads_valid = false;
+        self.flights_valid = false;
     }
 
     /// Flips outbreak `k` to its field side.
@@ -394,6 +459,7 @@ impl Plague {
         self.outbreaks[k].active = false;
         self.active_set.set(self.outbreaks[k].piece, false);
         self.spreads_valid = false;
+        self.flights_valid = false;
     }
 }
 
@@ -563,6 +629,50 @@ impl Plague {
                     }
                 }
             });
+            // How actions name this piece's segments.
+            let piece = board.pieces()[pi as usize];
+            let o = cat.tile(piece.tile).oriented(piece.rot);
+            let nfeat = cat.tile(piece.tile).features.len();
+            let need = base as usize + nfeat;
+            if self.node_anchor.len() < need {
+                let none = FeatureAt {
+                    x: 0,
+                    y: 0,
+                    half: None,
+                    place: Place::C,
+                };
+                self.node_anchor.resize(need, none);
+            }
+            for (fi, &(k, place)) in o.anchors.iter().enumerate().take(nfeat) {
+                let (dx, dy) = o.cells[k as usize];
+                let pos = piece.pos.offset(dx, dy);
+                self.node_anchor[base as usize + fi] = FeatureAt {
+                    x: pos.x as i16,
+                    y: pos.y as i16,
+                    half: piece.corner,
+                    place,
+                };
+            }
+            // This piece's segments and their slots.
+            let slots = self.slot_node.len() - start;
+            if slots > 64 {
+                self.slots_masked = false;
+            } else {
+                if self.node_slots.len() < need {
+                    self.node_slots.resize(need, (0, 0));
+                }
+                for fi in 0..nfeat {
+                    self.node_slots[base as usize + fi] = (start as u32, 0);
+                }
+                for (k, &f) in self.slot_feature[start..].iter().enumerate() {
+                    if f == NO_FEATURE {
+                        continue;
+                    }
+                    if let Some(e) = self.node_slots.get_mut(base as usize + f as usize) {
+                        e.1 |= 1 << k;
+                    }
+                }
+            }
         }
     }
 
@@ -760,27 +870,122 @@ impl Plague {
     /// flea is lifted first: the target is judged on the board without it,
     /// and must be a new tile. (Whether the turn allows a spread at all is
     /// the caller's to ask.)
-    fn list_spreads(&self, board: &Board, cat: &Catalog, out: &mut Vec<(Option<u16>, u16)>) {
+    fn list_spreads(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        targets: &mut Vec<u16>,
+        out: &mut Vec<(Option<u16>, u16)>,
+    ) {
         out.clear();
-        let mut targets = Vec::new();
         if self.supply > 0 {
-            self.spread_targets(board, cat, None, &mut targets);
+            self.spread_targets(board, cat, None, targets);
             out.extend(targets.iter().map(|&t| (None, t)));
             return;
         }
         if self.fleas.iter().any(|fl| !fl.is_active()) {
             // Lifting a latent flea changes no active region, and a latent
             // flea never lies next to one.
-            self.spread_targets(board, cat, None, &mut targets);
+            self.spread_targets(board, cat, None, targets);
             for fl in self.fleas.iter().filter(|fl| !fl.is_active()) {
                 out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
             }
             return;
         }
-        for (i, fl) in self.fleas.iter().enumerate() {
-            self.spread_targets(board, cat, Some(i), &mut targets);
-            out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
+        self.all_active_spreads(board, cat, targets, out);
+    }
+
+    /// [`Plague::list_spreads`] when every flea on the board is active: any
+    /// of them may move, each judged on the board without it. Lifting a
+    /// flea that links no other flea to its source leaves every other flea
+    /// active, so its targets are the tiles next to an active piece less
+    /// those whose only active neighbour it was: one pass over the active
+    /// pieces serves all such fleas. Only a flea whose lifting splits a
+    /// region is searched alone ([`Plague::spread_targets`]).
+    fn all_active_spreads(
+        &self,
+        board: &Board,
+        cat: &Catalog,
+        targets: &mut Vec<u16>,
+        out: &mut Vec<(Option<u16>, u16)>,
+    ) {
+        let n = self.fleas.len();
+        // The fleas next to each flea, and those next to an active source
+        // (a bit per index into `fleas`, at most 18).
+        let mut links = [0u32; FLEAS as usize];
+        let mut from_sources: u32 = 0;
+        let flea_bits = |p: u16| {
+            let mut m = 0u32;
+            for &q in self.adjacent_to(board, cat, p).as_slice() {
+                if let Some(j) = self.flea_on(q) {
+                    m |= 1 << j;
+                }
+            }
+            m
+        };
+        for (i, fl) in self.fleas.iter().enumerate().take(FLEAS as usize) {
+            links[i] = flea_bits(fl.piece);
         }
+        for o in self.outbreaks.iter().filter(|o| o.active) {
+            from_sources |= flea_bits(o.piece);
+        }
+        let all: u32 = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        let words = board.pieces().len().div_ceil(64);
+        with_bits(words * 64 * 3, |bits| {
+            // `once`: free tiles next to at least one active piece;
+            // `twice`: next to at least two.
+            let (once, rest) = bits.split_at_mut(words);
+            let (twice, only) = rest.split_at_mut(words);
+            let mut mark = |p: u16| {
+                for &q in self.adjacent_to(board, cat, p).as_slice() {
+                    if !self.flea_set.has(q) && !self.source_set.has(q) {
+                        let (w, b) = (q as usize / 64, 1u64 << (q % 64));
+                        twice[w] |= once[w] & b;
+                        once[w] |= b;
+                    }
+                }
+            };
+            for o in self.outbreaks.iter().filter(|o| o.active) {
+                mark(o.piece);
+            }
+            for fl in &self.fleas {
+                mark(fl.piece);
+            }
+            for (l, fl) in self.fleas.iter().enumerate() {
+                // The fleas still reached without flea `l`.
+                let without = all & !(1 << l);
+                let mut reached = from_sources & without;
+                let mut todo = reached;
+                while todo != 0 {
+                    let j = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let new = links.get(j).copied().unwrap_or(0) & without & !reached;
+                    reached |= new;
+                    todo |= new;
+                }
+                if l >= FLEAS as usize || reached != without {
+                    self.spread_targets(board, cat, Some(l), targets);
+                    out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
+                    continue;
+                }
+                // Its neighbours that no other active piece touches.
+                only.fill(0);
+                for &q in self.adjacent_to(board, cat, fl.piece).as_slice() {
+                    let (w, b) = (q as usize / 64, 1u64 << (q % 64));
+                    only[w] |= once[w] & !twice[w] & b;
+                }
+                for (w, (&a, &x)) in once.iter().zip(only.iter()).enumerate() {
+                    let mut word = a & !x;
+                    while word != 0 {
+                        out.push((
+                            Some(fl.piece),
+                            (w * 64) as u16 + word.trailing_zeros() as u16,
+                        ));
+                        word &= word - 1;
+                    }
+                }
+            }
+        });
     }
 
     /// Lists the turn's spreads once the turn's tile is down, for the
@@ -789,7 +994,9 @@ impl Plague {
     fn prepare_spreads(&mut self, board: &Board, cat: &Catalog) {
         let mut spreads = std::mem::take(&mut self.spreads);
         if self.started() && !self.turn.source && !self.turn.spread {
-            self.list_spreads(board, cat, &mut spreads);
+            let mut targets = std::mem::take(&mut self.scratch.0);
+            self.list_spreads(board, cat, &mut targets, &mut spreads);
+            self.scratch.0 = targets;
             self.spreads_valid = true;
         } else {
             self.spreads_valid = false;
@@ -846,6 +1053,7 @@ impl Game {
         p.turn = Turn::default();
         // Listed again once the turn's tile is down.
         p.spreads_valid = false;
+        p.flights_valid = false;
         if p.supply == 0 {
             loop {
                 let latent = p.fleas.iter().any(|f| !f.is_active());
@@ -907,6 +1115,7 @@ impl Game {
         }
         p.prepare_spreads(&self.board, cat);
         self.ext.plague = Some(p);
+        self.prepare_flights();
     }
 
     /// Why no follower may go onto the piece just placed: it has a flea, or
@@ -953,7 +1162,7 @@ impl Game {
             // Only if some path changed the tokens or the board without the
             // placing hook: list them now.
             let mut v = Vec::new();
-            p.list_spreads(&self.board, &self.rules.catalog, &mut v);
+            p.list_spreads(&self.board, &self.rules.catalog, &mut Vec::new(), &mut v);
             fresh = v;
             &fresh
         };
@@ -1093,6 +1302,7 @@ impl Game {
         p.turn.spread = true;
         p.settle(&self.board, &self.rules.catalog, &mut self.events);
         self.ext.plague = Some(p);
+        self.prepare_flights();
     }
 
     /// A legal `flea` action, unchecked.
@@ -1193,10 +1403,26 @@ impl Game {
             new
         };
         mark(start);
+        let stored = p.slots_masked && p.slot_start.len() == self.board.pieces().len();
         let mut i = 0;
         while i < out.len() {
-            self.segment_neighbours(p, out[i], nb);
+            let n = out[i];
             i += 1;
+            if let Some(&(s, mut mask)) = p.node_slots.get(n as usize).filter(|_| stored) {
+                // The segment's own slots, in order: the same segments in
+                // the same order as `segment_neighbours` (a segment met
+                // twice is marked the first time).
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let m = p.slot_node.get(s as usize + k).copied().unwrap_or(NO_NODE);
+                    if m != NO_NODE && p.is_clear(self.board.features().origin(m).0) && mark(m) {
+                        out.push(m);
+                    }
+                }
+                continue;
+            }
+            self.segment_neighbours(p, n, nb);
             for &m in nb.iter() {
                 if p.is_clear(self.board.features().origin(m).0) && mark(m) {
                     out.push(m);
@@ -1209,19 +1435,22 @@ impl Game {
     }
 
     /// Calls `f(follower index, destination segment)` for every legal
-    /// flight: once per turn, one of the current player's followers (never a
-    /// monk) moves to another segment of its road, city or field.
-    fn each_flight(&self, mut f: impl FnMut(usize, NodeId)) {
-        let Some(p) = &self.ext.plague else {
-            return;
-        };
-        if !self.plague_turn_open() || p.turn.fled {
+    /// flight with the Plague's state `p`: once per turn, one of the current
+    /// player's followers (never a monk) moves to another segment of its
+    /// road, city or field.
+    fn each_flight(
+        &self,
+        p: &Plague,
+        (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
+        mut f: impl FnMut(usize, NodeId),
+    ) {
+        // `p` may be out of `self.ext` here: the turn is asked of it.
+        if !matches!(self.phase, Phase::Follower | Phase::Plague) || !p.started() || p.turn.fled {
             return;
         }
         if !self.followers.iter().any(|fl| fl.player == self.current) {
             return;
         }
-        let (mut reach, mut nb) = (Vec::new(), Vec::new());
         with_bits(self.board.features().len(), |seen| {
             for (i, fl) in self.followers.iter().enumerate() {
                 if fl.player != self.current
@@ -1233,12 +1462,80 @@ impl Game {
                     continue;
                 }
                 let start = self.node(fl.piece, fl.feature);
-                self.flight_reach(p, start, seen, &mut nb, &mut reach);
+                self.flight_reach(p, start, seen, nb, reach);
                 for &m in &reach[1..] {
                     f(i, m);
                 }
             }
         });
+    }
+
+    /// Pushes the legal `flee` actions onto `out`, in the order of
+    /// [`Game::each_flight`] (one follower's flights come together: its
+    /// segment is named once).
+    fn list_flights(
+        &self,
+        p: &Plague,
+        scratch: (&mut Vec<NodeId>, &mut Vec<NodeId>),
+        out: &mut Vec<Action>,
+    ) {
+        let anchor = |n: NodeId| match p.node_anchor.get(n as usize) {
+            Some(a) if p.node_anchor.len() == self.board.features().len() => *a,
+            _ => self.segment_anchor(n),
+        };
+        let mut from: Option<(usize, FeatureAt)> = None;
+        self.each_flight(p, scratch, |i, m| {
+            let a = match from {
+                Some((j, a)) if j == i => a,
+                _ => {
+                    let f = self.followers[i];
+                    let a = anchor(self.node(f.piece, f.feature));
+                    from = Some((i, a));
+                    a
+                }
+            };
+            out.push(Action::Flee {
+                from: a,
+                to: anchor(m),
+            });
+        });
+    }
+
+    /// Whether the stored flights are those of the game as it is: listed
+    /// for these tokens, this board, this player and these followers.
+    fn flights_current(&self, p: &Plague) -> bool {
+        p.flights_valid
+            && p.flights_pieces == self.board.pieces().len()
+            && p.flights_player == self.current
+            && p.flights_followers == self.followers
+    }
+
+    /// Lists the flights into the Plague's state for the listings that
+    /// follow, unless the stored ones are still current. Called wherever
+    /// the module changes what they depend on within a turn (the tile
+    /// down, a spread, the follower step over); anything else that changes
+    /// them is caught by [`Game::flights_current`].
+    fn prepare_flights(&mut self) {
+        let Some(mut p) = self.ext.plague.take() else {
+            return;
+        };
+        if !self.flights_current(&p) {
+            let mut v = std::mem::take(&mut p.flights);
+            v.clear();
+            let (mut reach, mut nb) = (
+                std::mem::take(&mut p.scratch.1),
+                std::mem::take(&mut p.scratch.2),
+            );
+            self.list_flights(&p, (&mut reach, &mut nb), &mut v);
+            p.scratch.1 = reach;
+            p.scratch.2 = nb;
+            p.flights = v;
+            p.flights_valid = true;
+            p.flights_pieces = self.board.pieces().len();
+            p.flights_player = self.current;
+            p.flights_followers.clone_from(&self.followers);
+        }
+        self.ext.plague = Some(p);
     }
 
     /// How a legal action names segment `n`: the canonical place of its
@@ -1365,23 +1662,24 @@ impl Game {
             });
             true
         });
-        // One follower's flights come together: name its segment once.
-        let mut from: Option<(usize, FeatureAt)> = None;
-        self.each_flight(|i, m| {
-            let anchor = match from {
-                Some((j, a)) if j == i => a,
-                _ => {
-                    let f = self.followers[i];
-                    let a = self.segment_anchor(self.node(f.piece, f.feature));
-                    from = Some((i, a));
-                    a
-                }
-            };
-            out.push(Action::Flee {
-                from: anchor,
-                to: self.segment_anchor(m),
-            });
-        });
+        let Some(p) = &self.ext.plague else {
+            return;
+        };
+        if !self.plague_turn_open() || p.turn.fled {
+            return;
+        }
+        if self.flights_current(p) {
+            // Debug builds check the stored flights against a fresh search.
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = Vec::new();
+                self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), &mut fresh);
+                debug_assert_eq!(fresh, p.flights, "stored flights out of date");
+            }
+            out.extend_from_slice(&p.flights);
+        } else {
+            self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), out);
+        }
     }
 
     /// The legal actions of the plague step: spread, flee, and `pass` unless
@@ -1409,6 +1707,8 @@ impl Game {
             self.score_completed(pi);
         }
         self.phase = Phase::Plague;
+        // A follower placed or scored changes the flights.
+        self.prepare_flights();
         true
     }
 
@@ -1420,8 +1720,21 @@ impl Game {
                 "the plague must spread this turn: put a flea on a tile next to an active outbreak or an active flea",
             ));
         }
-        self.end_turn();
+        self.end_plague_step();
         Ok(())
+    }
+
+    /// Ends the turn after the plague step: [`Game::end_turn`] without its
+    /// completion scoring, which ran when the plague step began (spreading
+    /// and fleeing place no tile, so nothing can have completed since, and
+    /// a second scoring would find nothing).
+    fn end_plague_step(&mut self) {
+        if let Some(pi) = self.last {
+            if crate::expansions::after_scoring(self, pi) {
+                return;
+            }
+        }
+        self.finish_turn();
     }
 
     /// Checks and applies a `flea` or `flee` action.
@@ -1750,7 +2063,7 @@ impl Expansion for PlagueRules {
     fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
         match a {
             Action::Pass if mode == Mode::Trusted => {
-                g.end_turn();
+                g.end_plague_step();
                 Some(Ok(()))
             }
             Action::Pass => Some(g.plague_pass()),
