@@ -1071,6 +1071,16 @@ impl Game {
     pub(crate) fn end_turn(&mut self) {
         if let Some(pi) = self.last {
             self.score_completed(pi);
+        }
+        self.end_turn_scored();
+    }
+
+    /// The rest of a turn whose completed features are scored: the
+    /// expansions' steps after scoring (which may hold the turn), then the
+    /// next turn. A step that comes after scoring (the Plague's) ends here,
+    /// without scoring a second time.
+    pub(crate) fn end_turn_scored(&mut self) {
+        if let Some(pi) = self.last {
             if ext::after_scoring(self, pi) {
                 return;
             }

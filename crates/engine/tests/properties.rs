@@ -566,3 +566,57 @@ fn every_expansion_together_keeps_every_invariant() {
         );
     }
 }
+
+/// Tree search copies positions into one reused scratch game with
+/// `clone_from` (the expansions' state field by field): the copy must be
+/// the position itself, whatever the scratch game held before, and play on
+/// exactly as a fresh clone does.
+#[test]
+fn clone_from_into_a_used_game_is_a_clone() {
+    let combos: &[(&str, &[&str])] = &[
+        ("base", &["plague"]),
+        ("winter", &["plague", "gingerbread", "river2", "halfsies1"]),
+        ("base", &["map-chips", "inns-cathedrals"]),
+    ];
+    for (i, (base, sets)) in combos.iter().enumerate() {
+        let mut cfg = config(2, 40 + i as u64, base);
+        cfg.expansions = sets.iter().map(|s| s.to_string()).collect();
+        if sets.contains(&"map-chips") {
+            cfg.map = Some("ukraine".into());
+        }
+        let mut g = Game::new(cfg.clone()).unwrap();
+        // The scratch game starts as another deal, then always holds the
+        // previous position copied into it.
+        let mut other = cfg.clone();
+        other.seed += 100;
+        let mut scratch = Game::new(other).unwrap();
+        let mut rng = Rng::new(7 + i as u64);
+        let mut copies = 0;
+        while !g.is_finished() {
+            scratch.clone_from(&g);
+            let fresh = g.clone();
+            assert!(scratch == fresh, "{base}+{sets:?}: a copy differs");
+            assert_eq!(scratch.legal_actions(), fresh.legal_actions());
+            // A short playout from both copies takes the same actions.
+            let (mut a, mut b) = (scratch.clone(), fresh);
+            let (mut ra, mut rb) = (Rng::new(copies), Rng::new(copies));
+            for _ in 0..6 {
+                if a.is_finished() {
+                    break;
+                }
+                let la = a.legal_actions();
+                assert_eq!(la, b.legal_actions());
+                let k = ra.below(la.len() as u64) as usize;
+                assert_eq!(k, rb.below(la.len() as u64) as usize);
+                a.try_apply(&la[k]).unwrap();
+                b.try_apply(&la[k]).unwrap();
+            }
+            assert!(a == b);
+            copies += 1;
+            let legal = g.legal_actions();
+            let act = legal[rng.below(legal.len() as u64) as usize];
+            g.try_apply(&act).unwrap();
+        }
+        assert!(copies > 50, "{base}+{sets:?}: only {copies} positions");
+    }
+}

@@ -40,7 +40,7 @@ use crate::state::{StateJson, Viewer};
 
 /// The per-game state of every expansion: `None` (or empty) for those not
 /// in play. One field per expansion, owned by its module.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct ExpansionState {
     /// Half-and-half: hands and draft.
     pub(crate) halves: Option<halfsies::Halves>,
@@ -57,6 +57,42 @@ pub struct ExpansionState {
     pub(crate) gingerbread: Option<gingerbread::Gingerbread>,
     /// Inns & Cathedrals: the large followers.
     pub(crate) big_followers: Option<inns_cathedrals::BigFollowers>,
+}
+
+// By hand: `clone_from` field by field, so that tree search copying into a
+// reused scratch game reuses each expansion's memory (an `Option`'s
+// `clone_from` copies into the value it holds).
+impl Clone for ExpansionState {
+    fn clone(&self) -> ExpansionState {
+        ExpansionState {
+            halves: self.halves.clone(),
+            skipped: self.skipped.clone(),
+            chips: self.chips.clone(),
+            plague: self.plague.clone(),
+            river: self.river.clone(),
+            gingerbread: self.gingerbread.clone(),
+            big_followers: self.big_followers.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, src: &ExpansionState) {
+        let ExpansionState {
+            halves,
+            skipped,
+            chips,
+            plague,
+            river,
+            gingerbread,
+            big_followers,
+        } = src;
+        self.halves.clone_from(halves);
+        self.skipped.clone_from(skipped);
+        self.chips.clone_from(chips);
+        self.plague.clone_from(plague);
+        self.river.clone_from(river);
+        self.gingerbread.clone_from(gingerbread);
+        self.big_followers.clone_from(big_followers);
+    }
 }
 
 /// What set-up knows before the board exists.

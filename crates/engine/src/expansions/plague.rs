@@ -173,8 +173,18 @@ struct Turn {
 
 /// A set of pieces, one bit each: membership tests on the hot path cost a
 /// shift instead of a scan of the token lists.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct PieceSet(Vec<u64>);
+
+impl Clone for PieceSet {
+    fn clone(&self) -> PieceSet {
+        PieceSet(self.0.clone())
+    }
+
+    fn clone_from(&mut self, src: &PieceSet) {
+        self.0.clone_from(&src.0);
+    }
+}
 
 impl PieceSet {
     fn has(&self, pi: u16) -> bool {
@@ -231,7 +241,7 @@ impl Adjacent {
 }
 
 /// The Plague's tokens and the current turn's plague steps.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Plague {
     supply: u8,
     /// Fleas on the board, ordered by the piece they lie on.
@@ -302,6 +312,96 @@ pub struct Plague {
     /// that listing them does not allocate: spread targets, one flight
     /// search, one segment's neighbours.
     scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>),
+}
+
+// By hand, not derived: tree search copies a game into a reused scratch
+// game with `clone_from`, which then reuses every vector's memory instead
+// of allocating the Plague's state anew (the destructuring makes a new
+// field a compile error here until it is copied).
+impl Clone for Plague {
+    fn clone(&self) -> Plague {
+        Plague {
+            supply: self.supply,
+            fleas: self.fleas.clone(),
+            outbreaks: self.outbreaks.clone(),
+            sources: self.sources.clone(),
+            turn: self.turn,
+            adjacent: self.adjacent.clone(),
+            flea_set: self.flea_set.clone(),
+            flea_index: self.flea_index.clone(),
+            active_set: self.active_set.clone(),
+            source_set: self.source_set.clone(),
+            slot_start: self.slot_start.clone(),
+            slot_feature: self.slot_feature.clone(),
+            slot_node: self.slot_node.clone(),
+            node_slots: self.node_slots.clone(),
+            node_anchor: self.node_anchor.clone(),
+            slots_masked: self.slots_masked,
+            spreads: self.spreads.clone(),
+            spreads_valid: self.spreads_valid,
+            flights: self.flights.clone(),
+            flights_valid: self.flights_valid,
+            flights_pieces: self.flights_pieces,
+            flights_player: self.flights_player,
+            flights_followers: self.flights_followers.clone(),
+            scratch: self.scratch.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, src: &Plague) {
+        let Plague {
+            supply,
+            fleas,
+            outbreaks,
+            sources,
+            turn,
+            adjacent,
+            flea_set,
+            flea_index,
+            active_set,
+            source_set,
+            slot_start,
+            slot_feature,
+            slot_node,
+            node_slots,
+            node_anchor,
+            slots_masked,
+            spreads,
+            spreads_valid,
+            flights,
+            flights_valid,
+            flights_pieces,
+            flights_player,
+            flights_followers,
+            scratch,
+        } = src;
+        self.supply = *supply;
+        self.fleas.clone_from(fleas);
+        self.outbreaks.clone_from(outbreaks);
+        self.sources.clone_from(sources);
+        self.turn = *turn;
+        self.adjacent.clone_from(adjacent);
+        self.flea_set.clone_from(flea_set);
+        self.flea_index.clone_from(flea_index);
+        self.active_set.clone_from(active_set);
+        self.source_set.clone_from(source_set);
+        self.slot_start.clone_from(slot_start);
+        self.slot_feature.clone_from(slot_feature);
+        self.slot_node.clone_from(slot_node);
+        self.node_slots.clone_from(node_slots);
+        self.node_anchor.clone_from(node_anchor);
+        self.slots_masked = *slots_masked;
+        self.spreads.clone_from(spreads);
+        self.spreads_valid = *spreads_valid;
+        self.flights.clone_from(flights);
+        self.flights_valid = *flights_valid;
+        self.flights_pieces = *flights_pieces;
+        self.flights_player = *flights_player;
+        self.flights_followers.clone_from(flights_followers);
+        self.scratch.0.clone_from(&scratch.0);
+        self.scratch.1.clone_from(&scratch.1);
+        self.scratch.2.clone_from(&scratch.2);
+    }
 }
 
 impl PartialEq for Plague {
@@ -1729,12 +1829,7 @@ impl Game {
     /// and fleeing place no tile, so nothing can have completed since, and
     /// a second scoring would find nothing).
     fn end_plague_step(&mut self) {
-        if let Some(pi) = self.last {
-            if crate::expansions::after_scoring(self, pi) {
-                return;
-            }
-        }
-        self.finish_turn();
+        self.end_turn_scored();
     }
 
     /// Checks and applies a `flea` or `flee` action.
