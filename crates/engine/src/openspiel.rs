@@ -1578,12 +1578,17 @@ mod tests {
     /// for that seat (pile reshuffled, other hands and a pending
     /// Half-and-half draw dealt again) leaves it unchanged, at every
     /// position of every combination.
-    #[test]
-    fn observation_globals_are_the_tensors_globals() {
-        let codec = ActionCodec {
+    /// A codec with a small window (radius 8), enough for the tensor tests.
+    fn small_codec() -> ActionCodec {
+        ActionCodec {
             radius: 8,
             slots: 3,
-        };
+        }
+    }
+
+    #[test]
+    fn observation_globals_are_the_tensors_globals() {
+        let codec = small_codec();
         each_position(1, |g, _| {
             for p in 0..g.player_count() {
                 let t = codec.observation_tensor(g, p);
@@ -1594,10 +1599,7 @@ mod tests {
 
     #[test]
     fn a_tensor_written_into_a_buffer_is_the_same_tensor() {
-        let codec = ActionCodec {
-            radius: 8,
-            slots: 3,
-        };
+        let codec = small_codec();
         each_position(2, |g, _| {
             let mut cells = vec![0f32; codec.tensor_cells(g)];
             let globals = codec.observation_tensor_into(g, 1, &mut cells);
