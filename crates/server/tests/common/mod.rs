@@ -343,6 +343,15 @@ impl Client {
             .expect("send");
     }
 
+    /// Sends a JSON message to a server that may already have cut the
+    /// connection (a flood): whether the send went through.
+    pub async fn try_send(&mut self, v: &Value) -> bool {
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .is_ok()
+    }
+
     /// Sends a raw frame.
     pub async fn send_raw(&mut self, m: Message) {
         self.ws.send(m).await.expect("send");
