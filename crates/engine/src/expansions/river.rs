@@ -14,8 +14,10 @@
 
 use std::collections::BTreeMap;
 
+use arrayvec::ArrayVec;
+
 use crate::board::Board;
-use crate::catalog::{Catalog, FeatureKind, Shape, Tag, TileIdx};
+use crate::catalog::{Catalog, FeatureKind, Oriented, Shape, Tag, TileIdx};
 use crate::config::ConfigError;
 use crate::expansions::{Expansion, Family};
 use crate::game::{illegal, Action, Game, IllegalAction};
@@ -263,11 +265,22 @@ pub struct River {
     pub options: RiverOptions,
 }
 
+/// At most one river end per side of each cell of a tile: a tile has at
+/// most two cells ([`Shape::Double`]). Kept on the stack because the river's
+/// checks run for every candidate placement of a river tile.
+const MAX_SIDES: usize = 8;
+
+/// The river sides of one placement: (cell offset, side).
+type RiverSides = ArrayVec<((i32, i32), Side), MAX_SIDES>;
+
+/// The open ends a river tile would leave (at most one per river side).
+pub type NewEnds = ArrayVec<RiverEnd, MAX_SIDES>;
+
 /// River sides of a tile turned by `rot`: (cell offset, side).
-fn river_sides(cat: &Catalog, tile: TileIdx, rot: Rotation) -> Vec<((i32, i32), Side)> {
+fn river_sides(cat: &Catalog, tile: TileIdx, rot: Rotation) -> RiverSides {
     let def = cat.tile(tile);
     let o = def.oriented(rot);
-    let mut v = Vec::new();
+    let mut v = RiverSides::new();
     for (k, &off) in o.cells.iter().enumerate() {
         for s in Side::ALL {
             if !o.sides[k][s.index()].present {
@@ -275,7 +288,8 @@ fn river_sides(cat: &Catalog, tile: TileIdx, rot: Rotation) -> Vec<((i32, i32), 
             }
             let f = o.place_feature[k][s.middle().index()];
             if def.features.get(f as usize).map(|d| d.kind) == Some(FeatureKind::River) {
-                v.push((off, s));
+                // Cannot overflow: at most two cells of four sides.
+                let _ = v.try_push((off, s));
             }
         }
     }
@@ -310,13 +324,13 @@ impl River {
         tile: TileIdx,
         pos: Pos,
         rot: Rotation,
-    ) -> Result<Vec<RiverEnd>, String> {
+    ) -> Result<NewEnds, &'static str> {
         let sides = river_sides(cat, tile, rot);
         if sides.is_empty() {
-            return Ok(Vec::new());
+            return Ok(NewEnds::new());
         }
         let mut incoming: Option<(usize, Side)> = None;
-        let mut outs: Vec<(Pos, Side)> = Vec::new();
+        let mut outs: ArrayVec<(Pos, Side), MAX_SIDES> = ArrayVec::new();
         for ((dx, dy), s) in sides {
             let cell = pos.offset(dx, dy);
             let next = cell.step(s);
@@ -326,22 +340,23 @@ impl River {
                 .position(|e| e.pos == next && e.side == s.opposite())
             {
                 if incoming.is_some() {
-                    return Err("the branches of the river may never be joined".into());
+                    return Err("the branches of the river may never be joined");
                 }
                 incoming = Some((i, s));
             } else if board.is_occupied(next) {
-                return Err("a river end of this tile would run into a placed tile".into());
+                return Err("a river end of this tile would run into a placed tile");
             } else {
-                outs.push((cell, s));
+                // No more outs than sides.
+                let _ = outs.try_push((cell, s));
             }
         }
         let Some((ei, in_side)) = incoming else {
-            return Err("a river tile must extend an open end of the river".into());
+            return Err("a river tile must extend an open end of the river");
         };
         let end = self.ends[ei];
         let heading = in_side.opposite();
         let fork = outs.len() > 1;
-        let mut new_ends = Vec::new();
+        let mut new_ends = NewEnds::new();
         for (cell, s) in outs {
             let turn = if s == heading {
                 None
@@ -354,11 +369,9 @@ impl River {
             let base = if fork { Course::default() } else { end.course };
             let course = base.then(turn)?;
             if turn.is_some() && self.points_at_river(board, cat, cell, s) {
-                return Err(
-                    "a curve may not point the river towards river tiles already placed".into(),
-                );
+                return Err("a curve may not point the river towards river tiles already placed");
             }
-            new_ends.push(RiverEnd {
+            let _ = new_ends.try_push(RiverEnd {
                 pos: cell,
                 side: s,
                 course,
@@ -424,7 +437,7 @@ impl River {
         tile: TileIdx,
         pos: Pos,
         rot: Rotation,
-        new_ends: Vec<RiverEnd>,
+        new_ends: NewEnds,
     ) {
         for ((dx, dy), s) in river_sides(cat, tile, rot) {
             let cell = pos.offset(dx, dy);
@@ -434,6 +447,17 @@ impl River {
         }
         self.ends.extend(new_ends);
     }
+}
+
+/// The cells a tile turned as `o` covers with its anchor at `pos` (one or
+/// two).
+fn covered(o: &Oriented, pos: Pos) -> ArrayVec<Pos, 2> {
+    // A tile has at most two cells (`Shape::Double`): the rest cannot exist.
+    o.cells
+        .iter()
+        .take(2)
+        .map(|&(dx, dy)| pos.offset(dx, dy))
+        .collect()
 }
 
 /// The message of a placement refused because it leaves two ends facing one
@@ -489,13 +513,10 @@ impl Game {
             let Ok(ends) = r.check(&self.board, cat, tile, pos, rot) else {
                 return true;
             };
-            let cells: Vec<Pos> = def
-                .oriented(rot)
-                .cells
-                .iter()
-                .map(|&(dx, dy)| pos.offset(dx, dy))
-                .collect();
-            f(a, r.leaves_facing_ends(&cells, &ends))
+            f(
+                a,
+                r.leaves_facing_ends(&covered(def.oriented(rot), pos), &ends),
+            )
         });
     }
 
@@ -549,14 +570,7 @@ impl Game {
         let ends = r
             .check(&self.board, cat, tile, pos, rot)
             .map_err(|m| illegal("river", m))?;
-        let cells: Vec<Pos> = cat
-            .tile(tile)
-            .oriented(rot)
-            .cells
-            .iter()
-            .map(|&(dx, dy)| pos.offset(dx, dy))
-            .collect();
-        if r.leaves_facing_ends(&cells, &ends) {
+        if r.leaves_facing_ends(&covered(cat.tile(tile).oriented(rot), pos), &ends) {
             let mut apart = false;
             self.river_candidates(r, tile, |_, joins| {
                 apart = !joins;
