@@ -44,4 +44,4 @@ pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
 pub use scoring::{Event, Reason};
 pub use sim::{play_random, play_random_with};
-pub use state::{EventJson, FollowerJson, PieceJson, Seen, StateJson, Viewer};
+pub use state::{EventJson, ExpansionsJson, FollowerJson, PieceJson, Seen, StateJson, Viewer};

@@ -35,6 +35,7 @@ use crate::game::{Action, Figure, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::scoring::Event;
+use crate::state::{ExpansionsJson, Viewer};
 
 /// What kind of node a [`State`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,10 +243,10 @@ impl Game {
             events: self.events.clone(),
             remaining: self.remaining_tiles(),
             tiles_left: self.pile.len() + self.undisclosed_draws().len(),
-            own: {
-                let mut own = OwnHidden::default();
-                crate::expansions::own_hidden(self, player, &mut own);
-                own
+            expansion_state: {
+                let mut out = ExpansionsJson::new();
+                crate::expansions::state_json(self, Viewer::Seat(player), &mut out);
+                out
             },
         }
     }
@@ -297,16 +298,6 @@ fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
     crate::expansions::resample(game, player, rng);
 }
 
-/// A player's own hidden items: the halves in hand (Half-and-half) and the
-/// chips (Map Chips); empty without those expansions.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OwnHidden {
-    /// Half-and-half: the halves in the player's hand.
-    pub halves: Vec<TileIdx>,
-    /// Map Chips: the player's chips.
-    pub chips: Vec<crate::expansions::map_chips::Chip>,
-}
-
 /// What one player may know about a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
@@ -338,8 +329,11 @@ pub struct Observation {
     pub remaining: BTreeMap<TileIdx, u32>,
     /// Number of tiles still to draw.
     pub tiles_left: usize,
-    /// The observer's own hidden items.
-    pub own: OwnHidden,
+    /// Each expansion's part of the state as this seat sees it: the same
+    /// JSON, under the same keys, as in the seat's view ([`Game::view`]),
+    /// from the one statement of each expansion's secrets (its public state,
+    /// the seat's own hand, the other hands only as `{"hidden": n}`).
+    pub expansion_state: ExpansionsJson,
 }
 
 /// A game with explicit chance nodes, shaped like an OpenSpiel state.
@@ -1505,12 +1499,17 @@ mod tests {
             let d = g.determinize(p, rng);
             assert_eq!(d.observation(p), g.observation(p));
             // The other seat's public view is the same; its own hidden items
-            // (halves, chips) are a sample.
+            // (halves, chips) are a sample, so its expansions' part is
+            // compared as a spectator sees it.
             let public = |mut o: Observation| {
-                o.own = OwnHidden::default();
+                o.expansion_state.clear();
                 o
             };
             assert_eq!(public(d.observation(1 - p)), public(g.observation(1 - p)));
+            assert_eq!(
+                d.state_json_as(Viewer::Spectator).expansions,
+                g.state_json_as(Viewer::Spectator).expansions
+            );
             let mut a: Vec<TileIdx> = g.pile_in_order().collect();
             let mut b: Vec<TileIdx> = d.pile_in_order().collect();
             // The sample depends only on what the player knows: the same

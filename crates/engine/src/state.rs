@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use crate::expansions::plague::PlagueJson;
 use crate::game::Game;
 use crate::record::ActionJson;
 use crate::scoring::{Event, Reason};
@@ -33,30 +32,29 @@ pub struct StateJson {
     pub board: Vec<PieceJson>,
     /// Followers on the board.
     pub followers: Vec<FollowerJson>,
-    /// Half-and-half: each seat's halves (hidden information: a player's
-    /// view lists only their own, the others as `{"hidden": n}`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hands: Option<Vec<Seen<String>>>,
-    /// Half-and-half: halves still to draft.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draft_pool: Option<Vec<String>>,
     /// The map: name and the start spaces used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub map: Option<serde_json::Value>,
-    /// Map Chips: supply size, each seat's chips (hidden information: a
-    /// player's view shows only their own) and the Chumak squares.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chips: Option<serde_json::Value>,
-    /// The gingerbread man: the city he stands in, or `{"set_aside": true}`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gingerbread: Option<serde_json::Value>,
-    /// The Plague's outbreak and flea tokens, when it is in play.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub plague: Option<PlagueJson>,
-    /// Inns & Cathedrals: per seat, whether the large follower is in the
-    /// supply.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub big_followers: Option<Vec<bool>>,
+    /// Each expansion's part, under the notation's names (`hands`,
+    /// `draft_pool`, `chips`, `gingerbread`, `plague`, `big_followers`, …),
+    /// written by the expansion's own `state_json` hook as the viewer may
+    /// see it; empty without expansions.
+    #[serde(flatten)]
+    pub expansions: ExpansionsJson,
+}
+
+/// The expansions' parts of a state or an observation, by key in the
+/// notation, in the order the expansions wrote them.
+pub type ExpansionsJson = serde_json::Map<String, serde_json::Value>;
+
+/// Writes `value` under `key` (an expansion's part of a view).
+pub(crate) fn put(out: &mut ExpansionsJson, key: &str, value: impl Serialize) {
+    // Our own plain data always serialises; `Null` only marks the
+    // impossible case instead of panicking.
+    out.insert(
+        key.to_owned(),
+        serde_json::to_value(value).unwrap_or_default(),
+    );
 }
 
 /// A placed tile.
@@ -200,8 +198,6 @@ impl Game {
                     }
                 })
                 .collect(),
-            hands: None,
-            draft_pool: None,
             map: self.rules.map.as_ref().map(|m| {
                 serde_json::json!({
                     "name": m.name,
@@ -210,12 +206,9 @@ impl Game {
                     "start_spaces": self.rules.options.start_spaces,
                 })
             }),
-            chips: None,
-            gingerbread: None,
-            plague: None,
-            big_followers: None,
+            expansions: ExpansionsJson::new(),
         };
-        crate::expansions::state_json(self, viewer, &mut s);
+        crate::expansions::state_json(self, viewer, &mut s.expansions);
         s
     }
 
@@ -278,8 +271,8 @@ impl Game {
 /// Who looks at a game. The one statement of what each may see of the
 /// players' secrets: a seat sees its own hand and the others' sizes, a
 /// spectator only sizes, the referee every hand; nobody sees the pile's
-/// order. The JSON views, the [`crate::openspiel::Observation`] (own
-/// items), the observation tensor and the server's audiences all ask it.
+/// order. The JSON views, the [`crate::openspiel::Observation`] (its
+/// expansions' part is the same JSON), the observation tensor and the server's audiences all ask it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
     /// The player in this seat.

@@ -4,7 +4,7 @@
 //! out).
 
 use bastide_engine::openspiel::ActionCodec;
-use bastide_engine::{Game, GameConfig};
+use bastide_engine::{Game, GameConfig, Viewer};
 
 fn game_with_second_hand(hand: [&str; 2]) -> Game {
     let mut c = GameConfig::from_sets(2, 3, &["base", "halfsies1"]).expect("valid sets");
@@ -37,4 +37,18 @@ fn seat_zero_sees_the_same_whatever_seat_one_holds() {
         codec.observation_tensor(&a, 0),
         codec.observation_tensor(&b, 0)
     );
+    // The observation (what bots get) is the seat's view: its own hand
+    // listed, the other counted, the same in both games for seat 0.
+    let seen = a.observation(0);
+    assert_eq!(seen, b.observation(0));
+    // (Seat 0 played its first legal action, halfsies1/A.)
+    assert_eq!(
+        seen.expansion_state["hands"],
+        serde_json::json!([["halfsies1/B"], {"hidden": 2}])
+    );
+    assert_eq!(
+        seen.expansion_state,
+        a.state_json_as(Viewer::Seat(0)).expansions
+    );
+    assert_ne!(a.observation(1), b.observation(1));
 }

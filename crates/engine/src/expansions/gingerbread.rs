@@ -15,7 +15,7 @@ use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos};
 use crate::openspiel::ActionCodec;
 use crate::scoring::{Event, Reason};
-use crate::state::StateJson;
+use crate::state::{put, ExpansionsJson};
 
 /// Tag of the tiles that move him.
 pub const TAG: &str = "gingerbread";
@@ -362,21 +362,25 @@ impl Expansion for GingerbreadRules {
         })
     }
 
-    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, out: &mut ExpansionsJson) {
         let Some(gb) = g.gingerbread() else { return };
-        s.gingerbread = Some(match gb.at {
-            Some(node) => {
-                let root = g.board().features().root(node);
-                let (pi, fi) = g.board().features().origin(root);
-                let (pos, place) = g.feature_anchor(pi, fi);
-                serde_json::json!({
-                    "x": pos.x,
-                    "y": pos.y,
-                    "place": place.name(),
-                    "tiles": g.board().feature_tiles(g.catalog(), root, g.count_per_cell()),
-                })
-            }
-            None => serde_json::json!({"set_aside": true}),
-        });
+        put(
+            out,
+            "gingerbread",
+            match gb.at {
+                Some(node) => {
+                    let root = g.board().features().root(node);
+                    let (pi, fi) = g.board().features().origin(root);
+                    let (pos, place) = g.feature_anchor(pi, fi);
+                    serde_json::json!({
+                        "x": pos.x,
+                        "y": pos.y,
+                        "place": place.name(),
+                        "tiles": g.board().feature_tiles(g.catalog(), root, g.count_per_cell()),
+                    })
+                }
+                None => serde_json::json!({"set_aside": true}),
+            },
+        );
     }
 }

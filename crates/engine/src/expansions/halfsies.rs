@@ -18,10 +18,10 @@ use crate::config::ConfigError;
 use crate::expansions::{Expansion, ExpansionId, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, placement_error, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
-use crate::openspiel::{ActionCodec, OwnHidden};
+use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::Event;
-use crate::state::{StateJson, Viewer};
+use crate::state::{put, ExpansionsJson, Viewer};
 
 /// Half-tile set ids.
 pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];
@@ -644,23 +644,19 @@ impl Expansion for Halfsies {
         g.rules.options.halves.scoring_2014
     }
 
-    fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
+    fn state_json(g: &Game, viewer: Viewer, out: &mut ExpansionsJson) {
         let cat = g.catalog();
         let Some(h) = g.halves() else { return };
-        s.hands = Some(
-            h.hands
-                .iter()
-                .enumerate()
-                .map(|(seat, hand)| viewer.see(seat, hand.iter().map(|t| cat.tile(*t).id.clone())))
-                .collect(),
-        );
-        s.draft_pool =
-            (!h.pool.is_empty()).then(|| h.pool.iter().map(|t| cat.tile(*t).id.clone()).collect());
-    }
-
-    fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
-        if let Some(h) = g.halves() {
-            own.halves = h.hands[player].clone();
+        let id = |t: &TileIdx| cat.tile(*t).id.as_str();
+        let hands: Vec<_> = h
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(seat, hand)| viewer.see(seat, hand.iter().map(id)))
+            .collect();
+        put(out, "hands", hands);
+        if !h.pool.is_empty() {
+            put(out, "draft_pool", h.pool.iter().map(id).collect::<Vec<_>>());
         }
     }
 

@@ -22,7 +22,7 @@ use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
 use crate::openspiel::{ActionCodec, FOLLOWER_CODES};
-use crate::state::StateJson;
+use crate::state::{put, ExpansionsJson};
 
 /// The feature tag of a road with an inn beside it.
 pub const INN: &str = "inn";
@@ -193,8 +193,10 @@ impl Expansion for InnsCathedrals {
         }))
     }
 
-    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
-        s.big_followers = g.big_followers().map(|b| b.in_supply.clone());
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, out: &mut ExpansionsJson) {
+        if let Some(b) = g.big_followers() {
+            put(out, "big_followers", &b.in_supply);
+        }
     }
 
     fn majority_weight(figure: Figure) -> Option<u8> {

@@ -17,10 +17,10 @@ use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Side};
 use crate::map::MapDef;
-use crate::openspiel::{ActionCodec, OwnHidden};
+use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
-use crate::state::{StateJson, Viewer};
+use crate::state::{put, ExpansionsJson, Viewer};
 
 /// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
 pub const CHIP_STREAM: u64 = 3;
@@ -535,26 +535,24 @@ impl Expansion for MapChips {
         )
     }
 
-    fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
+    fn state_json(g: &Game, viewer: Viewer, out: &mut ExpansionsJson) {
         let Some(c) = g.chips() else { return };
         let chip = |c: &Chip| serde_json::json!({"colour": c.colour.name(), "value": c.value});
-        s.chips = Some(serde_json::json!({
-            "supply": c.supply.len(),
-            "hands": c.hands.iter().enumerate().map(|(seat, h)| viewer.see(seat, h.iter().map(chip))).collect::<Vec<_>>(),
-            "chumak": c.squares.iter().map(|s| serde_json::json!({
-                "x": s.pos.x,
-                "y": s.pos.y,
-                "name": s.name,
-                "built": s.built,
-                "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        }));
-    }
-
-    fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
-        if let Some(c) = g.chips() {
-            own.chips = c.hands[player].clone();
-        }
+        put(
+            out,
+            "chips",
+            serde_json::json!({
+                "supply": c.supply.len(),
+                "hands": c.hands.iter().enumerate().map(|(seat, h)| viewer.see(seat, h.iter().map(chip))).collect::<Vec<_>>(),
+                "chumak": c.squares.iter().map(|s| serde_json::json!({
+                    "x": s.pos.x,
+                    "y": s.pos.y,
+                    "name": s.name,
+                    "built": s.built,
+                    "spaces": s.spaces.iter().map(|sp| sp.iter().map(chip).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            }),
+        );
     }
 
     /// The other hands and the supply order are hidden; their sizes are

@@ -34,9 +34,9 @@ use crate::features::NodeId;
 use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
-use crate::openspiel::{ActionCodec, OwnHidden, TensorPart};
+use crate::openspiel::{ActionCodec, TensorPart};
 use crate::rng::Rng;
-use crate::state::{StateJson, Viewer};
+use crate::state::{ExpansionsJson, Viewer};
 
 /// The per-game state of every expansion: `None` (or empty) for those not
 /// in play. One field per expansion, owned by its module.
@@ -420,12 +420,11 @@ pub(crate) trait Expansion {
 
     // -- Views and determinization --------------------------------------
 
-    /// Its part of the state JSON as `viewer` may see it: a secret hand
-    /// goes in only through [`Viewer::see`].
-    fn state_json(_g: &Game, _viewer: Viewer, _s: &mut StateJson) {}
-
-    /// Its share of `player`'s own hidden items.
-    fn own_hidden(_g: &Game, _player: usize, _own: &mut OwnHidden) {}
+    /// Its part of the state as `viewer` may see it, under its keys of the
+    /// notation: a secret hand goes in only through [`Viewer::see`]. The
+    /// one statement of what it shows: the JSON views and a seat's
+    /// [`crate::openspiel::Observation`] are both this.
+    fn state_json(_g: &Game, _viewer: Viewer, _out: &mut ExpansionsJson) {}
 
     /// Puts back tiles nobody has seen yet before the pile is reshuffled;
     /// returns true if the draw must then be made again.
@@ -988,13 +987,8 @@ pub(crate) fn turn_start(g: &mut Game) {
 }
 
 /// The expansions' parts of the state JSON, as `viewer` may see it.
-pub(crate) fn state_json(g: &Game, viewer: Viewer, s: &mut StateJson) {
-    each_active!(g, M => { M::state_json(g, viewer, s); });
-}
-
-/// `player`'s own hidden items.
-pub(crate) fn own_hidden(g: &Game, player: usize, own: &mut OwnHidden) {
-    each_active!(g, M => { M::own_hidden(g, player, own); });
+pub(crate) fn state_json(g: &Game, viewer: Viewer, out: &mut ExpansionsJson) {
+    each_active!(g, M => { M::state_json(g, viewer, out); });
 }
 
 /// Puts unseen draws back; true if the draw must be made again.

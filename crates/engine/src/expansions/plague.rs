@@ -26,7 +26,7 @@ use crate::geometry::{Corner, Place, Pos, Side};
 use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
-use crate::state::StateJson;
+use crate::state::{put, ExpansionsJson};
 
 // ---------------------------------------------------------------------------
 // Components
@@ -2194,8 +2194,10 @@ impl Expansion for PlagueRules {
         }
     }
 
-    fn state_json(g: &Game, _viewer: crate::state::Viewer, s: &mut StateJson) {
-        s.plague = g.plague_json();
+    fn state_json(g: &Game, _viewer: crate::state::Viewer, out: &mut ExpansionsJson) {
+        if let Some(p) = g.plague_json() {
+            put(out, "plague", p);
+        }
     }
 }
 
