@@ -97,15 +97,20 @@ impl Game {
         });
     }
 
-    /// Unfinished cities he may move to (one segment each), excluding his own.
-    fn gingerbread_targets(&self) -> Vec<NodeId> {
+    /// The root of the city he stands in, if on the board.
+    fn gingerbread_city(&self) -> Option<NodeId> {
         let feats = self.board.features();
-        let here = self
-            .ext
+        self.ext
             .gingerbread
             .as_ref()
             .and_then(|g| g.at)
-            .map(|n| feats.root(n));
+            .map(|n| feats.root(n))
+    }
+
+    /// Unfinished cities he may move to (one segment each), excluding his own.
+    fn gingerbread_targets(&self) -> Vec<NodeId> {
+        let feats = self.board.features();
+        let here = self.gingerbread_city();
         let mut roots = Vec::new();
         for n in 0..feats.len() as NodeId {
             if feats.kind(n) != FeatureKind::City {
@@ -152,8 +157,11 @@ impl Game {
                 rule: "gingerbread",
                 message: format!("there is no city at {place} of the tile at {pos}"),
             })?;
-        let root = self.board.features().root(node);
-        if !self.gingerbread_targets().contains(&root) {
+        let feats = self.board.features();
+        let root = feats.root(node);
+        // What `gingerbread_targets` lists, asked of this one city.
+        let here = self.gingerbread_city();
+        if feats.open(root) == 0 || Some(root) == here {
             return Err(IllegalAction {
                 rule: "gingerbread",
                 message: "the gingerbread man must move to a different, unfinished city".into(),

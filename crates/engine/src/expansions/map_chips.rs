@@ -221,6 +221,18 @@ impl Game {
         let Some(chips) = &mut self.ext.chips else {
             return;
         };
+        // Most placements are nowhere near an unbuilt Chumak square: one
+        // pass over the squares settles that before any per-side search.
+        let near = |s: &Chumak| {
+            !s.built
+                && o.cells.iter().any(|&(dx, dy)| {
+                    let c = piece.pos.offset(dx, dy);
+                    (s.pos.x.abs_diff(c.x) + s.pos.y.abs_diff(c.y)) <= 1
+                })
+        };
+        if !chips.squares.iter().any(near) {
+            return;
+        }
         let mut gains: Vec<usize> = Vec::new();
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let cell = piece.pos.offset(dx, dy);
@@ -283,20 +295,23 @@ impl Game {
         if hand.is_empty() {
             return;
         }
+        // The hand's ones and twos per colour, counted once for every square.
+        let mut counts = [[0u8; 2]; Colour::ALL.len()];
+        for (colour, n) in Colour::ALL.iter().zip(counts.iter_mut()) {
+            for c in hand.iter().filter(|c| c.colour == *colour) {
+                if c.value == 1 {
+                    n[0] = n[0].saturating_add(1);
+                } else if c.value == 2 {
+                    n[1] = n[1].saturating_add(1);
+                }
+            }
+        }
         for sq in chips
             .squares
             .iter()
             .filter(|s| !s.built && s.spaces.len() < SPACES)
         {
-            for colour in Colour::ALL {
-                let ones = hand
-                    .iter()
-                    .filter(|c| c.colour == colour && c.value == 1)
-                    .count() as u8;
-                let twos = hand
-                    .iter()
-                    .filter(|c| c.colour == colour && c.value == 2)
-                    .count() as u8;
+            for (&colour, &[ones, twos]) in Colour::ALL.iter().zip(counts.iter()) {
                 for o in 0..=ones.min(4) {
                     for t in 0..=twos.min(4 - o) {
                         if o + t > 0 {
