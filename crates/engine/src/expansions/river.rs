@@ -431,7 +431,7 @@ impl River {
 
     /// Records a placed river tile: its incoming end is closed, its outgoing
     /// ends open.
-    pub fn placed(
+    pub(crate) fn placed(
         &mut self,
         cat: &Catalog,
         tile: TileIdx,
