@@ -53,6 +53,19 @@ impl Features {
 
     /// Adds a segment: feature number `feature` of piece `piece`.
     pub fn add(&mut self, piece: u16, feature: u8, kind: FeatureKind, arms: u8) -> NodeId {
+        self.add_open_edges(piece, feature, kind, arms, 0)
+    }
+
+    /// Adds a segment that starts with `open` open edges (a placement that
+    /// knows them before its unions, instead of adding them side by side).
+    pub(crate) fn add_open_edges(
+        &mut self,
+        piece: u16,
+        feature: u8,
+        kind: FeatureKind,
+        arms: u8,
+        open: u16,
+    ) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node {
             parent: id,
@@ -60,7 +73,7 @@ impl Features {
             piece,
             feature,
             kind,
-            open: 0,
+            open,
             followers: 0,
             arms,
             closed: false,
