@@ -703,8 +703,16 @@ impl Board {
             if !self.allowed(pos) {
                 return Err(PlacementError::OffMap(pos));
             }
-            let here: Vec<(u16, u8)> = self.pieces_at(pos).collect();
-            match (def.shape, here.as_slice()) {
+            // A cell holds at most two pieces (two halves): a short array,
+            // not a vector a call (the listing of halves checks every
+            // candidate cell in four rotations).
+            let mut here = [(0u16, 0u8); 2];
+            let mut len = 0;
+            for (slot, p) in here.iter_mut().zip(self.pieces_at(pos)) {
+                *slot = p;
+                len += 1;
+            }
+            match (def.shape, &here[..len]) {
                 (_, []) => {}
                 (Shape::Half, [(q, _)]) if self.pieces[*q as usize].corner.is_none() => {
                     return Err(PlacementError::Occupied(pos))
