@@ -1106,19 +1106,28 @@ impl Board {
     /// Joins the three places of a side to the three facing places of the
     /// neighbour, closing the neighbour's open edge there.
     fn join_side(&mut self, their_base: NodeId, theirs: [u8; 3], my_base: NodeId, mine: [u8; 3]) {
-        for (i, t) in theirs.iter().enumerate() {
-            if *t != NO_FEATURE && !theirs[..i].contains(t) {
-                self.features.add_open(their_base + *t as NodeId, -1);
-            }
-        }
+        // Place by place, one search for the neighbour's root serves both
+        // its edge count and the union. Counts are sums over a set, so
+        // taking an edge off before or after a union ends the same, and
+        // the unions come in the same order.
         for i in 0..3 {
             let (t, m) = (theirs[i], mine[i]);
+            if t == NO_FEATURE {
+                continue;
+            }
+            let first = !theirs[..i].contains(&t);
             // A pair joined already (a city or field side's three places)
             // would be a union of one set: nothing to do.
-            let again = (0..i).any(|j| theirs[j] == t && mine[j] == m);
-            if t != NO_FEATURE && m != NO_FEATURE && !again {
-                self.features
-                    .union(their_base + t as NodeId, my_base + m as NodeId);
+            let join = m != NO_FEATURE && !(0..i).any(|j| theirs[j] == t && mine[j] == m);
+            if !first && !join {
+                continue;
+            }
+            let root = self.features.find(their_base + t as NodeId);
+            if first {
+                self.features.close_edge_at_root(root);
+            }
+            if join {
+                self.features.union_root(root, my_base + m as NodeId);
             }
         }
     }

@@ -120,6 +120,12 @@ impl Features {
     /// Joins the sets of `a` and `b`; returns the new root.
     pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
         let ra = self.find(a);
+        self.union_root(ra, b)
+    }
+
+    /// [`Features::union`] for an `a` that is a root already (a caller that
+    /// found it for another update saves the second search).
+    pub(crate) fn union_root(&mut self, ra: NodeId, b: NodeId) -> NodeId {
         let rb = self.find(b);
         if ra == rb {
             return ra;
@@ -164,6 +170,16 @@ impl Features {
         let v = self.nodes[r].open as i32 + delta;
         debug_assert!(v >= 0, "open edge count went negative");
         self.nodes[r].open = v.max(0) as u16;
+    }
+
+    /// [`Features::add_open`] for a root `r`, by one edge fewer.
+    pub(crate) fn close_edge_at_root(&mut self, r: NodeId) {
+        let node = &mut self.nodes[r as usize];
+        debug_assert!(
+            node.parent == r && node.open > 0,
+            "closing an edge that is not open"
+        );
+        node.open = node.open.saturating_sub(1);
     }
 
     /// Followers standing on the feature of `n`.
