@@ -703,8 +703,16 @@ impl Board {
             if !self.allowed(pos) {
                 return Err(PlacementError::OffMap(pos));
             }
-            let here: Vec<(u16, u8)> = self.pieces_at(pos).collect();
-            match (def.shape, here.as_slice()) {
+            // A cell holds at most two pieces (two halves): a short array,
+            // not a vector a call (the listing of halves checks every
+            // candidate cell in four rotations).
+            let mut here = [(0u16, 0u8); 2];
+            let mut len = 0;
+            for (slot, p) in here.iter_mut().zip(self.pieces_at(pos)) {
+                *slot = p;
+                len += 1;
+            }
+            match (def.shape, &here[..len]) {
                 (_, []) => {}
                 (Shape::Half, [(q, _)]) if self.pieces[*q as usize].corner.is_none() => {
                     return Err(PlacementError::Occupied(pos))
@@ -901,44 +909,13 @@ impl Board {
             node_base,
         });
         self.partner.push(NO_PIECE);
+        self.occupy(o, pi, anchor, corner, def.monastery.is_some());
+        if let Some(open) = o.open_init {
+            self.join_square(cat, pi, anchor, o, open);
+            return pi;
+        }
         for (fi, f) in def.features.iter().enumerate() {
             self.features.add(pi, fi as u8, f.kind, f.arms);
-        }
-        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
-            let pos = anchor.offset(dx, dy);
-            let slot = self.cells.entry(pos);
-            let fr = slot.fr;
-            slot.fr = 0;
-            if slot.occ == 0 {
-                slot.occ = (pi + 1) | ((k as u16) << 15);
-                if corner.is_some() {
-                    self.half_cells.push(pos);
-                }
-                // A cell occupied for the first time: one more neighbour
-                // for each open monastery around it.
-                for (qpos, c) in &mut self.monastery_cells {
-                    let (ddx, ddy) = (pos.x - qpos.x, pos.y - qpos.y);
-                    if (-1..=1).contains(&ddx) && (-1..=1).contains(&ddy) && (ddx, ddy) != (0, 0) {
-                        *c += 1;
-                    }
-                }
-            } else {
-                // The second half of a cell.
-                let first = (slot.occ & !PART_BIT) - 1;
-                self.partner[first as usize] = pi;
-                self.partner[pi as usize] = first;
-                self.half_cells.retain(|c| *c != pos);
-            }
-            self.remove_frontier(fr);
-        }
-        if def.monastery.is_some() {
-            // Its neighbours so far, once its own cells are down.
-            let around = (0..9)
-                .filter(|&i| i != 4)
-                .filter(|i| self.cells.get(anchor.offset(i % 3 - 1, i / 3 - 1)).occ != 0)
-                .count();
-            self.open_monasteries.push(pi);
-            self.monastery_cells.push((anchor, around as u8));
         }
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let pos = anchor.offset(dx, dy);
@@ -960,14 +937,7 @@ impl Board {
                     None => self.cells.get(npos),
                 };
                 match self.facing_in(nslot, side.opposite()) {
-                    Some((q, qpart)) => {
-                        let qp = self.pieces[q as usize];
-                        let qo = cat.tile(qp.tile).oriented(qp.rot);
-                        let theirs = side.places().map(|p| {
-                            qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]
-                        });
-                        self.join_side(qp.node_base, theirs, node_base, mine);
-                    }
+                    Some((q, qpart)) => self.join_facing(cat, side, q, qpart, node_base, mine),
                     None => {
                         self.open_side(node_base, mine);
                         if let (Some(i), 0) = (at, nslot.occ) {
@@ -999,22 +969,165 @@ impl Board {
         pi
     }
 
+    /// Puts piece `pi` into its cells: off the frontier, counted by the
+    /// open monasteries around, and listed itself if it has a monastery.
+    fn occupy(
+        &mut self,
+        o: &Oriented,
+        pi: u16,
+        anchor: Pos,
+        corner: Option<Corner>,
+        monastery: bool,
+    ) {
+        for (k, &(dx, dy)) in o.cells.iter().enumerate() {
+            let pos = anchor.offset(dx, dy);
+            let slot = self.cells.entry(pos);
+            let fr = slot.fr;
+            slot.fr = 0;
+            if slot.occ == 0 {
+                slot.occ = (pi + 1) | ((k as u16) << 15);
+                if corner.is_some() {
+                    self.half_cells.push(pos);
+                }
+                // A cell occupied for the first time: one more neighbour
+                // for each open monastery around it.
+                for (qpos, c) in &mut self.monastery_cells {
+                    let (ddx, ddy) = (pos.x - qpos.x, pos.y - qpos.y);
+                    if (-1..=1).contains(&ddx) && (-1..=1).contains(&ddy) && (ddx, ddy) != (0, 0) {
+                        *c += 1;
+                    }
+                }
+            } else {
+                // The second half of a cell.
+                let first = (slot.occ & !PART_BIT) - 1;
+                self.partner[first as usize] = pi;
+                self.partner[pi as usize] = first;
+                self.half_cells.retain(|c| *c != pos);
+            }
+            self.remove_frontier(fr);
+        }
+        if monastery {
+            // Its neighbours so far, once its own cells are down.
+            let around = (0..9)
+                .filter(|&i| i != 4)
+                .filter(|i| self.cells.get(anchor.offset(i % 3 - 1, i / 3 - 1)).occ != 0)
+                .count();
+            self.open_monasteries.push(pi);
+            self.monastery_cells.push((anchor, around as u8));
+        }
+    }
+
+    /// The sides of a single square (`open`: [`Oriented::open_init`]): its
+    /// four neighbours are looked at first, so that the sides meeting a
+    /// piece take their features' edges off the counts before the nodes
+    /// are made (no count added side by side and taken back), then the
+    /// sides are joined or put on the frontier in the order of
+    /// [`Board::place`]'s general loop, so the unions and the frontier come
+    /// out the same.
+    fn join_square(
+        &mut self,
+        cat: &Catalog,
+        pi: u16,
+        anchor: Pos,
+        o: &Oriented,
+        mut open: [u8; 16],
+    ) {
+        let node_base = self.features.len() as NodeId;
+        let mut at = [None; 4];
+        let mut empty = [false; 4];
+        let mut facing = [None; 4];
+        for side in Side::ALL {
+            let s = side.index();
+            if !o.sides[0][s].present {
+                continue;
+            }
+            let npos = anchor.step(side);
+            // One probe of the neighbour for both the match and the
+            // frontier (off the map: a look that adds no entry).
+            at[s] = self.allowed(npos).then(|| self.cells.index(npos));
+            let nslot = match at[s] {
+                Some(i) => self.cells.entries[i].1,
+                None => self.cells.get(npos),
+            };
+            empty[s] = nslot.occ == 0;
+            facing[s] = self.facing_in(nslot, side.opposite());
+            if facing[s].is_some() {
+                for f in o.side_once[s] {
+                    if let Some(n) = open.get_mut(f as usize) {
+                        *n = n.saturating_sub(1);
+                    }
+                }
+            }
+        }
+        let def = cat.tile(self.pieces[pi as usize].tile);
+        for ((fi, f), n) in def.features.iter().enumerate().zip(open) {
+            self.features
+                .add_open_edges(pi, fi as u8, f.kind, f.arms, u16::from(n));
+        }
+        for side in Side::ALL {
+            let s = side.index();
+            if !o.sides[0][s].present {
+                continue;
+            }
+            match facing[s] {
+                Some((q, qpart)) => {
+                    let mine = side.places().map(|p| o.place_feature[0][p.index()]);
+                    self.join_facing(cat, side, q, qpart, node_base, mine);
+                }
+                None => {
+                    if let (Some(i), true) = (at[s], empty[s]) {
+                        let code = o.sides[0][s].code;
+                        self.add_frontier(i, anchor.step(side), side.opposite(), code);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Joins the places `mine` of side `side` of the new piece (nodes from
+    /// `my_base`) to part `qpart` of piece `q`, which faces that side.
+    fn join_facing(
+        &mut self,
+        cat: &Catalog,
+        side: Side,
+        q: u16,
+        qpart: u8,
+        my_base: NodeId,
+        mine: [u8; 3],
+    ) {
+        let qp = self.pieces[q as usize];
+        let qo = cat.tile(qp.tile).oriented(qp.rot);
+        let theirs = side
+            .places()
+            .map(|p| qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]);
+        self.join_side(qp.node_base, theirs, my_base, mine);
+    }
+
     /// Joins the three places of a side to the three facing places of the
     /// neighbour, closing the neighbour's open edge there.
     fn join_side(&mut self, their_base: NodeId, theirs: [u8; 3], my_base: NodeId, mine: [u8; 3]) {
-        for (i, t) in theirs.iter().enumerate() {
-            if *t != NO_FEATURE && !theirs[..i].contains(t) {
-                self.features.add_open(their_base + *t as NodeId, -1);
-            }
-        }
+        // Place by place, one search for the neighbour's root serves both
+        // its edge count and the union. Counts are sums over a set, so
+        // taking an edge off before or after a union ends the same, and
+        // the unions come in the same order.
         for i in 0..3 {
             let (t, m) = (theirs[i], mine[i]);
+            if t == NO_FEATURE {
+                continue;
+            }
+            let first = !theirs[..i].contains(&t);
             // A pair joined already (a city or field side's three places)
             // would be a union of one set: nothing to do.
-            let again = (0..i).any(|j| theirs[j] == t && mine[j] == m);
-            if t != NO_FEATURE && m != NO_FEATURE && !again {
-                self.features
-                    .union(their_base + t as NodeId, my_base + m as NodeId);
+            let join = m != NO_FEATURE && !(0..i).any(|j| theirs[j] == t && mine[j] == m);
+            if !first && !join {
+                continue;
+            }
+            let root = self.features.find(their_base + t as NodeId);
+            if first {
+                self.features.close_edge_at_root(root);
+            }
+            if join {
+                self.features.union_root(root, my_base + m as NodeId);
             }
         }
     }

@@ -212,6 +212,15 @@ pub struct Oriented {
     /// For each feature: the cell and place that name it (see
     /// [`Oriented::anchor_of`]).
     pub anchors: Vec<(u8, Place)>,
+    /// For a single square of at most 16 features, each side's features
+    /// (its three places clockwise) with repeats and absent sides as
+    /// [`NO_FEATURE`]: what one side adds to or takes from open-edge counts,
+    /// without a search for repeats at every placement.
+    pub side_once: [[u8; 3]; 4],
+    /// For a single square of at most 16 features: feature `f`'s open
+    /// edges while no side touches anything (the present sides it lies
+    /// on); `None` for other pieces, which count their sides one by one.
+    pub open_init: Option<[u8; 16]>,
 }
 
 impl Oriented {
@@ -878,6 +887,23 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
     } else {
         0
     };
+    let mut side_once = [[NO_FEATURE; 3]; 4];
+    let mut open_init = (shape == Shape::Square && features.len() <= 16).then_some([0u8; 16]);
+    for side in Side::ALL {
+        if !sides[0][side.index()].present {
+            continue;
+        }
+        let once = &mut side_once[side.index()];
+        for (i, p) in side.places().iter().enumerate() {
+            let f = place_feature[0][p.index()];
+            if f != NO_FEATURE && !once[..i].contains(&f) {
+                once[i] = f;
+                if let Some(n) = open_init.as_mut().and_then(|o| o.get_mut(f as usize)) {
+                    *n += 1;
+                }
+            }
+        }
+    }
     Oriented {
         cells,
         place_feature,
@@ -885,6 +911,8 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
         half,
         packed,
         anchors: Vec::new(),
+        side_once,
+        open_init,
     }
 }
 

@@ -53,6 +53,19 @@ impl Features {
 
     /// Adds a segment: feature number `feature` of piece `piece`.
     pub fn add(&mut self, piece: u16, feature: u8, kind: FeatureKind, arms: u8) -> NodeId {
+        self.add_open_edges(piece, feature, kind, arms, 0)
+    }
+
+    /// Adds a segment that starts with `open` open edges (a placement that
+    /// knows them before its unions, instead of adding them side by side).
+    pub(crate) fn add_open_edges(
+        &mut self,
+        piece: u16,
+        feature: u8,
+        kind: FeatureKind,
+        arms: u8,
+        open: u16,
+    ) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node {
             parent: id,
@@ -60,7 +73,7 @@ impl Features {
             piece,
             feature,
             kind,
-            open: 0,
+            open,
             followers: 0,
             arms,
             closed: false,
@@ -107,6 +120,12 @@ impl Features {
     /// Joins the sets of `a` and `b`; returns the new root.
     pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
         let ra = self.find(a);
+        self.union_root(ra, b)
+    }
+
+    /// [`Features::union`] for an `a` that is a root already (a caller that
+    /// found it for another update saves the second search).
+    pub(crate) fn union_root(&mut self, ra: NodeId, b: NodeId) -> NodeId {
         let rb = self.find(b);
         if ra == rb {
             return ra;
@@ -151,6 +170,16 @@ impl Features {
         let v = self.nodes[r].open as i32 + delta;
         debug_assert!(v >= 0, "open edge count went negative");
         self.nodes[r].open = v.max(0) as u16;
+    }
+
+    /// [`Features::add_open`] for a root `r`, by one edge fewer.
+    pub(crate) fn close_edge_at_root(&mut self, r: NodeId) {
+        let node = &mut self.nodes[r as usize];
+        debug_assert!(
+            node.parent == r && node.open > 0,
+            "closing an edge that is not open"
+        );
+        node.open = node.open.saturating_sub(1);
     }
 
     /// Followers standing on the feature of `n`.

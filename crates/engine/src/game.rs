@@ -651,9 +651,21 @@ impl Game {
         // Keys are below the row's length by construction (`FitTable`).
         let count = |key: u16| u32::from(row[usize::from(key)] >> 4);
         let quad = |q: &[u16]| count(q[0]) + count(q[1]) + count(q[2]) + count(q[3]);
+        // Each group's count (at most 16) is kept for the walk below, so
+        // that it steps over a group with one load instead of four lookups;
+        // groups past the array's end are counted again there.
+        let mut sums = [0u8; 128];
         let quads = keys.chunks_exact(4);
         let rest: u32 = quads.remainder().iter().map(|&k| count(k)).sum();
-        let n = quads.map(quad).sum::<u32>() + rest;
+        let mut n = rest;
+        for (q, s) in quads.zip(sums.iter_mut()) {
+            let c = quad(q);
+            *s = c as u8;
+            n += c;
+        }
+        for q in keys.chunks_exact(4).skip(sums.len()) {
+            n += quad(q);
+        }
         if n == 0 {
             // A drawn tile always fits somewhere; if not, the list decides.
             return None;
@@ -661,8 +673,11 @@ impl Game {
         let mut k = rng.below(u64::from(n)) as u32;
         // Whole groups of four cells first, then cell by cell.
         let mut start = 0;
-        for q in keys.chunks_exact(4) {
-            let c = quad(q);
+        for (j, q) in keys.chunks_exact(4).enumerate() {
+            let c = match sums.get(j) {
+                Some(&s) => u32::from(s),
+                None => quad(q),
+            };
             if k < c {
                 break;
             }
