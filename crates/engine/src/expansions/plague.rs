@@ -1208,7 +1208,7 @@ impl Game {
     /// lowest-numbered active outbreak is flipped. Also clears the turn's
     /// plague steps.
     pub(crate) fn plague_turn_start(&mut self) {
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         p.turn = Turn::default();
@@ -1232,7 +1232,6 @@ impl Game {
                 p.settle(&self.board, &self.rules.catalog, &mut self.events);
             }
         }
-        self.ext.plague = Some(p);
     }
 
     /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
@@ -1241,7 +1240,7 @@ impl Game {
     /// region's outbreak is flipped (its fleas turn latent). Then the
     /// turn's spreads are listed for the steps that follow.
     pub(crate) fn plague_placed(&mut self, pi: u16) {
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         let cat = &*self.rules.catalog;
@@ -1275,7 +1274,6 @@ impl Game {
             p.settle(&self.board, cat, &mut self.events);
         }
         p.prepare_spreads(&self.board, cat);
-        self.ext.plague = Some(p);
         self.prepare_flights();
     }
 
@@ -1452,7 +1450,7 @@ impl Game {
     fn spread(&mut self, target: u16, origin: Option<u16>) {
         // Every follower on the tile goes home unscored; then the flea lands.
         self.remove_followers_on(target);
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         match origin.and_then(|o| p.flea_on(o)) {
@@ -1462,7 +1460,6 @@ impl Game {
         p.add_flea(target);
         p.turn.spread = true;
         p.settle(&self.board, &self.rules.catalog, &mut self.events);
-        self.ext.plague = Some(p);
         self.prepare_flights();
     }
 
@@ -1718,13 +1715,11 @@ impl Game {
     /// down, a spread, the follower step over); anything else that changes
     /// them is caught by [`Game::flights_current`].
     fn prepare_flights(&mut self) {
-        let Some(mut p) = self.ext.plague.take() else {
-            return;
-        };
-        if !self.flights_current(&p) {
-            self.search_flights(&mut p);
+        if let Some(p) = &self.ext.plague {
+            if !self.flights_current(p) {
+                self.search_flights();
+            }
         }
-        self.ext.plague = Some(p);
     }
 
     /// [`Game::prepare_flights`]'s search, in the order of
@@ -1733,13 +1728,24 @@ impl Game {
     /// segment on a piece whose tokens changed since (only such a piece
     /// can open or close a way along it), so a spread or a follower placed
     /// searches again only the followers it can concern.
-    fn search_flights(&self, p: &mut Plague) {
+    fn search_flights(&mut self) {
+        // Only the vectors written are taken out: the search reads the rest
+        // of the state where it lies (moving the whole state out and back
+        // costs about as much as searching a small feature).
+        let Some(p) = self.ext.plague.as_mut() else {
+            return;
+        };
         let mut old_from = std::mem::take(&mut p.flight_from);
         let mut to = std::mem::take(&mut p.flight_to);
         let (mut reach, mut nb) = (
             std::mem::take(&mut p.scratch.1),
             std::mem::take(&mut p.scratch.2),
         );
+        let mut new_from = std::mem::take(&mut p.scratch.3);
+        let mut followers = std::mem::take(&mut p.flights_followers);
+        let Some(p) = self.ext.plague.as_ref() else {
+            return;
+        };
         let feats = self.board.features();
         // The features (roots) the changed pieces lie on.
         let mut stale = [0 as NodeId; 32];
@@ -1777,7 +1783,6 @@ impl Game {
         // The new destinations go after the old ones, which are dropped at
         // the end.
         let old_len = to.len();
-        let mut new_from = std::mem::take(&mut p.scratch.3);
         new_from.clear();
         if self.flight_turn(p) {
             with_bits(feats.len(), |seen| {
@@ -1804,15 +1809,20 @@ impl Game {
             });
         }
         to.drain(..old_len);
+        followers.clone_from(&self.followers);
+        let (pieces, current) = (self.board.pieces().len(), self.current);
+        let Some(p) = self.ext.plague.as_mut() else {
+            return;
+        };
         p.flight_from = new_from;
         p.flight_to = to;
         p.scratch.3 = old_from;
         p.scratch.1 = reach;
         p.scratch.2 = nb;
         p.flights_stale = Stale::No;
-        p.flights_pieces = self.board.pieces().len();
-        p.flights_player = self.current;
-        p.flights_followers.clone_from(&self.followers);
+        p.flights_pieces = pieces;
+        p.flights_player = current;
+        p.flights_followers = followers;
     }
 
     /// How a legal action names segment `n`: the canonical place of its
