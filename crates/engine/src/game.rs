@@ -526,6 +526,9 @@ impl Game {
         if let Some(a) = self.random_plain_follower_step(rng) {
             return Some(a);
         }
+        if let Some(a) = ext::random_step_action(self, rng, buf) {
+            return Some(a);
+        }
         self.legal_actions_into(buf);
         if buf.is_empty() {
             return None;
@@ -788,7 +791,7 @@ impl Game {
     }
 
     /// Where a follower may go on the piece just placed.
-    fn follower_options(&self, f: impl FnMut(Action)) {
+    pub(crate) fn follower_options(&self, f: impl FnMut(Action)) {
         if self.players[self.current as usize].supply > 0 {
             self.follower_spots(Figure::Normal, f);
         }

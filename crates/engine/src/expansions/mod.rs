@@ -358,6 +358,15 @@ pub(crate) trait Expansion {
     /// The legal actions of its own step.
     fn step_actions(_g: &Game, _out: &mut Vec<Action>) {}
 
+    /// The random player's pick in the current step, when the expansion can
+    /// make it without listing every action: exactly
+    /// `legal_actions()[rng.below(len)]`, the same single draw from `rng`
+    /// (`buf` is scratch). `None` leaves the pick to the list, and then
+    /// nothing may have been drawn.
+    fn random_step_action(_g: &Game, _rng: &mut Rng, _buf: &mut Vec<Action>) -> Option<Action> {
+        None
+    }
+
     /// Applies (or refuses) any action in its own step; `None` leaves it to
     /// the rest of the turn machine.
     fn apply_in_step(_g: &mut Game, _a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
@@ -878,6 +887,18 @@ pub(crate) fn step_actions(g: &Game, out: &mut Vec<Action>) {
             return;
         }
     });
+}
+
+/// The random player's pick without the full list, if an expansion in play
+/// makes it (see [`Expansion::random_step_action`]).
+#[inline]
+pub(crate) fn random_step_action(g: &Game, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
+    each_active!(g, M => {
+        if let Some(a) = M::random_step_action(g, rng, buf) {
+            return Some(a);
+        }
+    });
+    None
 }
 
 /// Applies an action that an expansion claims: any action in its own step

@@ -240,6 +240,53 @@ impl Adjacent {
     }
 }
 
+/// One follower that may flee (its segment named once however many of
+/// the player's followers share it), in `Plague::flight_from`.
+#[derive(Clone, Copy, Debug)]
+struct FlightGroup {
+    /// The segment it stands on.
+    start: NodeId,
+    /// Where its destinations end in `Plague::flight_to` (they start where
+    /// the previous group's end).
+    end: u32,
+}
+
+/// The most pieces whose tokens may change between two searches of the
+/// flights that are kept by piece (a spread changes two, a merge flips a
+/// few outbreaks); beyond that everything is searched again.
+const STALE_PIECES: usize = 6;
+
+/// What changed since the flights were searched: nothing, the tokens on a
+/// few pieces (only the followers whose feature has a segment on one of
+/// them can reach differently), or anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stale {
+    /// The stored flights are those of the tokens as they are.
+    No,
+    /// A flea or an outbreak changed on these pieces.
+    Pieces([u16; STALE_PIECES], u8),
+    /// Search every follower again.
+    All,
+}
+
+impl Stale {
+    /// Records a change of the tokens on piece `pi`.
+    fn add(&mut self, pi: u16) {
+        *self = match *self {
+            Stale::No => {
+                let mut a = [0; STALE_PIECES];
+                a[0] = pi;
+                Stale::Pieces(a, 1)
+            }
+            Stale::Pieces(mut a, n) if (n as usize) < STALE_PIECES => {
+                a[n as usize] = pi;
+                Stale::Pieces(a, n + 1)
+            }
+            _ => Stale::All,
+        };
+    }
+}
+
 /// The Plague's tokens and the current turn's plague steps.
 #[derive(Debug)]
 pub struct Plague {
@@ -293,25 +340,29 @@ pub struct Plague {
     /// Whether `spreads` was computed for the tokens and board as they are
     /// (set once the turn's tile is down, cleared by any change).
     spreads_valid: bool,
-    /// The turn's `flee` actions in the order they are listed, while
-    /// `flights_valid` and the board, the player and the followers are
-    /// those they were listed for: each listing of the follower step and
-    /// the plague step reads them instead of searching every follower's
-    /// feature again.
-    flights: Vec<Action>,
-    /// Whether `flights` was listed for the tokens as they are (cleared by
-    /// any change of a flea or an outbreak, and when a turn starts).
-    flights_valid: bool,
-    /// The number of pieces on the board when `flights` was listed.
+    /// The turn's flights, while `flights_stale` is empty and the board,
+    /// the player and the followers are those they were searched for: per
+    /// follower that may flee, in the order of [`Game::each_flight`], its
+    /// index, its segment and where its destinations end in `flight_to`.
+    /// The listings build the `flee` actions from them and the random
+    /// player builds only the one it draws, instead of searching every
+    /// follower's feature again.
+    flight_from: Vec<FlightGroup>,
+    /// The destinations of the groups of `flight_from`, one after another.
+    flight_to: Vec<NodeId>,
+    /// What changed on the board's tokens since the flights were searched.
+    flights_stale: Stale,
+    /// The number of pieces on the board when the flights were searched.
     flights_pieces: usize,
-    /// The player `flights` was listed for.
+    /// The player the flights were searched for.
     flights_player: u8,
-    /// The followers as they were when `flights` was listed.
+    /// The followers as they were when the flights were searched.
     flights_followers: Vec<Follower>,
     /// Scratch for the searches that list spreads and flights, kept so
     /// that listing them does not allocate: spread targets, one flight
-    /// search, one segment's neighbours.
-    scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>),
+    /// search, one segment's neighbours, the flights' groups being
+    /// replaced.
+    scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>, Vec<FlightGroup>),
 }
 
 // By hand, not derived: tree search copies a game into a reused scratch
@@ -339,12 +390,18 @@ impl Clone for Plague {
             slots_masked: self.slots_masked,
             spreads: self.spreads.clone(),
             spreads_valid: self.spreads_valid,
-            flights: self.flights.clone(),
-            flights_valid: self.flights_valid,
+            flight_from: self.flight_from.clone(),
+            flight_to: self.flight_to.clone(),
+            flights_stale: self.flights_stale,
             flights_pieces: self.flights_pieces,
             flights_player: self.flights_player,
             flights_followers: self.flights_followers.clone(),
-            scratch: self.scratch.clone(),
+            scratch: (
+                self.scratch.0.clone(),
+                self.scratch.1.clone(),
+                self.scratch.2.clone(),
+                Vec::new(),
+            ),
         }
     }
 
@@ -368,8 +425,9 @@ impl Clone for Plague {
             slots_masked,
             spreads,
             spreads_valid,
-            flights,
-            flights_valid,
+            flight_from,
+            flight_to,
+            flights_stale,
             flights_pieces,
             flights_player,
             flights_followers,
@@ -393,14 +451,16 @@ impl Clone for Plague {
         self.slots_masked = *slots_masked;
         self.spreads.clone_from(spreads);
         self.spreads_valid = *spreads_valid;
-        self.flights.clone_from(flights);
-        self.flights_valid = *flights_valid;
+        self.flight_from.clone_from(flight_from);
+        self.flight_to.clone_from(flight_to);
+        self.flights_stale = *flights_stale;
         self.flights_pieces = *flights_pieces;
         self.flights_player = *flights_player;
         self.flights_followers.clone_from(flights_followers);
         self.scratch.0.clone_from(&scratch.0);
         self.scratch.1.clone_from(&scratch.1);
         self.scratch.2.clone_from(&scratch.2);
+        // The last scratch vector is empty between calls: nothing to copy.
     }
 }
 
@@ -444,12 +504,13 @@ impl Plague {
             slots_masked: true,
             spreads: Vec::new(),
             spreads_valid: false,
-            flights: Vec::new(),
-            flights_valid: false,
+            flight_from: Vec::new(),
+            flight_to: Vec::new(),
+            flights_stale: Stale::All,
             flights_pieces: 0,
             flights_player: 0,
             flights_followers: Vec::new(),
-            scratch: (Vec::new(), Vec::new(), Vec::new()),
+            scratch: (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         }
     }
 
@@ -533,7 +594,7 @@ impl Plague {
         self.flea_set.set(piece, true);
         self.index_fleas(piece);
         self.spreads_valid = false;
-        self.flights_valid = false;
+        self.flights_stale.add(piece);
     }
 
     fn remove_flea(&mut self, i: usize) {
@@ -541,7 +602,7 @@ impl Plague {
         self.flea_set.set(f.piece, false);
         self.index_fleas(f.piece);
         self.spreads_valid = false;
-        self.flights_valid = false;
+        self.flights_stale.add(f.piece);
     }
 
     fn add_outbreak(&mut self, piece: u16) {
@@ -551,7 +612,7 @@ impl Plague {
         });
         self.active_set.set(piece, true);
         self.spreads_valid = false;
-        self.flights_valid = false;
+        self.flights_stale.add(piece);
     }
 
     /// Flips outbreak `k` to its field side.
@@ -559,7 +620,7 @@ impl Plague {
         self.outbreaks[k].active = false;
         self.active_set.set(self.outbreaks[k].piece, false);
         self.spreads_valid = false;
-        self.flights_valid = false;
+        self.flights_stale.add(self.outbreaks[k].piece);
     }
 }
 
@@ -1147,13 +1208,13 @@ impl Game {
     /// lowest-numbered active outbreak is flipped. Also clears the turn's
     /// plague steps.
     pub(crate) fn plague_turn_start(&mut self) {
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         p.turn = Turn::default();
         // Listed again once the turn's tile is down.
         p.spreads_valid = false;
-        p.flights_valid = false;
+        p.flights_stale = Stale::All;
         if p.supply == 0 {
             loop {
                 let latent = p.fleas.iter().any(|f| !f.is_active());
@@ -1171,7 +1232,6 @@ impl Game {
                 p.settle(&self.board, &self.rules.catalog, &mut self.events);
             }
         }
-        self.ext.plague = Some(p);
     }
 
     /// Step 3, a new outbreak: a placed source tile gets the next outbreak token,
@@ -1180,7 +1240,7 @@ impl Game {
     /// region's outbreak is flipped (its fleas turn latent). Then the
     /// turn's spreads are listed for the steps that follow.
     pub(crate) fn plague_placed(&mut self, pi: u16) {
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         let cat = &*self.rules.catalog;
@@ -1214,7 +1274,6 @@ impl Game {
             p.settle(&self.board, cat, &mut self.events);
         }
         p.prepare_spreads(&self.board, cat);
-        self.ext.plague = Some(p);
         self.prepare_flights();
     }
 
@@ -1391,7 +1450,7 @@ impl Game {
     fn spread(&mut self, target: u16, origin: Option<u16>) {
         // Every follower on the tile goes home unscored; then the flea lands.
         self.remove_followers_on(target);
-        let Some(mut p) = self.ext.plague.take() else {
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
         match origin.and_then(|o| p.flea_on(o)) {
@@ -1401,7 +1460,6 @@ impl Game {
         p.add_flea(target);
         p.turn.spread = true;
         p.settle(&self.board, &self.rules.catalog, &mut self.events);
-        self.ext.plague = Some(p);
         self.prepare_flights();
     }
 
@@ -1534,6 +1592,28 @@ impl Game {
         }
     }
 
+    /// Whether a follower may flee now with the Plague's state `p` (which
+    /// may be out of `self.ext`: the turn is asked of it).
+    fn flight_turn(&self, p: &Plague) -> bool {
+        matches!(self.phase, Phase::Follower | Phase::Plague) && p.started() && !p.turn.fled
+    }
+
+    /// The current player's followers that may flee, as (index, segment):
+    /// no monk, and one follower per segment.
+    fn fleeing_followers(&self) -> impl Iterator<Item = (usize, NodeId)> + '_ {
+        self.followers
+            .iter()
+            .enumerate()
+            .filter(|&(i, fl)| {
+                fl.player == self.current
+                    && self.follower_kind(fl) != FeatureKind::Monastery
+                    && !self.followers[..i].iter().any(|g| {
+                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
+                    })
+            })
+            .map(|(i, fl)| (i, self.node(fl.piece, fl.feature)))
+    }
+
     /// Calls `f(follower index, destination segment)` for every legal
     /// flight with the Plague's state `p`: once per turn, one of the current
     /// player's followers (never a monk) moves to another segment of its
@@ -1544,30 +1624,26 @@ impl Game {
         (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
         mut f: impl FnMut(usize, NodeId),
     ) {
-        // `p` may be out of `self.ext` here: the turn is asked of it.
-        if !matches!(self.phase, Phase::Follower | Phase::Plague) || !p.started() || p.turn.fled {
-            return;
-        }
-        if !self.followers.iter().any(|fl| fl.player == self.current) {
+        if !self.flight_turn(p) || !self.followers.iter().any(|fl| fl.player == self.current) {
             return;
         }
         with_bits(self.board.features().len(), |seen| {
-            for (i, fl) in self.followers.iter().enumerate() {
-                if fl.player != self.current
-                    || self.follower_kind(fl) == FeatureKind::Monastery
-                    || self.followers[..i].iter().any(|g| {
-                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
-                    })
-                {
-                    continue;
-                }
-                let start = self.node(fl.piece, fl.feature);
+            for (i, start) in self.fleeing_followers() {
                 self.flight_reach(p, start, seen, nb, reach);
                 for &m in &reach[1..] {
                     f(i, m);
                 }
             }
         });
+    }
+
+    /// How a `flee` action names segment `n`: from the names stored when
+    /// its piece went down, or asked of the board before that.
+    fn flight_anchor(&self, p: &Plague, n: NodeId) -> FeatureAt {
+        match p.node_anchor.get(n as usize) {
+            Some(a) if p.node_anchor.len() == self.board.features().len() => *a,
+            _ => self.segment_anchor(n),
+        }
     }
 
     /// Pushes the legal `flee` actions onto `out`, in the order of
@@ -1579,63 +1655,174 @@ impl Game {
         scratch: (&mut Vec<NodeId>, &mut Vec<NodeId>),
         out: &mut Vec<Action>,
     ) {
-        let anchor = |n: NodeId| match p.node_anchor.get(n as usize) {
-            Some(a) if p.node_anchor.len() == self.board.features().len() => *a,
-            _ => self.segment_anchor(n),
-        };
         let mut from: Option<(usize, FeatureAt)> = None;
         self.each_flight(p, scratch, |i, m| {
             let a = match from {
                 Some((j, a)) if j == i => a,
                 _ => {
                     let f = self.followers[i];
-                    let a = anchor(self.node(f.piece, f.feature));
+                    let a = self.flight_anchor(p, self.node(f.piece, f.feature));
                     from = Some((i, a));
                     a
                 }
             };
             out.push(Action::Flee {
                 from: a,
-                to: anchor(m),
+                to: self.flight_anchor(p, m),
             });
         });
     }
 
-    /// Whether the stored flights are those of the game as it is: listed
+    /// Pushes the stored flights onto `out` as `flee` actions, in the order
+    /// of [`Game::list_flights`].
+    fn push_stored_flights(&self, p: &Plague, out: &mut Vec<Action>) {
+        let mut begin = 0;
+        for g in &p.flight_from {
+            let end = g.end as usize;
+            if let Some(to) = p.flight_to.get(begin..end).filter(|t| !t.is_empty()) {
+                let from = self.flight_anchor(p, g.start);
+                out.extend(to.iter().map(|&m| Action::Flee {
+                    from,
+                    to: self.flight_anchor(p, m),
+                }));
+            }
+            begin = end;
+        }
+    }
+
+    /// The `k`-th stored flight as a `flee` action.
+    fn nth_stored_flight(&self, p: &Plague, k: usize) -> Option<Action> {
+        let at = p.flight_from.partition_point(|g| g.end as usize <= k);
+        let g = p.flight_from.get(at)?;
+        Some(Action::Flee {
+            from: self.flight_anchor(p, g.start),
+            to: self.flight_anchor(p, *p.flight_to.get(k)?),
+        })
+    }
+
+    /// Whether the stored flights are those of the game as it is: searched
     /// for these tokens, this board, this player and these followers.
     fn flights_current(&self, p: &Plague) -> bool {
-        p.flights_valid
+        p.flights_stale == Stale::No
             && p.flights_pieces == self.board.pieces().len()
             && p.flights_player == self.current
             && p.flights_followers == self.followers
     }
 
-    /// Lists the flights into the Plague's state for the listings that
+    /// Searches the flights into the Plague's state for the listings that
     /// follow, unless the stored ones are still current. Called wherever
     /// the module changes what they depend on within a turn (the tile
     /// down, a spread, the follower step over); anything else that changes
     /// them is caught by [`Game::flights_current`].
     fn prepare_flights(&mut self) {
-        let Some(mut p) = self.ext.plague.take() else {
+        if let Some(p) = &self.ext.plague {
+            if !self.flights_current(p) {
+                self.search_flights();
+            }
+        }
+    }
+
+    /// [`Game::prepare_flights`]'s search, in the order of
+    /// [`Game::each_flight`]. A follower searched before on the same board
+    /// for the same player keeps its destinations unless its feature has a
+    /// segment on a piece whose tokens changed since (only such a piece
+    /// can open or close a way along it), so a spread or a follower placed
+    /// searches again only the followers it can concern.
+    fn search_flights(&mut self) {
+        // Only the vectors written are taken out: the search reads the rest
+        // of the state where it lies (moving the whole state out and back
+        // costs about as much as searching a small feature).
+        let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
-        if !self.flights_current(&p) {
-            let mut v = std::mem::take(&mut p.flights);
-            v.clear();
-            let (mut reach, mut nb) = (
-                std::mem::take(&mut p.scratch.1),
-                std::mem::take(&mut p.scratch.2),
-            );
-            self.list_flights(&p, (&mut reach, &mut nb), &mut v);
-            p.scratch.1 = reach;
-            p.scratch.2 = nb;
-            p.flights = v;
-            p.flights_valid = true;
-            p.flights_pieces = self.board.pieces().len();
-            p.flights_player = self.current;
-            p.flights_followers.clone_from(&self.followers);
+        let mut old_from = std::mem::take(&mut p.flight_from);
+        let mut to = std::mem::take(&mut p.flight_to);
+        let (mut reach, mut nb) = (
+            std::mem::take(&mut p.scratch.1),
+            std::mem::take(&mut p.scratch.2),
+        );
+        let mut new_from = std::mem::take(&mut p.scratch.3);
+        let mut followers = std::mem::take(&mut p.flights_followers);
+        let Some(p) = self.ext.plague.as_ref() else {
+            return;
+        };
+        let feats = self.board.features();
+        // The features (roots) the changed pieces lie on.
+        let mut stale = [0 as NodeId; 32];
+        let mut n_stale = 0;
+        let mut keep =
+            p.flights_pieces == self.board.pieces().len() && p.flights_player == self.current;
+        match p.flights_stale {
+            Stale::No => {}
+            Stale::All => keep = false,
+            Stale::Pieces(pieces, n) => {
+                for &q in &pieces[..n as usize] {
+                    let Some(piece) = self.board.pieces().get(q as usize) else {
+                        keep = false;
+                        break;
+                    };
+                    let nfeat = self.rules.catalog.tile(piece.tile).features.len();
+                    for fi in 0..nfeat {
+                        let r = feats.root(piece.node_base + fi as NodeId);
+                        if stale[..n_stale].contains(&r) {
+                            continue;
+                        }
+                        if n_stale == stale.len() {
+                            keep = false;
+                            break;
+                        }
+                        stale[n_stale] = r;
+                        n_stale += 1;
+                    }
+                }
+            }
         }
-        self.ext.plague = Some(p);
+        if !keep {
+            old_from.clear();
+        }
+        // The new destinations go after the old ones, which are dropped at
+        // the end.
+        let old_len = to.len();
+        new_from.clear();
+        if self.flight_turn(p) {
+            with_bits(feats.len(), |seen| {
+                for (_, start) in self.fleeing_followers() {
+                    let kept = old_from
+                        .iter()
+                        .position(|g| g.start == start)
+                        .filter(|_| n_stale == 0 || !stale[..n_stale].contains(&feats.root(start)));
+                    match kept {
+                        Some(j) => {
+                            let begin = if j == 0 { 0 } else { old_from[j - 1].end };
+                            to.extend_from_within(begin as usize..old_from[j].end as usize);
+                        }
+                        None => {
+                            self.flight_reach(p, start, seen, &mut nb, &mut reach);
+                            to.extend_from_slice(&reach[1..]);
+                        }
+                    }
+                    new_from.push(FlightGroup {
+                        start,
+                        end: (to.len() - old_len) as u32,
+                    });
+                }
+            });
+        }
+        to.drain(..old_len);
+        followers.clone_from(&self.followers);
+        let (pieces, current) = (self.board.pieces().len(), self.current);
+        let Some(p) = self.ext.plague.as_mut() else {
+            return;
+        };
+        p.flight_from = new_from;
+        p.flight_to = to;
+        p.scratch.3 = old_from;
+        p.scratch.1 = reach;
+        p.scratch.2 = nb;
+        p.flights_stale = Stale::No;
+        p.flights_pieces = pieces;
+        p.flights_player = current;
+        p.flights_followers = followers;
     }
 
     /// How a legal action names segment `n`: the canonical place of its
@@ -1769,17 +1956,72 @@ impl Game {
             return;
         }
         if self.flights_current(p) {
+            let before = out.len();
+            self.push_stored_flights(p, out);
             // Debug builds check the stored flights against a fresh search.
             #[cfg(debug_assertions)]
             {
                 let mut fresh = Vec::new();
                 self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), &mut fresh);
-                debug_assert_eq!(fresh, p.flights, "stored flights out of date");
+                debug_assert_eq!(fresh, out[before..], "stored flights out of date");
             }
-            out.extend_from_slice(&p.flights);
+            let _ = before;
         } else {
             self.list_flights(p, (&mut Vec::new(), &mut Vec::new()), out);
         }
+    }
+
+    /// [`Expansion::random_step_action`] in the follower step and the
+    /// plague step: the list there is the follower step's own actions (or
+    /// nothing), the spreads, the flights, then the plague step's `pass`
+    /// unless a spread is owed. The spreads and flights stored for the
+    /// turn are counted, and only the action drawn is built. `None` (before
+    /// any draw) when the stored ones are not current.
+    fn plague_random_action(&self, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
+        let p = self.ext.plague.as_ref()?;
+        let follower_step = match self.phase {
+            Phase::Follower => true,
+            Phase::Plague => false,
+            _ => return None,
+        };
+        let open = self.plague_turn_open();
+        let spreads = open && !p.turn.source && !p.turn.spread;
+        if spreads && !p.spreads_valid {
+            return None;
+        }
+        let flights = open && !p.turn.fled;
+        if flights && !self.flights_current(p) {
+            return None;
+        }
+        let ns = if spreads { p.spreads.len() } else { 0 };
+        let nf = if flights { p.flight_to.len() } else { 0 };
+        buf.clear();
+        if follower_step {
+            // What `Game::legal_actions_into` lists before the plague's.
+            self.follower_options(|a| buf.push(a));
+            crate::expansions::follower_alternatives(self, buf);
+            buf.push(Action::Pass);
+        }
+        let pass = usize::from(!follower_step && ns == 0);
+        let n = buf.len() + ns + nf + pass;
+        let mut k = rng.below(n as u64) as usize;
+        if let Some(&a) = buf.get(k) {
+            return Some(a);
+        }
+        k -= buf.len();
+        if let Some(&(from, to)) = p.spreads.get(k).filter(|_| k < ns) {
+            return Some(Action::Flea {
+                to: self.tile_anchor(to),
+                from: from.map(|o| self.tile_anchor(o)),
+            });
+        }
+        k -= ns;
+        if k < nf {
+            let a = self.nth_stored_flight(p, k);
+            debug_assert!(a.is_some(), "plague_random_action: flight {k} of {nf}");
+            return a;
+        }
+        Some(Action::Pass)
     }
 
     /// The legal actions of the plague step: spread, flee, and `pass` unless
@@ -2153,6 +2395,10 @@ impl Expansion for PlagueRules {
 
     fn step_actions(g: &Game, out: &mut Vec<Action>) {
         g.plague_step_actions(out);
+    }
+
+    fn random_step_action(g: &Game, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
+        g.plague_random_action(rng, buf)
     }
 
     fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
