@@ -203,8 +203,12 @@ impl Mcts {
             };
             g.apply_legal(&a);
             if g.phase() == Phase::Follower {
-                g.legal_actions_into(&mut self.buf);
-                let f = follower_step(&self.buf, &mut self.rng, self.config.rollout_followers);
+                // Picked as from the list, built alone where an expansion
+                // can count the step (the Plague's spreads and flights).
+                let (rng, p) = (&mut self.rng, self.config.rollout_followers);
+                let f = g
+                    .pick_action(&mut self.buf, |n, pass| follower_pick(n, pass, rng, p))
+                    .unwrap_or(Action::Pass);
                 g.apply_legal(&f);
             }
             t += 1;
@@ -340,25 +344,36 @@ impl Bot for Mcts {
     }
 }
 
-/// The light policy's follower step: with probability `p` one of the
-/// step's actions other than `pass`, uniformly, else `pass`. The pass is
-/// looked up, not assumed last: with the Plague, flea and flight actions
-/// follow it in the list.
+/// [`follower_pick`] applied to a listed step (the tests' form).
+#[cfg(test)]
 fn follower_step(legal: &[Action], rng: &mut Rng, p: f64) -> Action {
     let pass = legal.iter().position(|a| matches!(a, Action::Pass));
-    let others = legal.len() - usize::from(pass.is_some());
+    legal
+        .get(follower_pick(legal.len(), pass, rng, p))
+        .copied()
+        .unwrap_or(Action::Pass)
+}
+
+/// The light policy's follower step, as an index among the step's `n`
+/// actions with `pass` at `pass` (for [`Game::pick_action`], so playouts
+/// need not list the step): with probability `p` one of the actions other
+/// than `pass`, uniformly, else `pass`. The pass is looked up, not assumed
+/// last: with the Plague, flea and flight actions follow it in the list.
+fn follower_pick(n: usize, pass: Option<usize>, rng: &mut Rng, p: f64) -> usize {
+    let others = n - usize::from(pass.is_some());
     let take = others > 0 && (rng.below(1 << 20) as f64) < p * (1 << 20) as f64;
     match pass {
-        Some(at) if !take => legal[at],
+        Some(at) if !take => at,
         Some(at) => {
             let i = rng.below(others as u64) as usize;
-            legal[if i >= at { i + 1 } else { i }]
+            if i >= at {
+                i + 1
+            } else {
+                i
+            }
         }
         // No pass in this step (never in today's rules): any action.
-        None => legal
-            .get(rng.below(legal.len().max(1) as u64) as usize)
-            .copied()
-            .unwrap_or(Action::Pass),
+        None => rng.below(n.max(1) as u64) as usize,
     }
 }
 

@@ -523,17 +523,32 @@ impl Game {
         if let Some(a) = self.random_square_placement(rng) {
             return Some(a);
         }
-        if let Some(a) = self.random_plain_follower_step(rng) {
+        self.pick_action(buf, |n, _| rng.below(n as u64) as usize)
+    }
+
+    /// One of the legal actions, chosen by `pick(n, pass)`: told how many
+    /// legal actions there are and where `pass` stands among them, it
+    /// returns an index below `n` and gets `legal_actions()[index]`, listed
+    /// only when no expansion can build that one action alone (the Plague
+    /// counts its stored spreads and flights). For policies that treat
+    /// `pass` apart (tree search's light playouts). `pick` is called once,
+    /// unless there is no legal action (`None`); an index out of range gives
+    /// the last action.
+    pub fn pick_action(
+        &self,
+        buf: &mut Vec<Action>,
+        mut pick: impl FnMut(usize, Option<usize>) -> usize,
+    ) -> Option<Action> {
+        if let Some(a) = self.plain_follower_pick(&mut pick) {
             return Some(a);
         }
-        if let Some(a) = ext::random_step_action(self, rng, buf) {
+        if let Some(a) = ext::pick_step_action(self, buf, &mut pick) {
             return Some(a);
         }
         self.legal_actions_into(buf);
-        if buf.is_empty() {
-            return None;
-        }
-        Some(buf[rng.below(buf.len() as u64) as usize])
+        let pass = buf.iter().position(|a| matches!(a, Action::Pass));
+        let last = buf.len().checked_sub(1)?;
+        Some(buf[pick(buf.len(), pass).min(last)])
     }
 
     /// The place-step case of [`Game::random_action`]; `None` when it does
@@ -596,12 +611,15 @@ impl Game {
         None
     }
 
-    /// The follower-step case of [`Game::random_action`] when no expansion
-    /// is in play (the list is then the free features of the piece just
-    /// placed, if the supply has a follower, then `pass`): counts the free
-    /// features and builds only the chosen action. `None` when it does not
-    /// apply (then nothing was drawn from `rng`).
-    fn random_plain_follower_step(&self, rng: &mut crate::rng::Rng) -> Option<Action> {
+    /// The follower-step case of [`Game::pick_action`] when no expansion is
+    /// in play (the list is then the free features of the piece just placed,
+    /// if the supply has a follower, then `pass`): counts the free features
+    /// and builds only the chosen action. `None` when it does not apply
+    /// (then `pick` was not called).
+    fn plain_follower_pick(
+        &self,
+        pick: &mut impl FnMut(usize, Option<usize>) -> usize,
+    ) -> Option<Action> {
         if self.phase != Phase::Follower || self.rules.expansions != Expansions::NONE {
             return None;
         }
@@ -627,7 +645,8 @@ impl Game {
                 n += 1;
             }
         }
-        let k = rng.below(n as u64 + 1) as usize;
+        // The free features, then `pass`.
+        let k = pick(n + 1, Some(n));
         let (Some(pi), Some(&fi)) = (self.last, free[..n].get(k)) else {
             return Some(Action::Pass);
         };

@@ -85,3 +85,66 @@ fn grouped_fit_masks_agree_with_one_cell_at_a_time() {
         }
     }
 }
+
+/// `Game::pick_action` tells its chooser the list's length and where `pass`
+/// stands in it, and gives the listed action at the index chosen, in every
+/// step of every set (the Plague builds it from its stored spreads and
+/// flights without the list).
+#[test]
+fn pick_action_gives_the_listed_action_at_the_index_picked() {
+    for sets in [
+        &["base"][..],
+        &["base", "plague"],
+        &[
+            "winter",
+            "gingerbread",
+            "river2",
+            "halfsies1",
+            "halfsies2",
+            "plague",
+        ],
+        &["base", "map-chips"],
+    ] {
+        for seed in 0..3u64 {
+            let config = GameConfig::from_sets(2, seed, sets).expect("a valid set");
+            let mut game = Game::new(config).expect("a valid configuration");
+            let mut rng = Rng::for_stream(seed, 11);
+            let mut buf = Vec::new();
+            let mut steps = 0u64;
+            while !game.is_finished() {
+                let listed = game.legal_actions();
+                let pass = listed
+                    .iter()
+                    .position(|a| *a == bastide_engine::Action::Pass);
+                // Pass, the last action or one in between, in turn.
+                let mut told = None;
+                let got = game.pick_action(&mut buf, |n, p| {
+                    told = Some((n, p));
+                    match steps % 3 {
+                        0 => p.unwrap_or(0),
+                        1 => n - 1,
+                        _ => n / 2,
+                    }
+                });
+                let (n, p) = told.expect("the chooser was asked");
+                assert_eq!(
+                    (n, p),
+                    (listed.len(), pass),
+                    "{sets:?}, seed {seed}, step {steps}"
+                );
+                let k = match steps % 3 {
+                    0 => pass.unwrap_or(0),
+                    1 => n - 1,
+                    _ => n / 2,
+                };
+                assert_eq!(got, Some(listed[k]), "{sets:?}, seed {seed}, step {steps}");
+                // Play on at random so the games reach every step.
+                let a = game
+                    .random_action(&mut rng, &mut buf)
+                    .expect("a legal action");
+                game.apply_legal(&a);
+                steps += 1;
+            }
+        }
+    }
+}

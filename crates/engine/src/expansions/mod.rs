@@ -358,12 +358,13 @@ pub(crate) trait Expansion {
     /// The legal actions of its own step.
     fn step_actions(_g: &Game, _out: &mut Vec<Action>) {}
 
-    /// The random player's pick in the current step, when the expansion can
-    /// make it without listing every action: exactly
-    /// `legal_actions()[rng.below(len)]`, the same single draw from `rng`
-    /// (`buf` is scratch). `None` leaves the pick to the list, and then
-    /// nothing may have been drawn.
-    fn random_step_action(_g: &Game, _rng: &mut Rng, _buf: &mut Vec<Action>) -> Option<Action> {
+    /// A pick in the current step without listing every action, when the
+    /// expansion can make it: `pick(n, pass)` is told how many legal actions
+    /// there are and where `pass` stands among them (`None`: not legal),
+    /// returns an index below `n`, and gets exactly
+    /// `legal_actions()[index]` (`buf` is scratch). `None` leaves the pick
+    /// to the list, and then `pick` must not have been called.
+    fn pick_step_action(_g: &Game, _buf: &mut Vec<Action>, _pick: &mut Pick<'_>) -> Option<Action> {
         None
     }
 
@@ -889,12 +890,20 @@ pub(crate) fn step_actions(g: &Game, out: &mut Vec<Action>) {
     });
 }
 
-/// The random player's pick without the full list, if an expansion in play
-/// makes it (see [`Expansion::random_step_action`]).
+/// Chooses among `n` legal actions, told where `pass` stands: an index below
+/// `n` (see [`Expansion::pick_step_action`]).
+pub(crate) type Pick<'a> = dyn FnMut(usize, Option<usize>) -> usize + 'a;
+
+/// A pick without the full list, if an expansion in play makes it (see
+/// [`Expansion::pick_step_action`]).
 #[inline]
-pub(crate) fn random_step_action(g: &Game, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
+pub(crate) fn pick_step_action(
+    g: &Game,
+    buf: &mut Vec<Action>,
+    pick: &mut Pick<'_>,
+) -> Option<Action> {
     each_active!(g, M => {
-        if let Some(a) = M::random_step_action(g, rng, buf) {
+        if let Some(a) = M::pick_step_action(g, buf, pick) {
             return Some(a);
         }
     });

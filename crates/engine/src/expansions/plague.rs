@@ -1971,13 +1971,17 @@ impl Game {
         }
     }
 
-    /// [`Expansion::random_step_action`] in the follower step and the
+    /// [`Expansion::pick_step_action`] in the follower step and the
     /// plague step: the list there is the follower step's own actions (or
     /// nothing), the spreads, the flights, then the plague step's `pass`
     /// unless a spread is owed. The spreads and flights stored for the
-    /// turn are counted, and only the action drawn is built. `None` (before
-    /// any draw) when the stored ones are not current.
-    fn plague_random_action(&self, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
+    /// turn are counted, and only the action picked is built. `None` (before
+    /// any pick) when the stored ones are not current.
+    fn plague_pick_action(
+        &self,
+        buf: &mut Vec<Action>,
+        pick: &mut crate::expansions::Pick<'_>,
+    ) -> Option<Action> {
         let p = self.ext.plague.as_ref()?;
         let follower_step = match self.phase {
             Phase::Follower => true,
@@ -2004,7 +2008,14 @@ impl Game {
         }
         let pass = usize::from(!follower_step && ns == 0);
         let n = buf.len() + ns + nf + pass;
-        let mut k = rng.below(n as u64) as usize;
+        // The follower step's pass is listed before the plague's actions;
+        // the plague step's comes last.
+        let pass_at = if follower_step {
+            buf.len().checked_sub(1)
+        } else {
+            (pass == 1).then_some(n - 1)
+        };
+        let mut k = pick(n, pass_at);
         if let Some(&a) = buf.get(k) {
             return Some(a);
         }
@@ -2018,7 +2029,7 @@ impl Game {
         k -= ns;
         if k < nf {
             let a = self.nth_stored_flight(p, k);
-            debug_assert!(a.is_some(), "plague_random_action: flight {k} of {nf}");
+            debug_assert!(a.is_some(), "plague_pick_action: flight {k} of {nf}");
             return a;
         }
         Some(Action::Pass)
@@ -2397,8 +2408,12 @@ impl Expansion for PlagueRules {
         g.plague_step_actions(out);
     }
 
-    fn random_step_action(g: &Game, rng: &mut Rng, buf: &mut Vec<Action>) -> Option<Action> {
-        g.plague_random_action(rng, buf)
+    fn pick_step_action(
+        g: &Game,
+        buf: &mut Vec<Action>,
+        pick: &mut crate::expansions::Pick<'_>,
+    ) -> Option<Action> {
+        g.plague_pick_action(buf, pick)
     }
 
     fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
