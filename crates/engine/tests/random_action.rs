@@ -117,14 +117,15 @@ fn pick_action_gives_the_listed_action_at_the_index_picked() {
                     .iter()
                     .position(|a| *a == bastide_engine::Action::Pass);
                 // Pass, the last action or one in between, in turn.
+                let choose = |n: usize, p: Option<usize>| match steps % 3 {
+                    0 => p.unwrap_or(0),
+                    1 => n - 1,
+                    _ => n / 2,
+                };
                 let mut told = None;
                 let got = game.pick_action(&mut buf, |n, p| {
                     told = Some((n, p));
-                    match steps % 3 {
-                        0 => p.unwrap_or(0),
-                        1 => n - 1,
-                        _ => n / 2,
-                    }
+                    choose(n, p)
                 });
                 let (n, p) = told.expect("the chooser was asked");
                 assert_eq!(
@@ -132,11 +133,7 @@ fn pick_action_gives_the_listed_action_at_the_index_picked() {
                     (listed.len(), pass),
                     "{sets:?}, seed {seed}, step {steps}"
                 );
-                let k = match steps % 3 {
-                    0 => pass.unwrap_or(0),
-                    1 => n - 1,
-                    _ => n / 2,
-                };
+                let k = choose(n, p);
                 assert_eq!(got, Some(listed[k]), "{sets:?}, seed {seed}, step {steps}");
                 // Play on at random so the games reach every step.
                 let a = game
