@@ -532,8 +532,9 @@ impl Game {
     /// only when no expansion can build that one action alone (the Plague
     /// counts its stored spreads and flights). For policies that treat
     /// `pass` apart (tree search's light playouts). `pick` is called once,
-    /// unless there is no legal action (`None`); an index out of range gives
-    /// the last action.
+    /// unless there is no legal action (`None`). An index out of range is
+    /// the chooser's error: it gets an action still (`pass` or the last one),
+    /// never a panic.
     pub fn pick_action(
         &self,
         buf: &mut Vec<Action>,
