@@ -17,7 +17,7 @@
 //! scoring. At the end of the game the evaluation is the score.
 
 use bastide_engine::NodeId;
-use bastide_engine::{FeatureKind, Game};
+use bastide_engine::{FeatureKind, Game, Seat};
 
 /// Tunable weights of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,10 +84,10 @@ impl Evaluator {
         for f in game.followers() {
             let root = feats.root(game.node(f.piece, f.feature));
             match self.groups.iter_mut().find(|g| g.0 == root) {
-                Some(g) => g.1[f.player as usize] += 1,
+                Some(g) => g.1[f.player.index()] += 1,
                 None => {
                     let mut c = [0u8; 6];
-                    c[f.player as usize] = 1;
+                    c[f.player.index()] = 1;
                     self.groups.push((root, c, feats.kind(root)));
                 }
             }
@@ -150,17 +150,18 @@ impl Evaluator {
 
     /// The evaluation of `seat`: its potential minus the best other
     /// player's.
-    pub fn margin(&mut self, game: &Game, seat: usize) -> f64 {
+    pub fn margin(&mut self, game: &Game, seat: Seat) -> f64 {
         let p = self.potentials(game);
         margin_of(&p, game.player_count(), seat)
     }
 }
 
 /// `p[seat]` minus the best of the other seats' values.
-pub fn margin_of(p: &[f64; 6], n: usize, seat: usize) -> f64 {
-    let best_other = (0..n)
-        .filter(|s| *s != seat)
+pub fn margin_of(p: &[f64; 6], n: usize, seat: Seat) -> f64 {
+    let me = seat.index();
+    let best_other = (0..n.min(p.len()))
+        .filter(|s| *s != me)
         .map(|s| p[s])
         .fold(f64::NEG_INFINITY, f64::max);
-    p[seat] - best_other
+    p.get(me).copied().unwrap_or(0.0) - best_other
 }

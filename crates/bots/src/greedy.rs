@@ -4,7 +4,7 @@
 //! the best opponent's (see [`crate::eval`]).
 
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game, Phase};
+use bastide_engine::{Action, Game, Phase, Seat};
 
 use crate::eval::Evaluator;
 use crate::{Bot, View};
@@ -30,7 +30,7 @@ impl Greedy {
 /// best follower step, or a follower step alone), each with the margin of
 /// `seat` after the turn. `game` must be a determinized game (its next draw
 /// is revealed by playing the turn out, but the evaluation ignores it).
-pub fn score_turn_options(game: &Game, seat: usize, eval: &mut Evaluator) -> Vec<(Action, f64)> {
+pub fn score_turn_options(game: &Game, seat: Seat, eval: &mut Evaluator) -> Vec<(Action, f64)> {
     let legal = game.legal_actions();
     let mut out = Vec::with_capacity(legal.len());
     let mut buf = Vec::new();
@@ -58,7 +58,7 @@ pub fn score_turn_options(game: &Game, seat: usize, eval: &mut Evaluator) -> Vec
 /// its margin for `seat`.
 pub fn best_follower(
     game: &Game,
-    seat: usize,
+    seat: Seat,
     eval: &mut Evaluator,
     buf: &mut Vec<Action>,
 ) -> (Action, f64) {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use bastide_engine::openspiel::Observation;
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game};
+use bastide_engine::{Action, Game, Seat};
 use thiserror::Error;
 
 pub mod eval;
@@ -40,7 +40,7 @@ impl<'a> View<'a> {
     }
 
     /// The seat to act.
-    pub fn player(&self) -> usize {
+    pub fn player(&self) -> Seat {
         self.game.current_player()
     }
 
@@ -260,7 +260,7 @@ pub fn play_game(
         let mut a = if legal.len() == 1 {
             legal[0]
         } else {
-            bots[seat % bots.len()].choose(&View::new(&game))
+            bots[seat.index() % bots.len()].choose(&View::new(&game))
         };
         if !legal.contains(&a) {
             // A bot bug must not stop a tournament: take the first legal

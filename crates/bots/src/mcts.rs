@@ -22,7 +22,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game, Phase};
+use bastide_engine::{Action, Game, Phase, Seat};
 
 use crate::eval::Evaluator;
 use crate::{Bot, View};
@@ -136,7 +136,7 @@ impl Mcts {
 
     /// Makes the children of node `ni` for the position `game` (at the
     /// node), each with its greedy prior.
-    fn expand(&mut self, ni: usize, game: &Game, seat: usize) {
+    fn expand(&mut self, ni: usize, game: &Game, seat: Seat) {
         let mut options: Vec<(Action, f64)> = Vec::new();
         let mut legal = std::mem::take(&mut self.buf);
         game.legal_actions_into(&mut legal);

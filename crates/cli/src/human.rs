@@ -245,7 +245,7 @@ impl<R: BufRead, W: Write> Table<R, W> {
             if humans {
                 self.announce_events()?;
             }
-            let seat = self.game.current_player();
+            let seat = self.game.current_player().index();
             let legal = self.game.legal_actions();
             let action = match &mut self.seats[seat] {
                 Seat::Human => {
@@ -291,7 +291,7 @@ impl<R: BufRead, W: Write> Table<R, W> {
                 .with_context(|| format!("seat {seat} chose an illegal action"))?;
             // The turn is over (and can no longer be taken back) once another
             // player is to act or a new tile is to be placed.
-            if self.game.current_player() != seat
+            if self.game.current_player().index() != seat
                 || matches!(self.game.phase(), Phase::Place | Phase::Draft | Phase::Over)
             {
                 self.undo = None;
@@ -349,7 +349,7 @@ impl<R: BufRead, W: Write> Table<R, W> {
     /// Shows the position and asks until the person chooses something.
     fn ask(&mut self, legal: &[Action]) -> Result<Choice> {
         let game = &self.game;
-        let seat = game.current_player();
+        let seat = game.current_player().index();
         let who = seat_label(game, seat);
         let choices = distinct_placements(game, legal);
         let screen = position_text(game, &choices);
@@ -565,7 +565,7 @@ fn oriented_shape(game: &Game, tile: TileIdx, rot: bastide_engine::Rotation) -> 
 /// Everything a person needs to choose: board, scores, hands, the tile and
 /// the numbered choices.
 fn position_text(game: &Game, choices: &[Action]) -> String {
-    let seat = game.current_player();
+    let seat = game.current_player().index();
     let mut s = board_text(game, choices);
     s.push_str("  (? for the symbols and commands)\n");
     for (i, p) in game.players().iter().enumerate() {
@@ -1153,7 +1153,7 @@ fn cell_glyphs(game: &Game, p: Pos) -> Option<[[char; 3]; 3]> {
         let (fp, place) = game.feature_anchor(f.piece, f.feature);
         if fp == p {
             let (r, c) = grid_spot(place);
-            out[r][c] = char::from_digit(u32::from(f.player), 10).unwrap_or('?');
+            out[r][c] = char::from_digit(f.player.index() as u32, 10).unwrap_or('?');
         }
     }
     Some(out)

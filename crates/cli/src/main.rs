@@ -217,13 +217,13 @@ fn run(cli: Cli) -> Result<()> {
             }
             let game = rec.replay_to(at)?;
             let state = match seat {
-                Some(s) if s >= game.player_count() => {
-                    bail!(
+                Some(s) => match game.seat(s) {
+                    Some(seat) => game.view_json(seat),
+                    None => bail!(
                         "--as {s}: the game has seats 0 to {}",
                         game.player_count() - 1
-                    )
-                }
-                Some(s) => game.view_json(s),
+                    ),
+                },
                 None => serde_json::to_value(game.state_json())?,
             };
             let text = if compact {

@@ -14,6 +14,7 @@ use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::map::MapDef;
 use crate::scoring::Event;
+use crate::seat::Seat;
 
 pub use crate::action::{Action, Figure, Phase};
 
@@ -46,8 +47,8 @@ pub(crate) fn illegal(rule: &'static str, message: impl Into<String>) -> Illegal
 /// A follower on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Follower {
-    /// Owner (seat index).
-    pub player: u8,
+    /// Owner.
+    pub player: Seat,
     /// The piece it stands on.
     pub piece: u16,
     /// The feature of that piece.
@@ -85,7 +86,7 @@ pub struct Game {
     pub(crate) board: Board,
     pub(crate) players: Vec<PlayerState>,
     pub(crate) followers: Vec<Follower>,
-    pub(crate) current: u8,
+    pub(crate) current: Seat,
     pub(crate) phase: Phase,
     pub(crate) drawn: Option<TileIdx>,
     /// Tiles still to draw, next draw last.
@@ -266,7 +267,7 @@ impl Game {
                 n
             ],
             followers: Vec::with_capacity(n * rules.options.followers as usize),
-            current: 0,
+            current: Seat::default(),
             phase: Phase::Place,
             drawn: None,
             pile,
@@ -339,7 +340,7 @@ impl Game {
             };
         }
         self.followers.clear();
-        self.current = 0;
+        self.current = Seat::default();
         self.phase = Phase::Place;
         self.drawn = None;
         self.last = None;
@@ -387,8 +388,20 @@ impl Game {
     }
 
     /// Seat of the player to act.
-    pub fn current_player(&self) -> usize {
-        self.current as usize
+    pub fn current_player(&self) -> Seat {
+        self.current
+    }
+
+    /// Seat `index` of this game, if it has that many players.
+    pub fn seat(&self, index: usize) -> Option<Seat> {
+        (index < self.players.len())
+            .then(|| Seat::new(index))
+            .flatten()
+    }
+
+    /// Every seat of this game, in seat order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> {
+        (0..self.players.len()).filter_map(Seat::new)
     }
 
     /// Number of players.
@@ -627,7 +640,7 @@ impl Game {
         let mut free = [0u8; 32];
         let mut n = 0;
         let mut corner = None;
-        if let (Some(pi), true) = (self.last, self.players[self.current as usize].supply > 0) {
+        if let (Some(pi), true) = (self.last, self.players[self.current.index()].supply > 0) {
             let piece = self.board.pieces()[pi as usize];
             corner = piece.corner;
             let def = self.rules.catalog.tile(piece.tile);
@@ -812,7 +825,7 @@ impl Game {
 
     /// Where a follower may go on the piece just placed.
     pub(crate) fn follower_options(&self, f: impl FnMut(Action)) {
-        if self.players[self.current as usize].supply > 0 {
+        if self.players[self.current.index()].supply > 0 {
             self.follower_spots(Figure::Normal, f);
         }
     }
@@ -949,7 +962,7 @@ impl Game {
                 Phase::Follower,
             ) => {
                 let (pi, fi) = self.check_follower(pos, corner, place)?;
-                if self.players[self.current as usize].supply == 0 {
+                if self.players[self.current.index()].supply == 0 {
                     return Err(illegal(
                         "follower",
                         "you have no follower left in your supply",
@@ -1075,7 +1088,7 @@ impl Game {
         let node = self.board.pieces()[pi as usize].node_base + fi as NodeId;
         self.board.features_mut().add_followers(node, 1);
         if figure == Figure::Normal {
-            self.players[self.current as usize].supply -= 1;
+            self.players[self.current.index()].supply -= 1;
         }
         self.followers.push(Follower {
             player: self.current,
@@ -1089,7 +1102,7 @@ impl Game {
     /// another figure to its expansion.
     pub(crate) fn follower_home(&mut self, f: Follower) {
         if f.figure == Figure::Normal {
-            self.players[f.player as usize].supply += 1;
+            self.players[f.player.index()].supply += 1;
         } else {
             ext::figure_home(self, f);
         }
@@ -1131,7 +1144,7 @@ impl Game {
         let again = self.last.is_some_and(|pi| ext::extra_turn(self, pi));
         self.last = None;
         if !again {
-            self.current = (self.current + 1) % self.players.len() as u8;
+            self.current = self.current.next(self.players.len());
         }
         ext::turn_start(self);
         self.draw();

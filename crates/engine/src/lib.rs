@@ -27,6 +27,7 @@ pub mod openspiel;
 pub mod record;
 pub mod rng;
 mod scoring;
+mod seat;
 mod sim;
 mod state;
 
@@ -43,5 +44,6 @@ pub use game::{Follower, Game, IllegalAction, PlayerState};
 pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
 pub use scoring::{Event, Reason};
+pub use seat::Seat;
 pub use sim::{play_random, play_random_with};
 pub use state::{EventJson, ExpansionsJson, FollowerJson, PieceJson, Seen, StateJson, Viewer};

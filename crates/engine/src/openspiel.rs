@@ -35,6 +35,7 @@ use crate::game::{Action, Figure, Follower, Game, Phase, Rules};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::scoring::Event;
+use crate::seat::Seat;
 use crate::state::{ExpansionsJson, Viewer};
 
 /// What kind of node a [`State`] is.
@@ -43,7 +44,7 @@ pub enum Node {
     /// Chance draws the next tile: see [`State::chance_outcomes`].
     Chance,
     /// This seat must act.
-    Player(usize),
+    Player(Seat),
     /// The game is over.
     Terminal,
 }
@@ -146,7 +147,7 @@ impl Game {
     /// and fixed deck are removed from the configuration. Public state (board,
     /// followers, scores, drawn tile, events) is unchanged. Bots search on
     /// such games, never on the real one.
-    pub fn determinize(&self, player: usize, rng: &mut Rng) -> Game {
+    pub fn determinize(&self, player: Seat, rng: &mut Rng) -> Game {
         let mut g = self.clone();
         g.rules = Arc::new(Rules {
             catalog: self.rules.catalog.clone(),
@@ -169,7 +170,7 @@ impl Game {
     /// Like [`Game::determinize`] but keeps the configuration (and so the
     /// `Arc` it shares with this game): the cheap form for search loops that
     /// never read the seed.
-    pub fn determinize_fast(&self, player: usize, rng: &mut Rng) -> Game {
+    pub fn determinize_fast(&self, player: Seat, rng: &mut Rng) -> Game {
         let mut g = self.clone();
         g.shuffle_hidden_pile(rng);
         resample_others_private(&mut g, player, rng);
@@ -180,7 +181,7 @@ impl Game {
     /// reused (`clone_from`): a search loop determinizes into one scratch
     /// game without allocating. Draws from `rng` exactly as
     /// `determinize_fast` does.
-    pub fn determinize_fast_into(&self, player: usize, rng: &mut Rng, out: &mut Game) {
+    pub fn determinize_fast_into(&self, player: Seat, rng: &mut Rng, out: &mut Game) {
         out.clone_from(self);
         out.shuffle_hidden_pile(rng);
         resample_others_private(out, player, rng);
@@ -227,7 +228,7 @@ impl Game {
 
     /// What `player` sees: everything public plus the player's own hidden
     /// items, never the pile order.
-    pub fn observation(&self, player: usize) -> Observation {
+    pub fn observation(&self, player: Seat) -> Observation {
         Observation {
             player,
             players: self.rules.config.players.clone(),
@@ -294,7 +295,7 @@ pub fn win_returns(scores: &[u32]) -> Vec<f64> {
 /// Determinization of private items: each expansion resamples what the
 /// players other than `player` hold in secret, consistent with what
 /// `player` knows (hand sizes are public and kept).
-fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
+fn resample_others_private(game: &mut Game, player: Seat, rng: &mut Rng) {
     crate::expansions::resample(game, player, rng);
 }
 
@@ -302,7 +303,7 @@ fn resample_others_private(game: &mut Game, player: usize, rng: &mut Rng) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
     /// The observing seat.
-    pub player: usize,
+    pub player: Seat,
     /// Player names in seat order.
     pub players: Vec<String>,
     /// Base game.
@@ -310,7 +311,7 @@ pub struct Observation {
     /// Expansions in play.
     pub expansions: Vec<String>,
     /// Seat to act (`None` when over).
-    pub current_player: Option<usize>,
+    pub current_player: Option<Seat>,
     /// The step the game waits for.
     pub phase: Phase,
     /// The tile to place now (`None` at a [`State`]'s chance node).
@@ -526,7 +527,7 @@ impl State {
 
     /// What `player` sees; at a chance node the drawn tile is hidden (it
     /// counts among the remaining tiles).
-    pub fn observation(&self, player: usize) -> Observation {
+    pub fn observation(&self, player: Seat) -> Observation {
         let mut o = self.game.observation(player);
         if self.is_chance() {
             if let Some(d) = o.drawn.take() {
@@ -539,7 +540,7 @@ impl State {
 
     /// A state consistent with what `player` knows, the hidden part
     /// resampled (at a chance node, the undisclosed drawn tile too).
-    pub fn determinize(&self, player: usize, rng: &mut Rng) -> State {
+    pub fn determinize(&self, player: Seat, rng: &mut Rng) -> State {
         let mut s = State {
             game: self.game.determinize(player, rng),
             chance: self.chance,
@@ -915,24 +916,24 @@ impl ActionCodec {
     /// The observation tensor of `player` for `game` (the drawn tile shown
     /// once it is drawn in the players' sight; for a [`State`] at a chance
     /// node use [`ActionCodec::state_tensor`]).
-    pub fn observation_tensor(&self, game: &Game, player: usize) -> ObservationTensor {
+    pub fn observation_tensor(&self, game: &Game, player: Seat) -> ObservationTensor {
         self.tensor(game, player, game.visible_drawn_tile())
     }
 
     /// The observation tensor of `player` for a [`State`].
-    pub fn state_tensor(&self, state: &State, player: usize) -> ObservationTensor {
+    pub fn state_tensor(&self, state: &State, player: Seat) -> ObservationTensor {
         let o = state.observation(player);
         self.tensor(state.game(), player, o.drawn)
     }
 
     /// The globals of [`ActionCodec::observation_tensor`] alone, without
     /// the cost of the cell planes.
-    pub fn observation_globals(&self, game: &Game, player: usize) -> Vec<f32> {
+    pub fn observation_globals(&self, game: &Game, player: Seat) -> Vec<f32> {
         self.globals(game, player, game.visible_drawn_tile(), &mut [])
     }
 
     /// The globals of [`ActionCodec::state_tensor`] alone.
-    pub fn state_globals(&self, state: &State, player: usize) -> Vec<f32> {
+    pub fn state_globals(&self, state: &State, player: Seat) -> Vec<f32> {
         let o = state.observation(player);
         self.globals(state.game(), player, o.drawn, &mut [])
     }
@@ -958,7 +959,7 @@ impl ActionCodec {
     pub fn observation_tensor_into(
         &self,
         game: &Game,
-        player: usize,
+        player: Seat,
         cells: &mut [f32],
     ) -> Option<Vec<f32>> {
         self.tensor_into(game, player, game.visible_drawn_tile(), cells)
@@ -969,7 +970,7 @@ impl ActionCodec {
     pub fn state_tensor_into(
         &self,
         state: &State,
-        player: usize,
+        player: Seat,
         cells: &mut [f32],
     ) -> Option<Vec<f32>> {
         let o = state.observation(player);
@@ -982,7 +983,7 @@ impl ActionCodec {
         self.tensor_shape(game).0 * w * w
     }
 
-    fn tensor(&self, game: &Game, player: usize, drawn: Option<TileIdx>) -> ObservationTensor {
+    fn tensor(&self, game: &Game, player: Seat, drawn: Option<TileIdx>) -> ObservationTensor {
         let w = self.width();
         let planes = self.tensor_shape(game).0;
         let mut cells = vec![0f32; planes * w * w];
@@ -1000,7 +1001,7 @@ impl ActionCodec {
     fn tensor_into(
         &self,
         game: &Game,
-        player: usize,
+        player: Seat,
         drawn: Option<TileIdx>,
         cells: &mut [f32],
     ) -> Option<Vec<f32>> {
@@ -1079,7 +1080,7 @@ impl ActionCodec {
             set(25, f.pos, 1.0);
         }
         for f in game.followers() {
-            let rel = (f.player as usize + n - player) % n;
+            let rel = f.player.after(player, n);
             let kind = follower_kind_index(game.follower_kind(f));
             let (pos, _) = game.feature_anchor(f.piece, f.feature);
             set(CELL_PLANES + 4 * rel + kind, pos, 1.0);
@@ -1095,7 +1096,7 @@ impl ActionCodec {
     fn globals(
         &self,
         game: &Game,
-        player: usize,
+        player: Seat,
         drawn: Option<TileIdx>,
         cells: &mut [f32],
     ) -> Vec<f32> {
@@ -1109,14 +1110,17 @@ impl ActionCodec {
         }
         let scores = game.scores();
         for r in 0..n {
-            g.push(((scores[(player + r) % n] as f32) / 200.0).min(1.0));
+            g.push(((scores[(player.index() + r) % n] as f32) / 200.0).min(1.0));
         }
         let per = game.options().followers.max(1) as f32;
         for r in 0..n {
-            g.push(game.players()[(player + r) % n].supply as f32 / per);
+            g.push(game.players()[(player.index() + r) % n].supply as f32 / per);
         }
         for r in 0..n {
-            g.push((!game.is_finished() && game.current_player() == (player + r) % n) as u8 as f32);
+            g.push(
+                (!game.is_finished() && game.current_player().index() == (player.index() + r) % n)
+                    as u8 as f32,
+            );
         }
         // The tiles this seat has not seen: the pile, a pending
         // Half-and-half draw (already in `remaining_tiles`), and a drawn tile
@@ -1156,6 +1160,10 @@ impl ActionCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn seat(i: usize) -> Seat {
+        Seat::new(i).expect("a seat")
+    }
     use crate::GameConfig;
 
     fn config(sets: &[&str], seed: u64) -> GameConfig {
@@ -1244,7 +1252,7 @@ mod tests {
             let mut rng = Rng::new(5);
             let own = CELL_PLANES + 4 * g.player_count();
             while !g.is_finished() {
-                let t = codec.observation_tensor(&g, 0);
+                let t = codec.observation_tensor(&g, seat(0));
                 assert_eq!(codec.tensor_shape(&g), (t.planes, t.globals.len()));
                 let shared = 6 + 3 * 2 + 1 + 2 * g.catalog().tiles().len();
                 let tail = &t.globals[shared..];
@@ -1268,7 +1276,7 @@ mod tests {
                     }
                     2 => {
                         for f in g.followers().iter().filter(|f| f.figure == Figure::Big) {
-                            let plane = own + f.player as usize;
+                            let plane = own + f.player.index();
                             assert_eq!(at(&t, plane, g.feature_anchor(f.piece, f.feature).0), 1.0);
                             seen[2] += 1;
                         }
@@ -1495,7 +1503,7 @@ mod tests {
     #[test]
     fn determinize_keeps_public_state_and_permutes_the_pile() {
         each_position(2, |g, rng| {
-            let p = rng.below(2) as usize;
+            let p = seat(rng.below(2) as usize);
             let d = g.determinize(p, rng);
             assert_eq!(d.observation(p), g.observation(p));
             // The other seat's public view is the same; its own hidden items
@@ -1505,7 +1513,10 @@ mod tests {
                 o.expansion_state.clear();
                 o
             };
-            assert_eq!(public(d.observation(1 - p)), public(g.observation(1 - p)));
+            assert_eq!(
+                public(d.observation(seat(1 - p.index()))),
+                public(g.observation(seat(1 - p.index())))
+            );
             assert_eq!(
                 d.state_json_as(Viewer::Spectator).expansions,
                 g.state_json_as(Viewer::Spectator).expansions
@@ -1546,8 +1557,8 @@ mod tests {
     fn determinize_really_resamples() {
         let g = Game::new(config(&["base"], 3)).expect("config");
         let mut rng = Rng::new(1);
-        let d1 = g.determinize(0, &mut rng);
-        let d2 = g.determinize(0, &mut rng);
+        let d1 = g.determinize(seat(0), &mut rng);
+        let d2 = g.determinize(seat(0), &mut rng);
         let p0: Vec<_> = g.pile_in_order().collect();
         let p1: Vec<_> = d1.pile_in_order().collect();
         let p2: Vec<_> = d2.pile_in_order().collect();
@@ -1589,7 +1600,7 @@ mod tests {
     fn observation_globals_are_the_tensors_globals() {
         let codec = small_codec();
         each_position(1, |g, _| {
-            for p in 0..g.player_count() {
+            for p in g.seats() {
                 let t = codec.observation_tensor(g, p);
                 assert_eq!(codec.observation_globals(g, p), t.globals);
             }
@@ -1601,18 +1612,18 @@ mod tests {
         let codec = small_codec();
         each_position(2, |g, _| {
             let mut cells = vec![0f32; codec.tensor_cells(g)];
-            let globals = codec.observation_tensor_into(g, 1, &mut cells);
-            let t = codec.observation_tensor(g, 1);
+            let globals = codec.observation_tensor_into(g, seat(1), &mut cells);
+            let t = codec.observation_tensor(g, seat(1));
             assert_eq!(globals.as_ref(), Some(&t.globals));
             assert_eq!(cells, t.cells);
             let state = State::from_game(g.clone());
             let mut cells = vec![0f32; codec.tensor_cells(g)];
-            let globals = codec.state_tensor_into(&state, 0, &mut cells);
-            let t = codec.state_tensor(&state, 0);
+            let globals = codec.state_tensor_into(&state, seat(0), &mut cells);
+            let t = codec.state_tensor(&state, seat(0));
             assert_eq!((globals, cells), (Some(t.globals), t.cells));
             // A buffer of the wrong size is refused, untouched.
             let mut short = vec![0f32; codec.tensor_cells(g) - 1];
-            assert_eq!(codec.observation_tensor_into(g, 0, &mut short), None);
+            assert_eq!(codec.observation_tensor_into(g, seat(0), &mut short), None);
             assert!(short.iter().all(|&v| v == 0.0));
         });
     }
@@ -1621,7 +1632,7 @@ mod tests {
     fn observation_tensor_depends_only_on_what_the_seat_knows() {
         let codec = ActionCodec::default();
         each_position(2, |g, rng| {
-            for p in 0..g.player_count() {
+            for p in g.seats() {
                 let d = g.determinize(p, rng);
                 assert_eq!(
                     codec.observation_tensor(g, p),
@@ -1636,7 +1647,7 @@ mod tests {
     fn observation_tensor_has_the_documented_shape() {
         let codec = ActionCodec::default();
         let g = Game::new(config(&["base"], 1)).expect("config");
-        let t = codec.observation_tensor(&g, 0);
+        let t = codec.observation_tensor(&g, seat(0));
         assert_eq!(t.planes, CELL_PLANES + 8);
         assert_eq!(t.cells.len(), t.planes * 61 * 61);
         let kinds = g.catalog().tiles().len();

@@ -184,7 +184,7 @@ impl Game {
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                counts[f.player as usize] += match f.figure {
+                counts[f.player.index()] += match f.figure {
                     crate::action::Figure::Normal => 1,
                     other => crate::expansions::majority_weight(self, other),
                 };
@@ -199,7 +199,7 @@ impl Game {
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                counts[f.player as usize] += 1;
+                counts[f.player.index()] += 1;
             }
         }
         counts

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::game::Game;
 use crate::record::ActionJson;
 use crate::scoring::{Event, Reason};
+use crate::seat::Seat;
 
 /// A snapshot of a game in the notation's names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -157,7 +158,7 @@ impl Game {
             players: names.clone(),
             scores: self.scores(),
             finished: self.is_finished(),
-            current_player: (!self.is_finished()).then_some(self.current_player()),
+            current_player: (!self.is_finished()).then_some(self.current_player().index()),
             phase: self.phase().name(),
             drawn: self.visible_drawn_tile().map(|t| cat.tile(t).id.clone()),
             tiles_left: self.tiles_left(),
@@ -185,8 +186,8 @@ impl Game {
                 .map(|f| {
                     let (pos, place) = self.feature_anchor(f.piece, f.feature);
                     FollowerJson {
-                        player: names[f.player as usize].clone(),
-                        seat: f.player as usize,
+                        player: names[f.player.index()].clone(),
+                        seat: f.player.index(),
                         x: pos.x,
                         y: pos.y,
                         place: place.name(),
@@ -214,7 +215,7 @@ impl Game {
 
     /// What the player in `seat` may see: [`Game::view`] for
     /// [`Viewer::Seat`].
-    pub fn view_json(&self, seat: usize) -> serde_json::Value {
+    pub fn view_json(&self, seat: Seat) -> serde_json::Value {
         self.view(Viewer::Seat(seat))
     }
 
@@ -230,7 +231,7 @@ impl Game {
             .map(|(t, c)| (self.catalog().tile(t).id.as_str(), c))
             .collect();
         if let Some(o) = v.as_object_mut() {
-            o.insert("seat".into(), viewer.seat().into());
+            o.insert("seat".into(), viewer.seat().map(Seat::index).into());
             o.insert("remaining".into(), serde_json::json!(remaining));
         }
         v
@@ -276,7 +277,7 @@ impl Game {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
     /// The player in this seat.
-    Seat(usize),
+    Seat(Seat),
     /// Someone watching who plays no seat.
     Spectator,
     /// Sees every hand (a finished game's replay, the full state); not a
@@ -286,7 +287,7 @@ pub enum Viewer {
 
 impl Viewer {
     /// Whether this viewer may see the secret hand of `seat`.
-    pub fn sees_hand_of(self, seat: usize) -> bool {
+    pub fn sees_hand_of(self, seat: Seat) -> bool {
         match self {
             Viewer::Seat(s) => s == seat,
             Viewer::Spectator => false,
@@ -296,7 +297,7 @@ impl Viewer {
 
     /// `seat`'s secret `items` as this viewer sees them: listed, or only
     /// counted (the items are not even produced then).
-    pub fn see<T>(self, seat: usize, items: impl ExactSizeIterator<Item = T>) -> Seen<T> {
+    pub fn see<T>(self, seat: Seat, items: impl ExactSizeIterator<Item = T>) -> Seen<T> {
         if self.sees_hand_of(seat) {
             Seen::Shown(items.collect())
         } else {
@@ -307,7 +308,7 @@ impl Viewer {
     }
 
     /// The viewer's seat, if a player.
-    pub fn seat(self) -> Option<usize> {
+    pub fn seat(self) -> Option<Seat> {
         match self {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator | Viewer::Referee => None,

@@ -178,7 +178,7 @@ fn the_tile_to_draw_stays_unseen_until_the_draw() {
                         "the unseen tile's placements are listed"
                     );
                     assert_eq!(g.visible_drawn_tile(), None);
-                    for seat in 0..g.player_count() {
+                    for seat in g.seats() {
                         assert!(g.observation(seat).drawn.is_none());
                         assert!(g.view_json(seat)["drawn"].is_null());
                     }

@@ -4,7 +4,11 @@
 //! out).
 
 use bastide_engine::openspiel::ActionCodec;
-use bastide_engine::{Game, GameConfig, Viewer};
+use bastide_engine::{Game, GameConfig, Seat, Viewer};
+
+fn seat(i: usize) -> Seat {
+    Seat::new(i).expect("a seat")
+}
 
 fn game_with_second_hand(hand: [&str; 2]) -> Game {
     let mut c = GameConfig::from_sets(2, 3, &["base", "halfsies1"]).expect("valid sets");
@@ -21,10 +25,10 @@ fn seat_zero_sees_the_same_whatever_seat_one_holds() {
     let mut b = game_with_second_hand(["halfsies1/E", "halfsies1/F"]);
     let codec = ActionCodec::default();
     // Seat 0 plays its turn the same way in both games.
-    while a.current_player() == 0 {
+    while a.current_player().index() == 0 {
         assert_eq!(
-            codec.observation_tensor(&a, 0),
-            codec.observation_tensor(&b, 0)
+            codec.observation_tensor(&a, seat(0)),
+            codec.observation_tensor(&b, seat(0))
         );
         let act = a.legal_actions()[0];
         a.try_apply(&act).expect("legal in a");
@@ -34,13 +38,13 @@ fn seat_zero_sees_the_same_whatever_seat_one_holds() {
     assert_ne!(a.legal_actions(), b.legal_actions());
     // ...but not what seat 0 sees.
     assert_eq!(
-        codec.observation_tensor(&a, 0),
-        codec.observation_tensor(&b, 0)
+        codec.observation_tensor(&a, seat(0)),
+        codec.observation_tensor(&b, seat(0))
     );
     // The observation (what bots get) is the seat's view: its own hand
     // listed, the other counted, the same in both games for seat 0.
-    let seen = a.observation(0);
-    assert_eq!(seen, b.observation(0));
+    let seen = a.observation(seat(0));
+    assert_eq!(seen, b.observation(seat(0)));
     // (Seat 0 played its first legal action, halfsies1/A.)
     assert_eq!(
         seen.expansion_state["hands"],
@@ -48,7 +52,7 @@ fn seat_zero_sees_the_same_whatever_seat_one_holds() {
     );
     assert_eq!(
         seen.expansion_state,
-        a.state_json_as(Viewer::Seat(0)).expansions
+        a.state_json_as(Viewer::Seat(seat(0))).expansions
     );
-    assert_ne!(a.observation(1), b.observation(1));
+    assert_ne!(a.observation(seat(1)), b.observation(seat(1)));
 }

@@ -98,7 +98,7 @@ fn check_invariants(game: &Game, per_player: usize, seed: u64) {
         let on_board = game
             .followers()
             .iter()
-            .filter(|f| f.player as usize == seat)
+            .filter(|f| f.player.index() == seat)
             .count();
         assert_eq!(
             on_board + game.players()[seat].supply as usize,

@@ -6,8 +6,12 @@ use std::collections::HashSet;
 
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Pos, Rotation, Viewer};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Pos, Rotation, Seat, Viewer};
 use proptest::prelude::*;
+
+fn seat(i: usize) -> Seat {
+    Seat::new(i).expect("a seat")
+}
 
 fn config(players: usize, seed: u64, base: &str) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
@@ -39,15 +43,15 @@ fn play_config(cfg: GameConfig) -> (Game, Record) {
         game.try_apply(&a).expect("a listed action is accepted");
         // Followers are conserved: in supply or on the board (the large
         // follower of Inns & Cathedrals in its own supply).
-        for seat in 0..players {
+        for seat in game.seats() {
             let on_board = |figure: Figure| {
                 game.followers()
                     .iter()
-                    .filter(|f| f.player as usize == seat && f.figure == figure)
+                    .filter(|f| f.player == seat && f.figure == figure)
                     .count()
             };
             assert_eq!(
-                on_board(Figure::Normal) + game.players()[seat].supply as usize,
+                on_board(Figure::Normal) + game.players()[seat.index()].supply as usize,
                 per_player,
                 "seat {seat} lost or gained a follower (seed {seed})"
             );
@@ -193,7 +197,7 @@ fn candidates(game: &Game) -> Vec<Action> {
     let mut v = vec![Action::Pass];
     let mut tiles: Vec<_> = game.drawn_tile().into_iter().collect();
     if let Some(h) = game.halves() {
-        tiles.extend(h.hands[game.current_player()].iter().copied());
+        tiles.extend(h.hands[game.current_player().index()].iter().copied());
     }
     for tile in tiles {
         for y in y0 - 1..=y1 + 1 {
@@ -478,7 +482,7 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     for a in rec.actions.iter().take(60) {
         g.try_apply(&a.to_action(g.catalog()).unwrap()).unwrap();
     }
-    let view = g.view_json(1);
+    let view = g.view_json(seat(1));
     let text = view.to_string();
     // Others' halves and chips are counts only; one's own are listed.
     assert!(view["hands"][0].get("hidden").is_some());
@@ -501,7 +505,7 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     assert!(order.len() > 2);
     other.shuffle_pile_for_tests(7);
     assert_ne!(other.pile_in_order().collect::<Vec<_>>(), order);
-    assert_eq!(other.view_json(1), view);
+    assert_eq!(other.view_json(seat(1)), view);
     // A spectator sees every hand as a count, and no seat; the same
     // policy otherwise (one view differs from a seat's only in hands).
     let watch = g.view(Viewer::Spectator);
@@ -513,9 +517,9 @@ fn a_players_view_hides_the_pile_order_and_the_others_hands() {
     assert_eq!(watch["hands"][0], view["hands"][0]);
     assert_eq!(watch["remaining"], view["remaining"]);
     assert_eq!(watch["board"], view["board"]);
-    assert!(Viewer::Seat(1).sees_hand_of(1));
-    assert!(!Viewer::Seat(1).sees_hand_of(0));
-    assert!(!Viewer::Spectator.sees_hand_of(0));
+    assert!(Viewer::Seat(seat(1)).sees_hand_of(seat(1)));
+    assert!(!Viewer::Seat(seat(1)).sees_hand_of(seat(0)));
+    assert!(!Viewer::Spectator.sees_hand_of(seat(0)));
     // The referee (the full state, `bastide replay`) lists every hand, and
     // the full state is exactly the referee's view of it.
     let all = serde_json::to_value(g.state_json_as(Viewer::Referee)).unwrap();

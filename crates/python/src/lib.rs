@@ -20,7 +20,7 @@ use bastide_engine::openspiel::{follower_kind_index, ActionCodec, ObservationTen
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::Catalog;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, TileIdx};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Seat, TileIdx};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -373,7 +373,7 @@ impl Core {
         } else if self.is_chance() {
             CHANCE_PLAYER
         } else {
-            self.game().current_player() as i64
+            self.game().current_player().index() as i64
         }
     }
 
@@ -384,7 +384,7 @@ impl Core {
         }
     }
 
-    fn tensor(&self, codec: &ActionCodec, seat: usize) -> ObservationTensor {
+    fn tensor(&self, codec: &ActionCodec, seat: Seat) -> ObservationTensor {
         match self {
             Core::Plain(g) => codec.observation_tensor(g, seat),
             Core::Explicit(s) => codec.state_tensor(s, seat),
@@ -398,7 +398,7 @@ impl Core {
         &self,
         py: Python<'py>,
         codec: &ActionCodec,
-        seat: usize,
+        seat: Seat,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let w = codec.width();
         let planes = codec.tensor_shape(self.game()).0;
@@ -498,7 +498,7 @@ impl PyGame {
     }
 
     /// The globals of `seat`'s observation, without its planes.
-    fn globals_of(&self, seat: usize) -> Vec<f32> {
+    fn globals_of(&self, seat: Seat) -> Vec<f32> {
         match &self.core {
             Core::Plain(g) => self.codec.observation_globals(g, seat),
             Core::Explicit(s) => self.codec.state_globals(s, seat),
@@ -522,7 +522,7 @@ impl PyGame {
     /// Writes the compact observation's `pieces` then `followers` rows of
     /// `seat` (`i16`, native order; see [`PIECE_COLUMNS`] and
     /// [`FOLLOWER_COLUMNS`]) into `out`, which holds exactly them.
-    fn compact_rows(&self, seat: usize, out: &mut [u8]) {
+    fn compact_rows(&self, seat: Seat, out: &mut [u8]) {
         let g = self.core.game();
         out.fill(0xFF); // every value -1
         let (p, f) = out.split_at_mut(2 * self.piece_rows * PIECE_COLUMNS);
@@ -555,7 +555,7 @@ impl PyGame {
             let kind = follower_kind_index(g.follower_kind(fo)) as i16;
             let (pos, _) = g.feature_anchor(fo.piece, fo.feature);
             let row = [
-                ((fo.player as usize + n - seat) % n) as i16,
+                fo.player.after(seat, n) as i16,
                 fo.piece as i16,
                 i16::from(fo.feature),
                 kind,
@@ -574,7 +574,7 @@ impl PyGame {
     fn compact_arrays<'py>(
         &mut self,
         py: Python<'py>,
-        seat: usize,
+        seat: Seat,
         mask_mode: u8,
         mask_len: usize,
     ) -> PyResult<[Bound<'py, PyAny>; 4]> {
@@ -636,11 +636,12 @@ impl PyGame {
         self.core.game().catalog()
     }
 
-    fn seat(&self, seat: i64) -> PyResult<usize> {
-        let n = self.core.game().player_count();
+    fn seat(&self, seat: i64) -> PyResult<Seat> {
+        let g = self.core.game();
+        let n = g.player_count();
         usize::try_from(seat)
             .ok()
-            .filter(|s| *s < n)
+            .and_then(|s| g.seat(s))
             .ok_or_else(|| {
                 PyIndexError::new_err(format!("seat must be 0 to {}, not {seat}", n - 1))
             })
@@ -1574,7 +1575,7 @@ impl PyVectorGame {
                 if s.game.is_finished() {
                     TERMINAL_PLAYER
                 } else {
-                    s.game.current_player() as i64
+                    s.game.current_player().index() as i64
                 }
             })
             .collect();
@@ -1657,7 +1658,7 @@ impl PyVectorGame {
         }
         let seat_of = |game: &Game| {
             if game.is_finished() {
-                0
+                Seat::default()
             } else {
                 game.current_player()
             }

@@ -1043,7 +1043,7 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             .is_some_and(|f| f.kind == FeatureKind::Monastery);
         let (dx, dy) = if monk { (21.0, 8.0) } else { (0.0, 0.0) };
         let at = Pt::new(at.x + dx + shift, at.y + dy + shift);
-        let seat = f.player as usize;
+        let seat = f.player.index();
         let name = names.get(seat).copied().unwrap_or("?");
         standing.push((at, player_colour(name, seat), lying, name, f.figure));
         upright.push((f.piece, at));

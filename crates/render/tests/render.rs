@@ -7,7 +7,7 @@ use bastide_engine::record::Record;
 use bastide_engine::Board;
 use bastide_engine::Follower;
 use bastide_engine::MapDef;
-use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation};
+use bastide_engine::{Catalog, Game, GameConfig, Pos, Rotation, Seat};
 use bastide_engine::{Shape, Tag};
 use bastide_render::{
     board_svg, catalog_svg, scene_svg, svg_size, svg_to_png, tile_svg, BoardOptions, Figure,
@@ -112,8 +112,8 @@ fn hand_laid(cat: &Catalog) -> (Board, Vec<Follower>) {
     board.place(cat, t("shapes/double-city"), Pos::new(-2, 0), r(0));
     board.place(cat, t("shapes/double-source"), Pos::new(1, 1), r(1));
     board.place(cat, t("shapes/half-river"), Pos::new(-1, 1), r(3));
-    let f = |player, piece, feature| Follower {
-        player,
+    let f = |player: usize, piece, feature| Follower {
+        player: Seat::new(player).expect("a seat"),
         piece,
         feature,
         figure: bastide_engine::Figure::Normal,
@@ -447,8 +447,8 @@ fn snapshot_plague_tokens_on_halves_and_beside_followers() {
     board.place(&cat, t("halfsies1/G"), Pos::new(1, 1), r(1));
     board.place(&cat, t("base/D"), Pos::new(-1, 0), r(0));
     board.place(&cat, t("base/B"), Pos::new(-1, 1), r(0));
-    let f = |player, piece, feature| Follower {
-        player,
+    let f = |player: usize, piece, feature| Follower {
+        player: Seat::new(player).expect("a seat"),
         piece,
         feature,
         figure: bastide_engine::Figure::Normal,

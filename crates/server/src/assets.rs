@@ -156,7 +156,7 @@ async fn feature(
             for f in game.followers() {
                 let n = board.pieces()[f.piece as usize].node_base + f.feature as u32;
                 if feats.root(n) == root {
-                    if let Some(c) = followers.get_mut(f.player as usize) {
+                    if let Some(c) = followers.get_mut(f.player.index()) {
                         *c += 1;
                     }
                 }

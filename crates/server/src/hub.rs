@@ -235,12 +235,12 @@ impl LiveGame {
             let action = a
                 .to_action(game.catalog())
                 .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
-            let actor = game.current_player();
+            let actor = game.current_player().index();
             game.try_apply(&action)
                 .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
             if let Some(c) = clock.as_mut() {
                 let person = matches!(seats.get(actor), Some(Occupant::Human { .. }));
-                let turn_ended = game.is_finished() || game.current_player() != actor;
+                let turn_ended = game.is_finished() || game.current_player().index() != actor;
                 let at = stored.action_times.get(i).copied().unwrap_or_default();
                 c.charge(person.then_some(actor), at, turn_ended);
             }
@@ -291,7 +291,7 @@ impl LiveGame {
 
     /// The seat to act while its time runs: a person in a running game.
     fn clocked_seat(&self) -> Option<usize> {
-        let seat = self.game.current_player();
+        let seat = self.game.current_player().index();
         (self.status == Status::Playing
             && !self.game.is_finished()
             && matches!(self.seats.get(seat), Some(Occupant::Human { .. })))
@@ -329,7 +329,7 @@ impl LiveGame {
         if self.status != Status::Playing || self.game.is_finished() {
             return None;
         }
-        let seat = self.game.current_player();
+        let seat = self.game.current_player().index();
         match self.seats.get(seat) {
             Some(Occupant::Bot(spec)) => Some(BotJob {
                 game: self.game.clone(),
@@ -485,9 +485,13 @@ impl LiveGame {
 fn audience_payload(game: &Game, audience: Audience, playing: bool) -> (Value, Option<Value>) {
     match audience {
         Audience::Seat(s) => {
-            let legal = (playing && !game.is_finished() && game.current_player() == s)
+            let legal = (playing && !game.is_finished() && game.current_player().index() == s)
                 .then(|| serde_json::to_value(game.legal_actions_json()).unwrap_or_default());
-            (game.view_json(s), legal)
+            // A seat the game lacks sees what a spectator sees.
+            let view = game
+                .seat(s)
+                .map_or_else(|| public_view(game), |seat| game.view_json(seat));
+            (view, legal)
         }
         Audience::Spectator => (public_view(game), None),
     }
@@ -1604,7 +1608,7 @@ impl Hub {
                     format!("the action was for version {v}, but the game is at version {version}: someone acted first"),
                 ));
             }
-            let to_act = live.game.current_player();
+            let to_act = live.game.current_player().index();
             if to_act != seat {
                 return Err(ProtocolError::new(
                     ErrorCode::NotYourTurn,
@@ -1694,7 +1698,7 @@ impl Hub {
         live.actions.push(action.clone());
         if let Some(c) = live.clock.as_mut() {
             let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
-            let turn_ended = live.game.is_finished() || live.game.current_player() != seat;
+            let turn_ended = live.game.is_finished() || live.game.current_player().index() != seat;
             c.charge(person.then_some(seat), at, turn_ended);
         }
         let version = live.version();
@@ -1771,7 +1775,7 @@ impl Hub {
         }
         for i in live.actions.len()..fresh.actions.len() {
             let action = fresh.actions[i].clone();
-            let seat = live.game.current_player();
+            let seat = live.game.current_player().index();
             let mut next = live.game.clone();
             let applied = action
                 .to_action(live.game.catalog())
@@ -1827,7 +1831,7 @@ impl Hub {
                     at,
                 } if version == live.version() + 1
                     && live.status == Status::Playing
-                    && live.game.current_player() == seat =>
+                    && live.game.current_player().index() == seat =>
                 {
                     let mut next = live.game.clone();
                     match action.to_action(live.game.catalog()) {
@@ -2098,7 +2102,7 @@ fn catch_up(
             .to_action(game.catalog())
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
         let before = game.events().len();
-        let actor = game.current_player();
+        let actor = game.current_player().index();
         game.try_apply(&action)
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
         if i >= since {

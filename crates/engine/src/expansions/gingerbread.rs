@@ -15,6 +15,7 @@ use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos};
 use crate::openspiel::ActionCodec;
 use crate::scoring::{Event, Reason};
+use crate::seat::Seat;
 use crate::state::{put, ExpansionsJson};
 
 /// Tag of the tiles that move him.
@@ -288,7 +289,7 @@ impl Expansion for GingerbreadRules {
         (1, 0)
     }
 
-    fn tensor(g: &Game, _player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, _player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
         if let Some(n) = g.gingerbread().and_then(|m| m.at) {
             let (pi, fi) = g.board().features().origin(n);
             t.set(0, g.feature_anchor(pi, fi).0, 1.0);

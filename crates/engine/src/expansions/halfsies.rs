@@ -21,6 +21,7 @@ use crate::geometry::{Pos, Rotation};
 use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::Event;
+use crate::seat::Seat;
 use crate::state::{put, ExpansionsJson, Viewer};
 
 /// Half-tile set ids.
@@ -92,7 +93,7 @@ pub struct Halves {
     /// Face-up halves still to draft.
     pub pool: Vec<TileIdx>,
     /// Seats in drafting order (empty once the draft is over).
-    pub draft_order: Vec<u8>,
+    pub draft_order: Vec<Seat>,
     /// Picks made so far.
     pub picks: usize,
     /// Whether the current player has drawn this turn (the `draw` step of
@@ -172,8 +173,10 @@ impl Halves {
         let mut rng = Rng::for_stream(seed, DEAL_STREAM);
         if opts.draft {
             // Last player first, then on in turn order; twice round.
-            let order: Vec<u8> = (0..HAND_SIZE)
-                .flat_map(|_| (0..players).map(move |i| ((players - 1 + i) % players) as u8))
+            let order: Vec<Seat> = (0..HAND_SIZE)
+                .flat_map(|_| {
+                    (0..players).filter_map(move |i| Seat::new((players - 1 + i) % players))
+                })
                 .collect();
             return Ok(Halves {
                 hands: vec![Vec::new(); players],
@@ -198,7 +201,7 @@ impl Halves {
     }
 
     /// The seat to draft next, while the draft lasts.
-    pub fn drafter(&self) -> Option<u8> {
+    pub fn drafter(&self) -> Option<Seat> {
         self.draft_order.get(self.picks).copied()
     }
 }
@@ -243,14 +246,14 @@ impl Game {
                 ),
             })?;
         h.pool.remove(i);
-        h.hands[seat as usize].push(tile);
+        h.hands[seat.index()].push(tile);
         h.picks += 1;
         match h.drafter() {
             Some(next) => self.current = next,
             None => {
                 // Unused halves leave the game; play starts with seat 0.
                 h.pool.clear();
-                self.current = 0;
+                self.current = Seat::default();
                 self.phase = crate::game::Phase::Place;
             }
         }
@@ -282,7 +285,7 @@ impl Game {
                 .ext
                 .halves
                 .as_ref()
-                .is_some_and(|h| !h.drew && !h.hands[self.current as usize].is_empty())
+                .is_some_and(|h| !h.drew && !h.hands[self.current.index()].is_empty())
             && self.half_ban().is_none()
     }
 
@@ -317,7 +320,7 @@ impl Game {
         if self.half_ban().is_some() {
             return Vec::new();
         }
-        let mut v = h.hands[self.current as usize].clone();
+        let mut v = h.hands[self.current.index()].clone();
         v.sort();
         v.dedup();
         v
@@ -328,13 +331,13 @@ impl Game {
         self.ext
             .halves
             .as_ref()
-            .is_some_and(|h| h.hands[self.current as usize].contains(&tile))
+            .is_some_and(|h| h.hands[self.current.index()].contains(&tile))
     }
 
     /// Plays a half from the hand: the drawn tile goes back on top of the
     /// pile, since playing a half replaces drawing.
     pub(crate) fn take_from_hand(&mut self, tile: TileIdx) {
-        let seat = self.current as usize;
+        let seat = self.current.index();
         if let Some(h) = &mut self.ext.halves {
             if let Some(i) = h.hands[seat].iter().position(|t| *t == tile) {
                 h.hands[seat].remove(i);
@@ -405,7 +408,7 @@ impl Expansion for Halfsies {
     /// The halves in the hand of the player to act.
     fn hand(g: &Game, out: &mut Vec<TileIdx>) {
         if let Some(h) = g.halves() {
-            out.extend_from_slice(&h.hands[g.current_player()]);
+            out.extend_from_slice(&h.hands[g.current_player().index()]);
         }
     }
 
@@ -431,7 +434,8 @@ impl Expansion for Halfsies {
         (0, 2 * kinds + g.player_count() + 1)
     }
 
-    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+        let player = player.index();
         let kinds = g.catalog().tiles().len();
         let n = g.player_count();
         let Some(h) = g.halves() else { return };
@@ -651,8 +655,8 @@ impl Expansion for Halfsies {
         let hands: Vec<_> = h
             .hands
             .iter()
-            .enumerate()
-            .map(|(seat, hand)| viewer.see(seat, hand.iter().map(id)))
+            .zip(g.seats())
+            .map(|(hand, seat)| viewer.see(seat, hand.iter().map(id)))
             .collect();
         put(out, "hands", hands);
         if !h.pool.is_empty() {
@@ -677,7 +681,8 @@ impl Expansion for Halfsies {
     /// Dealt face down, the other hands are some of the halves `player` has
     /// not seen (not in their hand, not on the board). A drafted hand was
     /// taken face up, so it is public.
-    fn resample(game: &mut Game, player: usize, rng: &mut Rng) {
+    fn resample(game: &mut Game, player: Seat, rng: &mut Rng) {
+        let player = player.index();
         let Some(h) = &game.ext.halves else { return };
         if game.rules.options.halves.draft {
             return;

@@ -22,6 +22,7 @@ use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
 use crate::openspiel::{ActionCodec, FOLLOWER_CODES};
+use crate::seat::Seat;
 use crate::state::{put, ExpansionsJson};
 
 /// The feature tag of a road with an inn beside it.
@@ -40,8 +41,8 @@ pub struct BigFollowers {
 
 impl BigFollowers {
     /// Whether seat `seat`'s large follower is in the supply.
-    pub fn in_supply(&self, seat: usize) -> bool {
-        self.in_supply.get(seat).copied().unwrap_or(false)
+    pub fn in_supply(&self, seat: Seat) -> bool {
+        self.in_supply.get(seat.index()).copied().unwrap_or(false)
     }
 }
 
@@ -122,16 +123,17 @@ impl Expansion for InnsCathedrals {
         (g.player_count(), g.player_count())
     }
 
-    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
         let n = g.player_count();
         for f in g.followers().iter().filter(|f| f.figure == Figure::Big) {
-            let rel = (f.player as usize + n - player) % n;
+            let rel = f.player.after(player, n);
             t.set(rel, g.feature_anchor(f.piece, f.feature).0, 1.0);
         }
         let big = g.big_followers();
         for r in 0..n {
+            let seat = Seat::new((player.index() + r) % n);
             t.push(f32::from(u8::from(
-                big.is_some_and(|b| b.in_supply((player + r) % n)),
+                big.zip(seat).is_some_and(|(b, s)| b.in_supply(s)),
             )));
         }
     }
@@ -156,7 +158,7 @@ impl Expansion for InnsCathedrals {
 
     /// The large follower may go wherever a follower may.
     fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
-        let seat = g.current as usize;
+        let seat = g.current;
         if g.big_followers().is_some_and(|b| b.in_supply(seat)) {
             g.follower_spots(Figure::Big, |a| out.push(a));
         }
@@ -176,7 +178,7 @@ impl Expansion for InnsCathedrals {
         if g.phase != Phase::Follower {
             return None;
         }
-        let seat = g.current as usize;
+        let seat = g.current;
         Some(g.check_follower(pos, corner, place).and_then(|(pi, fi)| {
             if !g.big_followers().is_some_and(|b| b.in_supply(seat)) {
                 return Err(illegal(
@@ -185,7 +187,7 @@ impl Expansion for InnsCathedrals {
                 ));
             }
             if let Some(b) = &mut g.ext.big_followers {
-                b.in_supply[seat] = false;
+                b.in_supply[seat.index()] = false;
             }
             g.do_follower(pi, fi, Figure::Big);
             g.end_follower_step();
@@ -208,7 +210,7 @@ impl Expansion for InnsCathedrals {
             return false;
         }
         if let Some(b) = &mut g.ext.big_followers {
-            if let Some(s) = b.in_supply.get_mut(f.player as usize) {
+            if let Some(s) = b.in_supply.get_mut(f.player.index()) {
                 *s = true;
             }
         }

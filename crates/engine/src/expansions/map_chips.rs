@@ -20,6 +20,7 @@ use crate::map::MapDef;
 use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
+use crate::seat::Seat;
 use crate::state::{put, ExpansionsJson, Viewer};
 
 /// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
@@ -217,7 +218,7 @@ impl Game {
         let piece = self.board.pieces()[pi as usize];
         let def = self.rules.catalog.tile(piece.tile);
         let o = def.oriented(piece.rot);
-        let seat = self.current as usize;
+        let seat = self.current.index();
         let Some(chips) = &mut self.ext.chips else {
             return;
         };
@@ -291,7 +292,7 @@ impl Game {
     /// Trades the current player could make instead of placing a follower.
     pub(crate) fn trade_actions(&self, out: &mut Vec<Action>) {
         let Some(chips) = &self.ext.chips else { return };
-        let hand = &chips.hands[self.current as usize];
+        let hand = &chips.hands[self.current.index()];
         if hand.is_empty() {
             return;
         }
@@ -340,7 +341,7 @@ impl Game {
             rule: "trade",
             message: m,
         };
-        let seat = self.current as usize;
+        let seat = self.current.index();
         let chips = self
             .ext
             .chips
@@ -467,7 +468,8 @@ impl Expansion for MapChips {
         (3, 6 + g.player_count() + 1)
     }
 
-    fn tensor(g: &Game, player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+        let player = player.index();
         let Some(c) = g.chips() else { return };
         let board = g.board();
         let r = t.radius();
@@ -558,7 +560,7 @@ impl Expansion for MapChips {
             "chips",
             serde_json::json!({
                 "supply": c.supply.len(),
-                "hands": c.hands.iter().enumerate().map(|(seat, h)| viewer.see(seat, h.iter().map(chip))).collect::<Vec<_>>(),
+                "hands": c.hands.iter().zip(g.seats()).map(|(h, seat)| viewer.see(seat, h.iter().map(chip))).collect::<Vec<_>>(),
                 "chumak": c.squares.iter().map(|s| serde_json::json!({
                     "x": s.pos.x,
                     "y": s.pos.y,
@@ -572,7 +574,8 @@ impl Expansion for MapChips {
 
     /// The other hands and the supply order are hidden; their sizes are
     /// public.
-    fn resample(game: &mut Game, player: usize, rng: &mut Rng) {
+    fn resample(game: &mut Game, player: Seat, rng: &mut Rng) {
+        let player = player.index();
         let Some(c) = &mut game.ext.chips else { return };
         let mut pool: Vec<_> = c.supply.drain(..).collect();
         for (seat, hand) in c.hands.iter().enumerate() {

@@ -36,6 +36,7 @@ use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
 use crate::openspiel::{ActionCodec, TensorPart};
 use crate::rng::Rng;
+use crate::seat::Seat;
 use crate::state::{ExpansionsJson, Viewer};
 
 /// The per-game state of every expansion: `None` (or empty) for those not
@@ -448,7 +449,7 @@ pub(crate) trait Expansion {
     }
 
     /// Resamples what the players other than `player` hold in secret.
-    fn resample(_g: &mut Game, _player: usize, _rng: &mut Rng) {}
+    fn resample(_g: &mut Game, _player: Seat, _rng: &mut Rng) {}
 
     /// Its share of the observation tensor: how many cell planes and
     /// globals it adds after the shared ones (fixed for a game).
@@ -458,7 +459,7 @@ pub(crate) trait Expansion {
 
     /// Writes its planes and globals of what `player` may know: its public
     /// state and `player`'s own hidden items, never another seat's.
-    fn tensor(_g: &Game, _player: usize, _t: &mut TensorPart<'_>) {}
+    fn tensor(_g: &Game, _player: Seat, _t: &mut TensorPart<'_>) {}
 }
 
 /// Runs `$body` once for each expansion in play, with `$m` naming its type,
@@ -1041,7 +1042,7 @@ pub(crate) fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
 }
 
 /// Resamples the other players' secrets.
-pub(crate) fn resample(g: &mut Game, player: usize, rng: &mut Rng) {
+pub(crate) fn resample(g: &mut Game, player: Seat, rng: &mut Rng) {
     each_active!(g, M => { M::resample(g, player, rng); });
 }
 
@@ -1058,7 +1059,7 @@ pub(crate) fn tensor_size(g: &Game) -> (usize, usize) {
 
 /// Each expansion in play writes its part of `player`'s tensor, in the
 /// fixed order, each into its own planes.
-pub(crate) fn tensor(g: &Game, player: usize, t: &mut TensorPart<'_>) {
+pub(crate) fn tensor(g: &Game, player: Seat, t: &mut TensorPart<'_>) {
     each_active!(g, M => {
         let (planes, globals) = M::tensor_size(g);
         let start = t.globals_written();

@@ -26,6 +26,7 @@ use crate::geometry::{Corner, Place, Pos, Side};
 use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
+use crate::seat::Seat;
 use crate::state::{put, ExpansionsJson};
 
 // ---------------------------------------------------------------------------
@@ -355,7 +356,7 @@ pub struct Plague {
     /// The number of pieces on the board when the flights were searched.
     flights_pieces: usize,
     /// The player the flights were searched for.
-    flights_player: u8,
+    flights_player: Seat,
     /// The followers as they were when the flights were searched.
     flights_followers: Vec<Follower>,
     /// Scratch for the searches that list spreads and flights, kept so
@@ -508,7 +509,7 @@ impl Plague {
             flight_to: Vec::new(),
             flights_stale: Stale::All,
             flights_pieces: 0,
-            flights_player: 0,
+            flights_player: Seat::default(),
             flights_followers: Vec::new(),
             scratch: (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         }
@@ -1489,7 +1490,7 @@ impl Game {
             self.followers.remove(i);
             self.follower_home(f);
             let mut followers = [0u8; 6];
-            followers[f.player as usize] = 1;
+            followers[f.player.index()] = 1;
             self.events.push(Event {
                 reason: Reason::Plague,
                 feature: Some(kind),
@@ -2252,7 +2253,7 @@ fn flight_sources(g: &Game) -> Vec<(u16, u8)> {
     let mut v: Vec<(u16, u8)> = g
         .followers()
         .iter()
-        .filter(|f| f.player as usize == me)
+        .filter(|f| f.player == me)
         .map(|f| (f.piece, f.feature))
         .collect();
     v.sort_unstable();
@@ -2362,7 +2363,7 @@ impl Expansion for PlagueRules {
         (4, 4)
     }
 
-    fn tensor(g: &Game, _player: usize, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, _player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
         let Some(p) = g.plague() else { return };
         for f in p.fleas() {
             t.set_piece(g, if f.is_active() { 0 } else { 1 }, f.piece, 1.0);
