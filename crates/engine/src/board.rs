@@ -32,7 +32,11 @@ pub struct Piece {
 
 /// An empty cell touching at least one placed side, with the edge codes the
 /// cell's own sides must match (byte `i` for side `i`, where `mask` is 0xFF).
+/// Laid out in C order (the code at byte 8, the mask at byte 12), so that
+/// [`Board::fit_masks`] loads four cells' codes and masks straight from the
+/// frontier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct FrontierCell {
     /// The cell.
     pub pos: Pos,
@@ -41,6 +45,12 @@ pub struct FrontierCell {
     /// 0xFF in the bytes of sides that face a placed piece.
     pub mask: u32,
 }
+
+const _: () = assert!(
+    std::mem::size_of::<FrontierCell>() == 16
+        && std::mem::offset_of!(FrontierCell, code) == 8
+        && std::mem::offset_of!(FrontierCell, mask) == 12
+);
 
 /// Why a piece cannot go where it was put.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,11 +161,6 @@ pub struct Board {
     /// For each piece that is a half: the other half in its cell, if any.
     partner: Vec<u16>,
     frontier: Vec<FrontierCell>,
-    /// The frontier's codes and masks again, each in one array in frontier
-    /// order, so that [`Board::fit_masks`] tests four cells with one SSE2
-    /// compare a rotation (the interleaved `frontier` would need shuffles).
-    fr_code: Vec<u32>,
-    fr_mask: Vec<u32>,
     /// Each frontier cell's [`FitTable`] key, in frontier order: the ids
     /// of the codes it faces, one base-`radix` digit a side (0: open).
     fr_key: Vec<u16>,
@@ -427,8 +432,6 @@ impl Clone for Board {
             pieces: Vec::new(),
             partner: Vec::new(),
             frontier: Vec::new(),
-            fr_code: Vec::new(),
-            fr_mask: Vec::new(),
             fr_key: Vec::new(),
             code_id: [0; 64],
             key_pow: [0; 4],
@@ -459,8 +462,6 @@ impl Board {
             pieces,
             partner,
             frontier,
-            fr_code,
-            fr_mask,
             fr_key,
             code_id,
             key_pow,
@@ -473,8 +474,6 @@ impl Board {
         self.pieces.clone_from(pieces);
         self.partner.clone_from(partner);
         self.frontier.clone_from(frontier);
-        self.fr_code.clone_from(fr_code);
-        self.fr_mask.clone_from(fr_mask);
         self.fr_key.clone_from(fr_key);
         self.code_id = *code_id;
         self.key_pow = *key_pow;
@@ -492,8 +491,6 @@ impl Board {
         self.pieces.clear();
         self.partner.clear();
         self.frontier.clear();
-        self.fr_code.clear();
-        self.fr_mask.clear();
         self.fr_key.clear();
         self.half_cells.clear();
         self.open_monasteries.clear();
@@ -508,8 +505,6 @@ impl Board {
             pieces: Vec::with_capacity(max_cells + 2),
             partner: Vec::with_capacity(max_cells + 2),
             frontier: Vec::with_capacity(64),
-            fr_code: Vec::with_capacity(64),
-            fr_mask: Vec::with_capacity(64),
             fr_key: Vec::with_capacity(64),
             code_id: [0; 64],
             key_pow: [0; 4],
@@ -828,8 +823,8 @@ impl Board {
     /// On x86-64 four cells are tested at once (one SSE2 compare per
     /// rotation), the per-cell work of sampling a random placement.
     pub fn fit_masks(&self, packed: &[u32; 4], out: &mut [u8]) -> u32 {
-        let (codes, masks) = (&self.fr_code[..], &self.fr_mask[..]);
-        let n = codes.len().min(masks.len());
+        let cells = &self.frontier[..];
+        let n = cells.len();
         let mut total = 0u32;
         let mut i = 0;
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -837,20 +832,28 @@ impl Board {
             use std::arch::x86_64::{
                 __m128i, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cvtsi128_si32,
                 _mm_loadu_si128, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi32,
-                _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi32, _mm_xor_si128,
+                _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi32, _mm_unpackhi_epi32,
+                _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
             };
             // SAFETY: SSE2 is enabled for this block (the `cfg` above); the
-            // two loads read lanes i..i+4 of `codes` and `masks`, in bounds
-            // because i + 4 <= n, the shorter length; the store writes a
-            // local array of four lanes.
+            // four loads read cells i..i+4 of the frontier (16 bytes each,
+            // `repr(C)`, checked by the assertion beside `FrontierCell`), in
+            // bounds because i + 4 <= n; the store writes a local array of
+            // four lanes.
             unsafe {
                 let p = packed.map(|x| _mm_set1_epi32(x as i32));
                 let bit = [1, 2, 4, 8].map(|b| _mm_set1_epi32(b));
                 let zero = _mm_setzero_si128();
                 let mut acc = zero;
                 while i + 4 <= n {
-                    let c = _mm_loadu_si128(codes.as_ptr().add(i).cast::<__m128i>());
-                    let m = _mm_loadu_si128(masks.as_ptr().add(i).cast::<__m128i>());
+                    let at = cells.as_ptr().add(i).cast::<__m128i>();
+                    // Lanes (x, y, code, mask) of four cells into the four
+                    // codes and the four masks.
+                    let lo = _mm_unpackhi_epi32(_mm_loadu_si128(at), _mm_loadu_si128(at.add(1)));
+                    let hi =
+                        _mm_unpackhi_epi32(_mm_loadu_si128(at.add(2)), _mm_loadu_si128(at.add(3)));
+                    let c = _mm_unpacklo_epi64(lo, hi);
+                    let m = _mm_unpackhi_epi64(lo, hi);
                     // Lane j of e[r]: all ones when rotation r fits cell i + j.
                     let e =
                         p.map(|pr| _mm_cmpeq_epi32(_mm_and_si128(_mm_xor_si128(c, pr), m), zero));
@@ -880,10 +883,7 @@ impl Board {
             }
         }
         while i < n {
-            let mut m = 0;
-            for (r, p) in packed.iter().enumerate() {
-                m |= u32::from((p ^ codes[i]) & masks[i] == 0) << r;
-            }
+            let m = Board::fit_mask(&cells[i], packed);
             if let Some(dst) = out.get_mut(i) {
                 *dst = m as u8;
             }
@@ -923,7 +923,7 @@ impl Board {
                 if !o.sides[k][side.index()].present {
                     continue;
                 }
-                let mine = side.places().map(|p| o.place_feature[k][p.index()]);
+                let mine = o.side_features[k][side.index()];
                 let npos = pos.step(side);
                 // One probe of the neighbour for both the match and the
                 // frontier (off the map: a look that adds no entry).
@@ -1071,7 +1071,7 @@ impl Board {
             }
             match facing[s] {
                 Some((q, qpart)) => {
-                    let mine = side.places().map(|p| o.place_feature[0][p.index()]);
+                    let mine = o.side_features[0][s];
                     self.join_facing(cat, side, q, qpart, node_base, mine);
                 }
                 None => {
@@ -1097,9 +1097,7 @@ impl Board {
     ) {
         let qp = self.pieces[q as usize];
         let qo = cat.tile(qp.tile).oriented(qp.rot);
-        let theirs = side
-            .places()
-            .map(|p| qo.place_feature[qpart as usize][p.facing().map_or(0, |f| f.index())]);
+        let theirs = qo.across[qpart as usize][side.index()];
         self.join_side(qp.node_base, theirs, my_base, mine);
     }
 
@@ -1144,33 +1142,33 @@ impl Board {
     /// faces `code` on its side `side`.
     fn add_frontier(&mut self, i: usize, pos: Pos, side: Side, code: u8) {
         let shift = 8 * side.index() as u32;
+        let pow = self.key_pow[side.index()];
+        let digit = u16::from(self.code_id[code as usize & 63]).wrapping_mul(pow);
         let slot = &mut self.cells.entries[i].1;
         if slot.fr == 0 {
+            // A new frontier cell: this side is its only one so far.
             self.frontier.push(FrontierCell {
                 pos,
-                code: 0,
-                mask: 0,
+                code: u32::from(code) << shift,
+                mask: 0xFF << shift,
             });
-            self.fr_code.push(0);
-            self.fr_mask.push(0);
-            self.fr_key.push(0);
+            self.fr_key.push(digit);
             slot.fr = self.frontier.len() as u16;
+            return;
         }
         let at = slot.fr as usize - 1;
-        let f = &mut self.frontier[at];
-        let pow = self.key_pow[side.index()];
-        let mut key = self.fr_key[at];
+        let (Some(f), Some(key)) = (self.frontier.get_mut(at), self.fr_key.get_mut(at)) else {
+            debug_assert!(false, "a frontier slot past the frontier");
+            return;
+        };
         if f.mask & (0xFF << shift) != 0 {
             // A side set again: its old digit goes first.
             let old = (f.code >> shift) as usize & 63;
-            key = key.wrapping_sub(u16::from(self.code_id[old]).wrapping_mul(pow));
+            *key = key.wrapping_sub(u16::from(self.code_id[old]).wrapping_mul(pow));
         }
-        key = key.wrapping_add(u16::from(self.code_id[code as usize & 63]).wrapping_mul(pow));
-        f.code = (f.code & !(0xFF << shift)) | ((code as u32) << shift);
+        *key = key.wrapping_add(digit);
+        f.code = (f.code & !(0xFF << shift)) | (u32::from(code) << shift);
         f.mask |= 0xFF << shift;
-        self.fr_code[at] = f.code;
-        self.fr_mask[at] = f.mask;
-        self.fr_key[at] = key;
     }
 
     /// Takes frontier entry `fr` (index + 1, 0: none) off the frontier; its
@@ -1181,8 +1179,6 @@ impl Board {
         }
         let at = fr as usize - 1;
         self.frontier.swap_remove(at);
-        self.fr_code.swap_remove(at);
-        self.fr_mask.swap_remove(at);
         self.fr_key.swap_remove(at);
         if at < self.frontier.len() {
             let moved = self.frontier[at].pos;

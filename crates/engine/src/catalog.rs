@@ -221,6 +221,15 @@ pub struct Oriented {
     /// edges while no side touches anything (the present sides it lies
     /// on); `None` for other pieces, which count their sides one by one.
     pub open_init: Option<[u8; 16]>,
+    /// For each cell and side: the features at the side's three places,
+    /// clockwise (`place_feature` read along the side), so that joining a
+    /// side reads one triple instead of three places.
+    pub side_features: Vec<[[u8; 3]; 4]>,
+    /// For each cell and side `s`: the features this piece shows to a
+    /// piece whose side `s` touches it, in the order of that piece's places
+    /// on `s` (this piece's places on the opposite side, each across from
+    /// one of them).
+    pub across: Vec<[[u8; 3]; 4]>,
 }
 
 impl Oriented {
@@ -904,6 +913,19 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
             }
         }
     }
+    let side_features = place_feature
+        .iter()
+        .map(|pf| Side::ALL.map(|s| s.places().map(|p| pf[p.index()])))
+        .collect();
+    let across = place_feature
+        .iter()
+        .map(|pf| {
+            Side::ALL.map(|s| {
+                s.places()
+                    .map(|p| p.facing().map_or(NO_FEATURE, |f| pf[f.index()]))
+            })
+        })
+        .collect();
     Oriented {
         cells,
         place_feature,
@@ -913,6 +935,8 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
         anchors: Vec::new(),
         side_once,
         open_init,
+        side_features,
+        across,
     }
 }
 
