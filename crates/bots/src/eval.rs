@@ -159,9 +159,10 @@ impl Evaluator {
 /// `p[seat]` minus the best of the other seats' values.
 pub fn margin_of(p: &[f64; 6], n: usize, seat: Seat) -> f64 {
     let me = seat.index();
-    let best_other = (0..n.min(p.len()))
+    // A seat is below `Seat::MAX`, the length of `p`.
+    let best_other = (0..n)
         .filter(|s| *s != me)
         .map(|s| p[s])
         .fold(f64::NEG_INFINITY, f64::max);
-    p.get(me).copied().unwrap_or(0.0) - best_other
+    p[me] - best_other
 }

@@ -394,9 +394,7 @@ impl Game {
 
     /// Seat `index` of this game, if it has that many players.
     pub fn seat(&self, index: usize) -> Option<Seat> {
-        (index < self.players.len())
-            .then(|| Seat::new(index))
-            .flatten()
+        Seat::new(index).filter(|_| index < self.players.len())
     }
 
     /// Every seat of this game, in seat order.

@@ -1110,16 +1110,15 @@ impl ActionCodec {
         }
         let scores = game.scores();
         for r in 0..n {
-            g.push(((scores[(player.index() + r) % n] as f32) / 200.0).min(1.0));
+            g.push(((scores[player.ahead(r, n).index()] as f32) / 200.0).min(1.0));
         }
         let per = game.options().followers.max(1) as f32;
         for r in 0..n {
-            g.push(game.players()[(player.index() + r) % n].supply as f32 / per);
+            g.push(game.players()[player.ahead(r, n).index()].supply as f32 / per);
         }
         for r in 0..n {
             g.push(
-                (!game.is_finished() && game.current_player().index() == (player.index() + r) % n)
-                    as u8 as f32,
+                (!game.is_finished() && game.current_player() == player.ahead(r, n)) as u8 as f32,
             );
         }
         // The tiles this seat has not seen: the pile, a pending

@@ -38,6 +38,15 @@ impl Seat {
         Seat(((self.index() + 1) % n) as u8)
     }
 
+    /// The seat `r` places after this one at a table of `players` (the
+    /// inverse of [`Seat::after`]): the order in which an observation lists
+    /// the seats, its own first.
+    #[inline]
+    pub fn ahead(self, r: usize, players: usize) -> Seat {
+        let n = players.clamp(1, Seat::MAX);
+        Seat(((self.index() + r % n) % n) as u8)
+    }
+
     /// How many seats after `viewer` this seat sits at a table of
     /// `players` (0: the viewer's own): observations put the observing
     /// seat's planes first.
@@ -73,5 +82,9 @@ mod tests {
         assert_eq!(s(0).after(s(1), 3), 2);
         assert_eq!(s(1).after(s(1), 3), 0);
         assert_eq!(s(2).after(s(0), 3), 2);
+        assert_eq!(s(1).ahead(2, 3), s(0));
+        for r in 0..3 {
+            assert_eq!(s(1).ahead(r, 3).after(s(1), 3), r);
+        }
     }
 }

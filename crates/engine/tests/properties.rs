@@ -624,3 +624,16 @@ fn clone_from_into_a_used_game_is_a_clone() {
         assert!(copies > 50, "{base}+{sets:?}: only {copies} positions");
     }
 }
+
+/// A game hands out only its own seats: `Game::seat` refuses a number past
+/// the last player, and `Game::seats` lists each seat once, in order.
+#[test]
+fn a_game_has_exactly_its_players_seats() {
+    let g = Game::new(GameConfig::new(3, 1)).expect("valid config");
+    assert_eq!(g.seat(2), Some(seat(2)));
+    assert_eq!(g.seat(3), None);
+    assert_eq!(g.seat(usize::MAX), None);
+    let all: Vec<Seat> = g.seats().collect();
+    assert_eq!(all, vec![seat(0), seat(1), seat(2)]);
+    assert_eq!(g.current_player(), seat(0));
+}

@@ -131,10 +131,8 @@ impl Expansion for InnsCathedrals {
         }
         let big = g.big_followers();
         for r in 0..n {
-            let seat = Seat::new((player.index() + r) % n);
-            t.push(f32::from(u8::from(
-                big.zip(seat).is_some_and(|(b, s)| b.in_supply(s)),
-            )));
+            let seat = player.ahead(r, n);
+            t.push(f32::from(u8::from(big.is_some_and(|b| b.in_supply(seat)))));
         }
     }
 
