@@ -16,7 +16,7 @@
 //! A feature counts for the players with the most followers on it, as in
 //! scoring. At the end of the game the evaluation is the score.
 
-use bastide_engine::NodeId;
+use bastide_engine::FeatureRef;
 use bastide_engine::{FeatureKind, Game, Seat};
 
 /// Tunable weights of the evaluation.
@@ -50,8 +50,8 @@ impl Default for Weights {
 pub struct Evaluator {
     /// The weights used.
     pub weights: Weights,
-    groups: Vec<(NodeId, [u8; 6], FeatureKind)>,
-    seen: Vec<NodeId>,
+    groups: Vec<(FeatureRef, [u8; 6], FeatureKind)>,
+    seen: Vec<FeatureRef>,
 }
 
 impl Evaluator {
@@ -79,16 +79,16 @@ impl Evaluator {
         let fill_time = (left / 24.0).min(1.0);
         let supply_time = (left / (6.0 * n as f64)).min(1.0);
         let w = self.weights;
-        let feats = game.board().features();
         self.groups.clear();
         for f in game.followers() {
-            let root = feats.root(game.node(f.piece, f.feature));
+            let feature = game.feature(game.follower_feature(f));
+            let root = feature.id();
             match self.groups.iter_mut().find(|g| g.0 == root) {
                 Some(g) => g.1[f.player.index()] += 1,
                 None => {
                     let mut c = [0u8; 6];
                     c[f.player.index()] = 1;
-                    self.groups.push((root, c, feats.kind(root)));
+                    self.groups.push((root, c, feature.kind()));
                 }
             }
         }
@@ -101,14 +101,15 @@ impl Evaluator {
         };
         for gi in 0..self.groups.len() {
             let (root, counts, kind) = self.groups[gi];
+            let feature = game.feature(root);
             let value = match kind {
-                FeatureKind::Road => game.feature_value(root).0 as f64,
+                FeatureKind::Road => feature.value().0 as f64,
                 FeatureKind::City => {
-                    let (pts, _, _) = game.feature_value(root);
-                    pts as f64 * (1.0 + close_p(feats.open(root)))
+                    let (pts, _, _) = feature.value();
+                    pts as f64 * (1.0 + close_p(feature.open_edges()))
                 }
                 FeatureKind::Monastery => {
-                    let (pts, _, _) = game.feature_value(root);
+                    let (pts, _, _) = feature.value();
                     pts as f64 + (9.0 - pts as f64) * w.monastery_fill * fill_time
                 }
                 FeatureKind::Field => self.farm_value(game, root, &close_p),
@@ -128,21 +129,14 @@ impl Evaluator {
         out
     }
 
-    fn farm_value(&mut self, game: &Game, root: NodeId, close_p: &dyn Fn(u16) -> f64) -> f64 {
-        let feats = game.board().features();
-        let cat = game.catalog();
-        let pieces = game.board().pieces();
+    fn farm_value(&mut self, game: &Game, root: FeatureRef, close_p: &dyn Fn(u16) -> f64) -> f64 {
         self.seen.clear();
         let mut v = 0.0;
-        for m in feats.members(root) {
-            let (pi, fi) = feats.origin(m);
-            let piece = pieces[pi as usize];
-            for &c in &cat.tile(piece.tile).features[fi as usize].cities {
-                let r = feats.root(piece.node_base + c as NodeId);
-                if !self.seen.contains(&r) {
-                    self.seen.push(r);
-                    v += 3.0 * close_p(feats.open(r));
-                }
+        for c in game.feature(root).bordering_cities() {
+            let city = game.feature(c);
+            if !self.seen.contains(&city.id()) {
+                self.seen.push(city.id());
+                v += 3.0 * close_p(city.open_edges());
             }
         }
         v

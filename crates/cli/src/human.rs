@@ -616,11 +616,9 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
         }
     }
     if let Some(g) = game.gingerbread() {
-        match g.at {
-            Some(node) => {
-                let root = game.board().features().root(node);
-                let (pi, fi) = game.board().features().origin(root);
-                let (pos, place) = game.feature_anchor(pi, fi);
+        match g.city() {
+            Some(city) => {
+                let (pos, place) = game.feature(city).anchor();
                 s.push_str(&format!(
                     "  the gingerbread man is in the city at ({}, {}) {place}\n",
                     pos.x, pos.y
@@ -825,9 +823,8 @@ fn tile_at_text(t: TileAt) -> String {
 
 /// The kind of the feature at a place of the board, in a word.
 fn kind_at(game: &Game, pos: Pos, corner: Option<Corner>, place: Place) -> &'static str {
-    game.board()
-        .node_at(game.catalog(), pos, corner, place)
-        .map_or("feature", |n| game.board().kind(n).name())
+    game.feature_at(pos, corner, place)
+        .map_or("feature", |f| game.feature(f).kind().name())
 }
 
 /// An action in a few words.

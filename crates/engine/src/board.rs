@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::catalog::{Catalog, FeatureKind, Oriented, Shape, TileIdx, NO_FEATURE};
+use crate::catalog::{Catalog, Oriented, Shape, TileIdx, NO_FEATURE};
 use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::map::MapBounds;
@@ -27,7 +27,7 @@ pub struct Piece {
     /// For a half tile, the corner of its right angle.
     pub corner: Option<Corner>,
     /// Node of its first feature; feature `i` is node `node_base + i`.
-    pub node_base: NodeId,
+    pub(crate) node_base: NodeId,
 }
 
 /// An empty cell touching at least one placed side, with the edge codes the
@@ -37,7 +37,7 @@ pub struct Piece {
 /// frontier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
-pub struct FrontierCell {
+pub(crate) struct FrontierCell {
     /// The cell.
     pub pos: Pos,
     /// Edge codes facing the cell, one byte a side (N lowest).
@@ -532,7 +532,7 @@ impl Board {
     }
 
     /// The feature graph.
-    pub fn features(&self) -> &Features {
+    pub(crate) fn features(&self) -> &Features {
         &self.features
     }
 
@@ -542,13 +542,19 @@ impl Board {
     }
 
     /// Cells where a square tile could touch the board.
-    pub fn frontier(&self) -> &[FrontierCell] {
+    pub(crate) fn frontier(&self) -> &[FrontierCell] {
         &self.frontier
+    }
+
+    /// The empty cells next to a placed side (where a square tile could
+    /// touch the board), in no promised order.
+    pub fn frontier_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.frontier.iter().map(|c| c.pos)
     }
 
     /// Each frontier cell's key into the game's [`FitTable`], in frontier
     /// order (all zero when the game has none).
-    pub fn frontier_keys(&self) -> &[u16] {
+    pub(crate) fn frontier_keys(&self) -> &[u16] {
         &self.fr_key
     }
 
@@ -661,7 +667,7 @@ impl Board {
 
     /// The feature node at `place` of the piece in cell `p` (for a half-filled
     /// cell, `corner` picks the half).
-    pub fn node_at(
+    pub(crate) fn node_at(
         &self,
         cat: &Catalog,
         p: Pos,
@@ -675,7 +681,7 @@ impl Board {
     }
 
     /// The feature node at `place` of part `part` of piece `pi`.
-    pub fn node_of(&self, cat: &Catalog, pi: u16, part: u8, place: Place) -> Option<NodeId> {
+    pub(crate) fn node_of(&self, cat: &Catalog, pi: u16, part: u8, place: Place) -> Option<NodeId> {
         let piece = &self.pieces[pi as usize];
         let o = cat.tile(piece.tile).oriented(piece.rot);
         let f = o.place_feature[part as usize][place.index()];
@@ -771,7 +777,7 @@ impl Board {
 
     /// Whether an oriented single square fits the frontier cell `f`.
     #[inline]
-    pub fn square_fits(f: &FrontierCell, o: &Oriented) -> bool {
+    pub(crate) fn square_fits(f: &FrontierCell, o: &Oriented) -> bool {
         (o.packed ^ f.code) & f.mask == 0
     }
 
@@ -781,7 +787,7 @@ impl Board {
     /// compare (SSE2 is part of the baseline target, so no CPU check is
     /// needed); elsewhere four scalar compares.
     #[inline]
-    pub fn fit_mask(f: &FrontierCell, packed: &[u32; 4]) -> u32 {
+    pub(crate) fn fit_mask(f: &FrontierCell, packed: &[u32; 4]) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
             use std::arch::x86_64::{
@@ -822,7 +828,7 @@ impl Board {
     /// number of fitting (cell, rotation) pairs over the whole frontier.
     /// On x86-64 four cells are tested at once (one SSE2 compare per
     /// rotation), the per-cell work of sampling a random placement.
-    pub fn fit_masks(&self, packed: &[u32; 4], out: &mut [u8]) -> u32 {
+    pub(crate) fn fit_masks(&self, packed: &[u32; 4], out: &mut [u8]) -> u32 {
         let cells = &self.frontier[..];
         let n = cells.len();
         let mut total = 0u32;
@@ -1186,15 +1192,10 @@ impl Board {
         }
     }
 
-    /// Whether the feature of node `n` is a finished road or city.
-    pub fn is_complete(&self, n: NodeId) -> bool {
-        self.features.open(n) == 0
-    }
-
     /// The distinct pieces of the feature of `n`, each with its weight (cells
     /// it covers), for "a tile counts once" rules. `per_cell` counts the
     /// cells covered instead of pieces (two halves in a cell count one).
-    pub fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
+    pub(crate) fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
         // Most features have a few segments: a short array is cheaper to
         // zero than the long one, which a longer feature falls back to.
         let mut keys = [0u32; 32];
@@ -1288,16 +1289,57 @@ impl Board {
         }
         (count, full)
     }
-
-    /// Kind of the feature of node `n`.
-    pub fn kind(&self, n: NodeId) -> FeatureKind {
-        self.features.kind(n)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Board::fit_masks` (four frontier cells per compare, the sampler's
+    /// first pass) gives every cell the mask `Board::fit_mask` gives it, and
+    /// their total, on boards of every size a game passes through, with an
+    /// output shorter than the frontier as well.
+    #[test]
+    fn grouped_fit_masks_agree_with_one_cell_at_a_time() {
+        use crate::catalog::Shape;
+        use crate::geometry::Rotation;
+        use crate::rng::Rng;
+        use crate::{Game, GameConfig, Phase};
+        for sets in [
+            &["base"][..],
+            &["winter", "gingerbread"],
+            &["base", "river2"],
+        ] {
+            let config = GameConfig::from_sets(2, 3, sets).expect("a valid set");
+            let mut game = Game::new(config).expect("a valid configuration");
+            let mut rng = Rng::for_stream(3, 9);
+            let mut buf = Vec::new();
+            loop {
+                if let (Phase::Place, Some(t)) = (game.phase(), game.drawn_tile()) {
+                    let def = game.catalog().tile(t);
+                    if def.shape == Shape::Square {
+                        let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
+                        let frontier = game.board().frontier();
+                        let one: Vec<u32> = frontier
+                            .iter()
+                            .map(|fc| Board::fit_mask(fc, &packed))
+                            .collect();
+                        let mut out = vec![0u8; frontier.len()];
+                        let total = game.board().fit_masks(&packed, &mut out);
+                        assert_eq!(total, one.iter().map(|m| m.count_ones()).sum::<u32>());
+                        assert!(out.iter().zip(&one).all(|(a, b)| u32::from(*a) == *b));
+                        let mut short = vec![0u8; frontier.len() / 2];
+                        assert_eq!(game.board().fit_masks(&packed, &mut short), total);
+                        assert_eq!(short[..], out[..short.len()]);
+                    }
+                }
+                let Some(a) = game.random_action(&mut rng, &mut buf) else {
+                    break;
+                };
+                game.apply_legal(&a);
+            }
+        }
+    }
     use crate::rng::Rng;
     use crate::{Game, GameConfig, Phase};
 

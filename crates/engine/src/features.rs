@@ -91,11 +91,6 @@ impl Features {
         self.nodes.len()
     }
 
-    /// Whether there are no segments.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
     /// The root of the set holding `n`.
     pub fn root(&self, mut n: NodeId) -> NodeId {
         // Read-only lookup: every mutation goes through `find`, which halves
@@ -117,7 +112,9 @@ impl Features {
         n
     }
 
-    /// Joins the sets of `a` and `b`; returns the new root.
+    /// Joins the sets of `a` and `b`; returns the new root. (The board
+    /// joins roots it already holds, through `union_root`.)
+    #[cfg(test)]
     pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
         let ra = self.find(a);
         self.union_root(ra, b)

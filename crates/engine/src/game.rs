@@ -1173,7 +1173,7 @@ impl Game {
     }
 
     /// The node of feature `fi` of piece `pi`.
-    pub fn node(&self, pi: u16, fi: u8) -> NodeId {
+    pub(crate) fn node(&self, pi: u16, fi: u8) -> NodeId {
         self.board.pieces()[pi as usize].node_base + fi as NodeId
     }
 

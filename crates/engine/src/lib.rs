@@ -18,6 +18,7 @@ mod catalog;
 mod config;
 mod deck;
 pub mod expansions;
+mod feature;
 mod features;
 mod game;
 mod geometry;
@@ -32,14 +33,14 @@ mod sim;
 mod state;
 
 pub use action::{Action, Figure, Phase};
-pub use board::{Board, FrontierCell, Piece, PlacementError};
+pub use board::{Board, Piece, PlacementError};
 pub use catalog::{
     Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, Tag, TagSet,
     TileDef, TileIdx, TileSet, BUILTIN_FILES, NO_FEATURE,
 };
 pub use config::{ConfigError, GameConfig, Options, KNOWN_OPTIONS, PLAYER_COLOURS};
 pub use deck::DECK_STREAM;
-pub use features::{Features, Members, NodeId};
+pub use feature::{FeatureRef, FeatureView};
 pub use game::{Follower, Game, IllegalAction, PlayerState};
 pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};

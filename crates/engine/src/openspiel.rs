@@ -1267,8 +1267,8 @@ mod tests {
                         assert_eq!(tail[0], f32::from(p.supply()) / 18.0);
                     }
                     1 => {
-                        if let Some(n) = g.gingerbread().and_then(|m| m.at) {
-                            let (pi, fi) = g.board().features().origin(n);
+                        if let Some(n) = g.gingerbread().and_then(|m| m.city()) {
+                            let (pi, fi) = g.board().features().origin(n.0);
                             assert_eq!(at(&t, own, g.feature_anchor(pi, fi).0), 1.0);
                             seen[1] += 1;
                         }

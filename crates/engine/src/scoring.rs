@@ -207,7 +207,7 @@ impl Game {
 
     /// The points a feature is worth now (complete or not) and what was
     /// counted: (points, tiles, extra).
-    pub fn feature_value(&self, root: NodeId) -> (u32, u32, u32) {
+    pub(crate) fn feature_value(&self, root: NodeId) -> (u32, u32, u32) {
         let complete = self.board.features().open(root) == 0;
         let mut value = self.base_value(root, complete);
         crate::expansions::feature_value(self, root, complete, &mut value);
@@ -253,7 +253,7 @@ impl Game {
     }
 
     /// Completed cities bordering the farm rooted at `root`.
-    pub fn farm_cities(&self, root: NodeId) -> u32 {
+    pub(crate) fn farm_cities(&self, root: NodeId) -> u32 {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
         // On the stack for any farm of a real game; a vector beyond that.

@@ -43,49 +43,6 @@ fn random_action_picks_what_the_list_picks() {
     }
 }
 
-/// `Board::fit_masks` (four frontier cells per compare, the sampler's
-/// first pass) gives every cell the mask `Board::fit_mask` gives it, and
-/// their total, on boards of every size a game passes through, with an
-/// output shorter than the frontier as well.
-#[test]
-fn grouped_fit_masks_agree_with_one_cell_at_a_time() {
-    use bastide_engine::{Board, Phase, Rotation, Shape};
-    for sets in [
-        &["base"][..],
-        &["winter", "gingerbread"],
-        &["base", "river2"],
-    ] {
-        let config = GameConfig::from_sets(2, 3, sets).expect("a valid set");
-        let mut game = Game::new(config).expect("a valid configuration");
-        let mut rng = Rng::for_stream(3, 9);
-        let mut buf = Vec::new();
-        loop {
-            if let (Phase::Place, Some(t)) = (game.phase(), game.drawn_tile()) {
-                let def = game.catalog().tile(t);
-                if def.shape == Shape::Square {
-                    let packed = Rotation::ALL.map(|r| def.oriented(r).packed);
-                    let frontier = game.board().frontier();
-                    let one: Vec<u32> = frontier
-                        .iter()
-                        .map(|fc| Board::fit_mask(fc, &packed))
-                        .collect();
-                    let mut out = vec![0u8; frontier.len()];
-                    let total = game.board().fit_masks(&packed, &mut out);
-                    assert_eq!(total, one.iter().map(|m| m.count_ones()).sum::<u32>());
-                    assert!(out.iter().zip(&one).all(|(a, b)| u32::from(*a) == *b));
-                    let mut short = vec![0u8; frontier.len() / 2];
-                    assert_eq!(game.board().fit_masks(&packed, &mut short), total);
-                    assert_eq!(short[..], out[..short.len()]);
-                }
-            }
-            let Some(a) = game.random_action(&mut rng, &mut buf) else {
-                break;
-            };
-            game.apply_legal(&a);
-        }
-    }
-}
-
 /// `Game::pick_action` tells its chooser the list's length and where `pass`
 /// stands in it, and gives the listed action at the index chosen, in every
 /// step of every set (the Plague builds it from its stored spreads and

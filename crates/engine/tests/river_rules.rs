@@ -134,7 +134,7 @@ fn no_half_while_a_river_tile_is_drawn() {
                 river_turns += 1;
                 // Every half in hand, anywhere next to the board, is refused.
                 let hand = &game.halves().expect("halves").hands[game.current_player().index()];
-                let cells: Vec<Pos> = game.board().frontier().iter().map(|c| c.pos).collect();
+                let cells: Vec<Pos> = game.board().frontier_cells().collect();
                 for &tile in hand {
                     for &pos in &cells {
                         for rot in Rotation::ALL {

@@ -330,15 +330,12 @@ impl<'a> Scene<'a> {
             last: last_placed(game),
             figures: game
                 .gingerbread()
-                .and_then(|g| g.at)
-                .filter(|&n| (n as usize) < game.board().features().len())
-                .map(|n| {
-                    let (piece, feature) = game.board().features().origin(n);
-                    Figure {
-                        kind: FigureKind::Gingerbread,
-                        piece,
-                        feature,
-                    }
+                .and_then(|g| g.city())
+                .map(|city| game.segment(city))
+                .map(|(piece, feature)| Figure {
+                    kind: FigureKind::Gingerbread,
+                    piece,
+                    feature,
                 })
                 .into_iter()
                 .collect(),
@@ -358,15 +355,10 @@ impl<'a> Scene<'a> {
         corner: Option<Corner>,
         place: Place,
     ) -> Result<(), RenderError> {
-        let feats = game.board().features();
-        let node = game
-            .board()
-            .node_at(game.catalog(), pos, corner, place)
+        let feature = game
+            .feature_at(pos, corner, place)
             .ok_or_else(|| RenderError::NoFeature(format!("{place} of the tile at {pos}")))?;
-        let mut pieces: Vec<u16> = feats.members(node).map(|m| feats.origin(m).0).collect();
-        pieces.sort_unstable();
-        pieces.dedup();
-        self.highlight = pieces;
+        self.highlight = game.feature(feature).pieces();
         Ok(())
     }
 }

@@ -137,13 +137,10 @@ async fn feature(
     let info = hub
         .inspect(&handle, |game| {
             let board = game.board();
-            let node = board.node_at(game.catalog(), pos, corner, place)?;
-            let feats = board.features();
-            let root = feats.root(node);
-            let (points, tiles, extra) = game.feature_value(root);
+            let feature = game.feature(game.feature_at(pos, corner, place)?);
+            let (points, tiles, extra) = feature.value();
             let mut cells: Vec<[i32; 2]> = Vec::new();
-            for m in feats.members(root) {
-                let (pi, _) = feats.origin(m);
+            for pi in feature.pieces() {
                 let piece = board.pieces()[pi as usize];
                 let def = game.catalog().tile(piece.tile);
                 for &(dx, dy) in &def.oriented(piece.rot).cells {
@@ -153,16 +150,13 @@ async fn feature(
             cells.sort_unstable();
             cells.dedup();
             let mut followers = vec![0u32; game.player_count()];
-            for f in game.followers() {
-                let n = board.pieces()[f.piece as usize].node_base + f.feature as u32;
-                if feats.root(n) == root {
-                    if let Some(c) = followers.get_mut(f.player.index()) {
-                        *c += 1;
-                    }
+            for f in feature.followers() {
+                if let Some(c) = followers.get_mut(f.player.index()) {
+                    *c += 1;
                 }
             }
             Some(
-                json!({"kind": feats.kind(root).name(), "complete": feats.open(root) == 0,
+                json!({"kind": feature.kind().name(), "complete": feature.is_complete(),
                         "points": points, "tiles": tiles, "extra": extra, "cells": cells,
                         "followers": followers}),
             )

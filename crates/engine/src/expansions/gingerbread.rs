@@ -25,15 +25,20 @@ pub const TAG: &str = "gingerbread";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gingerbread {
     /// A segment of his city; `None` while he is set aside.
-    pub at: Option<NodeId>,
+    at: Option<NodeId>,
     /// A move is owed at the end of this turn.
     owed: bool,
 }
 
 impl Gingerbread {
     /// He stands in the city `at` of the start tile (if it has one).
-    pub fn new(at: Option<NodeId>) -> Gingerbread {
+    pub(crate) fn new(at: Option<NodeId>) -> Gingerbread {
         Gingerbread { at, owed: false }
+    }
+
+    /// The city he stands in; `None` while he is set aside.
+    pub fn city(&self) -> Option<crate::FeatureRef> {
+        self.at.map(crate::FeatureRef)
     }
 }
 
