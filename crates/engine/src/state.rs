@@ -222,7 +222,8 @@ impl Game {
     /// What `viewer` may see: the state without the hands it may not see
     /// (halves, chips: their sizes stay), plus how many of each tile kind
     /// remain to be drawn — never their order — and the viewer's seat
-    /// (`null` for a spectator).
+    /// (`null` for a spectator). `tiles_left` counts the tiles not yet
+    /// seen, as `remaining` does (a pending draw's included).
     pub fn view(&self, viewer: Viewer) -> serde_json::Value {
         let mut v = serde_json::to_value(self.state_json_as(viewer)).unwrap_or_default();
         let remaining: std::collections::BTreeMap<&str, u32> = self
@@ -233,6 +234,12 @@ impl Game {
         if let Some(o) = v.as_object_mut() {
             o.insert("seat".into(), viewer.seat().map(Seat::index).into());
             o.insert("remaining".into(), serde_json::json!(remaining));
+            // While a draw is still a choice, the tiles it took from the
+            // pile (the one offered, those passed over as unplaceable) are
+            // unseen: they count as left, or the count would tell a seat
+            // how many were passed over.
+            let left = self.tiles_left() + self.undisclosed_draws().len();
+            o.insert("tiles_left".into(), left.into());
         }
         v
     }
