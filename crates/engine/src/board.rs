@@ -1303,8 +1303,6 @@ mod tests {
     fn grouped_fit_masks_agree_with_one_cell_at_a_time() {
         use crate::catalog::Shape;
         use crate::geometry::Rotation;
-        use crate::rng::Rng;
-        use crate::{Game, GameConfig, Phase};
         for sets in [
             &["base"][..],
             &["winter", "gingerbread"],
