@@ -1294,6 +1294,24 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+    use crate::{Game, GameConfig, Phase};
+
+    /// Plays a random 2-player game of `sets` (config seed `seed`, picks
+    /// from stream `stream` of it), calling `f` on every position.
+    fn each_position(sets: &[&str], seed: u64, stream: u64, mut f: impl FnMut(&Game)) {
+        let config = GameConfig::from_sets(2, seed, sets).expect("a valid set");
+        let mut game = Game::new(config).expect("a valid configuration");
+        let mut rng = Rng::for_stream(seed, stream);
+        let mut buf = Vec::new();
+        loop {
+            f(&game);
+            let Some(a) = game.random_action(&mut rng, &mut buf) else {
+                break;
+            };
+            game.apply_legal(&a);
+        }
+    }
 
     /// `Board::fit_masks` (four frontier cells per compare, the sampler's
     /// first pass) gives every cell the mask `Board::fit_mask` gives it, and
@@ -1308,11 +1326,7 @@ mod tests {
             &["winter", "gingerbread"],
             &["base", "river2"],
         ] {
-            let config = GameConfig::from_sets(2, 3, sets).expect("a valid set");
-            let mut game = Game::new(config).expect("a valid configuration");
-            let mut rng = Rng::for_stream(3, 9);
-            let mut buf = Vec::new();
-            loop {
+            each_position(sets, 3, 9, |game| {
                 if let (Phase::Place, Some(t)) = (game.phase(), game.drawn_tile()) {
                     let def = game.catalog().tile(t);
                     if def.shape == Shape::Square {
@@ -1331,15 +1345,9 @@ mod tests {
                         assert_eq!(short[..], out[..short.len()]);
                     }
                 }
-                let Some(a) = game.random_action(&mut rng, &mut buf) else {
-                    break;
-                };
-                game.apply_legal(&a);
-            }
+            });
         }
     }
-    use crate::rng::Rng;
-    use crate::{Game, GameConfig, Phase};
 
     /// The fit table gives every frontier cell, for every tabled tile, the
     /// rotations and count the compares give, on every board a game passes
@@ -1354,14 +1362,9 @@ mod tests {
             &["base", "map-chips"],
             &["base", "inns-cathedrals"],
         ] {
-            let config = GameConfig::from_sets(2, 7, sets).expect("a valid set");
-            let mut game = Game::new(config).expect("a valid configuration");
-            let cat = game.rules.catalog.clone();
-            let fit = game.rules.fit.clone();
-            let mut rng = Rng::for_stream(7, 3);
-            let mut buf = Vec::new();
             let mut checked = 0;
-            loop {
+            each_position(sets, 7, 3, |game| {
+                let (cat, fit) = (&game.rules.catalog, &game.rules.fit);
                 if game.phase() == Phase::Place {
                     let board = game.board();
                     assert_eq!(board.frontier_keys().len(), board.frontier().len());
@@ -1379,11 +1382,7 @@ mod tests {
                         }
                     }
                 }
-                let Some(a) = game.random_action(&mut rng, &mut buf) else {
-                    break;
-                };
-                game.apply_legal(&a);
-            }
+            });
             assert!(checked > 1000, "{sets:?}: only {checked} cells checked");
         }
     }

@@ -458,6 +458,13 @@ impl Game {
         self.pile.len()
     }
 
+    /// Tiles no player has seen: those left to draw and those a draw that
+    /// is still a choice took from the pile. What a seat's views count as
+    /// left.
+    pub(crate) fn tiles_unseen(&self) -> usize {
+        self.pile.len() + self.undisclosed_draws().len()
+    }
+
     /// The remaining draw pile, next draw first. Hidden information: a
     /// player's view shows only which tiles remain, never their order.
     pub fn pile_in_order(&self) -> impl Iterator<Item = TileIdx> + '_ {

@@ -243,7 +243,7 @@ impl Game {
             followers: self.followers.clone(),
             events: self.events.clone(),
             remaining: self.remaining_tiles(),
-            tiles_left: self.pile.len() + self.undisclosed_draws().len(),
+            tiles_left: self.tiles_unseen(),
             expansion_state: {
                 let mut out = ExpansionsJson::new();
                 crate::expansions::state_json(self, Viewer::Seat(player), &mut out);
@@ -274,7 +274,7 @@ impl Game {
 /// drawn tile.
 pub fn max_game_length(game: &Game) -> usize {
     let b = crate::expansions::max_moves(game);
-    let turns = game.tiles_left() + game.undisclosed_draws().len() + 1 + b.turns;
+    let turns = game.tiles_unseen() + 1 + b.turns;
     turns * (3 + b.per_turn) + b.once
 }
 
@@ -1126,7 +1126,7 @@ impl ActionCodec {
         // a chance node hides (`drawn` is then `None`).
         let kinds = cat.tiles().len();
         let mut remaining = game.remaining_counts();
-        let mut left = game.tiles_left() + game.undisclosed_draws().len();
+        let mut left = game.tiles_unseen();
         if drawn.is_none() {
             if let Some(d) = game.visible_drawn_tile() {
                 remaining[d.0 as usize] += 1;
@@ -1267,8 +1267,8 @@ mod tests {
                         assert_eq!(tail[0], f32::from(p.supply()) / 18.0);
                     }
                     1 => {
-                        if let Some(n) = g.gingerbread().and_then(|m| m.city()) {
-                            let (pi, fi) = g.board().features().origin(n.0);
+                        if let Some(city) = g.gingerbread().and_then(|m| m.city()) {
+                            let (pi, fi) = g.segment(city);
                             assert_eq!(at(&t, own, g.feature_anchor(pi, fi).0), 1.0);
                             seen[1] += 1;
                         }

@@ -238,8 +238,7 @@ impl Game {
             // pile (the one offered, those passed over as unplaceable) are
             // unseen: they count as left, or the count would tell a seat
             // how many were passed over.
-            let left = self.tiles_left() + self.undisclosed_draws().len();
-            o.insert("tiles_left".into(), left.into());
+            o.insert("tiles_left".into(), self.tiles_unseen().into());
         }
         v
     }
