@@ -280,7 +280,13 @@ impl Cluster {
 
     /// Renews every lease this instance holds on a running game; forgets
     /// the others (ended games, leases that ran out).
-    pub async fn renew(&self) -> Result<(), StoreError> {
+    ///
+    /// Returns the games renewed whose hold had run out by this
+    /// instance's clock first (a renewal late on a loaded machine, while
+    /// the database's end of the lease, always a little later, was not
+    /// yet reached). Meanwhile [`Cluster::holds`] said no, so their bots
+    /// and timers stopped here: the caller sets them going again.
+    pub async fn renew(&self) -> Result<Vec<GameId>, StoreError> {
         let asked = Instant::now();
         let rows = sqlx::query(
             "UPDATE leases SET until = clock_timestamp() + make_interval(secs => $2) \
@@ -292,16 +298,22 @@ impl Cluster {
         .fetch_all(&self.pool)
         .await?;
         let until = asked + self.lease;
+        let now = Instant::now();
+        let renewed: Vec<GameId> = rows
+            .iter()
+            .filter_map(|r| r.try_get::<String, _>("game").ok())
+            .filter_map(|g| GameId::parse(&g))
+            .collect();
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let lapsed = renewed
+            .iter()
+            .filter(|g| held.get(*g).is_none_or(|u| *u <= now))
+            .cloned()
+            .collect();
         // Leases taken while the renewal ran are kept: they end later.
         held.retain(|_, u| *u > until);
-        held.extend(
-            rows.iter()
-                .filter_map(|r| r.try_get::<String, _>("game").ok())
-                .filter_map(|g| GameId::parse(&g))
-                .map(|g| (g, until)),
-        );
-        Ok(())
+        held.extend(renewed.into_iter().map(|g| (g, until)));
+        Ok(lapsed)
     }
 
     /// Running games that need a driver (a bot seat or a clock) and whose

@@ -897,9 +897,17 @@ impl Hub {
         let Some(c) = self.cluster.clone() else {
             return;
         };
-        if let Err(e) = c.renew().await {
-            tracing::warn!("leases not renewed: {e}");
-            return;
+        let lapsed = match c.renew().await {
+            Ok(lapsed) => lapsed,
+            Err(e) => return tracing::warn!("leases not renewed: {e}"),
+        };
+        for id in lapsed {
+            // Held all along by the database, but not by this instance's
+            // clock for a moment: its bots or timer may have stopped.
+            tracing::warn!(
+                "game {id}: lease renewed late (an overloaded machine?); driving it again"
+            );
+            self.take_over(&id).await;
         }
         let orphans = match c.orphans().await {
             Ok(o) => o,
@@ -919,9 +927,10 @@ impl Hub {
         }
     }
 
-    /// Drives a game whose lease this instance just took: the cache is
-    /// brought up to the log first (the last driver may have committed
-    /// moves nobody here heard of).
+    /// Drives a game whose lease this instance just took, or renewed
+    /// after its own clock had let it go: the cache is brought up to the
+    /// log first (the last driver may have committed moves nobody here
+    /// heard of).
     async fn take_over(self: &Arc<Hub>, id: &GameId) {
         let fresh = self.cached(id).is_none();
         let Ok(handle) = self.get(id).await else {

@@ -91,6 +91,21 @@ impl Instances {
     }
 }
 
+impl Drop for Instances {
+    /// A failed test shows what the instances logged: a stalled game's
+    /// cause is there, and the folder holding the log goes with the test.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(200).collect();
+            eprintln!("--- the instances' log, last {} lines ---", tail.len());
+            for line in tail.into_iter().rev() {
+                eprintln!("{line}");
+            }
+        }
+    }
+}
+
 /// The game's version as an instance sees it.
 async fn version(api: &Api, id: &str) -> u64 {
     api.summary(id).await["version"]
@@ -517,7 +532,7 @@ async fn leases_pass_on(db: &TestDb) {
     assert!(two.orphans().await.expect("orphans").is_empty());
     // Renewed, it stays; left to run out, the other takes it.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    one.renew().await.expect("renew");
+    assert!(one.renew().await.expect("renew").is_empty(), "in time");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(!two.acquire(&id).await.expect("acquire"), "renewed by one");
     let start = Instant::now();
@@ -527,12 +542,32 @@ async fn leases_pass_on(db: &TestDb) {
     }
     assert!(two.holds(&id));
     assert!(!one.holds(&id), "one's hold ran out by its own clock too");
-    one.renew().await.expect("renew");
+    assert!(one.renew().await.expect("renew").is_empty());
     assert!(!one.holds(&id), "a renewal does not take it back");
     // Given up, it is an orphan again.
     two.release(&id).await;
     assert!(!two.holds(&id));
-    assert_eq!(one.orphans().await.expect("orphans"), [id]);
+    assert_eq!(one.orphans().await.expect("orphans"), std::slice::from_ref(&id));
+    // A renewal so late that one's own clock let the game go while the
+    // database still held it for one (its end of the lease comes a little
+    // later; here, much later): the renewal says so, for one to drive
+    // the game's bots and timer again.
+    assert!(one.acquire(&id).await.expect("acquire"));
+    sqlx::query(
+        "UPDATE leases SET until = clock_timestamp() + interval '60 seconds' WHERE game = $1",
+    )
+    .bind(id.as_str())
+    .execute(pg.pool())
+    .await
+    .expect("a longer lease");
+    tokio::time::sleep(config.lease + Duration::from_millis(200)).await;
+    assert!(!one.holds(&id), "one's own clock let it go");
+    assert_eq!(one.renew().await.expect("renew"), std::slice::from_ref(&id));
+    assert!(one.holds(&id));
+    assert!(
+        one.renew().await.expect("renew").is_empty(),
+        "renewed in time: nothing to set going again"
+    );
     pg.pool().close().await;
 }
 postgres_only!(leases_pass_on);
