@@ -343,10 +343,14 @@ impl Clone for CellMap {
 }
 
 impl CellMap {
+    /// Entries for at most `max_cells` occupied cells: occupied plus
+    /// frontier cells stay below 3 per tile; the load is kept under a half.
+    fn capacity_for(max_cells: usize) -> usize {
+        (6 * max_cells + 16).next_power_of_two()
+    }
+
     fn new(max_cells: usize) -> CellMap {
-        // Occupied plus frontier cells stay below 3 per tile; keep the load
-        // under a half.
-        let cap = (6 * max_cells + 16).next_power_of_two();
+        let cap = CellMap::capacity_for(max_cells);
         CellMap {
             entries: vec![(0, Slot::default()); cap],
             bits: cap.trailing_zeros(),
@@ -496,6 +500,12 @@ impl Board {
         self.open_monasteries.clear();
         self.monastery_cells.clear();
         self.features.clear();
+    }
+
+    /// Whether this board's table has room for a game of `max_cells`
+    /// occupied cells (a reset for a new deal then keeps it).
+    pub(crate) fn holds(&self, max_cells: usize) -> bool {
+        self.cells.entries.len() >= CellMap::capacity_for(max_cells)
     }
 
     /// An empty board for games of at most `max_cells` occupied cells.

@@ -25,12 +25,31 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         return Err(ConfigError::UnknownBase(config.base.clone()));
     }
     let on = crate::expansions::registry::parse_config(config)?;
+    let options = crate::config::Options::parse(&config.options)?;
+    let mut pile = Vec::new();
+    let start = build_into(cat, config, on, &options, &mut pile)?;
+    Ok(Setup { start, pile })
+}
+
+/// [`build`] for a configuration whose expansions and options are parsed
+/// already, into `pile` (first drawn first; its memory is reused, so a new
+/// deal of the same configuration allocates nothing here unless an
+/// expansion's opening pile or a fixed `deck` prefix is built); returns
+/// the start tile.
+pub(crate) fn build_into(
+    cat: &Catalog,
+    config: &GameConfig,
+    on: crate::expansions::registry::Expansions,
+    options: &crate::config::Options,
+    pile: &mut Vec<TileIdx>,
+) -> Result<TileIdx, ConfigError> {
     let set = cat
         .set(&config.base)
         .ok_or_else(|| ConfigError::UnknownBase(config.base.clone()))?;
-    let options = crate::config::Options::parse(&config.options)?;
     let mut rng = Rng::for_stream(config.seed, DECK_STREAM);
-    let mut bag: Vec<TileIdx> = Vec::new();
+    // The bag is built where the pile goes.
+    let bag = pile;
+    bag.clear();
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
             bag.push(t);
@@ -38,14 +57,17 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     }
     let ctx = DeckCtx {
         catalog: cat,
-        options: &options,
+        options,
         on,
     };
-    crate::expansions::deck_tiles(&ctx, &mut bag)?;
-    let (start, mut ordered) = match crate::expansions::opening_pile(&ctx, &mut rng) {
+    crate::expansions::deck_tiles(&ctx, bag)?;
+    let (start, opening) = match crate::expansions::opening_pile(&ctx, &mut rng) {
         // The opening pile's start tile replaces the base game's, which
         // stays in the bag.
-        Some(r) => r?,
+        Some(r) => {
+            let (start, opening) = r?;
+            (start, Some(opening))
+        }
         None => {
             let start = set
                 .start
@@ -53,12 +75,21 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
             if let Some(i) = bag.iter().position(|t| *t == start) {
                 bag.remove(i);
             }
-            (start, Vec::new())
+            (start, None)
         }
     };
-    rng.shuffle(&mut bag);
-    crate::expansions::after_shuffle(&ctx, &mut bag, &mut rng);
-    ordered.extend(bag);
+    rng.shuffle(bag);
+    crate::expansions::after_shuffle(&ctx, bag, &mut rng);
+    // The opening pile, then the bag.
+    let ordered = bag;
+    if let Some(opening) = opening {
+        let k = opening.len();
+        ordered.extend(opening);
+        ordered.rotate_right(k);
+    }
+    if config.deck.is_none() && !config.deck_only {
+        return Ok(start);
+    }
     let in_play = |t: TileIdx| {
         let s = &cat.tile(t).set;
         *s == config.base || config.expansions.iter().any(|e| e == s)
@@ -100,13 +131,14 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
         }
         prefix.push(t);
     }
-    if !config.deck_only {
-        prefix.extend(ordered);
+    if config.deck_only {
+        ordered.clear();
     }
-    Ok(Setup {
-        start,
-        pile: prefix,
-    })
+    // The prefix on top: first drawn first.
+    let k = prefix.len();
+    ordered.extend(prefix);
+    ordered.rotate_right(k);
+    Ok(start)
 }
 
 #[cfg(test)]

@@ -200,30 +200,64 @@ impl Game {
                 Some(MapDef::builtin(name).ok_or_else(|| ConfigError::UnknownMap(name.clone()))?)
             }
         };
-        let ext_state = ext::setup(&SetupCtx {
-            catalog: &catalog,
-            config: &config,
-            options: &options,
-            on,
-            map: map.as_ref(),
-        })?;
-        let in_hands = ext::extra_cells(&ext_state);
-        let cells: usize = setup
-            .pile
-            .iter()
-            .chain(std::iter::once(&setup.start))
-            .map(|t| catalog.tile(*t).cell_count())
-            .sum::<usize>()
-            + in_hands;
         let fit = match earlier {
             Some(f) if f.serves(&catalog, &setup.pile) => f,
             _ => Arc::new(FitTable::new(&catalog, &setup.pile)),
         };
-        let mut pile = setup.pile;
+        let bounds = map.as_ref().map(|m| m.bounds.clone());
+        let rules = Arc::new(Rules {
+            catalog,
+            config,
+            options,
+            map,
+            expansions: on,
+            fit,
+        });
+        let mut game = Game {
+            board: Board::new(0, bounds),
+            players: Vec::with_capacity(n),
+            followers: Vec::with_capacity(n * rules.options.followers as usize),
+            current: Seat::default(),
+            phase: Phase::Place,
+            drawn: None,
+            pile: Vec::new(),
+            last: None,
+            events: Vec::new(),
+            log_events: true,
+            ext: ExpansionState::default(),
+            rules,
+        };
+        game.pile.extend_from_slice(&setup.pile);
+        game.deal(setup.start, false)?;
+        Ok(game)
+    }
+
+    /// Deals the game of the rules' configuration into this one: `self.pile`
+    /// holds the tiles to draw, first drawn first, and `start` is the start
+    /// tile. Everything else is set as [`Game::new`] sets it, in the
+    /// buffers this game already has (a reset for a new deal allocates
+    /// nothing once they have grown). `same_tiles`: the board was made for
+    /// exactly these tiles (a new deal of the base game alone), so its size
+    /// need not be counted again.
+    fn deal(&mut self, start: TileIdx, same_tiles: bool) -> Result<(), ConfigError> {
+        let rules = self.rules.clone();
+        let catalog = &rules.catalog;
+        ext::setup_into(
+            &SetupCtx {
+                catalog,
+                config: &rules.config,
+                options: &rules.options,
+                on: rules.expansions,
+                map: rules.map.as_ref(),
+            },
+            &mut self.ext,
+        )?;
+
         // On a map: the start tile on the first chosen start space, the
         // first normal tile drawn on the second.
-        let mut starts = vec![(setup.start, Pos::new(0, 0))];
-        if let Some(m) = &map {
+        let mut starts = [(start, Pos::new(0, 0)); 2];
+        let mut n_starts = 1;
+        if let Some(m) = &rules.map {
             let pick = |k: u8| {
                 m.starts
                     .get(k as usize - 1)
@@ -237,121 +271,116 @@ impl Game {
                         ),
                     })
             };
-            let [a, b] = options.start_spaces;
+            let [a, b] = rules.options.start_spaces;
             starts[0].1 = pick(a)?;
-            if let Some(i) = pile
+            if let Some(i) = self
+                .pile
                 .iter()
-                .position(|t| !ext::is_prelude_tile(&catalog, *t))
+                .position(|t| !ext::is_prelude_tile(catalog, *t))
             {
-                starts.push((pile.remove(i), pick(b)?));
+                starts[1] = (self.pile.remove(i), pick(b)?);
+                n_starts = 2;
             }
         }
-        let mut board = Board::new(cells, map.as_ref().map(|m| m.bounds.clone()));
-        board.set_fit_keys(&fit);
-        let rules = Arc::new(Rules {
-            catalog,
-            config,
-            options,
-            map,
-            expansions: on,
-            fit,
-        });
-        pile.reverse();
-        let mut game = Game {
-            board,
-            players: vec![
-                PlayerState {
-                    score: 0,
-                    supply: rules.options.followers,
-                };
-                n
-            ],
-            followers: Vec::with_capacity(n * rules.options.followers as usize),
-            current: Seat::default(),
-            phase: Phase::Place,
-            drawn: None,
-            pile,
-            last: None,
-            events: Vec::new(),
-            log_events: true,
-            ext: ext_state,
-            rules,
+        let cells = || {
+            self.pile
+                .iter()
+                .chain(std::iter::once(&start))
+                .chain(starts[1..n_starts].iter().map(|(t, _)| t))
+                .map(|t| catalog.tile(*t).cell_count())
+                .sum::<usize>()
+                + ext::extra_cells(&self.ext)
         };
-        let cat = game.rules.catalog.clone();
-        for (tile, at) in starts {
-            game.board.place(&cat, tile, at, Rotation::default());
-        }
-        ext::start(&mut game, setup.start);
-        game.draw();
-        ext::opening(&mut game);
-        Ok(game)
-    }
-
-    /// Starts this game over as [`Game::new`] would with the same
-    /// configuration and seed `seed`, reusing every buffer: with the base
-    /// game or Winter alone (no expansion, map or fixed deck) this makes no
-    /// heap allocation, which keeps `simulate` allocation-free. Other
-    /// configurations are set up anew.
-    pub fn reset(&mut self, seed: u64) -> Result<(), ConfigError> {
-        let simple = self.rules.expansions == Expansions::NONE
-            && self.rules.map.is_none()
-            && self.rules.config.deck.is_none()
-            && !self.rules.config.deck_only;
-        let rules = match Arc::get_mut(&mut self.rules) {
-            Some(r) if simple => r,
-            _ => {
-                let mut config = self.rules.config.clone();
-                config.seed = seed;
-                let fit = Some(self.rules.fit.clone());
-                *self = Game::set_up(config, self.rules.catalog.clone(), fit)?;
-                return Ok(());
-            }
-        };
-        rules.config.seed = seed;
-        let cat = rules.catalog.clone();
-        let set = cat
-            .set(&rules.config.base)
-            .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
-        let start = set
-            .start
-            .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
-        // The pile exactly as `deck::build` makes it without expansions
-        // (the set's tiles in catalog order, the start tile's first copy
-        // taken out, the seeded shuffle), then stored next draw last as
-        // `Game::new` stores it; `reset_deals_the_game_new_deals` checks
-        // the two agree.
-        self.pile.clear();
-        for &t in &set.tiles {
-            for _ in 0..cat.tile(t).count {
-                self.pile.push(t);
+        if same_tiles {
+            self.board.reset();
+        } else {
+            let cells = cells();
+            if self.board.holds(cells) {
+                self.board.reset();
+            } else {
+                self.board = Board::new(cells, rules.map.as_ref().map(|m| m.bounds.clone()));
             }
         }
-        if let Some(i) = self.pile.iter().position(|t| *t == start) {
-            self.pile.remove(i);
-        }
-        crate::rng::Rng::for_stream(seed, deck::DECK_STREAM).shuffle(&mut self.pile);
+        self.board.set_fit_keys(&rules.fit);
         self.pile.reverse();
-        self.board.reset();
-        let followers = rules.options.followers;
-        for p in &mut self.players {
-            *p = PlayerState {
+        self.players.clear();
+        self.players.resize(
+            rules.config.players.len(),
+            PlayerState {
                 score: 0,
-                supply: followers,
-            };
-        }
+                supply: rules.options.followers,
+            },
+        );
         self.followers.clear();
         self.current = Seat::default();
         self.phase = Phase::Place;
         self.drawn = None;
         self.last = None;
         self.events.clear();
-        self.ext = ExpansionState::default();
-        self.board
-            .place(&cat, start, Pos::new(0, 0), Rotation::default());
+        for &(tile, at) in &starts[..n_starts] {
+            self.board.place(catalog, tile, at, Rotation::default());
+        }
         ext::start(self, start);
         self.draw();
         ext::opening(self);
         Ok(())
+    }
+
+    /// Starts this game over as [`Game::new`] would with the same
+    /// configuration and seed `seed`, reusing every buffer. With the base
+    /// game or Winter alone (no expansion, map or fixed deck) this makes no
+    /// heap allocation, which keeps `simulate` allocation-free; other
+    /// configurations build their deck anew (a few small vectors) and deal
+    /// into the buffers the game has.
+    pub fn reset(&mut self, seed: u64) -> Result<(), ConfigError> {
+        let simple = self.rules.expansions == Expansions::NONE
+            && self.rules.map.is_none()
+            && self.rules.config.deck.is_none()
+            && !self.rules.config.deck_only;
+        let Some(rules) = Arc::get_mut(&mut self.rules) else {
+            // Shared with another game (a clone): these rules stay its.
+            let mut config = self.rules.config.clone();
+            config.seed = seed;
+            let fit = Some(self.rules.fit.clone());
+            *self = Game::set_up(config, self.rules.catalog.clone(), fit)?;
+            return Ok(());
+        };
+        rules.config.seed = seed;
+        let cat = rules.catalog.clone();
+        if simple {
+            let set = cat
+                .set(&rules.config.base)
+                .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
+            let start = set
+                .start
+                .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
+            // The pile exactly as `deck::build` makes it without expansions
+            // (the set's tiles in catalog order, the start tile's first copy
+            // taken out, the seeded shuffle);
+            // `reset_deals_the_game_new_deals` checks the two agree.
+            self.pile.clear();
+            for &t in &set.tiles {
+                for _ in 0..cat.tile(t).count {
+                    self.pile.push(t);
+                }
+            }
+            if let Some(i) = self.pile.iter().position(|t| *t == start) {
+                self.pile.remove(i);
+            }
+            crate::rng::Rng::for_stream(seed, deck::DECK_STREAM).shuffle(&mut self.pile);
+            return self.deal(start, true);
+        }
+        let start = deck::build_into(
+            &cat,
+            &rules.config,
+            rules.expansions,
+            &rules.options,
+            &mut self.pile,
+        )?;
+        if !rules.fit.serves(&cat, &self.pile) {
+            rules.fit = Arc::new(FitTable::new(&cat, &self.pile));
+        }
+        self.deal(start, false)
     }
 
     /// Switches the record of scoring and discard events on or off. Off,

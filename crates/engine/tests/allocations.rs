@@ -1,6 +1,8 @@
 //! Random playouts make no heap allocation once warmed up: `simulate`
-//! resets one game per worker ([`Game::reset`]) and reuses one action
-//! buffer, and nothing in a base-game turn allocates. Counted with a
+//! resets one game per worker ([`Game::reset`], which deals into the
+//! buffers the game has) and reuses one action buffer, and nothing in a
+//! turn of the base game, Winter, the Plague, the Gingerbread Man or Inns
+//! & Cathedrals allocates. Counted with a
 //! global allocator that counts the calls of the thread that makes them
 //! (tests of this file run in parallel threads).
 
@@ -68,25 +70,35 @@ fn play(game: &mut Game, buf: &mut Vec<bastide_engine::Action>, seed: u64) -> u3
 
 #[test]
 fn random_games_allocate_nothing_after_warm_up() {
-    for base in ["base", "winter"] {
+    // The sets whose new deals reuse every buffer (a river's opening
+    // pile, the halves' hands and the map chips' supply are still built
+    // anew at each deal: docs/performance.md).
+    for sets in [
+        &["base"][..],
+        &["winter"],
+        &["base", "plague"],
+        &["winter", "gingerbread"],
+        &["base", "inns-cathedrals"],
+        &["winter", "gingerbread", "plague", "inns-cathedrals"],
+    ] {
         for players in [2, 5] {
-            let config = GameConfig::from_sets(players, 0, &[base]).expect("a valid set");
+            let config = GameConfig::from_sets(players, 0, sets).expect("a valid set");
             let mut game = Game::new(config).expect("a valid configuration");
             let mut buf = Vec::new();
             // Warm-up: buffers grow to the largest game seen.
-            for seed in 0..20 {
+            for seed in 0..50 {
                 play(&mut game, &mut buf, seed);
             }
             let before = allocations();
             let mut points = 0;
-            for seed in 20..220 {
+            for seed in 50..250 {
                 points += play(&mut game, &mut buf, seed);
             }
             let made = allocations() - before;
             assert!(points > 0, "the games were played");
             assert_eq!(
                 made, 0,
-                "{base}, {players} players: {made} allocations in 200 games"
+                "{sets:?}, {players} players: {made} allocations in 200 games"
             );
         }
     }
@@ -95,12 +107,20 @@ fn random_games_allocate_nothing_after_warm_up() {
 #[test]
 fn reset_deals_the_game_new_deals() {
     for sets in [
-        &["base"][..],
-        &["winter"],
-        &["base", "river2"],
-        &["winter", "gingerbread"],
+        "base",
+        "winter",
+        "base,river2",
+        "base,river1,river2",
+        "base,river20,cutcassonne",
+        "winter,gingerbread",
+        "base,plague",
+        "base,halfsies1,halfsies2",
+        "base,map-chips",
+        "base,inns-cathedrals",
+        "winter,gingerbread,river2,halfsies1,halfsies2,plague,inns-cathedrals",
     ] {
-        let config = GameConfig::from_sets(3, 0, sets).expect("a valid set");
+        let sets: Vec<&str> = sets.split(',').collect();
+        let config = GameConfig::from_sets(3, 0, &sets).expect("a valid set");
         let mut game = Game::new(config.clone()).expect("a valid configuration");
         let mut buf = Vec::new();
         for seed in [1, 2, 3, 77, u64::MAX] {

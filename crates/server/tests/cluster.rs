@@ -547,7 +547,10 @@ async fn leases_pass_on(db: &TestDb) {
     // Given up, it is an orphan again.
     two.release(&id).await;
     assert!(!two.holds(&id));
-    assert_eq!(one.orphans().await.expect("orphans"), std::slice::from_ref(&id));
+    assert_eq!(
+        one.orphans().await.expect("orphans"),
+        std::slice::from_ref(&id)
+    );
     // A renewal so late that one's own clock let the game go while the
     // database still held it for one (its end of the lease comes a little
     // later; here, much later): the renewal says so, for one to drive

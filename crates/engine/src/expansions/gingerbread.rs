@@ -114,20 +114,15 @@ impl Game {
     }
 
     /// Unfinished cities he may move to (one segment each), excluding his own.
-    fn gingerbread_targets(&self) -> Vec<NodeId> {
+    fn gingerbread_targets(&self) -> impl Iterator<Item = NodeId> + '_ {
         let feats = self.board.features();
         let here = self.gingerbread_city();
-        let mut roots = Vec::new();
-        for n in 0..feats.len() as NodeId {
-            if feats.kind(n) != FeatureKind::City {
-                continue;
-            }
-            let r = feats.root(n);
-            if r == n && feats.open(r) > 0 && Some(r) != here {
-                roots.push(r);
-            }
-        }
-        roots
+        (0..feats.len() as NodeId).filter(move |&n| {
+            feats.kind(n) == FeatureKind::City
+                && feats.root(n) == n
+                && feats.open(n) > 0
+                && Some(n) != here
+        })
     }
 
     /// The legal actions of the move step: one per target city, or `pass`

@@ -149,9 +149,13 @@ impl Expansion for InnsCathedrals {
 
     /// Every player starts with the large follower in the supply.
     fn start(g: &mut Game, _start: TileIdx) {
-        g.ext.big_followers = Some(BigFollowers {
-            in_supply: vec![true; g.players.len()],
+        let n = g.players.len();
+        let b = g.ext.big_followers.get_or_insert_with(|| BigFollowers {
+            in_supply: Vec::with_capacity(n),
         });
+        // An earlier deal's vector is reused.
+        b.in_supply.clear();
+        b.in_supply.resize(n, true);
     }
 
     /// The large follower may go wherever a follower may.

@@ -234,18 +234,22 @@ impl Game {
         if !chips.squares.iter().any(near) {
             return;
         }
-        let mut gains: Vec<usize> = Vec::new();
+        // Points per cell of the piece built on a Chumak square (a tile
+        // has at most two cells).
+        let mut gains = [0u32; 2];
         for (k, &(dx, dy)) in o.cells.iter().enumerate() {
             let cell = piece.pos.offset(dx, dy);
             if let Some(i) = chips.square_at(cell) {
                 if !chips.squares[i].built {
                     chips.squares[i].built = true;
-                    let lying: Vec<Chip> = chips.squares[i].spaces.drain(..).flatten().collect();
-                    let points: u32 = lying.iter().map(|c| c.value as u32).sum();
-                    chips.supply.extend(lying);
+                    let mut points = 0u32;
+                    for c in chips.squares[i].spaces.drain(..).flatten() {
+                        points += c.value as u32;
+                        chips.supply.push(c);
+                    }
                     chips.rng.shuffle(&mut chips.supply);
-                    if points > 0 {
-                        gains.push(points as usize);
+                    if let Some(g) = gains.get_mut(k) {
+                        *g = points;
                     }
                 }
             }
@@ -272,10 +276,10 @@ impl Game {
                 }
             }
         }
-        for points in gains {
+        for points in gains.into_iter().filter(|&p| p > 0) {
             let mut p = [0u32; 6];
-            p[seat] = points as u32;
-            self.players[seat].score += points as u32;
+            p[seat] = points;
+            self.players[seat].score += points;
             self.events.push(Event {
                 reason: Reason::Chips,
                 feature: None,

@@ -681,14 +681,20 @@ pub(crate) fn after_shuffle(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>, rng: &mut
     });
 }
 
-pub(crate) fn setup(ctx: &SetupCtx<'_>) -> Result<ExpansionState, ConfigError> {
-    let mut ext = ExpansionState::default();
+///
+/// `ext` is the state of an earlier deal of the same configuration, or
+/// the default: each part is made again by its expansion's `setup` or
+/// `start` hook, which reuse the memory of the part they replace (a reset
+/// for a new deal allocates nothing once the parts have grown), so that
+/// the game equals one set up anew (`reset_deals_the_game_new_deals`).
+pub(crate) fn setup_into(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
+    ext.skipped.clear();
     each!(M => {
         if ctx.on.has_family(M::FAMILY) {
-            M::setup(ctx, &mut ext)?;
+            M::setup(ctx, ext)?;
         }
     });
-    Ok(ext)
+    Ok(())
 }
 
 /// Board cells the expansions' components may still fill.

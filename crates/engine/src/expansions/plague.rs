@@ -53,14 +53,17 @@ pub fn setup(cat: &Catalog, bag: &mut Vec<TileIdx>, rng: &mut Rng) {
     let Some(set) = cat.set(SET) else {
         return;
     };
-    let mut rest = bag.split_off(SAFE_TILES.min(bag.len()));
+    // In place (a new deal reuses the bag): the rest and the sources after
+    // it, shuffled together.
+    let top = SAFE_TILES.min(bag.len());
     for &t in &set.tiles {
         for _ in 0..cat.tile(t).count {
-            rest.push(t);
+            bag.push(t);
         }
     }
-    rng.shuffle(&mut rest);
-    bag.extend(rest);
+    if let Some(rest) = bag.get_mut(top..) {
+        rng.shuffle(rest);
+    }
 }
 
 /// Whether `tile` is a plague source.
@@ -486,11 +489,21 @@ impl Default for Plague {
 impl Plague {
     /// All 18 fleas in the supply, no outbreak yet.
     pub fn new() -> Plague {
+        let mut p = Plague::blank();
+        p.fleas.reserve(FLEAS as usize);
+        p.outbreaks.reserve(OUTBREAKS);
+        p.sources.reserve(OUTBREAKS);
+        p
+    }
+
+    /// [`Plague::new`] without any memory reserved: copied into an
+    /// earlier deal's state, it empties that state and keeps its memory.
+    fn blank() -> Plague {
         Plague {
             supply: FLEAS,
-            fleas: Vec::with_capacity(FLEAS as usize),
-            outbreaks: Vec::with_capacity(OUTBREAKS),
-            sources: Vec::with_capacity(OUTBREAKS),
+            fleas: Vec::new(),
+            outbreaks: Vec::new(),
+            sources: Vec::new(),
             turn: Turn::default(),
             adjacent: Vec::new(),
             flea_set: PieceSet::default(),
@@ -640,6 +653,17 @@ pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>
             out.push(q);
         }
     });
+}
+
+/// [`adjacent_pieces`] on the stack: the same pieces in the same order.
+fn board_adjacent(board: &Board, cat: &Catalog, pi: u16) -> Adjacent {
+    let mut a = Adjacent::EMPTY;
+    each_adjacent(board, cat, pi, |q| {
+        if !a.as_slice().contains(&q) {
+            a.push(q);
+        }
+    });
+    a
 }
 
 /// Calls `f` with every piece adjacent to `pi`, in the order of
@@ -848,13 +872,7 @@ impl Plague {
                 return *a;
             }
         }
-        let mut a = Adjacent::EMPTY;
-        each_adjacent(board, cat, pi, |q| {
-            if !a.as_slice().contains(&q) {
-                a.push(q);
-            }
-        });
-        a
+        board_adjacent(board, cat, pi)
     }
 
     /// Recomputes the plague regions after any change. An active region is
@@ -902,7 +920,6 @@ impl Plague {
             f.region = None;
         }
         let mut merged = ([0u8; OUTBREAKS], 0usize);
-        let mut nb = Vec::new();
         for o in (0..self.outbreaks.len()).rev() {
             if !self.outbreaks[o].active || merged.0[..merged.1].contains(&(o as u8)) {
                 continue;
@@ -916,14 +933,12 @@ impl Plague {
                 stack.1 -= 1;
                 let p = stack.0[stack.1];
                 let is_flea = !std::mem::take(&mut first);
-                let stored;
-                let list: &[u16] = if in_board_order {
-                    adjacent_pieces(board, cat, p, &mut nb);
-                    &nb
+                let stored = if in_board_order {
+                    board_adjacent(board, cat, p)
                 } else {
-                    stored = self.adjacent_to(board, cat, p);
-                    stored.as_slice()
+                    self.adjacent_to(board, cat, p)
                 };
+                let list = stored.as_slice();
                 for &q in list {
                     if let Some(i) = self.flea_on(q) {
                         if self.fleas[i].region.is_none() {
@@ -962,6 +977,9 @@ impl Plague {
         out: &mut Vec<u16>,
     ) {
         out.clear();
+        // Room for every piece at once: grown within the first game, so
+        // that a later deal's rarer, longer list allocates nothing.
+        out.reserve(board.pieces().len());
         let lifted_piece = lifted.map(|i| self.fleas[i].piece);
         with_bits(board.pieces().len(), |targets| {
             // Marks the free tiles next to active piece `p`.
@@ -1810,7 +1828,12 @@ impl Game {
             });
         }
         to.drain(..old_len);
-        followers.clone_from(&self.followers);
+        // As much room as the game's own list has (set for every follower
+        // in play), so that a later deal with more followers down at once
+        // allocates nothing.
+        followers.clear();
+        followers.reserve(self.followers.capacity());
+        followers.extend_from_slice(&self.followers);
         let (pieces, current) = (self.board.pieces().len(), self.current);
         let Some(p) = self.ext.plague.as_mut() else {
             return;
@@ -2382,7 +2405,11 @@ impl Expansion for PlagueRules {
     }
 
     fn start(g: &mut Game, _start: TileIdx) {
-        g.ext.plague = Some(Plague::new());
+        match &mut g.ext.plague {
+            // An earlier deal's state: emptied, its vectors kept.
+            Some(p) => p.clone_from(&Plague::blank()),
+            None => g.ext.plague = Some(Plague::new()),
+        }
     }
 
     fn after_place(g: &mut Game, pi: u16) {

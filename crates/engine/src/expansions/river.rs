@@ -304,15 +304,27 @@ pub fn is_river_tile(cat: &Catalog, tile: TileIdx) -> bool {
 impl River {
     /// The river after the start tile is down.
     pub fn new(cat: &Catalog, start: TileIdx, options: RiverOptions) -> River {
-        let ends = river_sides(cat, start, Rotation::default())
-            .into_iter()
-            .map(|((dx, dy), side)| RiverEnd {
-                pos: Pos::new(dx, dy),
-                side,
-                course: Course::default(),
-            })
-            .collect();
-        River { ends, options }
+        let mut r = River {
+            ends: Vec::new(),
+            options: RiverOptions::default(),
+        };
+        r.restart(cat, start, options);
+        r
+    }
+
+    /// Makes this river [`River::new`]'s, keeping its memory.
+    fn restart(&mut self, cat: &Catalog, start: TileIdx, options: RiverOptions) {
+        self.ends.clear();
+        self.ends.extend(
+            river_sides(cat, start, Rotation::default())
+                .into_iter()
+                .map(|((dx, dy), side)| RiverEnd {
+                    pos: Pos::new(dx, dy),
+                    side,
+                    course: Course::default(),
+                }),
+        );
+        self.options = options;
     }
 
     /// Checks the river rules for a river tile that already fits by its
@@ -633,7 +645,11 @@ impl Expansion for RiverRules {
     /// The source is the start tile: the river's ends are its river sides.
     fn start(g: &mut Game, start: TileIdx) {
         let opts = g.rules.options.river.clone();
-        g.ext.river = Some(River::new(&g.rules.catalog, start, opts));
+        match &mut g.ext.river {
+            // An earlier deal's river: its vector of ends is reused.
+            Some(r) => r.restart(&g.rules.catalog, start, opts),
+            None => g.ext.river = Some(River::new(&g.rules.catalog, start, opts)),
+        }
     }
 
     #[inline]
