@@ -1104,7 +1104,7 @@ pub fn board_text(game: &Game, choices: &[Action]) -> String {
             .iter()
             .filter(|q| !q.built)
             .map(|q| {
-                let chips: usize = q.spaces.iter().map(Vec::len).sum();
+                let chips: usize = q.spaces.iter().map(|sp| sp.len()).sum();
                 format!(
                     "{} {} {}",
                     q.name,

@@ -27,21 +27,22 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     let on = crate::expansions::registry::parse_config(config)?;
     let options = crate::config::Options::parse(&config.options)?;
     let mut pile = Vec::new();
-    let start = build_into(cat, config, on, &options, &mut pile)?;
+    let start = build_into(cat, config, on, &options, &mut pile, &mut Vec::new())?;
     Ok(Setup { start, pile })
 }
 
 /// [`build`] for a configuration whose expansions and options are parsed
-/// already, into `pile` (first drawn first; its memory is reused, so a new
-/// deal of the same configuration allocates nothing here unless an
-/// expansion's opening pile or a fixed `deck` prefix is built); returns
-/// the start tile.
+/// already, into `pile` (first drawn first), with `opening` for an
+/// expansion's opening pile (left empty); returns the start tile. Both
+/// vectors' memory is reused: a new deal of the same configuration
+/// allocates nothing here unless a fixed `deck` prefix is built.
 pub(crate) fn build_into(
     cat: &Catalog,
     config: &GameConfig,
     on: crate::expansions::registry::Expansions,
     options: &crate::config::Options,
     pile: &mut Vec<TileIdx>,
+    opening: &mut Vec<TileIdx>,
 ) -> Result<TileIdx, ConfigError> {
     let set = cat
         .set(&config.base)
@@ -61,13 +62,11 @@ pub(crate) fn build_into(
         on,
     };
     crate::expansions::deck_tiles(&ctx, bag)?;
-    let (start, opening) = match crate::expansions::opening_pile(&ctx, &mut rng) {
+    opening.clear();
+    let start = match crate::expansions::opening_pile(&ctx, &mut rng, opening) {
         // The opening pile's start tile replaces the base game's, which
         // stays in the bag.
-        Some(r) => {
-            let (start, opening) = r?;
-            (start, Some(opening))
-        }
+        Some(r) => r?,
         None => {
             let start = set
                 .start
@@ -75,18 +74,17 @@ pub(crate) fn build_into(
             if let Some(i) = bag.iter().position(|t| *t == start) {
                 bag.remove(i);
             }
-            (start, None)
+            start
         }
     };
     rng.shuffle(bag);
     crate::expansions::after_shuffle(&ctx, bag, &mut rng);
     // The opening pile, then the bag.
     let ordered = bag;
-    if let Some(opening) = opening {
-        let k = opening.len();
-        ordered.extend(opening);
-        ordered.rotate_right(k);
-    }
+    let k = opening.len();
+    ordered.extend_from_slice(opening);
+    ordered.rotate_right(k);
+    opening.clear();
     if config.deck.is_none() && !config.deck_only {
         return Ok(start);
     }

@@ -98,6 +98,9 @@ pub struct Game {
     pub(crate) log_events: bool,
     /// The expansions' own state, each part owned by its module.
     pub(crate) ext: ExpansionState,
+    /// Room for an expansion's opening pile while a new deal is built
+    /// ([`Game::reset`]); empty otherwise, so not part of the position.
+    deal_scratch: Vec<TileIdx>,
 }
 
 impl Clone for Game {
@@ -115,6 +118,7 @@ impl Clone for Game {
             events: self.events.clone(),
             log_events: self.log_events,
             ext: self.ext.clone(),
+            deal_scratch: Vec::new(),
         }
     }
 
@@ -136,6 +140,8 @@ impl Clone for Game {
             events,
             log_events,
             ext,
+            // Empty between deals: nothing to copy.
+            deal_scratch: _,
         } = src;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = rules.clone();
@@ -225,6 +231,7 @@ impl Game {
             events: Vec::new(),
             log_events: true,
             ext: ExpansionState::default(),
+            deal_scratch: Vec::new(),
             rules,
         };
         game.pile.extend_from_slice(&setup.pile);
@@ -376,6 +383,7 @@ impl Game {
             rules.expansions,
             &rules.options,
             &mut self.pile,
+            &mut self.deal_scratch,
         )?;
         if !rules.fit.serves(&cat, &self.pile) {
             rules.fit = Arc::new(FitTable::new(&cat, &self.pile));

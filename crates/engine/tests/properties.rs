@@ -450,7 +450,7 @@ fn map_chip_games_conserve_the_30_chips() {
             let on_squares: usize = c
                 .squares
                 .iter()
-                .map(|s| s.spaces.iter().map(Vec::len).sum::<usize>())
+                .map(|s| s.spaces.iter().map(|sp| sp.len()).sum::<usize>())
                 .sum();
             let in_hands: usize = c.hands.iter().map(Vec::len).sum();
             assert_eq!(c.supply.len() + in_hands + on_squares, 30, "seed {seed}");

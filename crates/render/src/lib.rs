@@ -206,7 +206,7 @@ impl MapScene {
             for sq in &mut map.chumak {
                 if let Some(c) = chips.squares.iter().find(|c| c.pos == sq.pos) {
                     sq.built = c.built;
-                    sq.spaces = c.spaces.clone();
+                    sq.spaces = c.spaces.iter().map(|sp| sp.to_vec()).collect();
                 }
             }
         }

@@ -196,7 +196,7 @@ fn snapshot_map_chips_on_ukraine() {
     let lying: usize = chips
         .squares
         .iter()
-        .map(|s| s.spaces.iter().map(Vec::len).sum::<usize>())
+        .map(|s| s.spaces.iter().map(|sp| sp.len()).sum::<usize>())
         .sum();
     assert_eq!(lying, 4);
     assert_eq!(svg.matches("class=\"chip\"").count(), lying);

@@ -102,17 +102,41 @@ pub struct Halves {
 }
 
 impl Halves {
-    /// Deals or prepares the draft. `fixed` hands (from the configuration)
-    /// replace the deal.
-    pub fn setup(
+    /// No hands yet: [`Halves::deal`] deals them.
+    fn empty() -> Halves {
+        Halves {
+            hands: Vec::new(),
+            pool: Vec::new(),
+            draft_order: Vec::new(),
+            picks: 0,
+            drew: false,
+        }
+    }
+
+    /// Deals the hands or prepares the draft, into these hands and
+    /// keeping their memory (a new deal of the same configuration
+    /// allocates nothing). `fixed` hands (from the configuration) replace
+    /// the deal.
+    fn deal<'a>(
+        &mut self,
         cat: &Catalog,
-        sets: &[&str],
+        sets: impl IntoIterator<Item = &'a str>,
         players: usize,
         opts: &HalfOptions,
         fixed: Option<&Vec<Vec<String>>>,
         seed: u64,
-    ) -> Result<Halves, ConfigError> {
-        let mut all: Vec<TileIdx> = Vec::new();
+    ) -> Result<(), ConfigError> {
+        self.hands.truncate(players);
+        for hand in &mut self.hands {
+            hand.clear();
+        }
+        self.hands.resize_with(players, Vec::new);
+        self.draft_order.clear();
+        self.picks = 0;
+        self.drew = false;
+        // Every half in play, in the pool while the deal is made.
+        let all = &mut self.pool;
+        all.clear();
         for s in sets {
             let set = cat
                 .set(s)
@@ -136,9 +160,7 @@ impl Halves {
                     problem: format!("give one hand per player ({players}), not {}", hands.len()),
                 });
             }
-            let mut out = Vec::new();
             for (seat, hand) in hands.iter().enumerate() {
-                let mut h = Vec::new();
                 for id in hand {
                     let t = cat.find(id).ok_or_else(|| ConfigError::BadOption {
                         name: "hands".into(),
@@ -149,17 +171,11 @@ impl Halves {
                         problem: format!("seat {seat}: {id} is not a half of the sets in play, or is dealt twice"),
                     })?;
                     all.remove(i);
-                    h.push(t);
+                    self.hands[seat].push(t);
                 }
-                out.push(h);
             }
-            return Ok(Halves {
-                hands: out,
-                pool: Vec::new(),
-                draft_order: Vec::new(),
-                picks: 0,
-                drew: false,
-            });
+            all.clear();
+            return Ok(());
         }
         if all.len() < players * HAND_SIZE {
             return Err(ConfigError::BadOption {
@@ -172,32 +188,19 @@ impl Halves {
         }
         let mut rng = Rng::for_stream(seed, DEAL_STREAM);
         if opts.draft {
-            // Last player first, then on in turn order; twice round.
-            let order: Vec<Seat> = (0..HAND_SIZE)
-                .flat_map(|_| {
-                    (0..players).filter_map(move |i| Seat::new((players - 1 + i) % players))
-                })
-                .collect();
-            return Ok(Halves {
-                hands: vec![Vec::new(); players],
-                pool: all,
-                draft_order: order,
-                picks: 0,
-                drew: false,
-            });
+            // Last player first, then on in turn order; twice round. The
+            // whole pool stays to draft.
+            self.draft_order.extend((0..HAND_SIZE).flat_map(|_| {
+                (0..players).filter_map(move |i| Seat::new((players - 1 + i) % players))
+            }));
+            return Ok(());
         }
-        rng.shuffle(&mut all);
-        let mut hands = vec![Vec::new(); players];
-        for i in 0..players * HAND_SIZE {
-            hands[i % players].push(all[i]);
+        rng.shuffle(all);
+        for (i, &t) in all.iter().enumerate().take(players * HAND_SIZE) {
+            self.hands[i % players].push(t);
         }
-        Ok(Halves {
-            hands,
-            pool: Vec::new(),
-            draft_order: Vec::new(),
-            picks: 0,
-            drew: false,
-        })
+        all.clear();
+        Ok(())
     }
 
     /// The seat to draft next, while the draft lasts.
@@ -312,18 +315,24 @@ impl Game {
         Ok(())
     }
 
-    /// Distinct halves the current player may play now.
-    pub(crate) fn playable_halves(&self) -> Vec<TileIdx> {
-        let Some(h) = &self.ext.halves else {
-            return Vec::new();
+    /// Distinct halves the current player may play now, in tile order.
+    /// (A hand holds a few halves: picking each next one from the hand
+    /// costs less than sorting a copy, and allocates nothing.)
+    pub(crate) fn playable_halves(&self) -> impl Iterator<Item = TileIdx> + '_ {
+        let hand: &[TileIdx] = match &self.ext.halves {
+            Some(h) if self.half_ban().is_none() => &h.hands[self.current.index()],
+            _ => &[],
         };
-        if self.half_ban().is_some() {
-            return Vec::new();
-        }
-        let mut v = h.hands[self.current.index()].clone();
-        v.sort();
-        v.dedup();
-        v
+        let mut last: Option<TileIdx> = None;
+        std::iter::from_fn(move || {
+            let next = hand
+                .iter()
+                .copied()
+                .filter(|t| last.is_none_or(|l| *t > l))
+                .min()?;
+            last = Some(next);
+            Some(next)
+        })
     }
 
     /// Whether `tile` is a half in the current player's hand.
@@ -332,6 +341,15 @@ impl Game {
             .halves
             .as_ref()
             .is_some_and(|h| h.hands[self.current.index()].contains(&tile))
+    }
+
+    /// Discards the tiles passed over before the drawn one, in the order
+    /// they were passed over, keeping the list's memory.
+    fn discard_skipped(&mut self) {
+        let n = self.players.len();
+        self.events
+            .extend(self.ext.skipped.iter().map(|&t| Event::discard(t, n)));
+        self.ext.skipped.clear();
     }
 
     /// Plays a half from the hand: the drawn tile goes back on top of the
@@ -466,20 +484,18 @@ impl Expansion for Halfsies {
     }
 
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
-        let sets: Vec<&str> = ctx
-            .on
-            .of_family(Family::Halves)
-            .map(ExpansionId::key)
-            .collect();
-        ext.halves = Some(Halves::setup(
+        let sets = ctx.on.of_family(Family::Halves).map(ExpansionId::key);
+        let (players, opts) = (ctx.config.players.len(), &ctx.options.halves);
+        let (fixed, seed) = (ctx.config.hands.as_ref(), ctx.config.seed);
+        // An earlier deal's hands, if any, are dealt again in place.
+        ext.halves.get_or_insert_with(Halves::empty).deal(
             ctx.catalog,
-            &sets,
-            ctx.config.players.len(),
-            &ctx.options.halves,
-            ctx.config.hands.as_ref(),
-            ctx.config.seed,
-        )?);
-        Ok(())
+            sets,
+            players,
+            opts,
+            fixed,
+            seed,
+        )
     }
 
     fn extra_cells(ext: &ExpansionState) -> usize {
@@ -515,14 +531,12 @@ impl Expansion for Halfsies {
     /// Normal tiles remain but none fits: a half may still make room. With
     /// no normal tile left the game is over.
     fn play_without_draw(g: &mut Game) -> bool {
-        let can_play_half = !g.ext.skipped.is_empty()
-            && g.playable_halves().into_iter().any(|h| g.has_placement(h));
+        let can_play_half =
+            !g.ext.skipped.is_empty() && g.playable_halves().any(|h| g.has_placement(h));
         if can_play_half {
             return true;
         }
-        for t in std::mem::take(&mut g.ext.skipped) {
-            g.events.push(Event::discard(t, g.players.len()));
-        }
+        g.discard_skipped();
         false
     }
 
@@ -615,9 +629,7 @@ impl Expansion for Halfsies {
     /// The drawn tile is placed: the tiles passed over before it leave.
     fn before_place(g: &mut Game, tile: TileIdx, _pos: Pos, _rot: Rotation) {
         if Some(tile) == g.drawn {
-            for t in std::mem::take(&mut g.ext.skipped) {
-                g.events.push(Event::discard(t, g.players.len()));
-            }
+            g.discard_skipped();
         }
     }
 

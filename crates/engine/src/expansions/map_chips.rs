@@ -113,12 +113,54 @@ impl Chip {
 /// The 30 chips of the game.
 pub fn all_chips() -> Vec<Chip> {
     let mut v = Vec::with_capacity(30);
+    push_all_chips(&mut v);
+    v
+}
+
+/// Pushes every chip onto `v`, in the order of [`all_chips`].
+fn push_all_chips(v: &mut Vec<Chip>) {
     for colour in Colour::ALL {
         for value in [1u8, 1, 1, 1, 1, 1, 2, 2, 2, 2] {
             v.push(Chip { colour, value });
         }
     }
-    v
+}
+
+/// Chips one trade puts on a chip space, at most.
+const SPACE_CHIPS: usize = 4;
+
+/// The chips one trade put on a chip space: 1 to 4, of one colour. Read
+/// it as a slice of chips. (Fixed size, so that a trade allocates nothing.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Space {
+    chips: [Chip; SPACE_CHIPS],
+    len: u8,
+}
+
+impl Space {
+    const EMPTY: Space = Space {
+        chips: [Chip {
+            colour: Colour::Purple,
+            value: 0,
+        }; SPACE_CHIPS],
+        len: 0,
+    };
+
+    /// Adds a chip; a full space keeps its chips (a trade is checked to
+    /// put at most [`SPACE_CHIPS`]).
+    fn push(&mut self, c: Chip) {
+        if let Some(slot) = self.chips.get_mut(self.len as usize) {
+            *slot = c;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Space {
+    type Target = [Chip];
+    fn deref(&self) -> &[Chip] {
+        &self.chips[..self.len as usize]
+    }
 }
 
 /// One Chumak square.
@@ -131,7 +173,7 @@ pub struct Chumak {
     /// Whether a tile lies on it.
     pub built: bool,
     /// Filled chip spaces (at most four), each with the chips traded there.
-    pub spaces: Vec<Vec<Chip>>,
+    pub spaces: Vec<Space>,
 }
 
 /// Trade codes per Chumak square: 3 colours × 0–4 chips worth 1 × 0–4
@@ -151,16 +193,31 @@ pub struct Chips {
 }
 
 impl Chips {
-    /// Shuffles the supply; `top` (from the configuration) fixes the first
-    /// chips taken.
-    pub fn setup(
+    /// No chips yet: [`Chips::deal`] deals them.
+    fn empty() -> Chips {
+        Chips {
+            supply: Vec::new(),
+            hands: Vec::new(),
+            squares: Vec::new(),
+            rng: Rng::for_stream(0, CHIP_STREAM),
+        }
+    }
+
+    /// Shuffles the supply, empties the hands and the Chumak squares, into
+    /// these vectors and keeping their memory (a new deal on the same map
+    /// allocates nothing unless `top` is given); `top` (from the
+    /// configuration) fixes the first chips taken.
+    fn deal(
+        &mut self,
         map: &MapDef,
         players: usize,
         seed: u64,
         top: Option<&Vec<String>>,
-    ) -> Result<Chips, ConfigError> {
-        let mut rng = Rng::for_stream(seed, CHIP_STREAM);
-        let mut rest = all_chips();
+    ) -> Result<(), ConfigError> {
+        self.rng = Rng::for_stream(seed, CHIP_STREAM);
+        let rest = &mut self.supply;
+        rest.clear();
+        push_all_chips(rest);
         let mut first = Vec::new();
         for (i, s) in top.into_iter().flatten().enumerate() {
             let chip = Chip::parse(s).map_err(|problem| ConfigError::BadOption {
@@ -179,26 +236,42 @@ impl Chips {
             rest.remove(at);
             first.push(chip);
         }
-        rng.shuffle(&mut rest);
+        self.rng.shuffle(rest);
         // The supply is taken from the back.
-        let mut supply: Vec<Chip> = rest;
         first.reverse();
-        supply.extend(first);
-        Ok(Chips {
-            supply,
-            hands: vec![Vec::new(); players],
-            squares: map
-                .chumak
+        rest.extend(first);
+        self.hands.truncate(players);
+        for hand in &mut self.hands {
+            hand.clear();
+        }
+        self.hands.resize_with(players, Vec::new);
+        // Room in each hand for every chip: a hand never grows in play.
+        let all = self.supply.len();
+        for hand in &mut self.hands {
+            hand.reserve(all);
+        }
+        let same_squares = self.squares.len() == map.chumak.len()
+            && self
+                .squares
                 .iter()
-                .map(|(pos, name)| Chumak {
+                .zip(&map.chumak)
+                .all(|(s, (pos, name))| s.pos == *pos && s.name == *name);
+        if same_squares {
+            for s in &mut self.squares {
+                s.built = false;
+                s.spaces.clear();
+            }
+        } else {
+            self.squares.clear();
+            self.squares
+                .extend(map.chumak.iter().map(|(pos, name)| Chumak {
                     pos: *pos,
                     name: name.clone(),
                     built: false,
-                    spaces: Vec::new(),
-                })
-                .collect(),
-            rng,
-        })
+                    spaces: Vec::with_capacity(SPACES),
+                }));
+        }
+        Ok(())
     }
 
     fn square_at(&self, p: Pos) -> Option<usize> {
@@ -243,9 +316,11 @@ impl Game {
                 if !chips.squares[i].built {
                     chips.squares[i].built = true;
                     let mut points = 0u32;
-                    for c in chips.squares[i].spaces.drain(..).flatten() {
-                        points += c.value as u32;
-                        chips.supply.push(c);
+                    for sp in chips.squares[i].spaces.drain(..) {
+                        for &c in sp.iter() {
+                            points += c.value as u32;
+                            chips.supply.push(c);
+                        }
                     }
                     chips.rng.shuffle(&mut chips.supply);
                     if let Some(g) = gains.get_mut(k) {
@@ -384,7 +459,7 @@ impl Game {
                 have(2)
             )));
         }
-        let mut space = Vec::new();
+        let mut space = Space::EMPTY;
         for (v, k) in [(1u8, ones), (2u8, twos)] {
             for _ in 0..k {
                 let hand = &mut chips.hands[seat];
@@ -516,12 +591,15 @@ impl Expansion for MapChips {
     /// map-chips was refused by `check_shape`.
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
         if let Some(m) = ctx.map {
-            ext.chips = Some(Chips::setup(
-                m,
+            let (players, seed, top) = (
                 ctx.config.players.len(),
                 ctx.config.seed,
                 ctx.config.chips.as_ref(),
-            )?);
+            );
+            // An earlier deal's chips, if any, are dealt again in place.
+            ext.chips
+                .get_or_insert_with(Chips::empty)
+                .deal(m, players, seed, top)?;
         }
         Ok(())
     }

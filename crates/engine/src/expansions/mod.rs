@@ -210,12 +210,14 @@ pub(crate) trait Expansion {
         Ok(())
     }
 
-    /// Tiles played before the bag, in a public order, and the start tile
-    /// that replaces the base game's (which then joins the bag): the river.
+    /// Tiles played before the bag, in a public order, written into `out`
+    /// (first drawn first; empty when called), and the start tile that
+    /// replaces the base game's (which then joins the bag): the river.
     fn opening_pile(
         _ctx: &DeckCtx<'_>,
         _rng: &mut Rng,
-    ) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
+        _out: &mut Vec<TileIdx>,
+    ) -> Option<Result<TileIdx, ConfigError>> {
         None
     }
 
@@ -661,10 +663,11 @@ pub(crate) fn deck_tiles(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>) -> Result<()
 pub(crate) fn opening_pile(
     ctx: &DeckCtx<'_>,
     rng: &mut Rng,
-) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
+    out: &mut Vec<TileIdx>,
+) -> Option<Result<TileIdx, ConfigError>> {
     each!(M => {
         if ctx.on.has_family(M::FAMILY) {
-            if let Some(r) = M::opening_pile(ctx, rng) {
+            if let Some(r) = M::opening_pile(ctx, rng, out) {
                 return Some(r);
             }
         }

@@ -274,7 +274,7 @@ impl Expansions {
     }
 
     /// The ids switched on, in registry order.
-    pub fn iter(self) -> impl Iterator<Item = ExpansionId> {
+    pub fn iter(self) -> impl Iterator<Item = ExpansionId> + Clone {
         REGISTRY
             .iter()
             .map(|e| e.id)
@@ -282,7 +282,7 @@ impl Expansions {
     }
 
     /// The ids of one family, in registry order.
-    pub fn of_family(self, family: Family) -> impl Iterator<Item = ExpansionId> {
+    pub fn of_family(self, family: Family) -> impl Iterator<Item = ExpansionId> + Clone {
         self.iter().filter(move |id| id.family() == family)
     }
 }

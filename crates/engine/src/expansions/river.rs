@@ -98,33 +98,29 @@ impl RiverOptions {
     }
 }
 
-/// The river part of the set-up: start tile and river tiles in draw order.
-pub struct RiverSetup {
-    /// The start tile (a source, or a lake building upstream).
-    pub start: TileIdx,
-    /// River tiles, first drawn first.
-    pub pile: Vec<TileIdx>,
-}
-
-/// Builds the river stack from the river sets in play.
-pub fn setup(
+/// Builds the river stack from the river sets in play (`sets`, in the
+/// registry's order) into `out`, river tiles first drawn first, and
+/// returns the start tile. Built in place: a new deal of the same
+/// configuration reuses `out`'s memory.
+pub fn setup<'a>(
     cat: &Catalog,
-    sets: &[&str],
+    sets: impl Iterator<Item = &'a str> + Clone,
     opts: &RiverOptions,
     rng: &mut Rng,
-) -> Result<RiverSetup, ConfigError> {
-    let has = |s: &str| sets.contains(&s);
-    let mains: Vec<&str> = ["river1", "river2", "river20"]
+    out: &mut Vec<TileIdx>,
+) -> Result<TileIdx, ConfigError> {
+    let has = |s: &str| sets.clone().any(|x| x == s);
+    let mains = ["river1", "river2", "river20"]
         .into_iter()
         .filter(|s| has(s))
-        .collect();
-    if mains.is_empty() {
+        .count();
+    if mains == 0 {
         return Err(ConfigError::BadOption {
             name: "expansions".into(),
             problem: "cutcassonne's river tiles need a river set with a source: add river1, river2 or river20".into(),
         });
     }
-    if has("river20") && mains.len() > 1 {
+    if has("river20") && mains > 1 {
         return Err(ConfigError::BadOption {
             name: "expansions".into(),
             problem:
@@ -132,12 +128,13 @@ pub fn setup(
                     .into(),
         });
     }
-    let mut tiles: Vec<TileIdx> = Vec::new();
-    for s in sets {
+    // Every river tile in play, in set and catalog order.
+    out.clear();
+    for s in sets.clone() {
         if let Some(set) = cat.set(s) {
             for &t in &set.tiles {
                 for _ in 0..cat.tile(t).count {
-                    tiles.push(t);
+                    out.push(t);
                 }
             }
         }
@@ -147,55 +144,62 @@ pub fn setup(
     // River I with River II: one long river from River II's source and fork
     // to River I's lake.
     if both {
-        tiles.retain(|t| !(cat.tile(*t).set == "river1" && tagged(t, SOURCE_TAG)));
+        out.retain(|t| !(cat.tile(*t).set == "river1" && tagged(t, SOURCE_TAG)));
         if !opts.both_lakes {
-            tiles.retain(|t| !(cat.tile(*t).set == "river2" && tagged(t, LAKE_TAG)));
+            out.retain(|t| !(cat.tile(*t).set == "river2" && tagged(t, LAKE_TAG)));
         }
     }
     if opts.shuffle_all {
-        rng.shuffle(&mut tiles);
-        let start = tiles.remove(0);
-        return Ok(RiverSetup { start, pile: tiles });
+        rng.shuffle(out);
+        if out.is_empty() {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: "the river sets in play hold no river tile".into(),
+            });
+        }
+        return Ok(out.remove(0));
     }
     let (first_tag, last_tag) = if opts.lake_to_source {
         (LAKE_TAG, SOURCE_TAG)
     } else {
         (SOURCE_TAG, LAKE_TAG)
     };
-    let mut starts: Vec<TileIdx> = tiles
-        .iter()
-        .copied()
-        .filter(|t| tagged(t, first_tag))
-        .collect();
-    let mut lasts: Vec<TileIdx> = tiles
-        .iter()
-        .copied()
-        .filter(|t| tagged(t, last_tag))
-        .collect();
-    let forks: Vec<TileIdx> = if opts.lake_to_source {
-        Vec::new()
-    } else {
-        tiles
-            .iter()
-            .copied()
-            .filter(|t| tagged(t, FORK_TAG))
-            .collect()
+    let is_fork = |t: &TileIdx| !opts.lake_to_source && tagged(t, FORK_TAG);
+    // The stack is written after the tiles (`n` of them), part by part,
+    // each part in the tiles' order (a tile with several of these tags
+    // joins each part it belongs to), then the tiles are dropped.
+    let n = out.len();
+    let Some(start) = (0..n).map(|i| out[i]).find(|t| tagged(t, first_tag)) else {
+        return Err(ConfigError::BadOption {
+            name: "expansions".into(),
+            problem: "the river sets in play have no tile to start the river from".into(),
+        });
     };
-    let mut middle: Vec<TileIdx> = tiles
-        .iter()
-        .copied()
-        .filter(|t| !tagged(t, first_tag) && !tagged(t, last_tag) && !forks.contains(t))
-        .collect();
+    let part = |out: &mut Vec<TileIdx>, keep: &dyn Fn(&TileIdx) -> bool| {
+        let from = out.len();
+        for i in 0..n {
+            let t = out[i];
+            if keep(&t) {
+                out.push(t);
+            }
+        }
+        from..out.len()
+    };
+    part(out, &is_fork);
+    let middle = part(out, &|t| {
+        !tagged(t, first_tag) && !tagged(t, last_tag) && !is_fork(t)
+    });
+    let lasts = part(out, &|t| tagged(t, last_tag));
     // Building upstream, the extra start candidates (a second lake) join the
-    // stack's bottom with the sources.
-    let start = starts.remove(0);
-    lasts.append(&mut starts);
-    rng.shuffle(&mut middle);
-    rng.shuffle(&mut lasts);
-    let mut pile = forks;
-    pile.extend(middle);
-    pile.extend(lasts);
-    Ok(RiverSetup { start, pile })
+    // stack's bottom with the sources: every start candidate but the first,
+    // which is the start tile.
+    let extra = part(out, &|t| tagged(t, first_tag));
+    out.remove(extra.start);
+    let lasts = lasts.start..out.len();
+    rng.shuffle(&mut out[middle]);
+    rng.shuffle(&mut out[lasts]);
+    out.drain(..n);
+    Ok(start)
 }
 
 /// A turn of the river as it flows away from the source.
@@ -541,26 +545,18 @@ impl Game {
         tile: TileIdx,
         mut f: impl FnMut(Action) -> bool,
     ) {
-        let mut facing: Vec<Action> = Vec::new();
         let mut apart = false;
-        let mut stopped = false;
         self.river_candidates(r, tile, |a, joins| {
             if joins {
-                if !apart {
-                    facing.push(a);
-                }
                 return true;
             }
             apart = true;
-            stopped = !f(a);
-            !stopped
+            f(a)
         });
-        if !apart && !stopped {
-            for a in facing {
-                if !f(a) {
-                    return;
-                }
-            }
+        if !apart {
+            // Only placements whose ends face each other: offered after
+            // all, from a second pass (rare; no list to keep).
+            self.river_candidates(r, tile, |a, joins| !joins || f(a));
         }
     }
 
@@ -628,13 +624,13 @@ impl Expansion for RiverRules {
     fn opening_pile(
         ctx: &crate::expansions::DeckCtx<'_>,
         rng: &mut Rng,
-    ) -> Option<Result<(TileIdx, Vec<TileIdx>), ConfigError>> {
-        let rivers: Vec<&str> = ctx
+        out: &mut Vec<TileIdx>,
+    ) -> Option<Result<TileIdx, ConfigError>> {
+        let rivers = ctx
             .on
             .of_family(Family::River)
-            .map(crate::expansions::ExpansionId::key)
-            .collect();
-        Some(setup(ctx.catalog, &rivers, &ctx.options.river, rng).map(|r| (r.start, r.pile)))
+            .map(crate::expansions::ExpansionId::key);
+        Some(setup(ctx.catalog, rivers, &ctx.options.river, rng, out))
     }
 
     /// River tiles come before the land tiles.
