@@ -362,6 +362,12 @@ pub struct Plague {
     flights_player: Seat,
     /// The followers as they were when the flights were searched.
     flights_followers: Vec<Follower>,
+    /// A bit per segment on a piece with a flea or an active outbreak
+    /// (none may be fled onto or across), kept as tokens come and go, so
+    /// that a flight search starts from it as if those were visited.
+    barred: Vec<u64>,
+    /// Per piece synced: its first segment and how many it has.
+    piece_nodes: Vec<(NodeId, u8)>,
     /// Scratch for the searches that list spreads and flights, kept so
     /// that listing them does not allocate: spread targets, one flight
     /// search, one segment's neighbours, the flights' groups being
@@ -400,6 +406,8 @@ impl Clone for Plague {
             flights_pieces: self.flights_pieces,
             flights_player: self.flights_player,
             flights_followers: self.flights_followers.clone(),
+            barred: self.barred.clone(),
+            piece_nodes: self.piece_nodes.clone(),
             scratch: (
                 self.scratch.0.clone(),
                 self.scratch.1.clone(),
@@ -435,6 +443,8 @@ impl Clone for Plague {
             flights_pieces,
             flights_player,
             flights_followers,
+            barred,
+            piece_nodes,
             scratch,
         } = src;
         self.supply = *supply;
@@ -461,6 +471,8 @@ impl Clone for Plague {
         self.flights_pieces = *flights_pieces;
         self.flights_player = *flights_player;
         self.flights_followers.clone_from(flights_followers);
+        self.barred.clone_from(barred);
+        self.piece_nodes.clone_from(piece_nodes);
         self.scratch.0.clone_from(&scratch.0);
         self.scratch.1.clone_from(&scratch.1);
         self.scratch.2.clone_from(&scratch.2);
@@ -524,6 +536,8 @@ impl Plague {
             flights_pieces: 0,
             flights_player: Seat::default(),
             flights_followers: Vec::new(),
+            barred: Vec::new(),
+            piece_nodes: Vec::new(),
             scratch: (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         }
     }
@@ -596,6 +610,29 @@ impl Plague {
         !self.flea_set.has(pi) && !self.active_set.has(pi)
     }
 
+    /// Sets the [`Plague::barred`] bits of piece `pi`'s segments as its
+    /// tokens say (a piece not synced yet is set when it is).
+    fn bar(&mut self, pi: u16) {
+        let Some(&(base, n)) = self.piece_nodes.get(pi as usize) else {
+            return;
+        };
+        let on = !self.is_clear(pi);
+        for node in base..base + NodeId::from(n) {
+            let (w, b) = (node as usize / 64, 1u64 << (node % 64));
+            if self.barred.len() <= w {
+                if !on {
+                    continue;
+                }
+                self.barred.resize(w + 1, 0);
+            }
+            if on {
+                self.barred[w] |= b;
+            } else {
+                self.barred[w] &= !b;
+            }
+        }
+    }
+
     fn add_flea(&mut self, piece: u16) {
         let at = self.fleas.partition_point(|f| f.piece < piece);
         self.fleas.insert(
@@ -606,6 +643,7 @@ impl Plague {
             },
         );
         self.flea_set.set(piece, true);
+        self.bar(piece);
         self.index_fleas(piece);
         self.spreads_valid = false;
         self.flights_stale.add(piece);
@@ -614,6 +652,7 @@ impl Plague {
     fn remove_flea(&mut self, i: usize) {
         let f = self.fleas.remove(i);
         self.flea_set.set(f.piece, false);
+        self.bar(f.piece);
         self.index_fleas(f.piece);
         self.spreads_valid = false;
         self.flights_stale.add(f.piece);
@@ -625,6 +664,7 @@ impl Plague {
             active: true,
         });
         self.active_set.set(piece, true);
+        self.bar(piece);
         self.spreads_valid = false;
         self.flights_stale.add(piece);
     }
@@ -633,6 +673,7 @@ impl Plague {
     fn eradicate(&mut self, k: usize) {
         self.outbreaks[k].active = false;
         self.active_set.set(self.outbreaks[k].piece, false);
+        self.bar(self.outbreaks[k].piece);
         self.spreads_valid = false;
         self.flights_stale.add(self.outbreaks[k].piece);
     }
@@ -792,6 +833,10 @@ impl Plague {
             let start = self.slot_node.len();
             self.slot_start.push(start as u32);
             let base = board.pieces()[pi as usize].node_base;
+            let nfeat = cat.tile(board.pieces()[pi as usize].tile).features.len();
+            self.piece_nodes
+                .push((base, u8::try_from(nfeat).unwrap_or(u8::MAX)));
+            self.bar(pi);
             let (fs, ns, starts) = (
                 &mut self.slot_feature,
                 &mut self.slot_node,
@@ -1559,10 +1604,30 @@ impl Game {
         });
     }
 
+    /// Starts a flight search's `seen` (a bit per segment, all clear) from
+    /// [`Plague::barred`]: the segments on tiles with a token are met as if
+    /// visited.
+    fn start_seen(&self, p: &Plague, seen: &mut [u64]) {
+        debug_assert!(
+            (0..self.board.features().len() as NodeId).all(|n| {
+                let bit = p
+                    .barred
+                    .get(n as usize / 64)
+                    .is_some_and(|w| w >> (n % 64) & 1 == 1);
+                bit != p.is_clear(self.board.features().origin(n).0)
+                    || p.piece_nodes.len() != self.board.pieces().len()
+            }),
+            "the barred segments are those on tiles with a token"
+        );
+        for (s, b) in seen.iter_mut().zip(&p.barred) {
+            *s = *b;
+        }
+    }
+
     /// The segments a follower on segment `start` can flee to: `start`
     /// first, then every segment of the same feature reachable through
-    /// segments on tiles with no flea and no active outbreak. `seen` has a
-    /// bit per segment, all clear, and is left clear.
+    /// segments on tiles with no flea and no active outbreak. `seen` is as
+    /// [`Game::start_seen`] leaves it, and is left so.
     fn flight_reach(
         &self,
         p: &Plague,
@@ -1579,8 +1644,11 @@ impl Game {
             seen[w] |= 1 << b;
             new
         };
-        mark(start);
+        // A follower on a barred segment still leaves from it; its bit
+        // stays set.
+        let start_free = mark(start);
         let stored = p.slots_masked && p.slot_start.len() == self.board.pieces().len();
+        let barred = p.piece_nodes.len() == self.board.pieces().len();
         let mut i = 0;
         while i < out.len() {
             let n = out[i];
@@ -1593,7 +1661,11 @@ impl Game {
                     let k = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let m = p.slot_node.get(s as usize + k).copied().unwrap_or(NO_NODE);
-                    if m != NO_NODE && p.is_clear(self.board.features().origin(m).0) && mark(m) {
+                    // Barred segments are marked already.
+                    if m != NO_NODE
+                        && (barred || p.is_clear(self.board.features().origin(m).0))
+                        && mark(m)
+                    {
                         out.push(m);
                     }
                 }
@@ -1606,7 +1678,14 @@ impl Game {
                 }
             }
         }
-        for &n in out.iter() {
+        debug_assert!(
+            out[1..]
+                .iter()
+                .all(|&m| p.is_clear(self.board.features().origin(m).0)),
+            "no flight enters a tile with a token"
+        );
+        let from = usize::from(!start_free);
+        for &n in &out[from..] {
             seen[n as usize / 64] &= !(1 << (n % 64));
         }
     }
@@ -1647,6 +1726,7 @@ impl Game {
             return;
         }
         with_bits(self.board.features().len(), |seen| {
+            self.start_seen(p, seen);
             for (i, start) in self.fleeing_followers() {
                 self.flight_reach(p, start, seen, nb, reach);
                 for &m in &reach[1..] {
@@ -1805,6 +1885,7 @@ impl Game {
         new_from.clear();
         if self.flight_turn(p) {
             with_bits(feats.len(), |seen| {
+                self.start_seen(p, seen);
                 for (_, start) in self.fleeing_followers() {
                     let kept = old_from
                         .iter()
@@ -1922,6 +2003,7 @@ impl Game {
         }
         let (mut reach, mut nb) = (Vec::new(), Vec::new());
         with_bits(self.board.features().len(), |seen| {
+            self.start_seen(p, seen);
             self.flight_reach(p, start, seen, &mut nb, &mut reach)
         });
         if !reach.contains(&dest) {
