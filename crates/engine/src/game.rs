@@ -259,7 +259,6 @@ impl Game {
             },
             &mut self.ext,
         )?;
-
         // On a map: the start tile on the first chosen start space, the
         // first normal tile drawn on the second.
         let mut starts = [(start, Pos::new(0, 0)); 2];
@@ -334,13 +333,16 @@ impl Game {
     }
 
     /// Starts this game over as [`Game::new`] would with the same
-    /// configuration and seed `seed`, reusing every buffer. With the base
-    /// game or Winter alone (no expansion, map or fixed deck) this makes no
-    /// heap allocation, which keeps `simulate` allocation-free; other
-    /// configurations build their deck anew (a few small vectors) and deal
-    /// into the buffers the game has.
+    /// configuration and seed `seed`, dealing into the buffers the game
+    /// has: once they have grown (a game or two), a new deal allocates
+    /// nothing, which keeps `simulate` allocation-free
+    /// (`tests/allocations.rs`; a fixed `deck` prefix or chip order is
+    /// built anew). On an error (impossible for a configuration that set
+    /// up once) the game is left half dealt: set it up anew.
     pub fn reset(&mut self, seed: u64) -> Result<(), ConfigError> {
-        let simple = self.rules.expansions == Expansions::NONE
+        // The base game or Winter alone deals the same tiles every time:
+        // the board need not be measured again.
+        let same_tiles = self.rules.expansions == Expansions::NONE
             && self.rules.map.is_none()
             && self.rules.config.deck.is_none()
             && !self.rules.config.deck_only;
@@ -354,29 +356,6 @@ impl Game {
         };
         rules.config.seed = seed;
         let cat = rules.catalog.clone();
-        if simple {
-            let set = cat
-                .set(&rules.config.base)
-                .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
-            let start = set
-                .start
-                .ok_or_else(|| ConfigError::UnknownBase(rules.config.base.clone()))?;
-            // The pile exactly as `deck::build` makes it without expansions
-            // (the set's tiles in catalog order, the start tile's first copy
-            // taken out, the seeded shuffle);
-            // `reset_deals_the_game_new_deals` checks the two agree.
-            self.pile.clear();
-            for &t in &set.tiles {
-                for _ in 0..cat.tile(t).count {
-                    self.pile.push(t);
-                }
-            }
-            if let Some(i) = self.pile.iter().position(|t| *t == start) {
-                self.pile.remove(i);
-            }
-            crate::rng::Rng::for_stream(seed, deck::DECK_STREAM).shuffle(&mut self.pile);
-            return self.deal(start, true);
-        }
         let start = deck::build_into(
             &cat,
             &rules.config,
@@ -385,10 +364,10 @@ impl Game {
             &mut self.pile,
             &mut self.deal_scratch,
         )?;
-        if !rules.fit.serves(&cat, &self.pile) {
+        if !same_tiles && !rules.fit.serves(&cat, &self.pile) {
             rules.fit = Arc::new(FitTable::new(&cat, &self.pile));
         }
-        self.deal(start, false)
+        self.deal(start, same_tiles)
     }
 
     /// Switches the record of scoring and discard events on or off. Off,

@@ -131,7 +131,7 @@ const SPACE_CHIPS: usize = 4;
 
 /// The chips one trade put on a chip space: 1 to 4, of one colour. Read
 /// it as a slice of chips. (Fixed size, so that a trade allocates nothing.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Space {
     chips: [Chip; SPACE_CHIPS],
     len: u8,
@@ -155,6 +155,15 @@ impl Space {
         }
     }
 }
+
+// Equal by the chips it holds, whatever the unused slots hold.
+impl PartialEq for Space {
+    fn eq(&self, other: &Space) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Space {}
 
 impl std::ops::Deref for Space {
     type Target = [Chip];
