@@ -366,8 +366,6 @@ pub struct Plague {
     /// (none may be fled onto or across), kept as tokens come and go, so
     /// that a flight search starts from it as if those were visited.
     barred: Vec<u64>,
-    /// Per piece synced: its first segment and how many it has.
-    piece_nodes: Vec<(NodeId, u8)>,
     /// Scratch for the searches that list spreads and flights, kept so
     /// that listing them does not allocate: spread targets, one flight
     /// search, one segment's neighbours, the flights' groups being
@@ -407,7 +405,6 @@ impl Clone for Plague {
             flights_player: self.flights_player,
             flights_followers: self.flights_followers.clone(),
             barred: self.barred.clone(),
-            piece_nodes: self.piece_nodes.clone(),
             scratch: (
                 self.scratch.0.clone(),
                 self.scratch.1.clone(),
@@ -444,7 +441,6 @@ impl Clone for Plague {
             flights_player,
             flights_followers,
             barred,
-            piece_nodes,
             scratch,
         } = src;
         self.supply = *supply;
@@ -472,7 +468,6 @@ impl Clone for Plague {
         self.flights_player = *flights_player;
         self.flights_followers.clone_from(flights_followers);
         self.barred.clone_from(barred);
-        self.piece_nodes.clone_from(piece_nodes);
         self.scratch.0.clone_from(&scratch.0);
         self.scratch.1.clone_from(&scratch.1);
         self.scratch.2.clone_from(&scratch.2);
@@ -537,7 +532,6 @@ impl Plague {
             flights_player: Seat::default(),
             flights_followers: Vec::new(),
             barred: Vec::new(),
-            piece_nodes: Vec::new(),
             scratch: (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         }
     }
@@ -611,13 +605,14 @@ impl Plague {
     }
 
     /// Sets the [`Plague::barred`] bits of piece `pi`'s segments as its
-    /// tokens say (a piece not synced yet is set when it is).
-    fn bar(&mut self, pi: u16) {
-        let Some(&(base, n)) = self.piece_nodes.get(pi as usize) else {
+    /// tokens say.
+    fn bar(&mut self, board: &Board, cat: &Catalog, pi: u16) {
+        let Some(piece) = board.pieces().get(pi as usize) else {
             return;
         };
+        let n = cat.tile(piece.tile).features.len() as NodeId;
         let on = !self.is_clear(pi);
-        for node in base..base + NodeId::from(n) {
+        for node in piece.node_base..piece.node_base + n {
             let (w, b) = (node as usize / 64, 1u64 << (node % 64));
             if self.barred.len() <= w {
                 if !on {
@@ -633,7 +628,7 @@ impl Plague {
         }
     }
 
-    fn add_flea(&mut self, piece: u16) {
+    fn add_flea(&mut self, board: &Board, cat: &Catalog, piece: u16) {
         let at = self.fleas.partition_point(|f| f.piece < piece);
         self.fleas.insert(
             at,
@@ -643,37 +638,37 @@ impl Plague {
             },
         );
         self.flea_set.set(piece, true);
-        self.bar(piece);
+        self.bar(board, cat, piece);
         self.index_fleas(piece);
         self.spreads_valid = false;
         self.flights_stale.add(piece);
     }
 
-    fn remove_flea(&mut self, i: usize) {
+    fn remove_flea(&mut self, board: &Board, cat: &Catalog, i: usize) {
         let f = self.fleas.remove(i);
         self.flea_set.set(f.piece, false);
-        self.bar(f.piece);
+        self.bar(board, cat, f.piece);
         self.index_fleas(f.piece);
         self.spreads_valid = false;
         self.flights_stale.add(f.piece);
     }
 
-    fn add_outbreak(&mut self, piece: u16) {
+    fn add_outbreak(&mut self, board: &Board, cat: &Catalog, piece: u16) {
         self.outbreaks.push(Outbreak {
             piece,
             active: true,
         });
         self.active_set.set(piece, true);
-        self.bar(piece);
+        self.bar(board, cat, piece);
         self.spreads_valid = false;
         self.flights_stale.add(piece);
     }
 
     /// Flips outbreak `k` to its field side.
-    fn eradicate(&mut self, k: usize) {
+    fn eradicate(&mut self, board: &Board, cat: &Catalog, k: usize) {
         self.outbreaks[k].active = false;
         self.active_set.set(self.outbreaks[k].piece, false);
-        self.bar(self.outbreaks[k].piece);
+        self.bar(board, cat, self.outbreaks[k].piece);
         self.spreads_valid = false;
         self.flights_stale.add(self.outbreaks[k].piece);
     }
@@ -833,10 +828,6 @@ impl Plague {
             let start = self.slot_node.len();
             self.slot_start.push(start as u32);
             let base = board.pieces()[pi as usize].node_base;
-            let nfeat = cat.tile(board.pieces()[pi as usize].tile).features.len();
-            self.piece_nodes
-                .push((base, u8::try_from(nfeat).unwrap_or(u8::MAX)));
-            self.bar(pi);
             let (fs, ns, starts) = (
                 &mut self.slot_feature,
                 &mut self.slot_node,
@@ -942,7 +933,7 @@ impl Plague {
                 return flipped;
             }
             for &k in &merged.0[..merged.1] {
-                self.eradicate(k as usize);
+                self.eradicate(board, cat, k as usize);
                 if flipped.1 < OUTBREAKS {
                     flipped.0[flipped.1] = k;
                     flipped.1 += 1;
@@ -1289,7 +1280,7 @@ impl Game {
                 let Some(k) = p.outbreaks.iter().position(|o| o.active) else {
                     break;
                 };
-                p.eradicate(k);
+                p.eradicate(&self.board, &self.rules.catalog, k);
                 let piece = p.outbreaks[k].piece;
                 self.events
                     .push(token_event(&self.board, Reason::Eradicated, k, piece));
@@ -1322,14 +1313,14 @@ impl Game {
                 _ => None,
             };
             let k = p.outbreaks.len();
-            p.add_outbreak(pi);
+            p.add_outbreak(&self.board, cat, pi);
             self.events
                 .push(token_event(&self.board, Reason::Outbreak, k, pi));
             if let Some(r) = one_region {
                 let nb = p.adjacent_to(&self.board, cat, pi);
                 if !nb.as_slice().iter().any(|&q| p.flea_set.has(q)) {
                     let r = r as usize;
-                    p.eradicate(r);
+                    p.eradicate(&self.board, cat, r);
                     let old = p.outbreaks[r].piece;
                     self.events
                         .push(token_event(&self.board, Reason::Eradicated, r, old));
@@ -1518,10 +1509,10 @@ impl Game {
             return;
         };
         match origin.and_then(|o| p.flea_on(o)) {
-            Some(i) => p.remove_flea(i),
+            Some(i) => p.remove_flea(&self.board, &self.rules.catalog, i),
             None => p.supply = p.supply.saturating_sub(1),
         }
-        p.add_flea(target);
+        p.add_flea(&self.board, &self.rules.catalog, target);
         p.turn.spread = true;
         p.settle(&self.board, &self.rules.catalog, &mut self.events);
         self.prepare_flights();
@@ -1615,7 +1606,6 @@ impl Game {
                     .get(n as usize / 64)
                     .is_some_and(|w| w >> (n % 64) & 1 == 1);
                 bit != p.is_clear(self.board.features().origin(n).0)
-                    || p.piece_nodes.len() != self.board.pieces().len()
             }),
             "the barred segments are those on tiles with a token"
         );
@@ -1648,7 +1638,6 @@ impl Game {
         // stays set.
         let start_free = mark(start);
         let stored = p.slots_masked && p.slot_start.len() == self.board.pieces().len();
-        let barred = p.piece_nodes.len() == self.board.pieces().len();
         let mut i = 0;
         while i < out.len() {
             let n = out[i];
@@ -1662,10 +1651,7 @@ impl Game {
                     mask &= mask - 1;
                     let m = p.slot_node.get(s as usize + k).copied().unwrap_or(NO_NODE);
                     // Barred segments are marked already.
-                    if m != NO_NODE
-                        && (barred || p.is_clear(self.board.features().origin(m).0))
-                        && mark(m)
-                    {
+                    if m != NO_NODE && mark(m) {
                         out.push(m);
                     }
                 }
@@ -1673,7 +1659,7 @@ impl Game {
             }
             self.segment_neighbours(p, n, nb);
             for &m in nb.iter() {
-                if p.is_clear(self.board.features().origin(m).0) && mark(m) {
+                if mark(m) {
                     out.push(m);
                 }
             }
