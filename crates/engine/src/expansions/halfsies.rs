@@ -126,11 +126,7 @@ impl Halves {
         fixed: Option<&Vec<Vec<String>>>,
         seed: u64,
     ) -> Result<(), ConfigError> {
-        self.hands.truncate(players);
-        for hand in &mut self.hands {
-            hand.clear();
-        }
-        self.hands.resize_with(players, Vec::new);
+        super::empty_hands(&mut self.hands, players);
         self.draft_order.clear();
         self.picks = 0;
         self.drew = false;

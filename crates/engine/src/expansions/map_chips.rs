@@ -249,11 +249,7 @@ impl Chips {
         // The supply is taken from the back.
         first.reverse();
         rest.extend(first);
-        self.hands.truncate(players);
-        for hand in &mut self.hands {
-            hand.clear();
-        }
-        self.hands.resize_with(players, Vec::new);
+        super::empty_hands(&mut self.hands, players);
         // Room in each hand for every chip: a hand never grows in play.
         let all = self.supply.len();
         for hand in &mut self.hands {

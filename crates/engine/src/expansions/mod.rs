@@ -554,7 +554,6 @@ pub(crate) fn is_prelude_tile(cat: &Catalog, t: TileIdx) -> bool {
     false
 }
 
-/// Set-up of every expansion switched on, before the board exists.
 /// The expansion a configuration field or option belongs to: its family,
 /// its name in words and what to add to switch it on.
 pub(crate) fn owner_of(name: &str) -> Option<(Family, &'static str, &'static str)> {
@@ -684,6 +683,7 @@ pub(crate) fn after_shuffle(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>, rng: &mut
     });
 }
 
+/// Set-up of every expansion switched on, before the board exists.
 ///
 /// `ext` is the state of an earlier deal of the same configuration, or
 /// the default: each part is made again by its expansion's `setup` or
@@ -698,6 +698,16 @@ pub(crate) fn setup_into(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result
         }
     });
     Ok(())
+}
+
+/// Empties every hand and makes one per seat, keeping the hands' memory
+/// (the halves' and the map chips' hands, dealt again at a reset).
+pub(crate) fn empty_hands<T>(hands: &mut Vec<Vec<T>>, players: usize) {
+    hands.truncate(players);
+    for hand in hands.iter_mut() {
+        hand.clear();
+    }
+    hands.resize_with(players, Vec::new);
 }
 
 /// Board cells the expansions' components may still fill.

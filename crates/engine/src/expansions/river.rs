@@ -169,7 +169,7 @@ pub fn setup<'a>(
     // each part in the tiles' order (a tile with several of these tags
     // joins each part it belongs to), then the tiles are dropped.
     let n = out.len();
-    let Some(start) = (0..n).map(|i| out[i]).find(|t| tagged(t, first_tag)) else {
+    let Some(start) = out.iter().copied().find(|t| tagged(t, first_tag)) else {
         return Err(ConfigError::BadOption {
             name: "expansions".into(),
             problem: "the river sets in play have no tile to start the river from".into(),
