@@ -77,6 +77,23 @@ pub(crate) struct Rules {
     pub(crate) expansions: Expansions,
     /// Where the deck's square tiles fit a frontier cell, by its key.
     pub(crate) fit: Arc<FitTable>,
+    /// Room for the events of one game, reserved by [`Game::reset`] so that
+    /// a log longer than any before does not grow mid-playout
+    /// ([`event_room`]).
+    pub(crate) event_room: usize,
+}
+
+/// Events one game of `pile` (and its start tile) can log: each feature
+/// is scored at most once and each tile discarded at most once, which
+/// bounds the turn machine's own events, plus two a turn and eight a seat
+/// for the expansions' (chips gained and traded, followers lost to the
+/// Plague, the Gingerbread Man's payments).
+fn event_room(catalog: &Catalog, pile: &[TileIdx], start: TileIdx, seats: usize) -> usize {
+    pile.iter()
+        .chain(std::iter::once(&start))
+        .map(|t| catalog.tile(*t).features.len() + 3)
+        .sum::<usize>()
+        + 8 * seats
 }
 
 /// A game in progress: every `Game` is a legal position.
@@ -211,6 +228,7 @@ impl Game {
             _ => Arc::new(FitTable::new(&catalog, &setup.pile)),
         };
         let bounds = map.as_ref().map(|m| m.bounds.clone());
+        let event_room = event_room(&catalog, &setup.pile, setup.start, n);
         let rules = Arc::new(Rules {
             catalog,
             config,
@@ -218,6 +236,7 @@ impl Game {
             map,
             expansions: on,
             fit,
+            event_room,
         });
         let mut game = Game {
             board: Board::new(0, bounds),
@@ -367,7 +386,11 @@ impl Game {
         if !same_tiles && !rules.fit.serves(&cat, &self.pile) {
             rules.fit = Arc::new(FitTable::new(&cat, &self.pile));
         }
-        self.deal(start, same_tiles)
+        let room = rules.event_room;
+        self.deal(start, same_tiles)?;
+        // Once, for the games to come: a no-op when the log has the room.
+        self.events.reserve(room);
+        Ok(())
     }
 
     /// Switches the record of scoring and discard events on or off. Off,

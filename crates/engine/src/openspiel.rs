@@ -161,6 +161,7 @@ impl Game {
             map: self.rules.map.clone(),
             expansions: self.rules.expansions,
             fit: self.rules.fit.clone(),
+            event_room: self.rules.event_room,
         });
         g.shuffle_hidden_pile(rng);
         resample_others_private(&mut g, player, rng);

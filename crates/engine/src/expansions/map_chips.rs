@@ -189,6 +189,10 @@ pub struct Chumak {
 /// chips worth 2.
 pub const TRADE_CODES: usize = 3 * 5 * 5;
 
+/// Trades one square can offer at most: 3 colours × the 14 mixes of
+/// one to four chips worth 1 or 2.
+const MOST_TRADES_PER_SQUARE: usize = 3 * 14;
+
 /// Chips in the supply, the hands and on the Chumak squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chips {
@@ -380,6 +384,9 @@ impl Game {
         if hand.is_empty() {
             return;
         }
+        // Room for the most trades the squares can ever offer at once, so
+        // that a caller's reused list does not grow in a later playout.
+        out.reserve(chips.squares.len() * MOST_TRADES_PER_SQUARE);
         // The hand's ones and twos per colour, counted once for every square.
         let mut counts = [[0u8; 2]; Colour::ALL.len()];
         for (colour, n) in Colour::ALL.iter().zip(counts.iter_mut()) {
