@@ -350,7 +350,10 @@ fn simulate(
                         None => {
                             let mut c = config.clone();
                             c.seed = s;
-                            let game = Game::new(c).expect("configuration checked above");
+                            let mut game = Game::new(c).expect("configuration checked above");
+                            // Only the scores are read: no scoring events
+                            // to record (a reset keeps the setting).
+                            game.set_event_log(false);
                             let (game, buf) = slot.insert((game, Vec::with_capacity(256)));
                             (game, buf)
                         }

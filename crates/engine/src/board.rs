@@ -1206,21 +1206,30 @@ impl Board {
     /// it covers), for "a tile counts once" rules. `per_cell` counts the
     /// cells covered instead of pieces (two halves in a cell count one).
     pub(crate) fn feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
-        // Most features have a few segments: a short array is cheaper to
-        // zero than the long one, which a longer feature falls back to.
-        let mut keys = [0u32; 32];
-        let mut len = 0;
-        for m in self.features.members(n) {
-            if len == keys.len() {
-                return self.long_feature_tiles(cat, n, per_cell);
-            }
-            keys[len] = self.tile_key(m, per_cell);
-            len += 1;
+        // One bit a piece on the stack marks the pieces counted (no sort,
+        // no list); a board of more pieces than it holds sorts keys instead.
+        let mut seen = [0u64; 8];
+        if self.pieces.len() > seen.len() * 64 {
+            return self.long_feature_tiles(cat, n, per_cell);
         }
-        self.distinct_weight(cat, &mut keys[..len])
+        let mut total = 0;
+        for m in self.features.members(n) {
+            let (pi, _) = self.features.origin(m);
+            let mut key = pi;
+            if per_cell && self.pieces[pi as usize].corner.is_some() {
+                // Two halves of a cell: the lower index stands for both.
+                key = key.min(self.partner[pi as usize]);
+            }
+            let (word, bit) = (usize::from(key / 64), 1u64 << (key % 64));
+            if let Some(w) = seen.get_mut(word).filter(|w| **w & bit == 0) {
+                *w |= bit;
+                total += cat.tile(self.pieces[usize::from(key)].tile).cell_count() as u32;
+            }
+        }
+        total
     }
 
-    /// [`Board::feature_tiles`] of a feature of more than 32 segments.
+    /// [`Board::feature_tiles`] on a board of more pieces than its bits.
     fn long_feature_tiles(&self, cat: &Catalog, n: NodeId, per_cell: bool) -> u32 {
         // Distinct keys on the stack for the usual feature; a feature with
         // more segments than that spills into a vector.
@@ -1394,6 +1403,43 @@ mod tests {
                 }
             });
             assert!(checked > 1000, "{sets:?}: only {checked} cells checked");
+        }
+    }
+
+    /// The marked-bits tile count agrees with the sorted-keys count (the
+    /// path of a board with more pieces than bits) for every feature of
+    /// every position, per piece and per cell, with halves, the river's
+    /// double-size source and a bounded map.
+    #[test]
+    fn feature_tiles_by_bits_agree_with_sorted_keys() {
+        for sets in [
+            &["base"][..],
+            &["base", "halfsies1", "halfsies2"],
+            &["base", "river20", "cutcassonne"],
+            &["base", "map-chips"],
+        ] {
+            for seed in 1..4 {
+                let mut checked = 0;
+                each_position(sets, seed, 5, |game| {
+                    let (cat, board) = (&*game.rules.catalog, game.board());
+                    for n in 0..board.features().len() as NodeId {
+                        for per_cell in [false, true] {
+                            let bits = board.feature_tiles(cat, n, per_cell);
+                            assert_eq!(
+                                bits,
+                                board.long_feature_tiles(cat, n, per_cell),
+                                "{sets:?}"
+                            );
+                            assert!(bits > 0);
+                            checked += 1;
+                        }
+                    }
+                });
+                assert!(
+                    checked > 10_000,
+                    "{sets:?}: only {checked} features checked"
+                );
+            }
         }
     }
 }

@@ -356,8 +356,9 @@ impl Game {
     /// has: once they have grown (a game or two), a new deal allocates
     /// nothing, which keeps `simulate` allocation-free
     /// (`tests/allocations.rs`; a fixed `deck` prefix or chip order is
-    /// built anew). On an error (impossible for a configuration that set
-    /// up once) the game is left half dealt: set it up anew.
+    /// built anew). The event log stays on or off. On an error (impossible
+    /// for a configuration that set up once) the game is left half dealt:
+    /// set it up anew.
     pub fn reset(&mut self, seed: u64) -> Result<(), ConfigError> {
         // The base game or Winter alone deals the same tiles every time:
         // the board need not be measured again.
@@ -370,7 +371,9 @@ impl Game {
             let mut config = self.rules.config.clone();
             config.seed = seed;
             let fit = Some(self.rules.fit.clone());
+            let log_events = self.log_events;
             *self = Game::set_up(config, self.rules.catalog.clone(), fit)?;
+            self.log_events = log_events;
             return Ok(());
         };
         rules.config.seed = seed;

@@ -208,8 +208,15 @@ impl Game {
     /// The points a feature is worth now (complete or not) and what was
     /// counted: (points, tiles, extra).
     pub(crate) fn feature_value(&self, root: NodeId) -> (u32, u32, u32) {
+        self.value_counting(root, true)
+    }
+
+    /// [`Game::feature_value`]; without `farm_tiles` a field's tiles, which
+    /// only its event reports, are not counted (0): a walk of the largest
+    /// features saved at the end of every playout that logs no events.
+    fn value_counting(&self, root: NodeId, farm_tiles: bool) -> (u32, u32, u32) {
         let complete = self.board.features().open(root) == 0;
-        let mut value = self.base_value(root, complete);
+        let mut value = self.base_value(root, complete, farm_tiles);
         crate::expansions::feature_value(self, root, complete, &mut value);
         value
     }
@@ -221,7 +228,7 @@ impl Game {
     }
 
     /// The base game's value of a feature: (points, tiles, extra).
-    fn base_value(&self, root: NodeId, complete: bool) -> (u32, u32, u32) {
+    fn base_value(&self, root: NodeId, complete: bool, farm_tiles: bool) -> (u32, u32, u32) {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
         match feats.kind(root) {
@@ -242,11 +249,12 @@ impl Game {
             }
             FeatureKind::Field => {
                 let cities = self.farm_cities(root);
-                (
-                    3 * cities,
-                    self.board.feature_tiles(cat, root, self.count_per_cell()),
-                    cities,
-                )
+                let tiles = if farm_tiles {
+                    self.board.feature_tiles(cat, root, self.count_per_cell())
+                } else {
+                    0
+                };
+                (3 * cities, tiles, cities)
             }
             FeatureKind::River => (0, 0, 0),
         }
@@ -279,7 +287,7 @@ impl Game {
         if best == 0 {
             return;
         }
-        let (value, tiles, extra) = self.feature_value(root);
+        let (value, tiles, extra) = self.value_counting(root, self.log_events);
         let mut points = [0u32; 6];
         for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
             if *c == best {

@@ -141,3 +141,23 @@ fn reset_deals_the_game_new_deals() {
         }
     }
 }
+
+#[test]
+fn reset_keeps_the_event_log_off() {
+    let config = GameConfig::from_sets(2, 0, &["base"]).expect("a valid set");
+    let mut game = Game::new(config).expect("a valid configuration");
+    let mut buf = Vec::new();
+    let mut rng = Rng::for_stream(1, 2);
+    play_random_with(&mut game, &mut rng, &mut buf, |_| {});
+    assert!(!game.events().is_empty(), "the log is on by default");
+    game.set_event_log(false);
+    for seed in 1..4 {
+        // Rules shared with a clone: the reset sets the game up anew.
+        let clone = (seed == 2).then(|| game.clone());
+        game.reset(seed).expect("a valid configuration");
+        play_random_with(&mut game, &mut rng, &mut buf, |_| {});
+        assert!(game.is_finished());
+        assert!(game.events().is_empty(), "seed {seed}: events logged");
+        drop(clone);
+    }
+}

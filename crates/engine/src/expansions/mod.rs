@@ -409,7 +409,9 @@ pub(crate) trait Expansion {
         false
     }
 
-    /// Changes the value (points, tiles, extra) of the feature `root`.
+    /// Changes the value (points, tiles, extra) of the feature `root`. A
+    /// field's tiles are 0 when no event will report them (playouts
+    /// without the event log): a field's points must not depend on them.
     fn feature_value(_g: &Game, _root: NodeId, _complete: bool, _value: &mut (u32, u32, u32)) {}
 
     /// After the turn's scoring: return true if its own step comes next
