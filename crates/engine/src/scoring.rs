@@ -3,7 +3,7 @@
 
 use crate::catalog::{FeatureKind, TileIdx};
 use crate::features::NodeId;
-use crate::game::Game;
+use crate::game::{Follower, Game};
 use crate::geometry::{Corner, Place, Pos};
 
 /// Why points were given (or a tile was set aside).
@@ -99,7 +99,25 @@ impl Event {
 impl Game {
     /// Scores every road, city and monastery the piece `pi` completed.
     pub(crate) fn score_completed(&mut self, pi: u16) {
-        let cat = self.rules.catalog.clone();
+        let (done, n, monasteries) = self.completed_by(pi);
+        for &root in &done[..n] {
+            crate::expansions::before_completion(self, root);
+            self.score_feature(root, Reason::Completed);
+            self.board.features_mut().close(root);
+            self.return_followers(root);
+            crate::expansions::after_completion(self, root);
+        }
+        if monasteries {
+            self.board.drop_complete_monasteries(&self.rules.catalog);
+        }
+    }
+
+    /// The roots of the features the piece `pi` completed, in scoring
+    /// order (its roads and cities, then the monasteries around it), their
+    /// number, and whether a monastery is among them. Read-only, so the
+    /// catalog is borrowed, not shared anew, on every placement.
+    fn completed_by(&self, pi: u16) -> ([NodeId; 24], usize, bool) {
+        let cat = &*self.rules.catalog;
         let piece = self.board.pieces()[pi as usize];
         let def = cat.tile(piece.tile);
         // At most a handful of features complete at once: no allocation.
@@ -154,16 +172,7 @@ impl Game {
                 n += 1;
             }
         }
-        for &root in &done[..n] {
-            crate::expansions::before_completion(self, root);
-            self.score_feature(root, Reason::Completed);
-            self.board.features_mut().close(root);
-            self.return_followers(root);
-            crate::expansions::after_completion(self, root);
-        }
-        if m > 0 {
-            self.board.drop_complete_monasteries(&cat);
-        }
+        (done, n, m > 0)
     }
 
     /// The monastery node of piece `q`, if it has one.
@@ -184,13 +193,18 @@ impl Game {
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                counts[f.player.index()] += match f.figure {
-                    crate::action::Figure::Normal => 1,
-                    other => crate::expansions::majority_weight(self, other),
-                };
+                counts[f.player.index()] += self.majority_count(f);
             }
         }
         counts
+    }
+
+    /// How much follower `f` counts for its seat's majority.
+    fn majority_count(&self, f: &Follower) -> u8 {
+        match f.figure {
+            crate::action::Figure::Normal => 1,
+            other => crate::expansions::majority_weight(self, other),
+        }
     }
 
     /// Figures per seat on the feature rooted at `root`, each counted once.
@@ -283,6 +297,11 @@ impl Game {
     /// it and records the event.
     fn score_feature(&mut self, root: NodeId, reason: Reason) {
         let counts = self.followers_on(root);
+        self.score_counted(root, counts, reason);
+    }
+
+    /// [`Game::score_feature`] with the followers per seat counted already.
+    fn score_counted(&mut self, root: NodeId, counts: [u8; 6], reason: Reason) {
         let best = *counts.iter().max().unwrap_or(&0);
         if best == 0 {
             return;
@@ -337,7 +356,9 @@ impl Game {
 
     /// Unfinished roads, cities and monasteries, then farms, in that order.
     fn score_unfinished(&mut self) {
-        let mut roots = SmallList::<(u8, NodeId), 64>::new();
+        // Each feature with its followers per seat, counted in one pass
+        // over the followers (nothing moves them during this scoring).
+        let mut roots = SmallList::<(u8, NodeId, [u8; 6]), 64>::new();
         for f in &self.followers {
             let root = self.board.features().root(self.node(f.piece, f.feature));
             let order = match self.board.features().kind(root) {
@@ -347,15 +368,22 @@ impl Game {
                 FeatureKind::Field => 3,
                 FeatureKind::River => continue,
             };
-            if !roots.contains((order, root)) {
-                roots.push((order, root));
+            let (seat, weight) = (f.player.index(), self.majority_count(f));
+            if let Some(e) = roots.as_mut_slice().iter_mut().find(|e| e.1 == root) {
+                e.2[seat] += weight;
+            } else {
+                let mut counts = [0u8; 6];
+                counts[seat] = weight;
+                roots.push((order, root, counts));
             }
         }
         let roots = roots.as_mut_slice();
+        // By kind, then root (the roots are distinct, so the counts never
+        // decide the order).
         roots.sort_unstable();
-        for &(_, root) in roots.iter() {
+        for &(_, root, counts) in roots.iter() {
             if !self.board.features().is_closed(root) {
-                self.score_feature(root, Reason::GameEnd);
+                self.score_counted(root, counts, Reason::GameEnd);
             }
         }
     }
