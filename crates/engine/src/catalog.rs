@@ -293,6 +293,9 @@ pub struct TileDef {
     pub monastery: Option<u8>,
     /// Whether a river runs on it.
     pub is_river: bool,
+    /// Bit `i` set: feature `i` (of the first 64) is a road or a city, the
+    /// kinds a placement completes besides monasteries.
+    pub(crate) roads_cities: u64,
 }
 
 impl TileDef {
@@ -646,6 +649,12 @@ fn build_tile(file: &FileSpec, t: &TileSpec, names: &mut Vec<String>) -> Result<
         .iter()
         .position(|f| f.kind == FeatureKind::Monastery)
         .map(|i| i as u8);
+    let roads_cities = features
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|(_, f)| matches!(f.kind, FeatureKind::Road | FeatureKind::City))
+        .fold(0u64, |m, (i, _)| m | 1 << i);
     Ok(TileDef {
         id: format!("{}/{}", file.set, t.id),
         set: file.set.clone(),
@@ -658,6 +667,7 @@ fn build_tile(file: &FileSpec, t: &TileSpec, names: &mut Vec<String>) -> Result<
         oriented,
         monastery,
         is_river,
+        roads_cities,
     })
 }
 

@@ -200,6 +200,14 @@ impl Features {
         self.nodes[self.root(n) as usize].closed
     }
 
+    /// Whether the feature of `n` is complete and not yet scored (no open
+    /// edge, not closed), with its root: one search and one read.
+    pub(crate) fn newly_complete(&self, n: NodeId) -> Option<NodeId> {
+        let r = self.root(n);
+        let node = &self.nodes[r as usize];
+        (node.open == 0 && !node.closed).then_some(r)
+    }
+
     /// Marks the feature of `n` as scored.
     pub fn close(&mut self, n: NodeId) {
         let r = self.find(n) as usize;

@@ -99,8 +99,10 @@ impl Event {
 impl Game {
     /// Scores every road, city and monastery the piece `pi` completed.
     pub(crate) fn score_completed(&mut self, pi: u16) {
-        let (done, n, monasteries) = self.completed_by(pi);
-        for &root in &done[..n] {
+        // At most a handful of features complete at once: no allocation.
+        let mut done = SmallList::<NodeId, 24>::new();
+        let monasteries = self.completed_by(pi, &mut done);
+        for &root in done.as_mut_slice().iter() {
             crate::expansions::before_completion(self, root);
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
@@ -112,27 +114,32 @@ impl Game {
         }
     }
 
-    /// The roots of the features the piece `pi` completed, in scoring
-    /// order (its roads and cities, then the monasteries around it), their
-    /// number, and whether a monastery is among them. Read-only, so the
-    /// catalog is borrowed, not shared anew, on every placement.
-    fn completed_by(&self, pi: u16) -> ([NodeId; 24], usize, bool) {
+    /// Pushes onto `done` the roots of the features the piece `pi`
+    /// completed, in scoring order (its roads and cities by feature index,
+    /// then the monasteries around it); returns whether a surrounded
+    /// monastery is near. Read-only, so the catalog is borrowed, not shared
+    /// anew, on every placement.
+    fn completed_by(&self, pi: u16, done: &mut SmallList<NodeId, 24>) -> bool {
         let cat = &*self.rules.catalog;
+        let feats = self.board.features();
         let piece = self.board.pieces()[pi as usize];
         let def = cat.tile(piece.tile);
-        // At most a handful of features complete at once: no allocation.
-        let mut done = [0 as NodeId; 24];
-        let mut n = 0;
-        for (fi, f) in def.features.iter().enumerate() {
-            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
-                let root = self.board.features().root(piece.node_base + fi as NodeId);
-                if !done[..n].contains(&root)
-                    && !self.board.features().is_closed(root)
-                    && self.board.features().open(root) == 0
-                {
-                    done[n] = root;
-                    n += 1;
+        let mut complete = |fi: usize| {
+            if let Some(root) = feats.newly_complete(piece.node_base + fi as NodeId) {
+                if !done.contains(root) {
+                    done.push(root);
                 }
+            }
+        };
+        let mut mask = def.roads_cities;
+        while mask != 0 {
+            complete(mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+        // Features past the mask's 64 (no tile of a real set has them).
+        for (fi, f) in def.features.iter().enumerate().skip(64) {
+            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
+                complete(fi);
             }
         }
         // Monasteries on this piece or around any of its cells, taken from
@@ -166,13 +173,12 @@ impl Game {
             let Some(node) = self.monastery_node(q) else {
                 continue;
             };
-            let root = self.board.features().root(node);
-            if !done[..n].contains(&root) && !self.board.features().is_closed(root) {
-                done[n] = root;
-                n += 1;
+            let root = feats.root(node);
+            if !done.contains(root) && !feats.is_closed(root) {
+                done.push(root);
             }
         }
-        (done, n, m > 0)
+        m > 0
     }
 
     /// The monastery node of piece `q`, if it has one.

@@ -588,8 +588,7 @@ impl Expansion for Halfsies {
                     "you drew a tile this turn: place it (a half is played instead of drawing, not after)",
                 )));
             }
-            let cat = g.rules.catalog.clone();
-            if let Err(e) = g.board.check(&cat, tile, pos, rot) {
+            if let Err(e) = g.board.check(&g.rules.catalog, tile, pos, rot) {
                 return Some(Err(placement_error(&e)));
             }
             g.take_from_hand(tile);

@@ -670,11 +670,11 @@ impl Expansion for RiverRules {
 
     /// A river tile moves the river's open ends.
     fn before_place(g: &mut Game, tile: TileIdx, pos: Pos, rot: Rotation) {
-        let cat = g.rules.catalog.clone();
+        let cat = &*g.rules.catalog;
         if let Some(r) = &mut g.ext.river {
             if cat.tile(tile).is_river {
-                let ends = r.check(&g.board, &cat, tile, pos, rot).unwrap_or_default();
-                r.placed(&cat, tile, pos, rot, ends);
+                let ends = r.check(&g.board, cat, tile, pos, rot).unwrap_or_default();
+                r.placed(cat, tile, pos, rot, ends);
             }
         }
     }
