@@ -275,6 +275,7 @@ impl Game {
                 options: &rules.options,
                 on: rules.expansions,
                 map: rules.map.as_ref(),
+                tiles: self.pile.len(),
             },
             &mut self.ext,
         )?;

@@ -84,6 +84,14 @@ fn random_games_allocate_nothing_after_warm_up() {
         &["winter", "gingerbread", "plague", "inns-cathedrals"],
         &["base", "map-chips"],
         &["base", "map-chips", "river20", "cutcassonne"],
+        &[
+            "winter",
+            "gingerbread",
+            "river2",
+            "halfsies1",
+            "halfsies2",
+            "plague",
+        ],
     ] {
         for players in [2, 5] {
             let config = GameConfig::from_sets(players, 0, sets).expect("a valid set");

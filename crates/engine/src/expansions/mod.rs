@@ -108,6 +108,8 @@ pub(crate) struct SetupCtx<'a> {
     pub on: Expansions,
     /// The map, if any.
     pub map: Option<&'a MapDef>,
+    /// Tiles in the pile to draw.
+    pub tiles: usize,
 }
 
 /// What an expansion adds to the longest possible game.
@@ -694,6 +696,8 @@ pub(crate) fn after_shuffle(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>, rng: &mut
 /// the game equals one set up anew (`reset_deals_the_game_new_deals`).
 pub(crate) fn setup_into(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
     ext.skipped.clear();
+    // Every tile of the pile may be passed over: room for all of them.
+    ext.skipped.reserve(ctx.tiles);
     each!(M => {
         if ctx.on.has_family(M::FAMILY) {
             M::setup(ctx, ext)?;

@@ -503,6 +503,21 @@ impl Plague {
         p
     }
 
+    /// Room for the longest lists a game of `pieces` pieces, `segments`
+    /// feature segments and `followers` followers a seat can make: the
+    /// spreads (each target a distinct piece, from the supply or from any
+    /// flea) and the flights (every other segment of a feature, for each
+    /// follower). Reserved once a deal, so that a game with longer lists
+    /// than any before does not grow them mid-playout.
+    fn reserve_lists(&mut self, pieces: usize, segments: usize, followers: usize) {
+        self.spreads.reserve((usize::from(FLEAS) + 1) * pieces);
+        self.scratch.0.reserve(pieces);
+        self.flight_to.reserve(followers * segments);
+        self.scratch.1.reserve(segments);
+        self.flight_from.reserve(followers);
+        self.scratch.3.reserve(followers);
+    }
+
     /// [`Plague::new`] without any memory reserved: copied into an
     /// earlier deal's state, it empties that state and keeps its memory.
     fn blank() -> Plague {
@@ -2473,11 +2488,24 @@ impl Expansion for PlagueRules {
     }
 
     fn start(g: &mut Game, _start: TileIdx) {
-        match &mut g.ext.plague {
+        let cat = &*g.rules.catalog;
+        let pieces = g.board.pieces().len() + g.pile.len();
+        let segments = g.board.features().len()
+            + g.pile
+                .iter()
+                .map(|t| cat.tile(*t).features.len())
+                .sum::<usize>();
+        // A seat's followers, and one more for a big figure.
+        let followers = usize::from(g.rules.options.followers) + 1;
+        let p = match &mut g.ext.plague {
             // An earlier deal's state: emptied, its vectors kept.
-            Some(p) => p.clone_from(&Plague::blank()),
-            None => g.ext.plague = Some(Plague::new()),
-        }
+            Some(p) => {
+                p.clone_from(&Plague::blank());
+                p
+            }
+            None => g.ext.plague.insert(Plague::new()),
+        };
+        p.reserve_lists(pieces, segments, followers);
     }
 
     fn after_place(g: &mut Game, pi: u16) {
