@@ -1119,6 +1119,9 @@ impl Board {
 
     /// Joins the three places of a side to the three facing places of the
     /// neighbour, closing the neighbour's open edge there.
+    // Inlined: called for a third of the sides placed, and its entry and
+    // exit cost a fifth of its own work (callgrind).
+    #[inline(always)]
     fn join_side(&mut self, their_base: NodeId, theirs: [u8; 3], my_base: NodeId, mine: [u8; 3]) {
         // Place by place, one search for the neighbour's root serves both
         // its edge count and the union. Counts are sums over a set, so
@@ -1156,6 +1159,9 @@ impl Board {
 
     /// Records that the empty cell `pos` (entry `i` of the cell table)
     /// faces `code` on its side `side`.
+    // Inlined: called for about three sides a placement, and its entry
+    // and exit cost a quarter of its own work (callgrind).
+    #[inline(always)]
     fn add_frontier(&mut self, i: usize, pos: Pos, side: Side, code: u8) {
         let shift = 8 * side.index() as u32;
         let pow = self.key_pow[side.index()];
