@@ -250,9 +250,31 @@ impl Adjacent {
 struct FlightGroup {
     /// The segment it stands on.
     start: NodeId,
-    /// Where its destinations end in `Plague::flight_to` (they start where
-    /// the previous group's end).
+    /// Where its flights end when all the groups' flights are counted one
+    /// after another (they start where the previous group's end).
     end: u32,
+    /// Where its destinations end in `Plague::flight_to` (they start where
+    /// the previous group's end). A group with flights and none stored is
+    /// a feature with no segment on a tile with a token: every other
+    /// segment is a destination, searched only when a flight is built
+    /// (most turns build one flight or none, and the walk that counts them
+    /// costs a fraction of the search).
+    stored: u32,
+}
+
+impl FlightGroup {
+    /// Its number of flights and the range of its stored destinations,
+    /// `prev` being the group before it.
+    fn len(&self, prev: Option<&FlightGroup>) -> (u32, std::ops::Range<u32>) {
+        let (end, stored) = prev.map_or((0, 0), |g| (g.end, g.stored));
+        (self.end - end, stored..self.stored)
+    }
+
+    /// Whether its destinations are to be searched when built.
+    fn unsearched(&self, prev: Option<&FlightGroup>) -> bool {
+        let (count, stored) = self.len(prev);
+        count > 0 && stored.is_empty()
+    }
 }
 
 /// The most pieces whose tokens may change between two searches of the
@@ -812,6 +834,17 @@ fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
         f(&mut stack[..words])
     } else {
         f(&mut vec![0u64; words])
+    }
+}
+
+/// Calls `f` with `n` segment ids (all 0) to write into: on the stack
+/// for the feature lengths of real games, so that building one flight
+/// does not allocate.
+fn with_nodes<R>(n: usize, f: impl FnOnce(&mut [NodeId]) -> R) -> R {
+    let mut stack = [0 as NodeId; 512];
+    match stack.get_mut(..n) {
+        Some(buf) => f(buf),
+        None => f(&mut vec![0; n]),
     }
 }
 
@@ -1629,20 +1662,53 @@ impl Game {
         }
     }
 
-    /// The segments a follower on segment `start` can flee to: `start`
-    /// first, then every segment of the same feature reachable through
-    /// segments on tiles with no flea and no active outbreak. `seen` is as
-    /// [`Game::start_seen`] leaves it, and is left so.
+    /// Whether the Plague's state `p` stores the slots of every piece on
+    /// the board (then a flight search reads them instead of asking the
+    /// board).
+    fn slots_stored(&self, p: &Plague) -> bool {
+        p.slots_masked && p.slot_start.len() == self.board.pieces().len()
+    }
+
+    /// The number of segments of the feature of segment `n`, and whether
+    /// any of them lies on a tile with a token: one walk of the feature's
+    /// member list, several times cheaper than a flight search. With no
+    /// such segment every other segment is a destination
+    /// ([`Game::flight_reach`] reaches them all).
+    fn feature_walk(&self, p: &Plague, n: NodeId) -> (usize, bool) {
+        let mut count = 0;
+        let mut barred = false;
+        for m in self.board.features().members(n) {
+            count += 1;
+            barred |= p
+                .barred
+                .get(m as usize / 64)
+                .is_some_and(|w| w >> (m % 64) & 1 == 1);
+        }
+        (count, barred)
+    }
+
+    /// The segments a follower on segment `start` can flee to, into `out`:
+    /// `start` first, then every segment of the same feature reachable
+    /// through segments on tiles with no flea and no active outbreak, in
+    /// the order met. Returns how many were written: the search stops when
+    /// `out` is full, so `out` as long as the feature has segments holds
+    /// them all, and a shorter one holds the first ones (that is all
+    /// building the `k`-th flight needs). `seen` is as [`Game::start_seen`]
+    /// leaves it (or all clear, for a feature with no segment on a tile
+    /// with a token), and is left so.
     fn flight_reach(
         &self,
         p: &Plague,
         start: NodeId,
         seen: &mut [u64],
         nb: &mut Vec<NodeId>,
-        out: &mut Vec<NodeId>,
-    ) {
-        out.clear();
-        out.push(start);
+        out: &mut [NodeId],
+    ) -> usize {
+        let Some(first) = out.first_mut() else {
+            return 0;
+        };
+        *first = start;
+        let mut len = 1;
         let mut mark = |n: NodeId| {
             let (w, b) = (n as usize / 64, n % 64);
             let new = seen[w] & (1 << b) == 0;
@@ -1652,9 +1718,9 @@ impl Game {
         // A follower on a barred segment still leaves from it; its bit
         // stays set.
         let start_free = mark(start);
-        let stored = p.slots_masked && p.slot_start.len() == self.board.pieces().len();
+        let stored = self.slots_stored(p);
         let mut i = 0;
-        while i < out.len() {
+        'search: while i < len && len < out.len() {
             let n = out[i];
             i += 1;
             if let Some(&(s, mut mask)) = p.node_slots.get(n as usize).filter(|_| stored) {
@@ -1667,7 +1733,11 @@ impl Game {
                     let m = p.slot_node.get(s as usize + k).copied().unwrap_or(NO_NODE);
                     // Barred segments are marked already.
                     if m != NO_NODE && mark(m) {
-                        out.push(m);
+                        out[len] = m;
+                        len += 1;
+                        if len == out.len() {
+                            break 'search;
+                        }
                     }
                 }
                 continue;
@@ -1675,20 +1745,40 @@ impl Game {
             self.segment_neighbours(p, n, nb);
             for &m in nb.iter() {
                 if mark(m) {
-                    out.push(m);
+                    out[len] = m;
+                    len += 1;
+                    if len == out.len() {
+                        break 'search;
+                    }
                 }
             }
         }
         debug_assert!(
-            out[1..]
+            out[1..len]
                 .iter()
                 .all(|&m| p.is_clear(self.board.features().origin(m).0)),
             "no flight enters a tile with a token"
         );
         let from = usize::from(!start_free);
-        for &n in &out[from..] {
+        for &n in &out[from..len] {
             seen[n as usize / 64] &= !(1 << (n % 64));
         }
+        len
+    }
+
+    /// [`Game::flight_reach`] into `reach`, made as long as the feature
+    /// has segments: all of them.
+    fn flight_reach_all(
+        &self,
+        p: &Plague,
+        start: NodeId,
+        seen: &mut [u64],
+        (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
+        segments: usize,
+    ) {
+        reach.resize(segments.max(1), 0);
+        let len = self.flight_reach(p, start, seen, nb, reach);
+        reach.truncate(len);
     }
 
     /// Whether a follower may flee now with the Plague's state `p` (which
@@ -1729,8 +1819,9 @@ impl Game {
         with_bits(self.board.features().len(), |seen| {
             self.start_seen(p, seen);
             for (i, start) in self.fleeing_followers() {
-                self.flight_reach(p, start, seen, nb, reach);
-                for &m in &reach[1..] {
+                let (segments, _) = self.feature_walk(p, start);
+                self.flight_reach_all(p, start, seen, (reach, nb), segments);
+                for &m in reach.get(1..).unwrap_or_default() {
                     f(i, m);
                 }
             }
@@ -1776,17 +1867,27 @@ impl Game {
     /// Pushes the stored flights onto `out` as `flee` actions, in the order
     /// of [`Game::list_flights`].
     fn push_stored_flights(&self, p: &Plague, out: &mut Vec<Action>) {
-        let mut begin = 0;
+        let mut prev = None;
         for g in &p.flight_from {
-            let end = g.end as usize;
-            if let Some(to) = p.flight_to.get(begin..end).filter(|t| !t.is_empty()) {
-                let from = self.flight_anchor(p, g.start);
+            let (count, stored) = g.len(prev);
+            prev = Some(g);
+            if count == 0 {
+                continue;
+            }
+            let from = self.flight_anchor(p, g.start);
+            let mut push = |to: &[NodeId]| {
                 out.extend(to.iter().map(|&m| Action::Flee {
                     from,
                     to: self.flight_anchor(p, m),
                 }));
+            };
+            if stored.is_empty() {
+                self.search_unsearched(p, g.start, count as usize + 1, |reach| {
+                    push(reach.get(1..).unwrap_or_default());
+                });
+            } else if let Some(to) = p.flight_to.get(stored.start as usize..stored.end as usize) {
+                push(to);
             }
-            begin = end;
         }
     }
 
@@ -1794,9 +1895,38 @@ impl Game {
     fn nth_stored_flight(&self, p: &Plague, k: usize) -> Option<Action> {
         let at = p.flight_from.partition_point(|g| g.end as usize <= k);
         let g = p.flight_from.get(at)?;
+        let prev = at.checked_sub(1).and_then(|j| p.flight_from.get(j));
+        let i = k - prev.map_or(0, |g| g.end as usize);
+        let to = if g.unsearched(prev) {
+            // Searched as far as the destination only.
+            self.search_unsearched(p, g.start, i + 2, |reach| reach.get(i + 1).copied())?
+        } else {
+            *p.flight_to.get(g.len(prev).1.start as usize + i)?
+        };
         Some(Action::Flee {
             from: self.flight_anchor(p, g.start),
-            to: self.flight_anchor(p, *p.flight_to.get(k)?),
+            to: self.flight_anchor(p, to),
+        })
+    }
+
+    /// Calls `f` with the first `n` segments a flight search from `start`
+    /// meets ([`Game::flight_reach`]), for a group stored unsearched
+    /// ([`FlightGroup::stored`]): its feature has no segment on a tile with
+    /// a token, so the search starts with nothing seen, and the slots are
+    /// stored (it was stored so only then), so it asks nothing of the
+    /// board and fills no neighbour list.
+    fn search_unsearched<R>(
+        &self,
+        p: &Plague,
+        start: NodeId,
+        n: usize,
+        f: impl FnOnce(&[NodeId]) -> R,
+    ) -> R {
+        with_bits(self.board.features().len(), |seen| {
+            with_nodes(n, |buf| {
+                let len = self.flight_reach(p, start, seen, &mut Vec::new(), buf);
+                f(&buf[..len])
+            })
         })
     }
 
@@ -1884,6 +2014,8 @@ impl Game {
         // the end.
         let old_len = to.len();
         new_from.clear();
+        let slots = self.slots_stored(p);
+        let mut end = 0u32;
         if self.flight_turn(p) {
             with_bits(feats.len(), |seen| {
                 self.start_seen(p, seen);
@@ -1894,17 +2026,48 @@ impl Game {
                         .filter(|_| n_stale == 0 || !stale[..n_stale].contains(&feats.root(start)));
                     match kept {
                         Some(j) => {
-                            let begin = if j == 0 { 0 } else { old_from[j - 1].end };
-                            to.extend_from_within(begin as usize..old_from[j].end as usize);
+                            let (count, stored) = old_from[j].len(old_from.get(j.wrapping_sub(1)));
+                            to.extend_from_within(stored.start as usize..stored.end as usize);
+                            end += count;
                         }
                         None => {
-                            self.flight_reach(p, start, seen, &mut nb, &mut reach);
-                            to.extend_from_slice(&reach[1..]);
+                            let (segments, barred) = self.feature_walk(p, start);
+                            if !barred && slots {
+                                // Every other segment, searched only if
+                                // one is built.
+                                #[cfg(debug_assertions)]
+                                {
+                                    self.flight_reach_all(
+                                        p,
+                                        start,
+                                        seen,
+                                        (&mut reach, &mut nb),
+                                        segments,
+                                    );
+                                    debug_assert_eq!(
+                                        reach.len(),
+                                        segments,
+                                        "a walk and a search disagree"
+                                    );
+                                }
+                                end += segments.saturating_sub(1) as u32;
+                            } else {
+                                self.flight_reach_all(
+                                    p,
+                                    start,
+                                    seen,
+                                    (&mut reach, &mut nb),
+                                    segments,
+                                );
+                                to.extend_from_slice(reach.get(1..).unwrap_or_default());
+                                end += reach.len().saturating_sub(1) as u32;
+                            }
                         }
                     }
                     new_from.push(FlightGroup {
                         start,
-                        end: (to.len() - old_len) as u32,
+                        end,
+                        stored: (to.len() - old_len) as u32,
                     });
                 }
             });
@@ -2003,9 +2166,10 @@ impl Game {
             ));
         }
         let (mut reach, mut nb) = (Vec::new(), Vec::new());
+        let (segments, _) = self.feature_walk(p, start);
         with_bits(self.board.features().len(), |seen| {
             self.start_seen(p, seen);
-            self.flight_reach(p, start, seen, &mut nb, &mut reach)
+            self.flight_reach_all(p, start, seen, (&mut reach, &mut nb), segments)
         });
         if !reach.contains(&dest) {
             return Err(illegal(
@@ -2105,7 +2269,11 @@ impl Game {
             return None;
         }
         let ns = if spreads { p.spreads.len() } else { 0 };
-        let nf = if flights { p.flight_to.len() } else { 0 };
+        let nf = if flights {
+            p.flight_from.last().map_or(0, |g| g.end as usize)
+        } else {
+            0
+        };
         buf.clear();
         if follower_step {
             // What `Game::legal_actions_into` lists before the plague's.
