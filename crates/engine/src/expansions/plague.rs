@@ -2019,7 +2019,20 @@ impl Game {
         if self.flight_turn(p) {
             with_bits(feats.len(), |seen| {
                 self.start_seen(p, seen);
-                for (_, start) in self.fleeing_followers() {
+                // The followers of `fleeing_followers`, each segment once:
+                // a segment already grouped is one searched (this walks
+                // only the player's groups, not every earlier follower).
+                for fl in &self.followers {
+                    if fl.player != self.current {
+                        continue;
+                    }
+                    let start = self.node(fl.piece, fl.feature);
+                    debug_assert_eq!(feats.kind(start), self.follower_kind(fl));
+                    if feats.kind(start) == FeatureKind::Monastery
+                        || new_from.iter().any(|g| g.start == start)
+                    {
+                        continue;
+                    }
                     let kept = old_from
                         .iter()
                         .position(|g| g.start == start)
