@@ -752,7 +752,9 @@ fn each_adjacent(board: &Board, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) 
             c.step(Side::S),
             c.step(Side::W),
         ];
-        for cell in cells {
+        // A whole tile is alone in its cells: only a half shares its own.
+        let from = usize::from(piece.corner.is_none());
+        for &cell in &cells[from..] {
             for (q, _) in board.pieces_at(cell) {
                 if q != pi {
                     f(q);
@@ -792,11 +794,22 @@ fn border_slots(
             } else {
                 None
             };
+            // The piece across and its places, looked up once a side
+            // rather than once a place.
+            let theirs = beyond.and_then(|(q, qpart)| {
+                let qp = board.pieces().get(q as usize)?;
+                let places = cat
+                    .tile(qp.tile)
+                    .oriented(qp.rot)
+                    .place_feature
+                    .get(qpart as usize)?;
+                Some((q, qpart as usize * CELL_SLOTS, qp.node_base, places))
+            });
             for pl in side.places() {
-                let across = beyond.and_then(|(q, qpart)| {
+                let across = theirs.and_then(|(q, slot0, base, places)| {
                     let fp = pl.facing()?;
-                    let m = board.node_of(cat, q, qpart, fp)?;
-                    Some((q, qpart as usize * CELL_SLOTS + fp.index(), m))
+                    let m = places[fp.index()];
+                    (m != NO_FEATURE).then(|| (q, slot0 + fp.index(), base + m as NodeId))
                 });
                 f(o.place_feature[k][pl.index()], across);
             }
