@@ -244,6 +244,182 @@ impl Adjacent {
     }
 }
 
+/// Where one flea's spreads (or the supply's) come from in a
+/// [`SpreadList`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SpreadSource {
+    /// The list's shared targets (the supply's, and every latent flea's:
+    /// lifting a latent flea changes no active region).
+    Shared,
+    /// Its own targets, in the list's `listed` (an active flea whose
+    /// lifting splits a region).
+    Listed,
+    /// The free tiles next to an active piece, less those whose only
+    /// active neighbour it is (an active flea whose lifting splits no
+    /// region): known from two bit sets and its neighbours, so tiles are
+    /// not listed once per flea.
+    Others,
+}
+
+/// The spreads of one flea (or of the supply), in a [`SpreadList`].
+#[derive(Clone, Copy, Debug)]
+struct SpreadGroup {
+    /// The piece the flea leaves; `None` for the supply.
+    from: Option<u16>,
+    /// Where its spreads end when all the groups' spreads are counted one
+    /// after another (they start where the previous group's end).
+    end: u32,
+    /// Where its targets end in `SpreadList::listed` (they start where the
+    /// previous group's end); only a `Listed` group adds any.
+    listed: u32,
+    /// Where its targets are.
+    source: SpreadSource,
+}
+
+/// The legal spreads of a turn, in the order they are listed, as groups
+/// of one flea each: counting them, or building the `k`-th, does not
+/// build the flea × tile pairs (with every flea active there can be
+/// hundreds).
+#[derive(Debug, Default)]
+struct SpreadList {
+    groups: Vec<SpreadGroup>,
+    /// The targets of every `Shared` group, sorted by piece.
+    shared: Vec<u16>,
+    /// The targets of the `Listed` groups, one group after another.
+    listed: Vec<u16>,
+    /// A bit per free tile next to at least one active piece (`Others`).
+    free: Vec<u64>,
+    /// A bit per free tile next to exactly one active piece (`Others`).
+    single: Vec<u64>,
+}
+
+impl Clone for SpreadList {
+    fn clone(&self) -> SpreadList {
+        SpreadList {
+            groups: self.groups.clone(),
+            shared: self.shared.clone(),
+            listed: self.listed.clone(),
+            free: self.free.clone(),
+            single: self.single.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, src: &SpreadList) {
+        self.groups.clone_from(&src.groups);
+        self.shared.clone_from(&src.shared);
+        self.listed.clone_from(&src.listed);
+        self.free.clone_from(&src.free);
+        self.single.clone_from(&src.single);
+    }
+}
+
+impl SpreadList {
+    fn clear(&mut self) {
+        self.groups.clear();
+        self.shared.clear();
+        self.listed.clear();
+        self.free.clear();
+        self.single.clear();
+    }
+
+    /// The number of spreads.
+    fn len(&self) -> usize {
+        self.groups.last().map_or(0, |g| g.end as usize)
+    }
+
+    /// Adds a group of `count` spreads from `from`.
+    fn push(&mut self, from: Option<u16>, source: SpreadSource, count: usize) {
+        let end = self.len() + count;
+        self.groups.push(SpreadGroup {
+            from,
+            end: end as u32,
+            listed: self.listed.len() as u32,
+            source,
+        });
+    }
+
+    /// The targets of group `at`, in order, to `f` until it returns false
+    /// (then false). `adj` gives a piece's neighbours.
+    fn each_target(
+        &self,
+        at: usize,
+        adj: impl Fn(u16) -> Adjacent,
+        mut f: impl FnMut(u16) -> bool,
+    ) -> bool {
+        let Some(g) = self.groups.get(at) else {
+            return true;
+        };
+        match g.source {
+            SpreadSource::Shared => self.shared.iter().all(|&t| f(t)),
+            SpreadSource::Listed => {
+                let begin = at
+                    .checked_sub(1)
+                    .and_then(|j| self.groups.get(j))
+                    .map_or(0, |h| h.listed as usize);
+                self.listed
+                    .get(begin..g.listed as usize)
+                    .unwrap_or_default()
+                    .iter()
+                    .all(|&t| f(t))
+            }
+            SpreadSource::Others => {
+                // Its neighbours that no other active piece touches are
+                // left out.
+                let from = g.from.map_or(Adjacent::EMPTY, adj);
+                let only = |w: usize| {
+                    let mut m = 0u64;
+                    for &q in from.as_slice() {
+                        if q as usize / 64 == w {
+                            m |= 1 << (q % 64);
+                        }
+                    }
+                    m & self.single.get(w).copied().unwrap_or(0)
+                };
+                for (w, &a) in self.free.iter().enumerate() {
+                    let mut word = a & !only(w);
+                    while word != 0 {
+                        if !f((w * 64) as u16 + word.trailing_zeros() as u16) {
+                            return false;
+                        }
+                        word &= word - 1;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Every spread `(from, to)`, in order, to `f` until it returns false.
+    fn each(&self, adj: impl Fn(u16) -> Adjacent, mut f: impl FnMut(Option<u16>, u16) -> bool) {
+        for (at, g) in self.groups.iter().enumerate() {
+            if !self.each_target(at, &adj, |t| f(g.from, t)) {
+                return;
+            }
+        }
+    }
+
+    /// The `k`-th spread.
+    fn nth(&self, k: usize, adj: impl Fn(u16) -> Adjacent) -> Option<(Option<u16>, u16)> {
+        let at = self.groups.partition_point(|g| g.end as usize <= k);
+        let g = self.groups.get(at)?;
+        let begin = at
+            .checked_sub(1)
+            .and_then(|j| self.groups.get(j))
+            .map_or(0, |h| h.end as usize);
+        let mut i = k.checked_sub(begin)?;
+        let mut to = None;
+        self.each_target(at, adj, |t| {
+            if i == 0 {
+                to = Some(t);
+                return false;
+            }
+            i -= 1;
+            true
+        });
+        Some((g.from, to?))
+    }
+}
+
 /// One follower that may flee (its segment named once however many of
 /// the player's followers share it), in `Plague::flight_from`.
 #[derive(Clone, Copy, Debug)]
@@ -362,7 +538,7 @@ pub struct Plague {
     slots_masked: bool,
     /// The legal spreads `(from, to)` of the current turn, in the order they
     /// are listed, while `spreads_valid`.
-    spreads: Vec<(Option<u16>, u16)>,
+    spreads: SpreadList,
     /// Whether `spreads` was computed for the tokens and board as they are
     /// (set once the turn's tile is down, cleared by any change).
     spreads_valid: bool,
@@ -389,9 +565,9 @@ pub struct Plague {
     /// that a flight search starts from it as if those were visited.
     barred: Vec<u64>,
     /// Scratch for the searches that list spreads and flights, kept so
-    /// that listing them does not allocate: spread targets, one flight
-    /// search, one segment's neighbours, the flights' groups being
-    /// replaced.
+    /// that listing them does not allocate: spread targets (for the debug
+    /// builds' check of the spreads), one flight search, one segment's
+    /// neighbours, the flights' groups being replaced.
     scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>, Vec<FlightGroup>),
 }
 
@@ -532,7 +708,12 @@ impl Plague {
     /// follower). Reserved once a deal, so that a game with longer lists
     /// than any before does not grow them mid-playout.
     fn reserve_lists(&mut self, pieces: usize, segments: usize, followers: usize) {
-        self.spreads.reserve((usize::from(FLEAS) + 1) * pieces);
+        let s = &mut self.spreads;
+        s.groups.reserve(usize::from(FLEAS) + 1);
+        s.shared.reserve(pieces);
+        s.listed.reserve(usize::from(FLEAS) * pieces);
+        s.free.reserve(pieces.div_ceil(64));
+        s.single.reserve(pieces.div_ceil(64));
         self.scratch.0.reserve(pieces);
         self.flight_to.reserve(followers * segments);
         self.scratch.1.reserve(segments);
@@ -560,7 +741,7 @@ impl Plague {
             node_slots: Vec::new(),
             node_anchor: Vec::new(),
             slots_masked: true,
-            spreads: Vec::new(),
+            spreads: SpreadList::default(),
             spreads_valid: false,
             flight_from: Vec::new(),
             flight_to: Vec::new(),
@@ -1146,30 +1327,31 @@ impl Plague {
     /// flea moves; otherwise (all fleas active) any active one. A moving
     /// flea is lifted first: the target is judged on the board without it,
     /// and must be a new tile. (Whether the turn allows a spread at all is
-    /// the caller's to ask.)
+    /// the caller's to ask.) `check`: room for the debug builds' check of
+    /// [`Plague::all_active_spreads`].
     fn list_spreads(
         &self,
         board: &Board,
         cat: &Catalog,
-        targets: &mut Vec<u16>,
-        out: &mut Vec<(Option<u16>, u16)>,
+        check: &mut Vec<u16>,
+        out: &mut SpreadList,
     ) {
         out.clear();
         if self.supply > 0 {
-            self.spread_targets(board, cat, None, targets);
-            out.extend(targets.iter().map(|&t| (None, t)));
+            self.spread_targets(board, cat, None, &mut out.shared);
+            out.push(None, SpreadSource::Shared, out.shared.len());
             return;
         }
         if self.fleas.iter().any(|fl| !fl.is_active()) {
             // Lifting a latent flea changes no active region, and a latent
             // flea never lies next to one.
-            self.spread_targets(board, cat, None, targets);
+            self.spread_targets(board, cat, None, &mut out.shared);
             for fl in self.fleas.iter().filter(|fl| !fl.is_active()) {
-                out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
+                out.push(Some(fl.piece), SpreadSource::Shared, out.shared.len());
             }
             return;
         }
-        self.all_active_spreads(board, cat, targets, out);
+        self.all_active_spreads(board, cat, check, out);
     }
 
     /// [`Plague::list_spreads`] when every flea on the board is active: any
@@ -1177,15 +1359,20 @@ impl Plague {
     /// flea that links no other flea to its source leaves every other flea
     /// active, so its targets are the tiles next to an active piece less
     /// those whose only active neighbour it was: one pass over the active
-    /// pieces serves all such fleas. Only a flea whose lifting splits a
-    /// region is searched alone ([`Plague::spread_targets`]).
+    /// pieces serves all such fleas, and they are counted, not listed
+    /// ([`SpreadSource::Others`]). A flea whose lifting splits a region
+    /// lists the free tiles next to the active sources and the fleas still
+    /// reached, from the neighbours that pass kept. `check` is room for the
+    /// debug builds' comparison with [`Plague::spread_targets`].
     fn all_active_spreads(
         &self,
         board: &Board,
         cat: &Catalog,
-        targets: &mut Vec<u16>,
-        out: &mut Vec<(Option<u16>, u16)>,
+        check: &mut Vec<u16>,
+        out: &mut SpreadList,
     ) {
+        #[cfg(not(debug_assertions))]
+        let _ = check;
         let n = self.fleas.len();
         // The fleas next to each flea, and those next to an active source
         // (a bit per index into `fleas`, at most 18).
@@ -1208,61 +1395,115 @@ impl Plague {
         }
         let all: u32 = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
         let words = board.pieces().len().div_ceil(64);
-        with_bits(words * 64 * 3, |bits| {
-            // `once`: free tiles next to at least one active piece;
-            // `twice`: next to at least two.
-            let (once, rest) = bits.split_at_mut(words);
-            let (twice, only) = rest.split_at_mut(words);
-            let mut mark = |p: u16| {
-                for &q in self.adjacent_to(board, cat, p).as_slice() {
-                    if !self.flea_set.has(q) && !self.source_set.has(q) {
-                        let (w, b) = (q as usize / 64, 1u64 << (q % 64));
-                        twice[w] |= once[w] & b;
-                        once[w] |= b;
-                    }
-                }
-            };
-            for o in self.outbreaks.iter().filter(|o| o.active) {
-                mark(o.piece);
-            }
-            for fl in &self.fleas {
-                mark(fl.piece);
-            }
-            for (l, fl) in self.fleas.iter().enumerate() {
-                // The fleas still reached without flea `l`.
-                let without = all & !(1 << l);
-                let mut reached = from_sources & without;
-                let mut todo = reached;
-                while todo != 0 {
-                    let j = todo.trailing_zeros() as usize;
-                    todo &= todo - 1;
-                    let new = links.get(j).copied().unwrap_or(0) & without & !reached;
-                    reached |= new;
-                    todo |= new;
-                }
-                if l >= FLEAS as usize || reached != without {
-                    self.spread_targets(board, cat, Some(l), targets);
-                    out.extend(targets.iter().map(|&t| (Some(fl.piece), t)));
-                    continue;
-                }
-                // Its neighbours that no other active piece touches.
-                only.fill(0);
-                for &q in self.adjacent_to(board, cat, fl.piece).as_slice() {
+        // `free`: free tiles next to at least one active piece; `single`
+        // first holds those next to at least two.
+        out.free.resize(words, 0);
+        out.single.resize(words, 0);
+        // Each active piece's free neighbours, kept for the fleas whose
+        // lifting splits a region.
+        let mut flea_free = [Adjacent::EMPTY; FLEAS as usize];
+        let mut source_free = [Adjacent::EMPTY; OUTBREAKS];
+        let mut mark = |p: u16, keep: &mut Adjacent| {
+            for &q in self.adjacent_to(board, cat, p).as_slice() {
+                if !self.flea_set.has(q) && !self.source_set.has(q) {
                     let (w, b) = (q as usize / 64, 1u64 << (q % 64));
-                    only[w] |= once[w] & !twice[w] & b;
-                }
-                for (w, (&a, &x)) in once.iter().zip(only.iter()).enumerate() {
-                    let mut word = a & !x;
-                    while word != 0 {
-                        out.push((
-                            Some(fl.piece),
-                            (w * 64) as u16 + word.trailing_zeros() as u16,
-                        ));
-                        word &= word - 1;
-                    }
+                    out.single[w] |= out.free[w] & b;
+                    out.free[w] |= b;
+                    keep.push(q);
                 }
             }
-        });
+        };
+        for (o, keep) in self.outbreaks.iter().zip(source_free.iter_mut()) {
+            if o.active {
+                mark(o.piece, keep);
+            }
+        }
+        for (fl, keep) in self.fleas.iter().zip(flea_free.iter_mut()) {
+            mark(fl.piece, keep);
+        }
+        let mut free_count = 0;
+        for (once, twice) in out.free.iter().zip(out.single.iter_mut()) {
+            *twice = once & !*twice;
+            free_count += once.count_ones() as usize;
+        }
+        for (l, fl) in self.fleas.iter().enumerate() {
+            // The fleas still reached without flea `l`.
+            let without = all & !(1 << l);
+            let mut reached = from_sources & without;
+            let mut todo = reached;
+            while todo != 0 {
+                let j = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let new = links.get(j).copied().unwrap_or(0) & without & !reached;
+                reached |= new;
+                todo |= new;
+            }
+            if l >= FLEAS as usize || reached != without {
+                // Its targets: the free tiles next to an active source or
+                // to a flea still reached, in piece order.
+                let before = out.listed.len();
+                with_bits(board.pieces().len(), |bits| {
+                    let mut set = |q: u16| bits[q as usize / 64] |= 1 << (q % 64);
+                    source_free
+                        .iter()
+                        .flat_map(|a| a.as_slice())
+                        .for_each(|&q| set(q));
+                    let mut todo = reached;
+                    while todo != 0 {
+                        let j = todo.trailing_zeros() as usize;
+                        todo &= todo - 1;
+                        flea_free
+                            .get(j)
+                            .into_iter()
+                            .flat_map(|a| a.as_slice())
+                            .for_each(|&q| set(q));
+                    }
+                    for (w, &word) in bits.iter().enumerate() {
+                        let mut word = word;
+                        while word != 0 {
+                            out.listed
+                                .push((w * 64) as u16 + word.trailing_zeros() as u16);
+                            word &= word - 1;
+                        }
+                    }
+                });
+                let count = out.listed.len() - before;
+                out.push(Some(fl.piece), SpreadSource::Listed, count);
+                continue;
+            }
+            // Less its neighbours that no other active piece touches.
+            let only = self
+                .adjacent_to(board, cat, fl.piece)
+                .as_slice()
+                .iter()
+                .filter(|&&q| {
+                    out.single
+                        .get(q as usize / 64)
+                        .is_some_and(|w| w >> (q % 64) & 1 == 1)
+                })
+                .count();
+            out.push(Some(fl.piece), SpreadSource::Others, free_count - only);
+        }
+        // Debug builds check every group against the search that judges
+        // the board without the flea.
+        // (Compared in place: the check allocates nothing either.)
+        #[cfg(debug_assertions)]
+        for (at, g) in out.groups.iter().enumerate() {
+            self.spread_targets(board, cat, Some(at), check);
+            let mut i = 0;
+            out.each_target(
+                at,
+                |pi| self.adjacent_to(board, cat, pi),
+                |t| {
+                    debug_assert_eq!(check.get(i), Some(&t), "flea {at}'s spread {i}");
+                    i += 1;
+                    true
+                },
+            );
+            debug_assert_eq!(i, check.len(), "flea {at}'s spreads");
+            let begin = at.checked_sub(1).map_or(0, |j| out.groups[j].end);
+            debug_assert_eq!(i, (g.end - begin) as usize, "flea {at}'s count");
+        }
     }
 
     /// Lists the turn's spreads once the turn's tile is down, for the
@@ -1423,7 +1664,7 @@ impl Game {
     /// any latent flea moves; otherwise (all fleas active) any active one.
     /// A moving flea is lifted first: the target is judged on the board
     /// without it, and must be a new tile.
-    fn each_spread(&self, mut f: impl FnMut(Option<u16>, u16) -> bool) {
+    fn each_spread(&self, f: impl FnMut(Option<u16>, u16) -> bool) {
         let Some(p) = &self.ext.plague else {
             return;
         };
@@ -1436,16 +1677,13 @@ impl Game {
         } else {
             // Only if some path changed the tokens or the board without the
             // placing hook: list them now.
-            let mut v = Vec::new();
+            let mut v = SpreadList::default();
             p.list_spreads(&self.board, &self.rules.catalog, &mut Vec::new(), &mut v);
             fresh = v;
             &fresh
         };
-        for &(from, to) in spreads {
-            if !f(from, to) {
-                return;
-            }
-        }
+        let cat = &*self.rules.catalog;
+        spreads.each(|pi| p.adjacent_to(&self.board, cat, pi), f);
     }
 
     /// Whether the current player still has to spread the plague this turn
@@ -2321,7 +2559,9 @@ impl Game {
             return Some(a);
         }
         k -= buf.len();
-        if let Some(&(from, to)) = p.spreads.get(k).filter(|_| k < ns) {
+        let cat = &*self.rules.catalog;
+        let adj = |pi| p.adjacent_to(&self.board, cat, pi);
+        if let Some((from, to)) = (k < ns).then(|| p.spreads.nth(k, adj)).flatten() {
             return Some(Action::Flea {
                 to: self.tile_anchor(to),
                 from: from.map(|o| self.tile_anchor(o)),
