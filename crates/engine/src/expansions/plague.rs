@@ -1035,6 +1035,12 @@ fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
 /// for the feature lengths of real games, so that building one flight
 /// does not allocate.
 fn with_nodes<R>(n: usize, f: impl FnOnce(&mut [NodeId]) -> R) -> R {
+    // Most flights built are among a feature's first few segments: a
+    // short array is cheaper to zero than the long one.
+    if n <= 32 {
+        let mut short = [0 as NodeId; 32];
+        return f(&mut short[..n]);
+    }
     let mut stack = [0 as NodeId; 512];
     match stack.get_mut(..n) {
         Some(buf) => f(buf),
