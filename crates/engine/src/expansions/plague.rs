@@ -1488,7 +1488,11 @@ impl Plague {
                         .is_some_and(|w| w >> (q % 64) & 1 == 1)
                 })
                 .count();
-            out.push(Some(fl.piece), SpreadSource::Others, free_count - only);
+            out.push(
+                Some(fl.piece),
+                SpreadSource::Others,
+                free_count.saturating_sub(only),
+            );
         }
         // Debug builds check every group against the search that judges
         // the board without the flea.
