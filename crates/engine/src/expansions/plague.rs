@@ -338,6 +338,20 @@ impl SpreadList {
         });
     }
 
+    /// Where group `at`'s spreads start among all the spreads, and where
+    /// its targets start in `listed` (both where the group before ends).
+    fn starts(&self, at: usize) -> (usize, usize) {
+        at.checked_sub(1)
+            .and_then(|j| self.groups.get(j))
+            .map_or((0, 0), |h| (h.end as usize, h.listed as usize))
+    }
+
+    /// A `Listed` group's targets.
+    fn listed_targets(&self, at: usize) -> &[u16] {
+        let end = self.groups.get(at).map_or(0, |g| g.listed as usize);
+        self.listed.get(self.starts(at).1..end).unwrap_or_default()
+    }
+
     /// The targets of group `at`, in order, to `f` until it returns false
     /// (then false). `adj` gives a piece's neighbours.
     fn each_target(
@@ -351,17 +365,7 @@ impl SpreadList {
         };
         match g.source {
             SpreadSource::Shared => self.shared.iter().all(|&t| f(t)),
-            SpreadSource::Listed => {
-                let begin = at
-                    .checked_sub(1)
-                    .and_then(|j| self.groups.get(j))
-                    .map_or(0, |h| h.listed as usize);
-                self.listed
-                    .get(begin..g.listed as usize)
-                    .unwrap_or_default()
-                    .iter()
-                    .all(|&t| f(t))
-            }
+            SpreadSource::Listed => self.listed_targets(at).iter().all(|&t| f(t)),
             SpreadSource::Others => {
                 // Its neighbours that no other active piece touches are
                 // left out.
@@ -375,16 +379,10 @@ impl SpreadList {
                     }
                     m & self.single.get(w).copied().unwrap_or(0)
                 };
-                for (w, &a) in self.free.iter().enumerate() {
-                    let mut word = a & !only(w);
-                    while word != 0 {
-                        if !f((w * 64) as u16 + word.trailing_zeros() as u16) {
-                            return false;
-                        }
-                        word &= word - 1;
-                    }
-                }
-                true
+                self.free
+                    .iter()
+                    .enumerate()
+                    .all(|(w, &a)| each_set_bit(&[a & !only(w)], |q| f((w * 64) as u16 + q)))
             }
         }
     }
@@ -402,20 +400,23 @@ impl SpreadList {
     fn nth(&self, k: usize, adj: impl Fn(u16) -> Adjacent) -> Option<(Option<u16>, u16)> {
         let at = self.groups.partition_point(|g| g.end as usize <= k);
         let g = self.groups.get(at)?;
-        let begin = at
-            .checked_sub(1)
-            .and_then(|j| self.groups.get(j))
-            .map_or(0, |h| h.end as usize);
-        let mut i = k.checked_sub(begin)?;
-        let mut to = None;
-        self.each_target(at, adj, |t| {
-            if i == 0 {
-                to = Some(t);
-                return false;
+        let mut i = k.checked_sub(self.starts(at).0)?;
+        let to = match g.source {
+            SpreadSource::Shared => self.shared.get(i).copied(),
+            SpreadSource::Listed => self.listed_targets(at).get(i).copied(),
+            SpreadSource::Others => {
+                let mut to = None;
+                self.each_target(at, adj, |t| {
+                    if i == 0 {
+                        to = Some(t);
+                        return false;
+                    }
+                    i -= 1;
+                    true
+                });
+                to
             }
-            i -= 1;
-            true
-        });
+        };
         Some((g.from, to?))
     }
 }
@@ -1031,6 +1032,21 @@ fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
     }
 }
 
+/// Calls `f` with the index of every set bit of `bits`, lowest first,
+/// until it returns false (then false).
+fn each_set_bit(bits: &[u64], mut f: impl FnMut(u16) -> bool) -> bool {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            if !f((w * 64) as u16 + word.trailing_zeros() as u16) {
+                return false;
+            }
+            word &= word - 1;
+        }
+    }
+    true
+}
+
 /// Calls `f` with `n` segment ids (all 0) to write into: on the stack
 /// for the feature lengths of real games, so that building one flight
 /// does not allocate.
@@ -1317,13 +1333,10 @@ impl Plague {
                 }
             }
             // In piece order, as listed.
-            for (w, &word) in targets.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    out.push((w * 64) as u16 + word.trailing_zeros() as u16);
-                    word &= word - 1;
-                }
-            }
+            each_set_bit(targets, |q| {
+                out.push(q);
+                true
+            });
         });
     }
 
@@ -1464,14 +1477,10 @@ impl Plague {
                             .flat_map(|a| a.as_slice())
                             .for_each(|&q| set(q));
                     }
-                    for (w, &word) in bits.iter().enumerate() {
-                        let mut word = word;
-                        while word != 0 {
-                            out.listed
-                                .push((w * 64) as u16 + word.trailing_zeros() as u16);
-                            word &= word - 1;
-                        }
-                    }
+                    each_set_bit(bits, |q| {
+                        out.listed.push(q);
+                        true
+                    });
                 });
                 let count = out.listed.len() - before;
                 out.push(Some(fl.piece), SpreadSource::Listed, count);
@@ -1511,8 +1520,7 @@ impl Plague {
                 },
             );
             debug_assert_eq!(i, check.len(), "flea {at}'s spreads");
-            let begin = at.checked_sub(1).map_or(0, |j| out.groups[j].end);
-            debug_assert_eq!(i, (g.end - begin) as usize, "flea {at}'s count");
+            debug_assert_eq!(i, g.end as usize - out.starts(at).0, "flea {at}'s count");
         }
     }
 
