@@ -456,6 +456,24 @@ impl Clone for Board {
     }
 }
 
+/// One part of a piece on the board, for naming the feature nodes at its
+/// places ([`Board::part_places`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PartPlaces<'a> {
+    /// The piece's first feature node.
+    base: NodeId,
+    /// The feature at each place (`NO_FEATURE` where none).
+    features: &'a [u8; 16],
+}
+
+impl PartPlaces<'_> {
+    /// The feature node at `place`, if a feature lies there.
+    pub(crate) fn node(&self, place: Place) -> Option<NodeId> {
+        let f = self.features[place.index()];
+        (f != NO_FEATURE).then(|| self.base + f as NodeId)
+    }
+}
+
 impl Board {
     /// Every field but the cell table, copied into existing buffers. The
     /// destructuring makes a new field a compile error here, so no clone
@@ -692,10 +710,28 @@ impl Board {
 
     /// The feature node at `place` of part `part` of piece `pi`.
     pub(crate) fn node_of(&self, cat: &Catalog, pi: u16, part: u8, place: Place) -> Option<NodeId> {
-        let piece = &self.pieces[pi as usize];
-        let o = cat.tile(piece.tile).oriented(piece.rot);
-        let f = o.place_feature[part as usize][place.index()];
-        (f != NO_FEATURE).then(|| piece.node_base + f as NodeId)
+        self.part_places(cat, pi, part)?.node(place)
+    }
+
+    /// The places of part `part` of piece `pi`, as turned on the board:
+    /// for callers that name several places of one part (one lookup of
+    /// the piece and its orientation instead of one a place).
+    pub(crate) fn part_places<'a>(
+        &self,
+        cat: &'a Catalog,
+        pi: u16,
+        part: u8,
+    ) -> Option<PartPlaces<'a>> {
+        let piece = self.pieces.get(pi as usize)?;
+        let features = cat
+            .tile(piece.tile)
+            .oriented(piece.rot)
+            .place_feature
+            .get(part as usize)?;
+        Some(PartPlaces {
+            base: piece.node_base,
+            features,
+        })
     }
 
     /// Checks whether a tile fits at `anchor` turned by `rot`; says why not.

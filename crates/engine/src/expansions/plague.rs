@@ -979,19 +979,13 @@ fn border_slots(
             // The piece across and its places, looked up once a side
             // rather than once a place.
             let theirs = beyond.and_then(|(q, qpart)| {
-                let qp = board.pieces().get(q as usize)?;
-                let places = cat
-                    .tile(qp.tile)
-                    .oriented(qp.rot)
-                    .place_feature
-                    .get(qpart as usize)?;
-                Some((q, qpart as usize * CELL_SLOTS, qp.node_base, places))
+                let places = board.part_places(cat, q, qpart)?;
+                Some((q, qpart as usize * CELL_SLOTS, places))
             });
             for pl in side.places() {
-                let across = theirs.and_then(|(q, slot0, base, places)| {
+                let across = theirs.and_then(|(q, slot0, places)| {
                     let fp = pl.facing()?;
-                    let m = places[fp.index()];
-                    (m != NO_FEATURE).then(|| (q, slot0 + fp.index(), base + m as NodeId))
+                    Some((q, slot0 + fp.index(), places.node(fp)?))
                 });
                 f(o.place_feature[k][pl.index()], across);
             }
@@ -1023,12 +1017,16 @@ fn border_slots(
 /// Calls `f` with a bit per item for `n` items, all clear: on the stack for
 /// a board of ordinary size.
 fn with_bits<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
-    let words = n.div_ceil(64);
-    let mut stack = [0u64; 32];
-    if words <= stack.len() {
-        f(&mut stack[..words])
-    } else {
-        f(&mut vec![0u64; words])
+    with_zeroed::<u64, 32, R>(n.div_ceil(64), f)
+}
+
+/// Calls `f` with `n` zeroed items: an array of `N` on the stack when
+/// they fit, else a vector (a board far beyond any real game's).
+fn with_zeroed<T: Copy + Default, const N: usize, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+    let mut stack = [T::default(); N];
+    match stack.get_mut(..n) {
+        Some(buf) => f(buf),
+        None => f(&mut vec![T::default(); n]),
     }
 }
 
@@ -1054,13 +1052,9 @@ fn with_nodes<R>(n: usize, f: impl FnOnce(&mut [NodeId]) -> R) -> R {
     // Most flights built are among a feature's first few segments: a
     // short array is cheaper to zero than the long one.
     if n <= 32 {
-        let mut short = [0 as NodeId; 32];
-        return f(&mut short[..n]);
-    }
-    let mut stack = [0 as NodeId; 512];
-    match stack.get_mut(..n) {
-        Some(buf) => f(buf),
-        None => f(&mut vec![0; n]),
+        with_zeroed::<NodeId, 32, R>(n, f)
+    } else {
+        with_zeroed::<NodeId, 512, R>(n, f)
     }
 }
 
@@ -1486,10 +1480,10 @@ impl Plague {
                 out.push(Some(fl.piece), SpreadSource::Listed, count);
                 continue;
             }
-            // Less its neighbours that no other active piece touches.
-            let only = self
-                .adjacent_to(board, cat, fl.piece)
-                .as_slice()
+            // Less its free neighbours that no other active piece touches.
+            let only = flea_free
+                .get(l)
+                .map_or(&[][..], |a| a.as_slice())
                 .iter()
                 .filter(|&&q| {
                     out.single
@@ -2314,26 +2308,11 @@ impl Game {
                         }
                         None => {
                             let (segments, barred) = self.feature_walk(p, start);
-                            if !barred && slots {
-                                // Every other segment, searched only if
-                                // one is built.
-                                #[cfg(debug_assertions)]
-                                {
-                                    self.flight_reach_all(
-                                        p,
-                                        start,
-                                        seen,
-                                        (&mut reach, &mut nb),
-                                        segments,
-                                    );
-                                    debug_assert_eq!(
-                                        reach.len(),
-                                        segments,
-                                        "a walk and a search disagree"
-                                    );
-                                }
-                                end += segments.saturating_sub(1) as u32;
-                            } else {
+                            // Unbarred: every other segment, searched only
+                            // if one is built (debug builds search it now
+                            // to check the walk).
+                            let unsearched = !barred && slots;
+                            if !unsearched || cfg!(debug_assertions) {
                                 self.flight_reach_all(
                                     p,
                                     start,
@@ -2341,6 +2320,15 @@ impl Game {
                                     (&mut reach, &mut nb),
                                     segments,
                                 );
+                            }
+                            if unsearched {
+                                debug_assert_eq!(
+                                    reach.len(),
+                                    segments,
+                                    "a walk and a search disagree"
+                                );
+                                end += segments.saturating_sub(1) as u32;
+                            } else {
                                 to.extend_from_slice(reach.get(1..).unwrap_or_default());
                                 end += reach.len().saturating_sub(1) as u32;
                             }
