@@ -3,9 +3,73 @@
 //! whichever expansions a game plays).
 
 use crate::catalog::TileIdx;
-use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::geometry::{Corner, Place, Pos, Rotation};
+
+/// A chip colour of Map Chips, carried by [`Action::Trade`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    /// Purple.
+    Purple,
+    /// Light blue.
+    Blue,
+    /// Orange.
+    Orange,
+}
+
+impl Colour {
+    /// The three colours.
+    pub const ALL: [Colour; 3] = [Colour::Purple, Colour::Blue, Colour::Orange];
+
+    /// The name used in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Purple => "purple",
+            Colour::Blue => "blue",
+            Colour::Orange => "orange",
+        }
+    }
+}
+
+impl std::str::FromStr for Colour {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Colour, String> {
+        match s {
+            "purple" => Ok(Colour::Purple),
+            "blue" | "light blue" | "lightblue" | "light-blue" => Ok(Colour::Blue),
+            "orange" => Ok(Colour::Orange),
+            _ => Err(format!(
+                "unknown chip colour {}: use purple, blue or orange",
+                crate::limits::cut(s)
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Colour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An action that breaks a rule; the state is left unchanged. It belongs
+/// to the vocabulary because records and the rules both report it.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("{rule}: {message}")]
+pub struct IllegalAction {
+    /// The rule broken, as a short tag (`placement`, `follower`, `turn` …).
+    pub rule: &'static str,
+    /// What is wrong, in words that say what to do instead.
+    pub message: String,
+}
+
+/// An [`IllegalAction`] of a rule, with its message.
+pub(crate) fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
+    IllegalAction {
+        rule,
+        message: message.into(),
+    }
+}
 
 /// Everything a player can do; the vocabulary of `notation.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,8 +11,25 @@ use std::sync::{Arc, OnceLock};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::expansions::KNOWN_TAGS;
 use crate::geometry::{Corner, Place, Rotation, Side};
+
+/// The tags the rules read, by their fixed numbers (see [`Tag::known`]);
+/// a catalog's other tags are scenery for the renderer and are numbered
+/// after these. The catalog numbers them, not the expansions that read
+/// them, so that the ground knows nothing of the rules above it: each
+/// expansion names its own tags (`river::SOURCE`, `plague::SOURCE_TAG`, …)
+/// and turns them into numbers with [`Tag::known`], which fails the build
+/// for a name missing here.
+pub const KNOWN_TAGS: &[&str] = &[
+    "source",
+    "lake",
+    "fork",
+    "volcano",
+    "plague",
+    "gingerbread",
+    "inn",
+    "cathedral",
+];
 
 /// Index of a tile kind in a [`Catalog`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

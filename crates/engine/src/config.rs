@@ -6,10 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::expansions::halfsies::HalfOptions;
 use crate::expansions::registry::sets_help;
-use crate::expansions::river::RiverOptions;
-use crate::expansions::{ExpansionId, Expansions, Family};
+use crate::expansions::registry::{ExpansionId, Expansions};
 use crate::limits::{cut, MAX_NAME_CHARS};
 
 /// How a game is set up: the `config` object of a game record.
@@ -164,18 +162,17 @@ impl GameConfig {
                 ));
             }
         }
-        c.check_shape()?;
+        // The in-play part of `check_shape` cannot fail here: a list of
+        // sets writes no hand, chip or option.
+        c.check_sizes()?;
         Ok(c)
     }
 }
 
 impl GameConfig {
-    /// Checks the sizes of the lists and names of a configuration, and that
-    /// every field and option that belongs to one expansion comes with it.
-    /// Decision: such a field without its expansion is refused, never
-    /// silently ignored, so a typo in the expansion list cannot quietly
-    /// change the game.
-    pub fn check_shape(&self) -> Result<(), ConfigError> {
+    /// Checks the player count and names and the sizes of the lists, the
+    /// part of [`GameConfig::check_shape`] that needs no expansion's rules.
+    pub(crate) fn check_sizes(&self) -> Result<(), ConfigError> {
         use crate::limits::MAX_TILES;
         if !(2..=6).contains(&self.players.len()) {
             return Err(ConfigError::PlayerCount(self.players.len()));
@@ -206,135 +203,63 @@ impl GameConfig {
                 return Err(ConfigError::TooLong { what, len, max });
             }
         }
-        // Names are checked by the registry later; here an unknown name
-        // simply switches nothing on.
-        let families: Vec<Family> = self
-            .expansions
-            .iter()
-            .filter_map(|e| e.parse::<ExpansionId>().ok())
-            .map(ExpansionId::family)
-            .collect();
-        let has = |f: Family| families.contains(&f);
-        // (field, whose it is, what to add, whether its expansion is on)
-        let mut fields: Vec<(String, &'static str, &'static str, bool)> = Vec::new();
-        let present = [
-            ("hands", self.hands.is_some()),
-            ("chips", self.chips.is_some()),
-        ];
-        for (name, _) in present.iter().filter(|f| f.1) {
-            if let Some((family, owner, add)) = crate::expansions::owner_of(name) {
-                fields.push((format!("\"{name}\""), owner, add, has(family)));
-            }
-        }
-        for name in self.options.keys() {
-            let (owner, add, on) =
-                if let Some((family, owner, add)) = crate::expansions::owner_of(name) {
-                    (owner, add, has(family))
-                } else if name == "start_spaces" {
-                    ("a map", "\"map\": \"ukraine\"", self.map.is_some())
-                } else {
-                    continue;
-                };
-            fields.push((format!("option {}", cut(name)), owner, add, on));
-        }
-        if let Some((field, owner, add, _)) = fields.into_iter().find(|f| !f.3) {
-            return Err(ConfigError::NotInPlay { field, owner, add });
-        }
         Ok(())
     }
 }
 
+/// Reads the expansion list of a configuration (kept beside the
+/// configuration, which the registry below it does not know): every name known and
+/// played, none twice, each with the base game and map it needs.
+pub fn parse_config(config: &GameConfig) -> Result<Expansions, ConfigError> {
+    let mut set = Expansions::NONE;
+    for name in &config.expansions {
+        let id: ExpansionId = name.parse().map_err(|_| ConfigError::UnknownExpansion {
+            name: name.clone(),
+            known: crate::expansions::registry::known_keys().join(", "),
+        })?;
+        let e = id.info();
+        if !e.implemented {
+            return Err(ConfigError::NotImplemented(name.clone()));
+        }
+        if !set.insert(id) {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!("{name} is listed twice"),
+            });
+        }
+        if let Some(b) = e.needs_base.filter(|b| *b != config.base) {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!(
+                    "{} plays only with the {b} base game: set \"base\": \"{b}\"",
+                    e.name
+                ),
+            });
+        }
+        let (ids, what) = e.needs_one_of;
+        if !ids.is_empty()
+            && !config
+                .expansions
+                .iter()
+                .any(|n| ids.iter().any(|i| i.key() == n))
+        {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!("{} need {what} in \"expansions\"", e.name),
+            });
+        }
+        if e.needs_map && config.map.is_none() {
+            return Err(ConfigError::BadOption {
+                name: "expansions".into(),
+                problem: format!("{} needs a map: set \"map\": \"ukraine\"", e.key),
+            });
+        }
+    }
+    Ok(set)
+}
+
 /// Default player names, in seat order.
 pub const PLAYER_COLOURS: [&str; 6] = ["RED", "BLUE", "GREEN", "YELLOW", "BLACK", "GREY"];
-
-/// Checked rule options.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Followers each player starts with.
-    pub followers: u8,
-    /// The river's house rules.
-    pub river: RiverOptions,
-    /// The Gingerbread Man's first print run: no tile D, two tiles C.
-    pub gingerbread_misprint: bool,
-    /// Half-and-half options.
-    pub halves: HalfOptions,
-    /// On a map: the two start spaces used (1-based), default 1 and 2.
-    pub start_spaces: [u8; 2],
-}
-
-/// The options of the base game and maps, with what they take (each
-/// expansion lists its own: `Expansion::OPTIONS`).
-pub const KNOWN_OPTIONS: &[(&str, &str)] = &[
-    ("followers", "followers per player, 1–20 (default 7)"),
-    (
-        "start_spaces",
-        "on a map: the two start spaces used, e.g. [1, 3] (default [1, 2])",
-    ),
-];
-
-impl Options {
-    /// Reads the options map of a configuration.
-    pub fn parse(map: &BTreeMap<String, serde_json::Value>) -> Result<Options, ConfigError> {
-        let mut o = Options {
-            followers: 7,
-            river: RiverOptions::parse(map)?,
-            gingerbread_misprint: false,
-            halves: HalfOptions::parse(map)?,
-            start_spaces: [1, 2],
-        };
-        for (k, v) in map {
-            match k.as_str() {
-                k if RiverOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
-                k if HalfOptions::KNOWN.iter().any(|(n, _)| *n == k) => {}
-                "start_spaces" => {
-                    let bad = || ConfigError::BadOption {
-                        name: k.clone(),
-                        problem: format!(
-                            "{v} is not two different start space numbers, e.g. [1, 3]"
-                        ),
-                    };
-                    let list = v.as_array().ok_or_else(bad)?;
-                    let nums: Vec<u8> = list
-                        .iter()
-                        .map(|n| n.as_u64().filter(|n| (1..=9).contains(n)).map(|n| n as u8))
-                        .collect::<Option<_>>()
-                        .ok_or_else(bad)?;
-                    match nums.as_slice() {
-                        [a, b] if a != b => o.start_spaces = [*a, *b],
-                        _ => return Err(bad()),
-                    }
-                }
-                "gingerbread_misprint" => {
-                    o.gingerbread_misprint = v.as_bool().ok_or_else(|| ConfigError::BadOption {
-                        name: k.clone(),
-                        problem: format!("{v} is not true or false"),
-                    })?;
-                }
-                "followers" => {
-                    o.followers = v.as_u64().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
-                        ConfigError::BadOption {
-                            name: k.clone(),
-                            problem: format!("{v} is not a whole number from 1 to 20"),
-                        }
-                    })? as u8;
-                }
-                _ => {
-                    return Err(ConfigError::UnknownOption {
-                        name: k.clone(),
-                        known: KNOWN_OPTIONS
-                            .iter()
-                            .copied()
-                            .chain(crate::expansions::options())
-                            .map(|(n, d)| format!("{n} ({d})"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })
-                }
-            }
-        }
-        Ok(o)
-    }
-}
 
 /// A configuration that does not describe a playable game.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

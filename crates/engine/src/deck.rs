@@ -24,8 +24,8 @@ pub fn build(cat: &Catalog, config: &GameConfig) -> Result<Setup, ConfigError> {
     if config.base != "base" && config.base != "winter" {
         return Err(ConfigError::UnknownBase(config.base.clone()));
     }
-    let on = crate::expansions::registry::parse_config(config)?;
-    let options = crate::config::Options::parse(&config.options)?;
+    let on = crate::config::parse_config(config)?;
+    let options = crate::options::Options::parse(&config.options)?;
     let mut pile = Vec::new();
     let start = build_into(cat, config, on, &options, &mut pile, &mut Vec::new())?;
     Ok(Setup { start, pile })
@@ -40,7 +40,7 @@ pub(crate) fn build_into(
     cat: &Catalog,
     config: &GameConfig,
     on: crate::expansions::registry::Expansions,
-    options: &crate::config::Options,
+    options: &crate::options::Options,
     pile: &mut Vec<TileIdx>,
     opening: &mut Vec<TileIdx>,
 ) -> Result<TileIdx, ConfigError> {

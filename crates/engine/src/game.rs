@@ -3,20 +3,20 @@
 
 use std::sync::Arc;
 
-use thiserror::Error;
-
 use crate::board::{Board, FitTable, PlacementError};
 use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
-use crate::config::{ConfigError, GameConfig, Options};
+use crate::config::{ConfigError, GameConfig};
 use crate::deck;
-use crate::expansions::{self as ext, registry, ExpansionState, Expansions, SetupCtx};
+use crate::expansions::{self as ext, ExpansionState, Expansions, SetupCtx};
 use crate::features::NodeId;
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::map::MapDef;
+use crate::options::Options;
 use crate::scoring::Event;
 use crate::seat::Seat;
 
-pub use crate::action::{Action, Figure, Phase};
+pub(crate) use crate::action::illegal;
+pub use crate::action::{Action, Figure, IllegalAction, Phase};
 
 /// How [`Game::transition`] treats an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,23 +25,6 @@ pub(crate) enum Mode {
     Checked,
     /// The action comes from `legal_actions`: skip the checks.
     Trusted,
-}
-
-/// An action that breaks a rule; the state is left unchanged.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("{rule}: {message}")]
-pub struct IllegalAction {
-    /// The rule broken, as a short tag (`placement`, `follower`, `turn` …).
-    pub rule: &'static str,
-    /// What is wrong, in words that say what to do instead.
-    pub message: String,
-}
-
-pub(crate) fn illegal(rule: &'static str, message: impl Into<String>) -> IllegalAction {
-    IllegalAction {
-        rule,
-        message: message.into(),
-    }
 }
 
 /// A follower on the board.
@@ -216,7 +199,7 @@ impl Game {
         let options = Options::parse(&config.options)?;
         let setup = deck::build(&catalog, &config)?;
         // Checked by `deck::build` already; parsed once here for the rules.
-        let on = registry::parse_config(&config)?;
+        let on = crate::config::parse_config(&config)?;
         let map = match &config.map {
             None => None,
             Some(name) => {

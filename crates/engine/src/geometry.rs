@@ -7,14 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest coordinate, east, west, north or south, that a cell may have.
-///
-/// No game reaches it ([`crate::config::MAX_TILES`] tiles in a line from the
-/// start reach 10,000), and the board's cell keys and the Plague's compact
-/// 16-bit cells need room to spare. Every coordinate that comes from outside
-/// (records, the command line) is checked against it before it becomes a
-/// [`Pos`], so arithmetic on neighbouring cells can never overflow.
-pub const COORD_LIMIT: i32 = 16_000;
+pub use crate::limits::COORD_LIMIT;
 
 /// A cell of the board. `x` grows to the east, `y` to the south.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

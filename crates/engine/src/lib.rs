@@ -25,12 +25,15 @@ mod geometry;
 pub mod limits;
 mod map;
 pub mod openspiel;
+mod options;
 pub mod record;
+mod replay;
 pub mod rng;
 mod scoring;
 mod seat;
 mod sim;
 mod state;
+mod view;
 
 pub use action::{Action, Figure, Phase};
 pub use board::{Board, Piece, PlacementError};
@@ -38,12 +41,13 @@ pub use catalog::{
     Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, Tag, TagSet,
     TileDef, TileIdx, TileSet, BUILTIN_FILES, NO_FEATURE,
 };
-pub use config::{ConfigError, GameConfig, Options, KNOWN_OPTIONS, PLAYER_COLOURS};
+pub use config::{ConfigError, GameConfig, PLAYER_COLOURS};
 pub use deck::DECK_STREAM;
 pub use feature::{FeatureRef, FeatureView};
 pub use game::{Follower, Game, IllegalAction, PlayerState};
 pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
+pub use options::{Options, KNOWN_OPTIONS};
 pub use scoring::{Event, Reason};
 pub use seat::Seat;
 pub use sim::{play_random, play_random_with};

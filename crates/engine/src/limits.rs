@@ -6,7 +6,14 @@
 //! (board keys, 16-bit indices, arithmetic on coordinates) can be pushed past
 //! what it was built for.
 
-pub use crate::geometry::COORD_LIMIT;
+/// The largest coordinate, east, west, north or south, that a cell may have.
+///
+/// No game reaches it ([`crate::config::MAX_TILES`] tiles in a line from the
+/// start reach 10,000), and the board's cell keys and the Plague's compact
+/// 16-bit cells need room to spare. Every coordinate that comes from outside
+/// (records, the command line) is checked against it before it becomes a
+/// [`crate::Pos`], so arithmetic on neighbouring cells can never overflow.
+pub const COORD_LIMIT: i32 = 16_000;
 
 /// The largest record, in bytes, that [`crate::record::Record::parse`]
 /// reads (16 MiB). The longest possible game ([`MAX_TILES`] tiles, four

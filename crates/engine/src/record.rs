@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::action::Colour;
+use crate::action::{illegal, Action, Figure, IllegalAction};
 use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::map_chips::Colour;
 use crate::expansions::plague::{FeatureAt, TileAt};
-use crate::game::{Action, Figure, Game, IllegalAction};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::limits::MAX_RECORD_BYTES;
 
@@ -358,35 +358,6 @@ impl Record {
             actions: Vec::new(),
         }
     }
-
-    /// Replays every action.
-    pub fn replay(&self) -> Result<Game, RecordError> {
-        self.replay_to(self.actions.len())
-    }
-
-    /// Replays the first `n` actions.
-    pub fn replay_to(&self, n: usize) -> Result<Game, RecordError> {
-        let mut game = Game::new(self.config.clone())?;
-        for (index, a) in self.actions.iter().take(n).enumerate() {
-            let written =
-                || crate::limits::cut_message(&serde_json::to_string(a).unwrap_or_default());
-            let action = a.to_action(game.catalog()).map_err(|e| match e {
-                ActionError::Malformed(message) => RecordError::BadAction { index, message },
-                ActionError::Illegal(error) => RecordError::Illegal {
-                    index,
-                    action: written(),
-                    error,
-                },
-            })?;
-            game.try_apply(&action)
-                .map_err(|error| RecordError::Illegal {
-                    index,
-                    action: written(),
-                    error,
-                })?;
-        }
-        Ok(game)
-    }
 }
 
 impl ActionJson {
@@ -442,7 +413,7 @@ impl ActionJson {
             },
             ActionJson::Trade { x, y, chips } => {
                 let pos = Pos::checked(*x, *y)?;
-                let trade_rule = |m: String| ActionError::Illegal(crate::game::illegal("trade", m));
+                let trade_rule = |m: String| ActionError::Illegal(illegal("trade", m));
                 // Names first (a chip that does not exist is malformed),
                 // then the rules of a trade, reported as illegal.
                 let mut parsed = Vec::with_capacity(chips.len().min(4));

@@ -16,7 +16,7 @@ use crate::geometry::{Corner, Place, Pos};
 use crate::openspiel::ActionCodec;
 use crate::scoring::{Event, Reason};
 use crate::seat::Seat;
-use crate::state::{put, ExpansionsJson};
+use crate::view::{put, ExpansionsJson};
 
 /// Tag of the tiles that move him.
 pub const TAG: &str = "gingerbread";
@@ -371,7 +371,7 @@ impl Expansion for GingerbreadRules {
         })
     }
 
-    fn state_json(g: &Game, _viewer: crate::state::Viewer, out: &mut ExpansionsJson) {
+    fn state_json(g: &Game, _viewer: crate::view::Viewer, out: &mut ExpansionsJson) {
         let Some(gb) = g.gingerbread() else { return };
         put(
             out,

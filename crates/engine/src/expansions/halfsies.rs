@@ -22,7 +22,7 @@ use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::Event;
 use crate::seat::Seat;
-use crate::state::{put, ExpansionsJson, Viewer};
+use crate::view::{put, ExpansionsJson, Viewer};
 
 /// Half-tile set ids.
 pub const HALF_SETS: [&str; 2] = ["halfsies1", "halfsies2"];

@@ -23,7 +23,7 @@ use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
 use crate::openspiel::{ActionCodec, FOLLOWER_CODES};
 use crate::seat::Seat;
-use crate::state::{put, ExpansionsJson};
+use crate::view::{put, ExpansionsJson};
 
 /// The feature tag of a road with an inn beside it.
 pub const INN: &str = "inn";
@@ -197,7 +197,7 @@ impl Expansion for InnsCathedrals {
         }))
     }
 
-    fn state_json(g: &Game, _viewer: crate::state::Viewer, out: &mut ExpansionsJson) {
+    fn state_json(g: &Game, _viewer: crate::view::Viewer, out: &mut ExpansionsJson) {
         if let Some(b) = g.big_followers() {
             put(out, "big_followers", &b.in_supply);
         }

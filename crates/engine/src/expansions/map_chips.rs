@@ -8,9 +8,6 @@
 //! may trade 1–4 chips of one colour onto a free chip space of an unbuilt
 //! Chumak square for 1, 3, 6 or 10 points. Unused chips score nothing.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::catalog::{FeatureKind, NO_FEATURE};
 use crate::config::ConfigError;
 use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
@@ -21,7 +18,7 @@ use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
 use crate::seat::Seat;
-use crate::state::{put, ExpansionsJson, Viewer};
+use crate::view::{put, ExpansionsJson, Viewer};
 
 /// Stream number of the chip supply shuffles (see [`Rng::for_stream`]).
 pub const CHIP_STREAM: u64 = 3;
@@ -32,51 +29,8 @@ pub const SPACES: usize = 4;
 /// Points for trading 1, 2, 3 or 4 chips at once.
 pub const TRADE_POINTS: [u32; 5] = [0, 1, 3, 6, 10];
 
-/// A chip colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Colour {
-    /// Purple.
-    Purple,
-    /// Light blue.
-    Blue,
-    /// Orange.
-    Orange,
-}
-
-impl Colour {
-    /// The three colours.
-    pub const ALL: [Colour; 3] = [Colour::Purple, Colour::Blue, Colour::Orange];
-
-    /// The name used in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Colour::Purple => "purple",
-            Colour::Blue => "blue",
-            Colour::Orange => "orange",
-        }
-    }
-}
-
-impl FromStr for Colour {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Colour, String> {
-        match s {
-            "purple" => Ok(Colour::Purple),
-            "blue" | "light blue" | "lightblue" | "light-blue" => Ok(Colour::Blue),
-            "orange" => Ok(Colour::Orange),
-            _ => Err(format!(
-                "unknown chip colour {}: use purple, blue or orange",
-                crate::limits::cut(s)
-            )),
-        }
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// A chip colour: the vocabulary holds it, since a `trade` action names one.
+pub use crate::action::Colour;
 
 /// A map chip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -26,18 +26,34 @@ pub mod plague;
 pub mod registry;
 pub mod river;
 
-pub use registry::{ExpansionId, Expansions, Family, KNOWN_TAGS};
+pub use crate::catalog::KNOWN_TAGS;
+pub use registry::{ExpansionId, Expansions, Family};
+
+// Every tag an expansion reads is numbered by the catalog (the ground knows
+// no expansion): a name missing from `KNOWN_TAGS` fails the build here
+// rather than panicking in a game.
+const _: [crate::catalog::Tag; 8] = [
+    crate::catalog::Tag::known(river::SOURCE),
+    crate::catalog::Tag::known(river::LAKE),
+    crate::catalog::Tag::known(river::FORK),
+    crate::catalog::Tag::known(river::VOLCANO),
+    crate::catalog::Tag::known(plague::SOURCE_TAG),
+    crate::catalog::Tag::known(gingerbread::TAG),
+    crate::catalog::Tag::known(inns_cathedrals::INN),
+    crate::catalog::Tag::known(inns_cathedrals::CATHEDRAL),
+];
 
 use crate::catalog::{Catalog, TileIdx};
-use crate::config::{ConfigError, GameConfig, Options};
+use crate::config::{ConfigError, GameConfig};
 use crate::features::NodeId;
 use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
 use crate::openspiel::{ActionCodec, TensorPart};
+use crate::options::Options;
 use crate::rng::Rng;
 use crate::seat::Seat;
-use crate::state::{ExpansionsJson, Viewer};
+use crate::view::{ExpansionsJson, Viewer};
 
 /// The per-game state of every expansion: `None` (or empty) for those not
 /// in play. One field per expansion, owned by its module.

@@ -9,20 +9,6 @@ use std::str::FromStr;
 
 use crate::limits::cut;
 
-/// The tags the rules read, by their fixed numbers (see
-/// [`crate::Tag::known`]); a catalog's other tags are scenery for the
-/// renderer and are numbered after these.
-pub const KNOWN_TAGS: &[&str] = &[
-    super::river::SOURCE,
-    super::river::LAKE,
-    super::river::FORK,
-    super::river::VOLCANO,
-    super::plague::SOURCE_TAG,
-    super::gingerbread::TAG,
-    super::inns_cathedrals::INN,
-    super::inns_cathedrals::CATHEDRAL,
-];
-
 /// An expansion or tile set that a configuration can switch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -285,57 +271,6 @@ impl Expansions {
     pub fn of_family(self, family: Family) -> impl Iterator<Item = ExpansionId> + Clone {
         self.iter().filter(move |id| id.family() == family)
     }
-}
-
-/// Reads the expansion list of a configuration: every name known and
-/// played, none twice, each with the base game and map it needs.
-pub fn parse_config(config: &crate::GameConfig) -> Result<Expansions, crate::ConfigError> {
-    use crate::ConfigError;
-    let mut set = Expansions::NONE;
-    for name in &config.expansions {
-        let id: ExpansionId = name.parse().map_err(|_| ConfigError::UnknownExpansion {
-            name: name.clone(),
-            known: known_keys().join(", "),
-        })?;
-        let e = id.info();
-        if !e.implemented {
-            return Err(ConfigError::NotImplemented(name.clone()));
-        }
-        if !set.insert(id) {
-            return Err(ConfigError::BadOption {
-                name: "expansions".into(),
-                problem: format!("{name} is listed twice"),
-            });
-        }
-        if let Some(b) = e.needs_base.filter(|b| *b != config.base) {
-            return Err(ConfigError::BadOption {
-                name: "expansions".into(),
-                problem: format!(
-                    "{} plays only with the {b} base game: set \"base\": \"{b}\"",
-                    e.name
-                ),
-            });
-        }
-        let (ids, what) = e.needs_one_of;
-        if !ids.is_empty()
-            && !config
-                .expansions
-                .iter()
-                .any(|n| ids.iter().any(|i| i.key() == n))
-        {
-            return Err(ConfigError::BadOption {
-                name: "expansions".into(),
-                problem: format!("{} need {what} in \"expansions\"", e.name),
-            });
-        }
-        if e.needs_map && config.map.is_none() {
-            return Err(ConfigError::BadOption {
-                name: "expansions".into(),
-                problem: format!("{} needs a map: set \"map\": \"ukraine\"", e.key),
-            });
-        }
-    }
-    Ok(set)
 }
 
 #[cfg(test)]
