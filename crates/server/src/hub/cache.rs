@@ -1,0 +1,99 @@
+//! Which games are in memory: a game is loaded from the store (and its
+//! log replayed) once, on first use, and kept while it runs or anyone
+//! watches it; ended games nobody watches are swept out, and new games
+//! are refused when memory holds the most allowed.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::live::{GameHandle, LiveGame};
+use super::{unavailable, Hub};
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::GameId;
+
+impl Hub {
+    pub(super) fn cached(&self, id: &GameId) -> Option<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Keeps a game in memory. Games that are over stay while anyone is
+    /// connected to them (a rematch reaches them there), and are swept
+    /// out once nobody is.
+    pub(super) fn cache(&self, handle: Arc<GameHandle>) {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.insert(handle.id.clone(), handle);
+        let len = games.len() as u64;
+        if len > 2 * self.swept_at.load(Ordering::Relaxed) + 64 {
+            games.retain(|_, h| !h.idle_and_over());
+            self.swept_at.store(games.len() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Refuses a new game when memory holds the most games allowed (after
+    /// dropping the ended games nobody watches).
+    pub(super) fn check_room(&self) -> Result<(), ProtocolError> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= self.settings.max_live_games {
+            games.retain(|_, h| !h.idle_and_over());
+            self.swept_at.store(games.len() as u64, Ordering::Relaxed);
+        }
+        if games.len() >= self.settings.max_live_games {
+            return Err(ProtocolError::new(
+                ErrorCode::Unavailable,
+                format!(
+                    "the server is hosting its most games ({}); try again later",
+                    self.settings.max_live_games
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Marks a game over; the next sweep may drop it from memory. In
+    /// shared mode its lease, if held, is given up.
+    pub(super) fn ended(&self, handle: &GameHandle) {
+        handle.over.store(true, Ordering::Relaxed);
+        if let Some(c) = self.cluster.as_ref().filter(|c| c.holds(&handle.id)) {
+            let (c, id) = (c.clone(), handle.id.clone());
+            tokio::spawn(async move { c.release(&id).await });
+        }
+    }
+
+    /// Number of games in memory.
+    pub fn live_games(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// A game by id, from memory or rebuilt from the store.
+    pub async fn get(&self, id: &GameId) -> Result<Arc<GameHandle>, ProtocolError> {
+        if let Some(h) = self.cached(id) {
+            return Ok(h);
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(h) = self.cached(id) {
+            return Ok(h);
+        }
+        let stored = self
+            .store
+            .load_game(id)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, format!("no game {id}")))?;
+        let live = LiveGame::from_stored(&stored).map_err(unavailable)?;
+        if live.status != stored.status {
+            // Finish what a crash interrupted: the status write after the
+            // last action.
+            self.store
+                .set_status(id, live.status, None)
+                .await
+                .map_err(unavailable)?;
+        }
+        let handle = GameHandle::new(id.clone(), live);
+        self.cache(handle.clone());
+        Ok(handle)
+    }
+}

@@ -1,0 +1,315 @@
+//! New games: a request checked by the engine and the server's limits,
+//! written with its seats and their new tokens, then kept in memory with
+//! its bots set going. A rematch is a new game made from an old one.
+
+use std::sync::Arc;
+
+use bastide_bots::{BotSpec, Budget};
+use bastide_engine::{Game, GameConfig};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::live::{GameHandle, LiveGame, Occupant};
+use super::updates::rematch_update;
+use super::{now_ms, unavailable, Hub};
+use crate::clock::{ClockSpec, ClockState};
+use crate::cluster::Notice;
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::{GameId, NewGame, SeatRow, Status};
+use crate::token;
+
+/// A request to create a game.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The engine's configuration (`config` of a record); without a
+    /// `seed`, the server draws one.
+    pub config: Value,
+    /// One entry per player: `human`, `random`, `greedy` or `mcts:…`.
+    pub seats: Vec<String>,
+    /// A time control for the people (none: untimed).
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+}
+
+/// A created game, as its creator sees it (the only time tokens are shown).
+#[derive(Clone, Debug, Serialize)]
+pub struct Created {
+    /// The game's id.
+    pub id: String,
+    /// `open` (people to join) or `playing` (bots only).
+    pub status: &'static str,
+    /// Each seat, with a token and an invite link for people.
+    pub seats: Vec<CreatedSeat>,
+    /// The WebSocket path.
+    pub ws: String,
+}
+
+/// One seat of a created game.
+#[derive(Clone, Debug, Serialize)]
+pub struct CreatedSeat {
+    /// Seat number.
+    pub seat: usize,
+    /// `human` or a bot spec.
+    pub kind: String,
+    /// The seat's token: whoever holds it plays the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// A link to hand to the person who will play the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+}
+
+impl Hub {
+    /// Creates a game: checks the configuration with the engine, draws a
+    /// seed if none is given, and makes a token per person's seat.
+    pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<Created, ProtocolError> {
+        let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
+        self.check_room()?;
+        let Value::Object(mut config) = req.config else {
+            return Err(bad(
+                "config must be a JSON object, the \"config\" of a game record".into(),
+            ));
+        };
+        if !config.contains_key("seed") {
+            config.insert("seed".into(), token::random_u64().into());
+        }
+        let config: GameConfig = serde_json::from_value(Value::Object(config))
+            .map_err(|e| bad(format!("config: {e}")))?;
+        if req.seats.len() != config.players.len() {
+            return Err(bad(format!(
+                "seats names {} but the configuration has {} players: give one seat per player",
+                req.seats.len(),
+                config.players.len()
+            )));
+        }
+        let mut seats = Vec::with_capacity(req.seats.len());
+        for (i, s) in req.seats.iter().enumerate() {
+            seats.push(if s.trim() == "human" {
+                let (token, hash) = token::new_token();
+                (
+                    Occupant::Human {
+                        hash,
+                        joined: false,
+                    },
+                    Some(token),
+                )
+            } else {
+                let spec =
+                    BotSpec::parse(s).map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
+                self.check_budget(&spec)
+                    .map_err(|m| bad(format!("seat {i}: {m}")))?;
+                (Occupant::Bot(spec), None)
+            });
+        }
+        if let Some(c) = &req.clock {
+            c.check().map_err(|m| bad(format!("clock: {m}")))?;
+        }
+        let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
+        self.insert_game(GameId::random(), config, game, seats, req.clock)
+            .await
+    }
+
+    /// Writes a checked game with its seats (and their new tokens), keeps
+    /// it in memory and sets its bots going.
+    async fn insert_game(
+        self: &Arc<Hub>,
+        id: GameId,
+        config: GameConfig,
+        game: Game,
+        seats: Vec<(Occupant, Option<String>)>,
+        clock_spec: Option<ClockSpec>,
+    ) -> Result<Created, ProtocolError> {
+        let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
+        let status = if seats
+            .iter()
+            .any(|(o, _)| matches!(o, Occupant::Human { .. }))
+        {
+            Status::Open
+        } else {
+            Status::Playing
+        };
+        let created_ms = now_ms();
+        let new = NewGame {
+            id: id.clone(),
+            config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
+            status,
+            created_ms,
+            clock: clock_spec
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(|e| bad(e.to_string()))?,
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(seat, (o, _))| SeatRow {
+                    // At most six players: the engine checked.
+                    seat: seat as u8,
+                    kind: o.kind(),
+                    token_hash: match o {
+                        Occupant::Human { hash, .. } => Some(*hash),
+                        Occupant::Bot(_) => None,
+                    },
+                    joined: false,
+                })
+                .collect(),
+        };
+        self.store.create_game(&new).await.map_err(unavailable)?;
+        let n = seats.len();
+        let created = Created {
+            id: id.to_string(),
+            status: status.as_str(),
+            ws: format!("/api/games/{id}/ws"),
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(seat, (o, token))| CreatedSeat {
+                    seat,
+                    kind: o.kind(),
+                    invite: token.as_ref().map(|t| {
+                        format!(
+                            "{}/play/{id}#seat={seat}&token={t}",
+                            self.settings.public_url.trim_end_matches('/')
+                        )
+                    }),
+                    token: token.clone(),
+                })
+                .collect(),
+        };
+        let live = LiveGame {
+            config,
+            game,
+            actions: Vec::new(),
+            seats: seats.into_iter().map(|(o, _)| o).collect(),
+            status,
+            resigned: None,
+            created_ms,
+            bot_running: false,
+            rematch: None,
+            // A game of bots only has started: its clocks run (for nobody).
+            clock: clock_spec
+                .clone()
+                .filter(|_| status == Status::Playing)
+                .map(|c| ClockState::new(c, n, created_ms)),
+            clock_spec,
+            timer: None,
+        };
+        self.claim(&id, &live).await;
+        let handle = GameHandle::new(id, live);
+        self.cache(handle.clone());
+        self.schedule_bots(handle);
+        Ok(created)
+    }
+
+    /// Refuses bot budgets beyond the server's limits.
+    fn check_budget(&self, spec: &BotSpec) -> Result<(), String> {
+        if let BotSpec::Mcts(c) = spec {
+            match c.budget {
+                Budget::Iterations(n) if n > self.settings.max_mcts_iterations => {
+                    return Err(format!(
+                        "mcts:{n} is more iterations than this server allows ({})",
+                        self.settings.max_mcts_iterations
+                    ))
+                }
+                Budget::Time(t) if t > self.settings.bot_move_limit => {
+                    return Err(format!(
+                        "a bot may think at most {} ms per move here",
+                        self.settings.bot_move_limit.as_millis()
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a rematch of a game that is over: the same set-up with a
+    /// new seed, seats rotated by one (seat 1 goes first), a new token per
+    /// person. The one asking gets every seat's invite, as a creator does;
+    /// each person connected to the old game is sent their own new token.
+    /// Of two requests, the first wins; the second is told the rematch's id.
+    pub async fn rematch(
+        self: &Arc<Hub>,
+        handle: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<Created, ProtocolError> {
+        self.check_room()?;
+        let mut live = handle.live.lock().await;
+        Hub::seat_of(&live, token)?;
+        if !live.status.is_over() {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "a rematch follows a game that is over; this one is not",
+            ));
+        }
+        if let Some(r) = &live.rematch {
+            return Err(rematch_exists(r));
+        }
+        let n = live.seats.len();
+        let mut config = live.config.clone();
+        config.players.rotate_left(1);
+        if let Some(hands) = config.hands.as_mut().filter(|h| h.len() == n) {
+            hands.rotate_left(1);
+        }
+        config.seed = token::random_u64();
+        let game = Game::new(config.clone())
+            .map_err(|e| ProtocolError::new(ErrorCode::BadRequest, format!("config: {e}")))?;
+        // New seat i is old seat i + 1.
+        let seats: Vec<(Occupant, Option<String>)> = (0..n)
+            .map(|i| match &live.seats[(i + 1) % n] {
+                Occupant::Human { .. } => {
+                    let (token, hash) = token::new_token();
+                    (
+                        Occupant::Human {
+                            hash,
+                            joined: false,
+                        },
+                        Some(token),
+                    )
+                }
+                Occupant::Bot(spec) => (Occupant::Bot(spec.clone()), None),
+            })
+            .collect();
+        let id = GameId::random();
+        if !self
+            .store
+            .set_rematch(&handle.id, &id)
+            .await
+            .map_err(unavailable)?
+        {
+            // Another server process won the race.
+            let stored = self
+                .store
+                .load_game(&handle.id)
+                .await
+                .map_err(unavailable)?;
+            let r = stored.and_then(|s| s.rematch).unwrap_or_else(|| id.clone());
+            live.rematch = Some(r.clone());
+            return Err(rematch_exists(&r));
+        }
+        live.rematch = Some(id.clone());
+        let spec = live.clock_spec.clone();
+        let created = self.insert_game(id, config, game, seats, spec).await?;
+        let version = live.version();
+        let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();
+        handle.publish(|| rematch_update(version, n, &created.id, &tokens, handle));
+        // The people connected to other instances get their tokens there.
+        self.notify(
+            &handle.id,
+            Notice::Rematch {
+                game: created.id.clone(),
+                tokens,
+            },
+        )
+        .await;
+        Ok(created)
+    }
+}
+
+fn rematch_exists(id: &GameId) -> ProtocolError {
+    ProtocolError::new(
+        ErrorCode::RematchExists,
+        format!("a rematch was already started: game {id}"),
+    )
+}

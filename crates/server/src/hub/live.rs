@@ -1,0 +1,458 @@
+//! A game in memory: the cache of its store rows, with the game rebuilt
+//! by replaying the log, and the handle that holds it behind its lock
+//! with the channel its connections listen on.
+//!
+//! Everything the other rooms ask of a game's state (whose turn, whose
+//! time runs, what a seat or the lobby is shown) is answered here, so
+//! that the rules about hidden information sit in one place.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+
+use bastide_bots::BotSpec;
+use bastide_engine::record::{ActionJson, Record};
+use bastide_engine::{Game, GameConfig};
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, Mutex};
+
+use super::driver::BotJob;
+use super::updates::{audience_payload, Audience, Update, AUDIENCES};
+use crate::clock::{ClockSpec, ClockState};
+use crate::store::{GameId, Status, StoreError, StoredGame};
+use crate::token::{self, TokenHash};
+
+/// Updates a connection may fall behind by before it is told to reconnect.
+const UPDATE_QUEUE: usize = 256;
+
+/// Fields of a configuration that fix hidden information (the draw order,
+/// the deals): kept from clients until the game is over.
+const HIDDEN_CONFIG_FIELDS: [&str; 4] = ["seed", "deck", "hands", "chips"];
+
+/// Who holds a seat.
+#[derive(Clone, Debug)]
+pub(super) enum Occupant {
+    /// A person, who acts with the seat's token.
+    Human {
+        /// The token's hash.
+        hash: TokenHash,
+        /// Whether someone has claimed the seat.
+        joined: bool,
+    },
+    /// A bot, played by the server.
+    Bot(BotSpec),
+}
+
+impl Occupant {
+    pub(super) fn kind(&self) -> String {
+        match self {
+            Occupant::Human { .. } => "human".into(),
+            Occupant::Bot(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// A game in memory: a cache of the store's rows and log.
+pub(super) struct LiveGame {
+    pub(super) config: GameConfig,
+    pub(super) game: Game,
+    pub(super) actions: Vec<ActionJson>,
+    pub(super) seats: Vec<Occupant>,
+    pub(super) status: Status,
+    pub(super) resigned: Option<usize>,
+    pub(super) created_ms: i64,
+    /// A bot task is driving this game; no second one starts.
+    pub(super) bot_running: bool,
+    /// The rematch, once asked for.
+    pub(super) rematch: Option<GameId>,
+    /// The time control, for timed games.
+    pub(super) clock_spec: Option<ClockSpec>,
+    /// The clocks, once the game has started.
+    pub(super) clock: Option<ClockState>,
+    /// The task that will call time on the seat to act.
+    pub(super) timer: Option<tokio::task::AbortHandle>,
+}
+
+impl LiveGame {
+    /// Rebuilds a game from its stored rows by replaying the log.
+    pub(super) fn from_stored(stored: &StoredGame) -> Result<LiveGame, StoreError> {
+        let corrupt = |message: String| StoreError::Corrupt {
+            game: stored.id.to_string(),
+            message,
+        };
+        let config: GameConfig = serde_json::from_str(&stored.config)
+            .map_err(|e| corrupt(format!("configuration: {e}")))?;
+        let record = Record {
+            format: bastide_engine::record::FORMAT,
+            config: config.clone(),
+            actions: stored
+                .actions
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    serde_json::from_str(a).map_err(|e| corrupt(format!("action {i}: {e}")))
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let seats = stored
+            .seats
+            .iter()
+            .map(|s| match (s.kind.as_str(), s.token_hash) {
+                ("human", Some(hash)) => Ok(Occupant::Human {
+                    hash,
+                    joined: s.joined,
+                }),
+                ("human", None) => Err(corrupt(format!("seat {} has no token", s.seat))),
+                (spec, _) => BotSpec::parse(spec)
+                    .map(Occupant::Bot)
+                    .map_err(|e| corrupt(e.to_string())),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let clock_spec: Option<ClockSpec> = stored
+            .clock
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| corrupt(format!("clock: {e}")))?;
+        let mut clock = match (&clock_spec, stored.started_ms) {
+            (Some(spec), Some(t)) => Some(ClockState::new(spec.clone(), seats.len(), t)),
+            _ => None,
+        };
+        // The replay, charging each person's time as it was spent.
+        let mut game =
+            Game::new(config.clone()).map_err(|e| corrupt(format!("the configuration: {e}")))?;
+        for (i, a) in record.actions.iter().enumerate() {
+            let action = a
+                .to_action(game.catalog())
+                .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
+            let actor = game.current_player().index();
+            game.try_apply(&action)
+                .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
+            if let Some(c) = clock.as_mut() {
+                let person = matches!(seats.get(actor), Some(Occupant::Human { .. }));
+                let turn_ended = game.is_finished() || game.current_player().index() != actor;
+                let at = stored.action_times.get(i).copied().unwrap_or_default();
+                c.charge(person.then_some(actor), at, turn_ended);
+            }
+        }
+        if seats.len() != game.player_count() {
+            return Err(corrupt(format!(
+                "{} seats for {} players",
+                seats.len(),
+                game.player_count()
+            )));
+        }
+        // The log is the truth: a game whose last action ended it is
+        // finished even if the status write was lost in a crash.
+        let status = if game.is_finished() && stored.status == Status::Playing {
+            Status::Finished
+        } else {
+            stored.status
+        };
+        Ok(LiveGame {
+            config,
+            game,
+            actions: record.actions,
+            seats,
+            status,
+            resigned: stored.resigned.map(usize::from),
+            created_ms: stored.created_ms,
+            bot_running: false,
+            rematch: stored.rematch.clone(),
+            clock_spec,
+            clock,
+            timer: None,
+        })
+    }
+
+    pub(super) fn version(&self) -> u32 {
+        // The engine bounds a log far below u32::MAX actions.
+        u32::try_from(self.actions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the game needs one instance to drive it: a running game
+    /// with a bot seat (bots move by themselves) or a clock (time is
+    /// called by a timer).
+    pub(super) fn needs_driver(&self) -> bool {
+        self.status == Status::Playing
+            && (self.clock_spec.is_some()
+                || self.seats.iter().any(|s| matches!(s, Occupant::Bot(_))))
+    }
+
+    /// The seat to act while its time runs: a person in a running game.
+    pub(super) fn clocked_seat(&self) -> Option<usize> {
+        let seat = self.game.current_player().index();
+        (self.status == Status::Playing
+            && !self.game.is_finished()
+            && matches!(self.seats.get(seat), Some(Occupant::Human { .. })))
+        .then_some(seat)
+    }
+
+    /// When the seat to act runs out of time.
+    pub(super) fn deadline(&self) -> Option<i64> {
+        let seat = self.clocked_seat()?;
+        self.clock.as_ref()?.deadline(seat)
+    }
+
+    /// The clocks for clients.
+    pub(super) fn clock_json(&self) -> Option<Value> {
+        match (&self.clock, &self.clock_spec) {
+            (Some(c), _) => Some(c.to_json(self.clocked_seat())),
+            (None, Some(spec)) => Some(json!({ "spec": spec })),
+            (None, None) => None,
+        }
+    }
+
+    /// The seat a token belongs to.
+    pub(super) fn seat_for_token(&self, token: &str) -> Option<usize> {
+        token::find_seat(
+            token,
+            self.seats.iter().map(|o| match o {
+                Occupant::Human { hash, .. } => Some(hash),
+                Occupant::Bot(_) => None,
+            }),
+        )
+    }
+
+    /// The bot to move now, if any.
+    pub(super) fn bot_to_move(&self) -> Option<BotJob> {
+        if self.status != Status::Playing || self.game.is_finished() {
+            return None;
+        }
+        let seat = self.game.current_player().index();
+        match self.seats.get(seat) {
+            Some(Occupant::Bot(spec)) => Some(BotJob {
+                game: self.game.clone(),
+                spec: spec.clone(),
+                seat,
+                version: self.version(),
+                // Fresh for every move and reproducible from the game.
+                seed: self.config.seed
+                    ^ u64::from(self.version()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ seat as u64,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The configuration without its hidden fields while the game runs.
+    fn public_config(&self) -> Value {
+        let mut v = serde_json::to_value(&self.config).unwrap_or_default();
+        if !self.status.is_over() {
+            if let Some(o) = v.as_object_mut() {
+                for f in HIDDEN_CONFIG_FIELDS {
+                    o.remove(f);
+                }
+            }
+        }
+        v
+    }
+
+    fn seats_json(&self) -> Value {
+        Value::Array(
+            self.seats
+                .iter()
+                .enumerate()
+                .map(|(seat, o)| {
+                    json!({
+                        "seat": seat,
+                        "kind": o.kind(),
+                        "joined": match o {
+                            Occupant::Human { joined, .. } => *joined,
+                            Occupant::Bot(_) => true,
+                        },
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The lobby's summary of the game.
+    pub(super) fn summary(&self, id: &GameId) -> GameSummary {
+        GameSummary {
+            id: id.to_string(),
+            status: self.status.as_str(),
+            version: self.version(),
+            players: self.config.players.clone(),
+            seats: self.seats_json(),
+            scores: self.game.scores(),
+            resigned: self.resigned,
+            created: self.created_ms,
+            config: self.public_config(),
+            rematch: self.rematch.as_ref().map(ToString::to_string),
+        }
+    }
+
+    /// The record: complete once the game is over; while it runs, without
+    /// the configuration's hidden fields (the seed would give away the
+    /// draw order).
+    pub(super) fn record_json(&self) -> Value {
+        let record = Record {
+            format: bastide_engine::record::FORMAT,
+            config: self.config.clone(),
+            actions: self.actions.clone(),
+        };
+        let mut v = serde_json::to_value(&record).unwrap_or_default();
+        if let Some(c) = v.get_mut("config") {
+            *c = self.public_config();
+        }
+        v
+    }
+
+    /// The view and, for the seat to act, the legal actions.
+    /// The body of a `welcome` for `audience` at the current version;
+    /// with `full`, the audience's view and legal actions too (a hello
+    /// without `since`, or a page's embedded state).
+    pub(super) fn welcome(&self, id: &GameId, audience: Audience, full: bool) -> Value {
+        let mut welcome = json!({
+            "game": id.as_str(),
+            "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
+            "status": self.status.as_str(),
+            "version": self.version(),
+            "resigned": self.resigned,
+            "players": self.config.players,
+            "seats": self.seats_json(),
+            "config": self.public_config(),
+        });
+        if let (Some(c), Some(o)) = (self.clock_json(), welcome.as_object_mut()) {
+            o.insert("clock".into(), c);
+        }
+        if full {
+            let (view, legal) = self.payload(&self.game, audience);
+            if let Some(o) = welcome.as_object_mut() {
+                o.insert("view".into(), view);
+                if let Some(l) = legal {
+                    o.insert("legal".into(), l);
+                }
+            }
+        }
+        welcome
+    }
+
+    fn payload(&self, game: &Game, audience: Audience) -> (Value, Option<Value>) {
+        audience_payload(game, audience, self.offers_legal(audience))
+    }
+
+    /// Whether this audience is offered legal actions on its turn: a
+    /// person's seat in a running game (not a seat a bot took over).
+    pub(super) fn offers_legal(&self, audience: Audience) -> bool {
+        self.status == Status::Playing
+            && matches!(audience, Audience::Seat(s)
+                if matches!(self.seats.get(s), Some(Occupant::Human { .. })))
+    }
+
+    /// A `status` message per audience that `wanted` names; `timeout`
+    /// names a seat that ran out of time.
+    pub(super) fn status_update(
+        &self,
+        timeout: Option<usize>,
+        wanted: impl Fn(Audience) -> bool,
+    ) -> Update {
+        let text = |audience| {
+            let (view, legal) = self.payload(&self.game, audience);
+            let mut body = json!({
+                "status": self.status.as_str(),
+                "version": self.version(),
+                "resigned": self.resigned,
+                "seats": self.seats_json(),
+                "view": view,
+            });
+            if let Some(o) = body.as_object_mut() {
+                if let Some(c) = self.clock_json() {
+                    o.insert("clock".into(), c);
+                }
+                if let Some(t) = timeout {
+                    o.insert("timeout".into(), t.into());
+                }
+            }
+            if let (Some(l), Some(o)) = (legal, body.as_object_mut()) {
+                o.insert("legal".into(), l);
+            }
+            json!({ "status": body }).to_string()
+        };
+        Update::build(self.version(), self.seats.len(), wanted, text)
+    }
+}
+
+/// A game as the lobby lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// Its id.
+    pub id: String,
+    /// `open`, `playing`, `finished` or `resigned`.
+    pub status: &'static str,
+    /// Actions committed.
+    pub version: u32,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Each seat: number, kind (`human` or a bot spec) and whether it is
+    /// claimed.
+    pub seats: Value,
+    /// Points per seat.
+    pub scores: Vec<u32>,
+    /// The seat that resigned.
+    pub resigned: Option<usize>,
+    /// Unix time in milliseconds.
+    pub created: i64,
+    /// The configuration (hidden fields left out while the game runs).
+    pub config: Value,
+    /// The rematch's id, once someone asked for one.
+    pub rematch: Option<String>,
+}
+
+/// One game's handle: its cached state and its update channel.
+pub struct GameHandle {
+    pub(super) id: GameId,
+    pub(super) live: Mutex<LiveGame>,
+    pub(super) updates: broadcast::Sender<Arc<Update>>,
+    /// The game is over: the cache may drop it once nobody is connected.
+    pub(super) over: std::sync::atomic::AtomicBool,
+    /// Connections per audience: updates are written only for audiences
+    /// someone listens as.
+    pub(super) watchers: StdMutex<[u32; AUDIENCES]>,
+    /// Shared mode: the log's version when the last catch-up pass found
+    /// this copy behind ([`NOT_BEHIND`]: it was not).
+    pub(super) behind_at: AtomicU64,
+}
+
+/// [`GameHandle::behind_at`] when the copy was not behind.
+pub(super) const NOT_BEHIND: u64 = u64::MAX;
+
+impl GameHandle {
+    pub(super) fn new(id: GameId, live: LiveGame) -> Arc<GameHandle> {
+        let over = live.status.is_over();
+        Arc::new(GameHandle {
+            id,
+            live: Mutex::new(live),
+            updates: broadcast::channel(UPDATE_QUEUE).0,
+            over: std::sync::atomic::AtomicBool::new(over),
+            watchers: StdMutex::new([0; AUDIENCES]),
+            behind_at: AtomicU64::new(NOT_BEHIND),
+        })
+    }
+
+    /// Whether anyone is connected as `audience`.
+    pub(super) fn watched(&self, audience: Audience) -> bool {
+        self.watchers.lock().unwrap_or_else(|e| e.into_inner())[audience.index()] > 0
+    }
+
+    /// Whether the cache may drop this game now.
+    pub(super) fn idle_and_over(&self) -> bool {
+        self.over.load(Ordering::Relaxed) && self.updates.receiver_count() == 0
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &GameId {
+        &self.id
+    }
+
+    /// Sends an update, built only if someone is connected: the views
+    /// cost more than the rest of an action, and bot games often have no
+    /// watcher at all.
+    pub(super) fn publish(&self, update: impl FnOnce() -> Update) {
+        if self.updates.receiver_count() > 0 {
+            // A receiver may leave meanwhile: nobody watching is no error.
+            let _ = self.updates.send(Arc::new(update()));
+        }
+    }
+}

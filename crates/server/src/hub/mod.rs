@@ -1,0 +1,233 @@
+//! Live games: the in-memory cache of every game in play, rebuilt from the
+//! store's log, and the one path by which a game changes.
+//!
+//! Each game sits behind its own async mutex. An action is checked by the
+//! engine on a copy of the game, appended to the store's log, and only
+//! then applied to the cache and broadcast: an action is committed before
+//! anyone is told. Bots think on the blocking pool, outside the lock.
+//!
+//! In shared mode ([`crate::cluster`]) several instances hold copies of a
+//! game: each commit is also published, other instances' commits arrive
+//! as notices ([`Hub::on_notice`]) and are applied by the same path, gaps
+//! are filled from the log ([`Hub::sync_pass`]), and bots and timers run
+//! only on the instance holding the game's lease ([`Hub::lease_pass`]).
+//!
+//! The module is split by job, each file one room:
+//!
+//! - `live.rs`: a game in memory (its rows, its replayed game, its
+//!   clocks) and its handle, the update channel connections listen on.
+//! - `updates.rs`: who a connection speaks for, the message each
+//!   audience is sent, and how a connection attaches and catches up.
+//! - `create.rs`: new games and rematches, checked and written.
+//! - `play.rs`: seats and actions, the check-commit-broadcast path.
+//! - `driver.rs`: the bots and the clocks, which move games by
+//!   themselves.
+//! - `cache.rs`: which games are in memory, how they are loaded and
+//!   when they are dropped.
+//! - `lease.rs`: shared mode's leases, which say which instance drives
+//!   a game, and taking a game over.
+//! - `sync.rs`: shared mode's news, keeping this instance's copies in
+//!   step with the log.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bastide_engine::Game;
+use serde_json::Value;
+use tokio::sync::{Mutex, Semaphore};
+
+use crate::cluster::Cluster;
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::{GameId, Status, Store, StoreError};
+
+mod cache;
+mod create;
+mod driver;
+mod lease;
+mod live;
+mod play;
+mod sync;
+mod updates;
+
+pub use create::{CreateGame, Created, CreatedSeat};
+pub use live::{GameHandle, GameSummary};
+pub use updates::{public_view, Attached, Audience, Update, Watch};
+
+/// How the server runs games.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The address people open, for invite links (`http://host:port`).
+    pub public_url: String,
+    /// The longest a bot may think about one move; past it the bot plays
+    /// a legal move chosen without thought.
+    pub bot_move_limit: Duration,
+    /// The largest MCTS iteration budget a game may ask for.
+    pub max_mcts_iterations: u32,
+    /// How many bots may think at once (the blocking pool is larger).
+    pub bot_threads: usize,
+    /// Messages a connection may send per second, sustained.
+    pub messages_per_second: f64,
+    /// Messages a connection may send at once before the rate applies.
+    pub message_burst: f64,
+    /// The most games held in memory (open and running ones, and ended
+    /// ones still watched); past it, new games are refused.
+    pub max_live_games: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            public_url: "http://127.0.0.1:8080".into(),
+            bot_move_limit: Duration::from_secs(10),
+            max_mcts_iterations: 100_000,
+            // Well above the core count: a bot that thinks long (an
+            // iteration budget on a busy machine) must not keep the bots of
+            // other games waiting for a turn to think; the cores are
+            // shared between them instead.
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()) * 8,
+            // Far above a person's pace; a whole game's actions fit in the
+            // burst, so a fast client is never refused for playing.
+            messages_per_second: 20.0,
+            message_burst: 100.0,
+            // About 23 KiB each: about 1.1 GiB at the limit.
+            max_live_games: 50_000,
+        }
+    }
+}
+
+/// Every live game, and the one place games change.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    games: StdMutex<HashMap<GameId, Arc<GameHandle>>>,
+    /// The cache's size after its last sweep: the next sweep comes when
+    /// it has doubled, so sweeping costs O(1) per game cached.
+    swept_at: AtomicU64,
+    /// Serialises loads so that a game is replayed once.
+    loading: Mutex<()>,
+    bot_permits: Arc<Semaphore>,
+    settings: Settings,
+    /// Actions committed since the hub started (for load figures).
+    committed: AtomicU64,
+    /// The other instances, in shared mode (`--nats`).
+    cluster: Option<Arc<Cluster>>,
+}
+
+/// A store failure as a client is told of it (the cause goes to the log,
+/// not to the client).
+fn unavailable(e: StoreError) -> ProtocolError {
+    tracing::error!("store: {e}");
+    ProtocolError::new(
+        ErrorCode::Unavailable,
+        "the game store is unavailable; nothing changed, try again",
+    )
+}
+
+/// Unix time in milliseconds, as the store and the clocks count it.
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl Hub {
+    /// A hub over a store, alone on it.
+    pub fn new(store: Arc<dyn Store>, settings: Settings) -> Arc<Hub> {
+        Hub::shared(store, settings, None)
+    }
+
+    /// A hub over a store shared with other instances, which `cluster`
+    /// tells of changes (none: alone on the store).
+    pub fn shared(
+        store: Arc<dyn Store>,
+        settings: Settings,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            games: StdMutex::new(HashMap::new()),
+            swept_at: AtomicU64::new(0),
+            loading: Mutex::new(()),
+            bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
+            settings,
+            committed: AtomicU64::new(0),
+            cluster,
+        })
+    }
+
+    /// The other instances, in shared mode.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Actions committed since the hub started.
+    pub fn committed_actions(&self) -> u64 {
+        self.committed.load(Ordering::Relaxed)
+    }
+
+    /// Games with a status, newest first (at most 100).
+    pub async fn list(&self, status: Status) -> Result<Vec<GameSummary>, ProtocolError> {
+        let ids = self
+            .store
+            .games_with_status(status, 100)
+            .await
+            .map_err(unavailable)?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Ok(h) = self.get(&id).await {
+                out.push(h.live.lock().await.summary(&id));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A game's summary.
+    pub async fn summary(&self, handle: &GameHandle) -> GameSummary {
+        handle.live.lock().await.summary(&handle.id)
+    }
+
+    /// The game's record (see `LiveGame::record_json`) and whether it is
+    /// complete.
+    pub async fn record(&self, handle: &GameHandle) -> (Value, bool) {
+        let live = handle.live.lock().await;
+        (live.record_json(), live.status.is_over())
+    }
+
+    /// The public view, for spectators over HTTP.
+    pub async fn public_view(&self, handle: &GameHandle) -> Value {
+        public_view(&handle.live.lock().await.game)
+    }
+
+    /// A spectator's `welcome` body (the public view, no seat, no legal
+    /// actions) and `f` of the game, under one lock so that both are of
+    /// the same version: what a game's page embeds (`assets.rs`). Nothing
+    /// of a seat's private hand is in it.
+    pub async fn spectator_welcome<R>(
+        &self,
+        handle: &GameHandle,
+        f: impl FnOnce(&Game) -> R,
+    ) -> (Value, R) {
+        let live = handle.live.lock().await;
+        (
+            live.welcome(&handle.id, Audience::Spectator, true),
+            f(&live.game),
+        )
+    }
+
+    /// Runs `f` on the game in memory, read only (routes outside this
+    /// module, e.g. the client's feature details in `assets.rs`).
+    pub async fn inspect<R>(&self, handle: &GameHandle, f: impl FnOnce(&Game) -> R) -> R {
+        f(&handle.live.lock().await.game)
+    }
+}

@@ -1,0 +1,351 @@
+//! Seats and actions: joining, leaving, starting, resigning, and the one
+//! path by which an action changes a game. An action is checked by the
+//! engine on a copy of the game, appended to the store's log, and only
+//! then applied to the cache and broadcast; on any refusal nothing
+//! changes.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use bastide_engine::limits::cut_message;
+use bastide_engine::record::{ActionError, ActionJson};
+use bastide_engine::Game;
+
+use super::live::{GameHandle, LiveGame, Occupant};
+use super::updates::{new_events, played_text, Played, Update};
+use super::{now_ms, unavailable, Hub};
+use crate::clock::ClockState;
+use crate::cluster::Notice;
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::{Status, StoreError};
+
+impl Hub {
+    pub(super) fn seat_of(live: &LiveGame, token: &str) -> Result<usize, ProtocolError> {
+        live.seat_for_token(token).ok_or_else(|| {
+            ProtocolError::new(
+                ErrorCode::BadToken,
+                "that token is not a seat's token in this game",
+            )
+        })
+    }
+
+    /// Claims the seat a token belongs to.
+    pub async fn join(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        self.mark_joined(handle, &mut live, seat).await?;
+        Ok(seat)
+    }
+
+    /// Leaves a seat before the start: the seat shows as free again, and
+    /// its invite link stays good for whoever takes it next.
+    pub async fn leave(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        if live.status != Status::Open {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "a seat can be left only before the start; resign instead",
+            ));
+        }
+        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
+            if *joined {
+                self.store
+                    // Seats are numbered below six.
+                    .mark_left(&handle.id, seat as u8)
+                    .await
+                    .map_err(unavailable)?;
+                *joined = false;
+                self.notify(&handle.id, Notice::Changed { timeout: None })
+                    .await;
+            }
+        }
+        Ok(seat)
+    }
+
+    pub(super) async fn mark_joined(
+        &self,
+        handle: &GameHandle,
+        live: &mut LiveGame,
+        seat: usize,
+    ) -> Result<(), ProtocolError> {
+        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
+            if !*joined {
+                self.store
+                    // Seats are numbered below six.
+                    .mark_joined(&handle.id, seat as u8)
+                    .await
+                    .map_err(unavailable)?;
+                *joined = true;
+                self.notify(&handle.id, Notice::Changed { timeout: None })
+                    .await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts an open game; any seat's token may.
+    pub async fn start(
+        self: &Arc<Hub>,
+        handle: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<(), ProtocolError> {
+        {
+            let mut live = handle.live.lock().await;
+            Hub::seat_of(&live, token)?;
+            match live.status {
+                Status::Open => {}
+                Status::Playing => {
+                    return Err(ProtocolError::new(
+                        ErrorCode::BadRequest,
+                        "the game has already started",
+                    ))
+                }
+                _ => return Err(game_over()),
+            }
+            let now = now_ms();
+            if !self
+                .store
+                .start_game(&handle.id, now)
+                .await
+                .map_err(unavailable)?
+            {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    "the game has already started",
+                ));
+            }
+            live.status = Status::Playing;
+            let n = live.seats.len();
+            live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
+            self.notify(&handle.id, Notice::Changed { timeout: None })
+                .await;
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+            self.claim(&handle.id, &live).await;
+            self.arm_timer(handle, &mut live);
+        }
+        self.schedule_bots(handle.clone());
+        Ok(())
+    }
+
+    /// Ends a running game: the token's seat resigns.
+    pub async fn resign(&self, handle: &Arc<GameHandle>, seat: usize) -> Result<(), ProtocolError> {
+        let mut live = handle.live.lock().await;
+        match live.status {
+            Status::Playing => {}
+            Status::Open => {
+                return Err(ProtocolError::new(
+                    ErrorCode::NotStarted,
+                    "the game has not started: there is nothing to resign",
+                ))
+            }
+            _ => return Err(game_over()),
+        }
+        self.store
+            // Seats are numbered below six.
+            .set_status(&handle.id, Status::Resigned, Some(seat as u8))
+            .await
+            .map_err(unavailable)?;
+        live.status = Status::Resigned;
+        live.resigned = Some(seat);
+        if let Some(t) = live.timer.take() {
+            t.abort();
+        }
+        self.notify(&handle.id, Notice::Changed { timeout: None })
+            .await;
+        handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+        self.ended(handle);
+        Ok(())
+    }
+
+    /// Resigns by token (HTTP).
+    pub async fn resign_token(
+        &self,
+        handle: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<usize, ProtocolError> {
+        let seat = Hub::seat_of(&*handle.live.lock().await, token)?;
+        self.resign(handle, seat).await?;
+        Ok(seat)
+    }
+
+    /// Checks, commits and broadcasts one action for `seat`. With
+    /// `expected`, the action is refused unless the game is at that
+    /// version. On any refusal nothing changes.
+    pub async fn submit(
+        self: &Arc<Hub>,
+        handle: &Arc<GameHandle>,
+        seat: usize,
+        action: ActionJson,
+        expected: Option<u32>,
+        by_bot: bool,
+    ) -> Result<u32, ProtocolError> {
+        let version = {
+            let mut live = handle.live.lock().await;
+            match live.status {
+                Status::Playing => {}
+                Status::Open => {
+                    return Err(ProtocolError::new(
+                        ErrorCode::NotStarted,
+                        "the game has not started yet",
+                    ))
+                }
+                Status::Finished | Status::Resigned => return Err(game_over()),
+            }
+            if self.cluster.is_some() && expected.is_some_and(|v| v > live.version()) {
+                // The client saw a version our copy lacks (it came from
+                // another instance): catch up before judging the action.
+                self.resync_locked(handle, &mut live, None).await;
+            }
+            if live.game.is_finished() {
+                return Err(game_over());
+            }
+            if live.deadline().is_some_and(|d| now_ms() >= d) {
+                // The timer has not fired yet, but time is up.
+                self.flag_fall(handle, &mut live).await;
+                return Err(ProtocolError::new(
+                    ErrorCode::Timeout,
+                    "the seat to act ran out of time",
+                ));
+            }
+            if by_bot != matches!(live.seats.get(seat), Some(Occupant::Bot(_))) {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadToken,
+                    format!("seat {seat} is played by a bot now (its person ran out of time)"),
+                ));
+            }
+            let version = live.version();
+            if let Some(v) = expected.filter(|v| *v != version) {
+                return Err(ProtocolError::new(
+                    ErrorCode::StaleVersion,
+                    format!("the action was for version {v}, but the game is at version {version}: someone acted first"),
+                ));
+            }
+            let to_act = live.game.current_player().index();
+            if to_act != seat {
+                return Err(ProtocolError::new(
+                    ErrorCode::NotYourTurn,
+                    format!("seat {to_act} is to act, not seat {seat}"),
+                ));
+            }
+            let engine_action = action.to_action(live.game.catalog()).map_err(|e| match e {
+                ActionError::Malformed(m) => ProtocolError::new(ErrorCode::BadAction, m),
+                ActionError::Illegal(i) => ProtocolError::new(ErrorCode::Illegal, i.to_string()),
+            })?;
+            let mut next = live.game.clone();
+            next.try_apply(&engine_action)
+                .map_err(|e| ProtocolError::new(ErrorCode::Illegal, cut_message(&e.to_string())))?;
+            // Written as the engine would write it, so the log is canonical.
+            let action = ActionJson::from_action(&engine_action, live.game.catalog());
+            let text = serde_json::to_string(&action).map_err(|e| {
+                ProtocolError::new(
+                    ErrorCode::BadAction,
+                    format!("cannot write the action: {e}"),
+                )
+            })?;
+            let at = now_ms();
+            match self
+                .store
+                .append_action(&handle.id, version, &text, at)
+                .await
+            {
+                Ok(()) => {}
+                Err(StoreError::Conflict { .. }) => {
+                    // Another instance wrote this index first: our copy
+                    // is behind. Catch up from the log (telling our
+                    // clients what they missed) and refuse.
+                    self.resync_locked(handle, &mut live, None).await;
+                    drop(live);
+                    self.schedule_bots(handle.clone());
+                    return Err(ProtocolError::new(
+                        ErrorCode::StaleVersion,
+                        "another action was committed first",
+                    ));
+                }
+                Err(e) => return Err(unavailable(e)),
+            }
+            // Committed: now the other instances, the cache and the clients.
+            self.committed.fetch_add(1, Ordering::Relaxed);
+            let version = version + 1;
+            self.notify(
+                &handle.id,
+                Notice::Played {
+                    version,
+                    seat,
+                    action: action.clone(),
+                    at,
+                },
+            )
+            .await;
+            self.apply_committed(handle, &mut live, next, seat, action, at);
+            if live.game.is_finished() {
+                if let Err(e) = self
+                    .store
+                    .set_status(&handle.id, Status::Finished, None)
+                    .await
+                {
+                    // The log says it is finished; a reload repairs this.
+                    tracing::warn!("game {}: status not written: {e}", handle.id);
+                }
+            }
+            self.arm_timer(handle, &mut live);
+            version
+        };
+        self.schedule_bots(handle.clone());
+        Ok(version)
+    }
+
+    /// Applies a committed action (`next` is the game after it) to the
+    /// cache and tells this instance's clients.
+    pub(super) fn apply_committed(
+        &self,
+        handle: &Arc<GameHandle>,
+        live: &mut LiveGame,
+        next: Game,
+        seat: usize,
+        action: ActionJson,
+        at: i64,
+    ) {
+        let before = live.game.events().len();
+        live.game = next;
+        live.actions.push(action.clone());
+        if let Some(c) = live.clock.as_mut() {
+            let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
+            let turn_ended = live.game.is_finished() || live.game.current_player().index() != seat;
+            c.charge(person.then_some(seat), at, turn_ended);
+        }
+        let version = live.version();
+        let finished = live.game.is_finished();
+        if finished {
+            live.status = Status::Finished;
+        }
+        handle.publish(|| {
+            let events = new_events(&live.game, before);
+            let clock = live.clock_json();
+            let text = |audience| {
+                let played = Played {
+                    version,
+                    seat,
+                    action: &action,
+                    events: &events,
+                };
+                played_text(
+                    &live.game,
+                    &played,
+                    audience,
+                    live.offers_legal(audience),
+                    clock.as_ref(),
+                )
+            };
+            Update::build(version, live.seats.len(), |a| handle.watched(a), text)
+        });
+        if finished {
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
+            self.ended(handle);
+        }
+    }
+}
+
+fn game_over() -> ProtocolError {
+    ProtocolError::new(ErrorCode::GameOver, "the game is over")
+}

@@ -1,0 +1,318 @@
+//! Audiences and what they are told: each change of a game is written
+//! once per audience (a seat, or the spectators), so that no connection
+//! is ever handed another seat's text, and only for audiences someone
+//! listens as. A connection attaches here, and a client that reconnects
+//! is sent the `played` messages it missed.
+
+use std::sync::Arc;
+
+use bastide_engine::record::ActionJson;
+use bastide_engine::{Game, GameConfig, Viewer};
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+
+use super::live::{GameHandle, Occupant};
+use super::{unavailable, Hub};
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::{Status, StoreError};
+
+/// Who a connection speaks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// The person in this seat: sees that seat's view.
+    Seat(usize),
+    /// Anyone else: sees the public view.
+    Spectator,
+}
+
+/// One change of a game, written once per audience so that no connection
+/// is ever handed another seat's text.
+#[derive(Debug)]
+pub struct Update {
+    /// The game's version after the change.
+    pub version: u32,
+    /// By audience index; `None` where nobody of that audience was
+    /// connected when the update was made.
+    texts: [Option<String>; AUDIENCES],
+}
+
+/// Six seats and the spectators.
+pub(super) const AUDIENCES: usize = 7;
+
+impl Audience {
+    pub(super) fn index(self) -> usize {
+        match self {
+            Audience::Seat(s) => s.min(AUDIENCES - 2),
+            Audience::Spectator => AUDIENCES - 1,
+        }
+    }
+}
+
+impl Update {
+    /// Writes the message for each audience that `wanted` names.
+    pub(super) fn build(
+        version: u32,
+        seats: usize,
+        wanted: impl Fn(Audience) -> bool,
+        text: impl Fn(Audience) -> String,
+    ) -> Update {
+        let mut texts: [Option<String>; AUDIENCES] = Default::default();
+        for a in (0..seats.min(AUDIENCES - 1))
+            .map(Audience::Seat)
+            .chain([Audience::Spectator])
+        {
+            if wanted(a) {
+                texts[a.index()] = Some(text(a));
+            }
+        }
+        Update { version, texts }
+    }
+
+    /// The message for one audience (`None`: nobody of it was connected
+    /// when the update was made, so it is nobody's).
+    pub fn text_for(&self, audience: Audience) -> Option<&str> {
+        self.texts[audience.index()].as_deref()
+    }
+}
+
+/// What one audience sees of `game`, and the legal actions when it is
+/// that seat's turn in a running game.
+pub(super) fn audience_payload(
+    game: &Game,
+    audience: Audience,
+    playing: bool,
+) -> (Value, Option<Value>) {
+    match audience {
+        Audience::Seat(s) => {
+            let legal = (playing && !game.is_finished() && game.current_player().index() == s)
+                .then(|| serde_json::to_value(game.legal_actions_json()).unwrap_or_default());
+            // A seat the game lacks sees what a spectator sees.
+            let view = game
+                .seat(s)
+                .map_or_else(|| public_view(game), |seat| game.view_json(seat));
+            (view, legal)
+        }
+        Audience::Spectator => (public_view(game), None),
+    }
+}
+
+/// What anyone may see: the engine's view for a spectator (every hand
+/// shown by its size only, no seat).
+pub fn public_view(game: &Game) -> Value {
+    game.view(Viewer::Spectator)
+}
+
+/// The `played` message for one audience.
+pub(super) fn played_text(
+    game: &Game,
+    played: &Played<'_>,
+    audience: Audience,
+    playing: bool,
+    clock: Option<&Value>,
+) -> String {
+    let (view, legal) = audience_payload(game, audience, playing);
+    let mut body = json!({
+        "version": played.version,
+        "seat": played.seat,
+        "action": played.action,
+        "events": played.events,
+        "view": view,
+    });
+    if let Some(o) = body.as_object_mut() {
+        if let Some(l) = legal {
+            o.insert("legal".into(), l);
+        }
+        if let Some(c) = clock {
+            o.insert("clock".into(), c.clone());
+        }
+    }
+    json!({ "played": body }).to_string()
+}
+
+/// What every audience is told of one committed action.
+pub(super) struct Played<'a> {
+    pub(super) version: u32,
+    pub(super) seat: usize,
+    pub(super) action: &'a ActionJson,
+    /// The events it caused.
+    pub(super) events: &'a Value,
+}
+
+/// The events that happened after the first `before` ones.
+pub(super) fn new_events(game: &Game, before: usize) -> Value {
+    let events = game.state_json().events;
+    serde_json::to_value(events.get(before..).unwrap_or_default()).unwrap_or_default()
+}
+
+/// A connection's place among a game's audiences, given up when dropped.
+pub struct Watch {
+    handle: Arc<GameHandle>,
+    index: usize,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut w = self
+            .handle
+            .watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        w[self.index] = w[self.index].saturating_sub(1);
+    }
+}
+
+/// What a connection receives when it says hello.
+pub struct Attached {
+    /// Keeps the connection counted among its audience's; drop it when
+    /// the connection ends.
+    pub watch: Watch,
+    /// Updates after the welcome's version.
+    pub updates: broadcast::Receiver<Arc<Update>>,
+    /// The welcome message.
+    pub welcome: String,
+    /// The `played` messages the client missed, in order.
+    pub backlog: Vec<String>,
+    /// Who the connection speaks for.
+    pub audience: Audience,
+}
+
+impl Hub {
+    /// Subscribes a connection that said hello: resolves its token, and
+    /// returns its welcome and the actions it missed since `since`.
+    pub async fn attach(
+        &self,
+        handle: &Arc<GameHandle>,
+        token: Option<&str>,
+        since: Option<u32>,
+    ) -> Result<Attached, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let audience = match token {
+            Some(t) => {
+                let seat = Hub::seat_of(&live, t)?;
+                self.mark_joined(handle, &mut live, seat).await?;
+                Audience::Seat(seat)
+            }
+            None => Audience::Spectator,
+        };
+        if self.cluster.is_some() && since.is_some_and(|s| s > live.version()) {
+            // A client come from another instance may be ahead of our
+            // copy: read the log before calling it ahead of the game.
+            self.resync_locked(handle, &mut live, None).await;
+        }
+        let version = live.version();
+        if let Some(s) = since.filter(|s| *s > version) {
+            return Err(ProtocolError::new(
+                ErrorCode::BadSince,
+                format!("since {s} is ahead of the game, which is at version {version}"),
+            ));
+        }
+        // Subscribed under the lock: every update after `version` reaches
+        // this receiver, and none before it.
+        let updates = handle.updates.subscribe();
+        let watch = {
+            let index = audience.index();
+            handle.watchers.lock().unwrap_or_else(|e| e.into_inner())[index] += 1;
+            Watch {
+                handle: handle.clone(),
+                index,
+            }
+        };
+        let welcome =
+            json!({ "welcome": live.welcome(&handle.id, audience, since.is_none()) }).to_string();
+        let missed = since.filter(|s| *s < version).map(|s| {
+            // A seat a bot took over is offered no legal actions.
+            let person = matches!(audience, Audience::Seat(seat)
+                    if matches!(live.seats.get(seat), Some(Occupant::Human { .. })));
+            (
+                live.config.clone(),
+                live.actions.clone(),
+                s,
+                live.status == Status::Playing && person,
+            )
+        });
+        drop(live);
+        let backlog = match missed {
+            None => Vec::new(),
+            Some((config, actions, since, offers)) => tokio::task::spawn_blocking(move || {
+                catch_up(config, &actions, since, audience, offers)
+            })
+            .await
+            .map_err(|e| unavailable(StoreError::Url(format!("catch-up failed: {e}"))))?
+            .map_err(unavailable)?,
+        };
+        Ok(Attached {
+            watch,
+            updates,
+            welcome,
+            backlog,
+            audience,
+        })
+    }
+}
+
+/// The `rematch` message per audience: each person connected to the old
+/// game gets their own new seat's token (`tokens` by new seat).
+pub(super) fn rematch_update(
+    version: u32,
+    n: usize,
+    game: &str,
+    tokens: &[Option<String>],
+    handle: &GameHandle,
+) -> Update {
+    let text = |audience| {
+        let mut body = json!({ "game": game });
+        if let Audience::Seat(old) = audience {
+            // Old seat s is new seat s - 1.
+            let new = (old + n - 1) % n;
+            if let Some(t) = tokens.get(new).and_then(Option::as_ref) {
+                body["seat"] = new.into();
+                body["token"] = t.clone().into();
+            }
+        }
+        json!({ "rematch": body }).to_string()
+    };
+    Update::build(version, n, |a| handle.watched(a), text)
+}
+
+/// The `played` messages for one audience after version `since`, replayed
+/// from the configuration.
+fn catch_up(
+    config: GameConfig,
+    actions: &[ActionJson],
+    since: u32,
+    audience: Audience,
+    offers_legal: bool,
+) -> Result<Vec<String>, StoreError> {
+    let corrupt = |message: String| StoreError::Corrupt {
+        game: String::new(),
+        message,
+    };
+    let mut game = Game::new(config).map_err(|e| corrupt(e.to_string()))?;
+    let since = since as usize;
+    let mut out = Vec::with_capacity(actions.len().saturating_sub(since));
+    for (i, a) in actions.iter().enumerate() {
+        let action = a
+            .to_action(game.catalog())
+            .map_err(|e| corrupt(format!("action {i}: {e}")))?;
+        let before = game.events().len();
+        let actor = game.current_player().index();
+        game.try_apply(&action)
+            .map_err(|e| corrupt(format!("action {i}: {e}")))?;
+        if i >= since {
+            let events = new_events(&game, before);
+            // Legal actions as the audience would be offered them now:
+            // only the last of these messages can be acted on anyway.
+            let playing = offers_legal;
+            let version = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            // Past clocks are not rebuilt; the welcome has today's.
+            let played = Played {
+                version,
+                seat: actor,
+                action: a,
+                events: &events,
+            };
+            out.push(played_text(&game, &played, audience, playing, None));
+        }
+    }
+    Ok(out)
+}
