@@ -3,7 +3,6 @@
 //! whichever expansions a game plays).
 
 use crate::catalog::TileIdx;
-use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 
 /// A chip colour of Map Chips, carried by [`Action::Trade`].
@@ -243,5 +242,69 @@ impl Action {
             | Action::Gingerbread { pos, .. } => Some(pos),
             _ => None,
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Naming tiles and places in actions (the Plague's `flea` and `flee`)
+
+/// A tile named in an action: its cell and, for a half, its corner. Kept
+/// small (cells fit in 16 bits) so that adding these actions does not make
+/// every [`Action`] bigger than a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+}
+
+impl TileAt {
+    /// The tile at `pos` (`None` when the cell is out of range).
+    pub fn new(pos: Pos, half: Option<Corner>) -> Option<TileAt> {
+        Some(TileAt {
+            x: pos.x.try_into().ok()?,
+            y: pos.y.try_into().ok()?,
+            half,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
+    }
+}
+
+/// A feature named in an action by one of its places: cell, half, place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureAt {
+    /// Column.
+    pub x: i16,
+    /// Row.
+    pub y: i16,
+    /// The half's corner, for a cell with half tiles.
+    pub half: Option<Corner>,
+    /// A place of the feature.
+    pub place: Place,
+}
+
+impl FeatureAt {
+    /// The feature at `place` of the tile at `pos` (`None` when the cell is
+    /// out of range).
+    pub fn new(pos: Pos, half: Option<Corner>, place: Place) -> Option<FeatureAt> {
+        let t = TileAt::new(pos, half)?;
+        Some(FeatureAt {
+            x: t.x,
+            y: t.y,
+            half,
+            place,
+        })
+    }
+
+    /// Its cell.
+    pub fn pos(self) -> Pos {
+        Pos::new(self.x.into(), self.y.into())
     }
 }

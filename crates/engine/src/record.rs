@@ -6,9 +6,9 @@ use thiserror::Error;
 
 use crate::action::Colour;
 use crate::action::{illegal, Action, Figure, IllegalAction};
+use crate::action::{FeatureAt, TileAt};
 use crate::catalog::Catalog;
 use crate::config::{ConfigError, GameConfig};
-use crate::expansions::plague::{FeatureAt, TileAt};
 use crate::geometry::{Corner, Place, Pos, Rotation};
 use crate::limits::MAX_RECORD_BYTES;
 
