@@ -7,7 +7,6 @@ use crate::game::Game;
 use crate::record::ActionJson;
 use crate::scoring::{Event, Reason};
 use crate::seat::Seat;
-pub(crate) use crate::view::put;
 pub use crate::view::{ExpansionsJson, Seen, Viewer};
 
 /// A snapshot of a game in the notation's names.
