@@ -15,6 +15,7 @@
 mod action;
 mod board;
 mod catalog;
+mod codec;
 mod config;
 mod deck;
 pub mod expansions;

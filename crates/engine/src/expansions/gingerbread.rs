@@ -9,11 +9,11 @@
 //! gingerbread tile brings him back.
 
 use crate::catalog::{FeatureKind, Tag, TileIdx};
+use crate::codec::ActionCodec;
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Corner, Place, Pos};
-use crate::openspiel::ActionCodec;
 use crate::scoring::{Event, Reason};
 use crate::seat::Seat;
 use crate::view::{put, ExpansionsJson};
@@ -289,7 +289,7 @@ impl Expansion for GingerbreadRules {
         (1, 0)
     }
 
-    fn tensor(g: &Game, _player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, _player: Seat, t: &mut crate::codec::TensorPart<'_>) {
         if let Some(n) = g.gingerbread().and_then(|m| m.at) {
             let (pi, fi) = g.board().features().origin(n);
             t.set(0, g.feature_anchor(pi, fi).0, 1.0);

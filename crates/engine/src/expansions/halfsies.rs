@@ -14,11 +14,11 @@
 use std::collections::BTreeMap;
 
 use crate::catalog::{Catalog, TileIdx};
+use crate::codec::ActionCodec;
 use crate::config::ConfigError;
 use crate::expansions::{Expansion, ExpansionId, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, placement_error, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
-use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::Event;
 use crate::seat::Seat;
@@ -448,12 +448,12 @@ impl Expansion for Halfsies {
         (0, 2 * kinds + g.player_count() + 1)
     }
 
-    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
         let player = player.index();
         let kinds = g.catalog().tiles().len();
         let n = g.player_count();
         let Some(h) = g.halves() else { return };
-        let count = |tiles: &[TileIdx], t: &mut crate::openspiel::TensorPart<'_>| {
+        let count = |tiles: &[TileIdx], t: &mut crate::codec::TensorPart<'_>| {
             let mut c = vec![0u32; kinds];
             for x in tiles {
                 if let Some(k) = c.get_mut(x.0 as usize) {

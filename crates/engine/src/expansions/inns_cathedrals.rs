@@ -18,10 +18,10 @@
 
 use crate::action::Figure;
 use crate::catalog::{FeatureKind, Tag, TileIdx};
+use crate::codec::{ActionCodec, FOLLOWER_CODES};
 use crate::expansions::{Expansion, Family};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
-use crate::openspiel::{ActionCodec, FOLLOWER_CODES};
 use crate::seat::Seat;
 use crate::view::{put, ExpansionsJson};
 
@@ -123,7 +123,7 @@ impl Expansion for InnsCathedrals {
         (g.player_count(), g.player_count())
     }
 
-    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
         let n = g.player_count();
         for f in g.followers().iter().filter(|f| f.figure == Figure::Big) {
             let rel = f.player.after(player, n);

@@ -9,12 +9,12 @@
 //! Chumak square for 1, 3, 6 or 10 points. Unused chips score nothing.
 
 use crate::catalog::{FeatureKind, NO_FEATURE};
+use crate::codec::ActionCodec;
 use crate::config::ConfigError;
 use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Side};
 use crate::map::MapDef;
-use crate::openspiel::ActionCodec;
 use crate::rng::Rng;
 use crate::scoring::{Event, Reason};
 use crate::seat::Seat;
@@ -513,7 +513,7 @@ impl Expansion for MapChips {
         (3, 6 + g.player_count() + 1)
     }
 
-    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
         let player = player.index();
         let Some(c) = g.chips() else { return };
         let board = g.board();

@@ -44,12 +44,12 @@ const _: [crate::catalog::Tag; 8] = [
 ];
 
 use crate::catalog::{Catalog, TileIdx};
+use crate::codec::{ActionCodec, TensorPart};
 use crate::config::{ConfigError, GameConfig};
 use crate::features::NodeId;
 use crate::game::{Action, Figure, Follower, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Rotation};
 use crate::map::MapDef;
-use crate::openspiel::{ActionCodec, TensorPart};
 use crate::options::Options;
 use crate::rng::Rng;
 use crate::seat::Seat;
@@ -456,7 +456,7 @@ pub(crate) trait Expansion {
     /// Its part of the state as `viewer` may see it, under its keys of the
     /// notation: a secret hand goes in only through [`Viewer::see`]. The
     /// one statement of what it shows: the JSON views and a seat's
-    /// [`crate::openspiel::Observation`] are both this.
+    /// [`crate::codec::Observation`] are both this.
     fn state_json(_g: &Game, _viewer: Viewer, _out: &mut ExpansionsJson) {}
 
     /// Puts back tiles nobody has seen yet before the pile is reshuffled;

@@ -48,9 +48,9 @@ pub use regions::adjacent_pieces;
 pub use views::{FleaJson, OutbreakJson, PlagueJson, FLEA_SOURCES, FLIGHT_SOURCES};
 
 use crate::catalog::TileIdx;
+use crate::codec::ActionCodec;
 use crate::expansions::{Expansion, Family};
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
-use crate::openspiel::ActionCodec;
 use crate::seat::Seat;
 use crate::view::{put, ExpansionsJson};
 
@@ -137,7 +137,7 @@ impl Expansion for PlagueRules {
         views::tensor_size(g)
     }
 
-    fn tensor(g: &Game, player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
         views::tensor(g, player, t)
     }
 

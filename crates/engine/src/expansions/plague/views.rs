@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use crate::action::{FeatureAt, TileAt};
+use crate::codec::ActionCodec;
 use crate::game::{Action, Game};
 use crate::geometry::{Corner, Pos};
-use crate::openspiel::ActionCodec;
 use crate::seat::Seat;
 
 use super::components::FLEAS;
@@ -240,7 +240,7 @@ pub(super) fn tensor_size(_g: &Game) -> (usize, usize) {
     (4, 4)
 }
 
-pub(super) fn tensor(g: &Game, _player: Seat, t: &mut crate::openspiel::TensorPart<'_>) {
+pub(super) fn tensor(g: &Game, _player: Seat, t: &mut crate::codec::TensorPart<'_>) {
     let Some(p) = g.plague() else { return };
     for f in p.fleas() {
         t.set_piece(g, if f.is_active() { 0 } else { 1 }, f.piece, 1.0);
