@@ -1,0 +1,896 @@
+//! The `Game` class: one engine game, with its chance mode, codec,
+//! observations, records and every call a Python agent makes.
+
+use super::*;
+
+/// A game, with chance nodes either resolved by the seeded pile (`Plain`)
+/// or explicit (`Explicit`, OpenSpiel style).
+#[derive(Clone)]
+pub(crate) enum Core {
+    Plain(Game),
+    Explicit(State),
+}
+
+impl Core {
+    pub(crate) fn game(&self) -> &Game {
+        match self {
+            Core::Plain(g) => g,
+            Core::Explicit(s) => s.game(),
+        }
+    }
+
+    pub(crate) fn is_chance(&self) -> bool {
+        matches!(self, Core::Explicit(s) if s.is_chance())
+    }
+
+    fn current_player(&self) -> i64 {
+        if self.game().is_finished() {
+            TERMINAL_PLAYER
+        } else if self.is_chance() {
+            CHANCE_PLAYER
+        } else {
+            self.game().current_player().index() as i64
+        }
+    }
+
+    fn apply(&mut self, a: &Action) -> Result<(), bastide_engine::IllegalAction> {
+        match self {
+            Core::Plain(g) => g.try_apply(a),
+            Core::Explicit(s) => s.apply(a),
+        }
+    }
+
+    fn tensor(&self, codec: &ActionCodec, seat: Seat) -> ObservationTensor {
+        match self {
+            Core::Plain(g) => codec.observation_tensor(g, seat),
+            Core::Explicit(s) => codec.state_tensor(s, seat),
+        }
+    }
+
+    /// `seat`'s observation as NumPy `float32` arrays `(cells, globals)`,
+    /// the cell planes written straight into the memory their array owns
+    /// (no second 0.5 MB copy: that copy was most of an observation's cost).
+    fn tensor_arrays<'py>(
+        &self,
+        py: Python<'py>,
+        codec: &ActionCodec,
+        seat: Seat,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let w = codec.width();
+        let planes = codec.tensor_shape(self.game()).0;
+        let mut globals = None;
+        let buf = PyByteArray::new_with(py, codec.tensor_cells(self.game()) * 4, |bytes| {
+            // A bytearray's memory comes from Python's allocator, aligned
+            // for `f32` in practice; a misaligned one takes the copy.
+            match bytemuck::try_cast_slice_mut::<u8, f32>(bytes) {
+                Ok(cells) => {
+                    globals = match self {
+                        Core::Plain(g) => codec.observation_tensor_into(g, seat, cells),
+                        Core::Explicit(s) => codec.state_tensor_into(s, seat, cells),
+                    };
+                }
+                Err(_) => {
+                    let t = self.tensor(codec, seat);
+                    bytes.copy_from_slice(bytemuck::cast_slice(&t.cells));
+                    globals = Some(t.globals);
+                }
+            }
+            Ok(())
+        })?;
+        let globals =
+            globals.ok_or_else(|| PyValueError::new_err("the observation's size did not match"))?;
+        Ok((
+            view(&buf, &numpy(py)?.float32, &[planes, w, w], 0)?,
+            f32_array(py, &globals, &[globals.len()])?,
+        ))
+    }
+}
+
+/// What `Game._restore` takes: the configuration and the player actions as
+/// record JSON (the deck as configured, not fixed by the draws), explicit
+/// chance, radius, and the chance outcomes as (player actions before it,
+/// tile id).
+type RestoreArgs = (String, bool, i32, Vec<(usize, String)>);
+
+/// One Bastide game: legal actions as the engine codec's integers (or as
+/// record JSON), apply, chance nodes, returns, observation tensors, records.
+#[pyclass(module = "bastide._bastide", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub(crate) core: Core,
+    pub(crate) codec: ActionCodec,
+    /// See [`action_space`].
+    pub(crate) space: usize,
+    pub(crate) config: GameConfig,
+    /// Player actions taken, in order (for records).
+    pub(crate) history: Vec<Action>,
+    /// Explicit mode: the tiles placed from the pile, in order (the
+    /// record's deck).
+    pub(crate) draws: Vec<TileIdx>,
+    /// Explicit mode: the chance outcomes applied, each with the number of
+    /// player actions before it (pickling replays both exactly).
+    pub(crate) chances: Vec<(usize, TileIdx)>,
+    /// Rows of the compact observation's `pieces` ([`piece_rows`]).
+    pub(crate) piece_rows: usize,
+    /// The legal codec indices here, once `_legal_actions_cached` asked
+    /// (the environments' masks reuse them); cleared by every action.
+    pub(crate) legal_cache: Option<Vec<usize>>,
+}
+
+impl PyGame {
+    fn new_from(config: GameConfig, explicit: bool, radius: i32) -> PyResult<PyGame> {
+        let game = Game::new(config.clone()).map_err(|e| config_err(e.to_string()))?;
+        let codec = codec_for(&game, radius)?;
+        // On a map the set-up takes the second start tile from the pile:
+        // with explicit chance, it is the record deck's first tile.
+        let draws = if explicit && config.map.is_some() {
+            game.board()
+                .pieces()
+                .iter()
+                .skip(1)
+                .map(|p| p.tile)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let core = if explicit {
+            Core::Explicit(State::at_draw(game))
+        } else {
+            Core::Plain(game)
+        };
+        let space = codec.num_distinct_actions(core.game());
+        let piece_rows = game_piece_rows(core.game());
+        Ok(PyGame {
+            core,
+            codec,
+            space,
+            config,
+            history: Vec::new(),
+            draws,
+            chances: Vec::new(),
+            piece_rows,
+            legal_cache: None,
+        })
+    }
+
+    /// The globals of `seat`'s observation, without its planes.
+    fn globals_of(&self, seat: Seat) -> Vec<f32> {
+        match &self.core {
+            Core::Plain(g) => self.codec.observation_globals(g, seat),
+            Core::Explicit(s) => self.codec.state_globals(s, seat),
+        }
+    }
+
+    /// Refuses a position whose pieces or followers overflow the compact
+    /// observation's rows (never seen: [`piece_rows`] bounds the moves).
+    fn check_rows(&self) -> PyResult<()> {
+        let g = self.core.game();
+        let (pieces, followers) = (g.board().pieces().len(), g.followers().len());
+        let (prows, frows) = (self.piece_rows, follower_rows(g));
+        if pieces > prows || followers > frows {
+            return Err(PyRuntimeError::new_err(format!(
+                "{pieces} pieces and {followers} followers overflow the compact observation's {prows} and {frows} rows"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Writes the compact observation's `pieces` then `followers` rows of
+    /// `seat` (`i16`, native order; see [`PIECE_COLUMNS`] and
+    /// [`FOLLOWER_COLUMNS`]) into `out`, which holds exactly them.
+    fn compact_rows(&self, seat: Seat, out: &mut [u8]) {
+        let g = self.core.game();
+        out.fill(0xFF); // every value -1
+        let (p, f) = out.split_at_mut(2 * self.piece_rows * PIECE_COLUMNS);
+        let put = |row: &mut [u8], vals: &[i16]| {
+            for (b, v) in row.chunks_exact_mut(2).zip(vals) {
+                b.copy_from_slice(&v.to_ne_bytes());
+            }
+        };
+        let coord = |v: i32| v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        let last = g.last_piece();
+        let pieces = g.board().pieces().iter().enumerate();
+        for ((i, pc), r) in pieces.zip(p.chunks_exact_mut(2 * PIECE_COLUMNS)) {
+            let corner = pc.corner.map_or(-1, |c| c as i16);
+            let rows = [
+                coord(pc.pos.x),
+                coord(pc.pos.y),
+                pc.tile.0 as i16,
+                pc.rot.quarters() as i16,
+                corner,
+                i16::from(last == Some(i as u16)),
+            ];
+            put(r, &rows);
+        }
+        let n = g.player_count();
+        for (fo, r) in g
+            .followers()
+            .iter()
+            .zip(f.chunks_exact_mut(2 * FOLLOWER_COLUMNS))
+        {
+            let kind = follower_kind_index(g.follower_kind(fo)) as i16;
+            let (pos, _) = g.feature_anchor(fo.piece, fo.feature);
+            let row = [
+                fo.player.after(seat, n) as i16,
+                fo.piece as i16,
+                i16::from(fo.feature),
+                kind,
+                i16::from(fo.figure == Figure::Big),
+                coord(pos.x),
+                coord(pos.y),
+            ];
+            put(r, &row);
+        }
+    }
+
+    /// The compact observation of `seat` and a mask of `mask_len` entries
+    /// ([`PyGame::mask_into`]) in one fresh buffer, as arrays: `pieces`,
+    /// `followers`, `globals`, `action_mask`.
+    #[allow(clippy::type_complexity)]
+    fn compact_arrays<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Seat,
+        mask_mode: u8,
+        mask_len: usize,
+    ) -> PyResult<[Bound<'py, PyAny>; 4]> {
+        self.check_rows()?;
+        let globals = self.globals_of(seat);
+        let (p, f) = (self.piece_rows, follower_rows(self.core.game()));
+        let gb = 4 * globals.len();
+        let f_at = gb + 2 * p * PIECE_COLUMNS;
+        let m_at = f_at + 2 * f * FOLLOWER_COLUMNS;
+        if mask_mode == MASK_CODEC || mask_mode == MASK_FIRST {
+            self.cache_legal();
+        }
+        let buf = PyByteArray::new_with(py, m_at + mask_len, |b| {
+            b[..gb].copy_from_slice(bytemuck::cast_slice(&globals));
+            self.compact_rows(seat, &mut b[gb..m_at]);
+            self.mask_into(mask_mode, &mut b[m_at..]);
+            Ok(())
+        })?;
+        let np = numpy(py)?;
+        Ok([
+            view(&buf, &np.int16, &[p, PIECE_COLUMNS], gb)?,
+            view(&buf, &np.int16, &[f, FOLLOWER_COLUMNS], f_at)?,
+            view(&buf, &np.float32, &[globals.len()], 0)?,
+            view(&buf, &np.int8, &[mask_len], m_at)?,
+        ])
+    }
+
+    /// Fills [`PyGame::legal_cache`].
+    fn cache_legal(&mut self) {
+        if self.legal_cache.is_none() {
+            self.legal_cache = Some(self.legal_actions());
+        }
+    }
+
+    /// The action mask of `mode` ([`MASK_CODEC`], [`MASK_FIRST`] or none)
+    /// into `m` (zeroed, its length the mask's), from the legal actions
+    /// cached by [`PyGame::cache_legal`].
+    fn mask_into(&self, mode: u8, m: &mut [u8]) {
+        let legal = match &self.legal_cache {
+            Some(l) if mode == MASK_CODEC || mode == MASK_FIRST => l,
+            _ => return,
+        };
+        if self.core.game().is_finished() {
+            return;
+        }
+        if mode == MASK_CODEC {
+            for &i in legal {
+                if let Some(x) = m.get_mut(i) {
+                    *x = 1;
+                }
+            }
+        } else {
+            let k = legal.len().min(m.len());
+            m[..k].fill(1);
+        }
+    }
+
+    pub(crate) fn catalog(&self) -> &Catalog {
+        self.core.game().catalog()
+    }
+
+    fn seat(&self, seat: i64) -> PyResult<Seat> {
+        let g = self.core.game();
+        let n = g.player_count();
+        usize::try_from(seat)
+            .ok()
+            .and_then(|s| g.seat(s))
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!("seat must be 0 to {}, not {seat}", n - 1))
+            })
+    }
+
+    /// The engine action named by a Python action: a codec index or a
+    /// record-form dict / JSON text.
+    fn action_of(&self, action: &Bound<'_, PyAny>) -> PyResult<Action> {
+        if self.core.is_chance() {
+            return Err(illegal(
+                "turn: this is a chance node: apply a chance outcome (the draw) first",
+            ));
+        }
+        if let Ok(i) = action.extract::<i128>() {
+            let n = self.space;
+            let idx = usize::try_from(i)
+                .ok()
+                .filter(|i| *i < n)
+                .ok_or_else(|| illegal(format!("action index {i} is outside 0..{n}")))?;
+            return self.codec.decode(self.core.game(), idx).ok_or_else(|| {
+                illegal(format!(
+                    "action index {idx} names no action in this position"
+                ))
+            });
+        }
+        let text = json_text(action)?;
+        let written: ActionJson = serde_json::from_str(&text)
+            .map_err(|e| illegal(format!("not an action of the record format: {e}")))?;
+        written
+            .to_action(self.catalog())
+            .map_err(|e| illegal(e.to_string()))
+    }
+
+    fn apply_action(&mut self, a: Action) -> PyResult<()> {
+        // A placement of the drawn tile consumes a draw; a half played from
+        // the hand instead puts the drawn tile back (Half-and-half), so only
+        // the first kind goes into the record's deck.
+        let drawn = match (&self.core, a) {
+            (Core::Explicit(s), Action::Place { tile, .. })
+                if s.game().drawn_tile() == Some(tile) =>
+            {
+                Some(tile)
+            }
+            _ => None,
+        };
+        self.core.apply(&a).map_err(|e| illegal(e.to_string()))?;
+        self.legal_cache = None;
+        self.history.push(a);
+        self.draws.extend(drawn);
+        Ok(())
+    }
+
+    fn record(&self) -> Record {
+        let mut config = self.config.clone();
+        let game = self.core.game();
+        // The tile chance gave for the placement now due, if any.
+        let decided = match self.core {
+            Core::Explicit(_) if !self.core.is_chance() && game.phase() == Phase::Place => {
+                game.drawn_tile()
+            }
+            _ => None,
+        };
+        if matches!(self.core, Core::Explicit(_)) && (!self.draws.is_empty() || decided.is_some()) {
+            // Chance chose the draws: the record fixes the tiles placed from
+            // the pile, then the one drawn for the placement now due, as the
+            // deck's first tiles, so it replays the same game. A `deck_only`
+            // pile keeps its other tiles after them.
+            let cat = self.catalog();
+            let mut deck: Vec<String> = self
+                .draws
+                .iter()
+                .chain(decided.iter())
+                .map(|t| cat.tile(*t).id.clone())
+                .collect();
+            if config.deck_only {
+                if decided.is_none() {
+                    deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
+                }
+                deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
+            }
+            config.deck = Some(deck);
+        }
+        let cat = self.catalog();
+        Record {
+            format: bastide_engine::record::FORMAT,
+            config,
+            actions: self
+                .history
+                .iter()
+                .map(|a| ActionJson::from_action(a, cat))
+                .collect(),
+        }
+    }
+
+    /// Applies action `i` of a record being replayed; errors name it.
+    fn apply_record_action(&mut self, i: usize, aj: &ActionJson) -> PyResult<()> {
+        let at = |e: String| RecordError::new_err(format!("action {i}: {e}"));
+        let a = aj
+            .to_action(self.catalog())
+            .map_err(|e| at(e.to_string()))?;
+        self.apply_action(a).map_err(|e| at(e.to_string()))
+    }
+
+    /// Applies the chance outcome `t` and remembers it for pickling.
+    fn chance_to(&mut self, t: TileIdx) -> PyResult<()> {
+        match &mut self.core {
+            Core::Explicit(s) => {
+                s.apply_chance(t)
+                    .map_err(|e| illegal(format!("chance: {e}")))?;
+                self.legal_cache = None;
+                self.chances.push((self.history.len(), t));
+                Ok(())
+            }
+            Core::Plain(_) => Err(illegal(
+                "chance: this game draws by itself; make it with explicit_chance=True",
+            )),
+        }
+    }
+
+    fn tile_index(&self, tile: &Bound<'_, PyAny>) -> PyResult<TileIdx> {
+        let kinds = self.catalog().tiles().len();
+        if let Ok(i) = tile.extract::<i128>() {
+            return usize::try_from(i)
+                .ok()
+                .filter(|i| *i < kinds)
+                .map(|i| TileIdx(i as u16))
+                .ok_or_else(|| illegal(format!("tile index {i} is outside 0..{kinds}")));
+        }
+        let id: String = tile
+            .extract()
+            .map_err(|_| illegal("a tile is a catalog index or an id such as \"base/U\""))?;
+        self.catalog().find(&id).ok_or_else(|| {
+            illegal(format!(
+                "unknown tile id {}",
+                bastide_engine::limits::cut(&id)
+            ))
+        })
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// A new game. Give a record's `config` (dict or JSON text), or `sets`
+    /// (`"base,river1"` or a list), `players` (2–6) and `seed`; `options`
+    /// adds rule options. `explicit_chance=True` makes the draws chance
+    /// nodes (OpenSpiel style); otherwise the seeded pile draws by itself.
+    /// `radius` sets the action/observation window (1–64, default 30).
+    #[new]
+    #[pyo3(signature = (config=None, *, sets=None, players=None, seed=None, options=None, explicit_chance=false, radius=ActionCodec::DEFAULT_RADIUS))]
+    fn py_new(
+        config: Option<&Bound<'_, PyAny>>,
+        sets: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
+        explicit_chance: bool,
+        radius: i32,
+    ) -> PyResult<PyGame> {
+        let c = make_config(config, sets, players, seed, options)?;
+        PyGame::new_from(c, explicit_chance, radius)
+    }
+
+    /// A game replayed from a record (dict or JSON text).
+    #[staticmethod]
+    #[pyo3(signature = (record, *, explicit_chance=false, radius=ActionCodec::DEFAULT_RADIUS))]
+    fn from_record(
+        record: &Bound<'_, PyAny>,
+        explicit_chance: bool,
+        radius: i32,
+    ) -> PyResult<PyGame> {
+        let text = json_text(record)?;
+        let rec = Record::parse(&text).map_err(|e| RecordError::new_err(e.to_string()))?;
+        // The engine's replay first: its errors name the action's index.
+        rec.replay()
+            .map_err(|e| RecordError::new_err(e.to_string()))?;
+        let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
+        for (i, aj) in rec.actions.iter().enumerate() {
+            if let Core::Explicit(s) = &mut g.core {
+                if s.is_chance() {
+                    // The record's draw is the one the pile gives.
+                    if let Some(d) = s.game().drawn_tile() {
+                        s.apply_chance(d)
+                            .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
+                    }
+                }
+            }
+            g.apply_record_action(i, aj)?;
+        }
+        Ok(g)
+    }
+
+    /// The game's configuration as a dict (a record's `config`).
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(&self.config)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        from_json(py, &text)
+    }
+
+    /// Number of players.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.core.game().player_count()
+    }
+
+    /// Size of the action space: codec indices are `0..num_actions`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.space
+    }
+
+    /// Radius of the action and observation window.
+    #[getter]
+    fn radius(&self) -> i32 {
+        self.codec.radius
+    }
+
+    /// Whether the draws are explicit chance nodes.
+    #[getter]
+    fn explicit_chance(&self) -> bool {
+        matches!(self.core, Core::Explicit(_))
+    }
+
+    /// The seat to act; -1 at a chance node, -4 when the game is over
+    /// (OpenSpiel's values).
+    #[getter]
+    fn current_player(&self) -> i64 {
+        self.core.current_player()
+    }
+
+    /// Whether chance (the draw) acts now.
+    #[getter]
+    fn is_chance(&self) -> bool {
+        self.core.is_chance()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.core.game().is_finished()
+    }
+
+    /// The step the game waits for: `place`, `follower`, `gingerbread`,
+    /// `draft`, `plague` or `over`.
+    #[getter]
+    fn phase(&self) -> String {
+        format!("{:?}", self.core.game().phase()).to_lowercase()
+    }
+
+    /// Tiles still to draw (the drawn tile not included).
+    #[getter]
+    fn tiles_left(&self) -> usize {
+        self.core.game().tiles_left()
+    }
+
+    /// An upper bound on the moves left, draws included (OpenSpiel's
+    /// `max_game_length` when asked at the start; docs/openspiel.md).
+    #[getter]
+    fn max_game_length(&self) -> usize {
+        bastide_engine::openspiel::max_game_length(self.core.game())
+    }
+
+    /// Number of player actions taken so far.
+    #[getter]
+    fn move_number(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Tile ids in catalog order: a chance outcome's index names one, and
+    /// the observation's tile one-hots follow this order.
+    #[getter]
+    fn tile_ids(&self) -> Vec<String> {
+        self.catalog()
+            .tiles()
+            .iter()
+            .map(|t| t.id.clone())
+            .collect()
+    }
+
+    /// The legal actions as codec indices, ascending (none at a chance or
+    /// terminal node).
+    fn legal_actions(&self) -> Vec<usize> {
+        match &self.core {
+            Core::Explicit(s) if s.is_chance() => Vec::new(),
+            c => self.codec.legal_indices(c.game()),
+        }
+    }
+
+    /// The legal actions as `int8` 0/1 over `0..num_actions`.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.space;
+        if n > MAX_MASK {
+            return Err(PyValueError::new_err(format!(
+                "the action space has {n} indices (the Plague's flights), too many for a mask (at most {MAX_MASK}); use legal_actions()"
+            )));
+        }
+        let mut m = vec![0u8; n];
+        for i in self.legal_actions() {
+            m[i] = 1;
+        }
+        u8_array(py, &m, "int8", &[n])
+    }
+
+    /// The legal actions in the record format (dicts), in engine order.
+    fn legal_actions_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let acts = match &self.core {
+            Core::Explicit(s) if s.is_chance() => Vec::new(),
+            c => c.game().legal_actions(),
+        };
+        let cat = self.catalog();
+        let written: Vec<ActionJson> = acts
+            .iter()
+            .map(|a| ActionJson::from_action(a, cat))
+            .collect();
+        let text =
+            serde_json::to_string(&written).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        from_json(py, &text)
+    }
+
+    /// The record-format dict of codec index `index` here.
+    fn action_to_json<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = self.action_of(index)?;
+        let text = serde_json::to_string(&ActionJson::from_action(&a, self.catalog()))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        from_json(py, &text)
+    }
+
+    /// The codec index of a record-format action (dict or JSON text) here.
+    fn json_to_action(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let a = self.action_of(action)?;
+        self.codec.encode(self.core.game(), &a).ok_or_else(|| {
+            illegal("this action has no index here: it lies outside the window (a larger radius) or names another tile")
+        })
+    }
+
+    /// Applies a player's action: a codec index or a record-format dict.
+    /// Raises `IllegalAction` (game unchanged) if the rules forbid it.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        // An index from the cached legal list (the environments' steps):
+        // its action is legal here, so the engine need not check it again.
+        if let (Some(legal), Core::Plain(g), Ok(i)) =
+            (&self.legal_cache, &mut self.core, action.extract::<usize>())
+        {
+            if legal.binary_search(&i).is_ok() {
+                if let Some(a) = self.codec.decode(g, i) {
+                    g.apply_legal(&a);
+                    self.legal_cache = None;
+                    self.history.push(a);
+                    return Ok(());
+                }
+            }
+        }
+        let a = self.action_of(action)?;
+        self.apply_action(a)
+    }
+
+    /// At a chance node: the tiles that may be drawn, as `(tile index,
+    /// probability)` (see `tile_ids`). Empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+        match &self.core {
+            Core::Explicit(s) => s
+                .chance_outcomes()
+                .into_iter()
+                .map(|(t, p)| (t.0 as usize, p))
+                .collect(),
+            Core::Plain(_) => Vec::new(),
+        }
+    }
+
+    /// Applies a chance outcome: the tile (index or id) drawn now.
+    fn apply_chance(&mut self, tile: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = self.tile_index(tile)?;
+        self.chance_to(t)
+    }
+
+    /// Zero-sum win/loss returns (zeros while the game runs).
+    fn returns(&self) -> Vec<f64> {
+        self.core.game().returns()
+    }
+
+    /// Points per seat.
+    fn scores(&self) -> Vec<u32> {
+        self.core.game().scores()
+    }
+
+    /// What `seat` sees as NumPy `float32` arrays `(cells, globals)`:
+    /// `cells` is `planes × W × W` (`planes = 26 + 4·players` plus the
+    /// expansions' planes), `globals` a
+    /// vector (layout in docs/openspiel.md; seats relative to `seat`).
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let seat = self.seat(seat)?;
+        self.core.tensor_arrays(py, &self.codec, seat)
+    }
+
+    /// Shapes of `observation`: `((planes, W, W), (globals,))`.
+    #[getter]
+    fn observation_shape(&self) -> ((usize, usize, usize), (usize,)) {
+        let w = self.codec.width();
+        let (planes, globals) = self.codec.tensor_shape(self.core.game());
+        ((planes, w, w), (globals,))
+    }
+
+    /// What `seat` sees, compactly: `(pieces, followers, globals)`.
+    /// `pieces` is `int16[P, 6]`, a row per piece placed, in placement
+    /// order (x, y, tile index, rotation in quarter turns, half-tile corner
+    /// or −1, placed this turn), then rows of −1; `followers` is
+    /// `int16[F, 7]`, a row per follower on the board (relative seat, piece
+    /// row, feature, kind: road city monastery field as 0–3, large, x, y
+    /// of the cell naming the feature), then rows of −1; `globals` is
+    /// `observation`'s globals. Shapes in `compact_shape`.
+    fn compact_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let seat = self.seat(seat)?;
+        let [p, f, g, _] = self.compact_arrays(py, seat, 0, 0)?;
+        Ok((p, f, g))
+    }
+
+    /// Shapes of `compact_observation`: `((P, 6), (F, 7), (globals,))`.
+    #[getter]
+    fn compact_shape(&self) -> ((usize, usize), (usize, usize), (usize,)) {
+        let game = self.core.game();
+        (
+            (self.piece_rows, PIECE_COLUMNS),
+            (follower_rows(game), FOLLOWER_COLUMNS),
+            (self.codec.tensor_shape(game).1,),
+        )
+    }
+
+    /// The environments' observation of `seat` in one call: a dict of
+    /// `compact_observation`'s arrays (`pieces`, `followers`, `globals`) or
+    /// of `observation`'s (`observation`, `globals`), and `action_mask`,
+    /// `int8[mask_len]`: none (`mask_mode` 0), the legal codec indices (1)
+    /// or the first as many entries as there are legal actions (2).
+    fn _env_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+        compact: bool,
+        mask_len: usize,
+        mask_mode: u8,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat(seat)?;
+        if mask_len > MAX_MASK {
+            return Err(PyValueError::new_err(format!(
+                "a mask of {mask_len} entries; at most {MAX_MASK}"
+            )));
+        }
+        let d = PyDict::new(py);
+        if compact {
+            let [p, f, g, m] = self.compact_arrays(py, seat, mask_mode, mask_len)?;
+            d.set_item("pieces", p)?;
+            d.set_item("followers", f)?;
+            d.set_item("globals", g)?;
+            d.set_item("action_mask", m)?;
+            return Ok(d);
+        }
+        let (cells, globals) = self.core.tensor_arrays(py, &self.codec, seat)?;
+        d.set_item("observation", cells)?;
+        d.set_item("globals", globals)?;
+        if mask_mode == MASK_CODEC || mask_mode == MASK_FIRST {
+            self.cache_legal();
+        }
+        let buf = PyByteArray::new_with(py, mask_len, |b| {
+            self.mask_into(mask_mode, b);
+            Ok(())
+        })?;
+        d.set_item("action_mask", view(&buf, &numpy(py)?.int8, &[mask_len], 0)?)?;
+        Ok(d)
+    }
+
+    /// For the environments' steps: `apply(action)`, then
+    /// `(current_player, legal)`, `legal` the legal actions of the seat to
+    /// act as `_legal_actions_cached()` gives them (empty at a chance or
+    /// terminal node): one call instead of four.
+    fn _apply_turn(&mut self, action: &Bound<'_, PyAny>) -> PyResult<(i64, Vec<usize>)> {
+        self.apply(action)?;
+        let seat = self.core.current_player();
+        Ok((seat, self._legal_actions_cached()))
+    }
+
+    /// `legal_actions()`, kept for the masks of `_env_observation` until
+    /// the next action.
+    fn _legal_actions_cached(&mut self) -> Vec<usize> {
+        self.cache_legal();
+        self.legal_cache.clone().unwrap_or_default()
+    }
+
+    /// The game record (dict): config plus the actions taken. With explicit
+    /// chance, the draws chosen are fixed in the config's `deck`.
+    fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        from_json(py, &self.record().to_json())
+    }
+
+    /// The game record as JSON text.
+    fn to_record_json(&self) -> String {
+        self.record().to_json()
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        Clone::clone(self)
+    }
+
+    /// Pickling (Ray, multiprocessing): a game travels as its
+    /// configuration, its player actions and, with explicit chance, the
+    /// chance outcomes between them, and is replayed step by step: the copy
+    /// is the same game exactly in both modes (tiles discarded unseen
+    /// included, which a record's deck would not fix).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, RestoreArgs)> {
+        let restore = py.get_type::<PyGame>().getattr("_restore")?;
+        let cat = self.catalog();
+        let steps = Record {
+            format: bastide_engine::record::FORMAT,
+            config: self.config.clone(),
+            actions: self
+                .history
+                .iter()
+                .map(|a| ActionJson::from_action(a, cat))
+                .collect(),
+        };
+        let chances = self
+            .chances
+            .iter()
+            .map(|(at, t)| (*at, cat.tile(*t).id.clone()))
+            .collect();
+        Ok((
+            restore,
+            (
+                steps.to_json(),
+                self.explicit_chance(),
+                self.codec.radius,
+                chances,
+            ),
+        ))
+    }
+
+    /// The inverse of `__reduce__`: the same steps in the same order.
+    #[staticmethod]
+    fn _restore(
+        steps: &str,
+        explicit_chance: bool,
+        radius: i32,
+        chances: Vec<(usize, String)>,
+    ) -> PyResult<PyGame> {
+        let rec = Record::parse(steps).map_err(|e| RecordError::new_err(e.to_string()))?;
+        let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
+        let mut chances = chances.into_iter().peekable();
+        for i in 0..=rec.actions.len() {
+            while let Some((_, id)) = chances.next_if(|(at, _)| *at == i) {
+                let t = g.catalog().find(&id).ok_or_else(|| {
+                    RecordError::new_err(format!(
+                        "unknown tile id {}",
+                        bastide_engine::limits::cut(&id)
+                    ))
+                })?;
+                g.chance_to(t)?;
+            }
+            let Some(aj) = rec.actions.get(i) else { break };
+            g.apply_record_action(i, aj)?;
+        }
+        Ok(g)
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.core.game();
+        format!(
+            "Game(base={:?}, expansions={:?}, players={}, seed={}, moves={}, phase={}, scores={:?})",
+            self.config.base,
+            self.config.expansions,
+            g.player_count(),
+            self.config.seed,
+            self.history.len(),
+            format!("{:?}", g.phase()).to_lowercase(),
+            g.scores()
+        )
+    }
+}
