@@ -24,6 +24,8 @@
 //!     --nats nats://127.0.0.1:4222 --instances 3 --seconds 20
 //! ```
 
+mod support;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,6 +34,7 @@ use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use sqlx::Connection;
+use support::{percentile, rss_kib};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Load test settings.
@@ -59,27 +62,6 @@ struct Args {
     /// Shared mode: how many instances to start (with --nats).
     #[arg(long, default_value_t = 1)]
     instances: usize,
-}
-
-/// Resident memory of this process in KiB (Linux).
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
 }
 
 /// When each (game, version) was sent and when each client received it.
@@ -240,7 +222,8 @@ async fn main() {
             store,
             bastide_server::Settings {
                 public_url: String::new(),
-                ..Default::default()
+                // Every client of the benchmark comes from loopback.
+                ..bastide_server::Settings::unlimited()
             },
             cluster,
         )
@@ -264,11 +247,11 @@ async fn main() {
     let http = reqwest::Client::new();
 
     // Idle games: memory per live game.
-    let rss_before = rss_kib();
+    let rss_before = rss_kib("self");
     for i in 0..args.idle_games {
         create(&http, &bases[i % n], &["human", "human"], i as u64).await;
     }
-    let rss_after = rss_kib();
+    let rss_after = rss_kib("self");
     let per_game_kib =
         (rss_after.saturating_sub(rss_before)) as f64 / args.idle_games.max(1) as f64;
 

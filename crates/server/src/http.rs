@@ -8,10 +8,11 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::guard::{Client, ClientKey, Slot};
 use crate::hub::{CreateGame, GameHandle, Hub};
 use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
 use crate::store::{GameId, Status};
@@ -32,6 +33,7 @@ impl IntoResponse for ApiError {
             ErrorCode::BadToken => StatusCode::FORBIDDEN,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::NotStarted
             | ErrorCode::GameOver
             | ErrorCode::StaleVersion
@@ -59,8 +61,79 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
         .merge(crate::assets::router())
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
+        .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            hub.guard().clone(),
+            crate::guard::middleware,
+        ))
         .with_state(hub)
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        Json(
+            ProtocolError::new(
+                ErrorCode::BadRequest,
+                format!("{method} is not a method of {}", uri.path()),
+            )
+            .to_json(),
+        ),
+    )
+        .into_response()
+}
+
+/// Longest rejection text kept when it is turned into a JSON error.
+const REJECTION_TEXT: usize = 1024;
+
+/// Rejections of axum's extractors (a body over the limit, a bad query,
+/// a wrong content type) answer plain text; the API promises
+/// `{"error": …}` for every refusal, so an error that is not JSON is
+/// wrapped, its text kept as the message.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // The client's page (HTML) and pictures are not API errors.
+    if parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html") || v.starts_with("image/"))
+    {
+        return Response::from_parts(parts, body);
+    }
+    let text = axum::body::to_bytes(body, REJECTION_TEXT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let code = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::SERVICE_UNAVAILABLE => ErrorCode::Unavailable,
+        _ => ErrorCode::BadRequest,
+    };
+    let message = if text.trim().is_empty() {
+        status.canonical_reason().unwrap_or("refused").to_string()
+    } else {
+        text.trim().to_string()
+    };
+    let mut response = (status, Json(ProtocolError::new(code, message).to_json())).into_response();
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            response.headers_mut().insert(name, value.clone());
+        }
+    }
+    response
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Response {
@@ -100,9 +173,13 @@ async fn fresh_game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
     Ok(handle)
 }
 
-async fn create(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<Response> {
+async fn create(
+    State(hub): State<Arc<Hub>>,
+    client: Option<Extension<Client>>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
     let req: CreateGame = body(&bytes)?;
-    let created = hub.create(req).await?;
+    let created = hub.create(req, client.map(|c| c.0 .0)).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -182,11 +259,14 @@ async fn resign(
 async fn rematch(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    client: Option<Extension<Client>>,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
-    let created = hub.rematch(&handle, &t.token).await?;
+    let created = hub
+        .rematch(&handle, &t.token, client.map(|c| c.0 .0))
+        .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -216,16 +296,34 @@ async fn view(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<
     Ok(Json(hub.public_view(&handle).await).into_response())
 }
 
+/// A WebSocket's read buffer: client messages are at most
+/// [`MAX_MESSAGE_BYTES`], and an idle connection should cost little
+/// (tungstenite's default is 128 KiB per connection).
+const WS_READ_BUFFER: usize = 4 * 1024;
+
+/// Bytes of updates a WebSocket may have queued before it counts as
+/// stalled: a welcome of a long game fits.
+const WS_MAX_WRITE_BUFFER: usize = 4 * 1024 * 1024;
+
 async fn ws(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    client: Option<Extension<Client>>,
+    slot: Option<Extension<Arc<Slot>>>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let handle = fresh_game(&hub, &id).await?;
+    let client = client.map_or(ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()), |c| {
+        c.0 .0
+    });
+    let slot = slot.map(|s| s.0);
     // Frames up to four times the message limit reach the protocol, which
     // answers too_large; larger ones close the connection.
     Ok(upgrade
         .max_message_size(4 * MAX_MESSAGE_BYTES)
         .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| crate::ws::run(hub, handle, socket)))
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
+        .on_upgrade(move |socket| crate::ws::run(hub, handle, socket, client, slot)))
 }

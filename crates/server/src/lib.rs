@@ -18,7 +18,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use futures_util::StreamExt;
 use thiserror::Error;
 use tokio::net::TcpListener;
@@ -29,14 +28,16 @@ use crate::store::GameId;
 pub mod assets;
 pub mod clock;
 pub mod cluster;
+pub mod guard;
 pub mod http;
 pub mod hub;
+pub mod listen;
 pub mod protocol;
 pub mod store;
 pub mod token;
 pub mod ws;
 
-pub use hub::{Hub, Settings};
+pub use hub::{Caps, Hub, Settings};
 pub use store::{Store, StoreError};
 
 /// The database used when none is named: a SQLite file in the current
@@ -79,6 +80,99 @@ pub struct ServeArgs {
     /// instance's clients by at most two of these.
     #[arg(long, default_value_t = 1_000)]
     pub sync_ms: u64,
+    /// Limits per client address (docs/server.md, "Limits").
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The limits `bastide serve` applies to each client address. Rates are
+/// `PER_MINUTE/BURST` (`20/20`: twenty at once, then one every three
+/// seconds; `0/0` refuses all).
+#[derive(Clone, Debug, clap::Args)]
+pub struct LimitArgs {
+    /// Games created (and rematches) per address.
+    #[arg(long, default_value = "20/20", value_parser = parse_rate)]
+    pub create_rate: guard::Rate,
+    /// Seats joined per address.
+    #[arg(long, default_value = "60/30", value_parser = parse_rate)]
+    pub join_rate: guard::Rate,
+    /// WebSocket connections opened per address.
+    #[arg(long, default_value = "120/60", value_parser = parse_rate)]
+    pub connect_rate: guard::Rate,
+    /// WebSocket messages per address, over all its connections.
+    #[arg(long, default_value = "3000/300", value_parser = parse_rate)]
+    pub message_rate: guard::Rate,
+    /// HTTP requests of any kind per address.
+    #[arg(long, default_value = "3000/300", value_parser = parse_rate)]
+    pub request_rate: guard::Rate,
+    /// Open connections per address (WebSockets included).
+    #[arg(long, default_value_t = 64)]
+    pub max_connections_per_address: usize,
+    /// Open connections in all (keep it below the process's file limit).
+    #[arg(long, default_value_t = 4_096)]
+    pub max_connections: usize,
+    /// Seconds a client may take to send a request's headers (and a
+    /// kept-alive connection may sit idle).
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_s: u64,
+    /// A proxy network (`127.0.0.1/32`, `10.0.0.0/8`; repeatable) whose
+    /// `X-Forwarded-For` names the client; without it the header is
+    /// ignored.
+    #[arg(long, value_name = "CIDR")]
+    pub trust_proxy: Vec<ipnet::IpNet>,
+    /// Open games (created, not started) per address.
+    #[arg(long, default_value_t = 10)]
+    pub max_open_games_per_address: usize,
+    /// Bot seats in running games per address.
+    #[arg(long, default_value_t = 12)]
+    pub max_bot_seats_per_address: usize,
+    /// Games of bots only running per address.
+    #[arg(long, default_value_t = 2)]
+    pub max_bot_games_per_address: usize,
+    /// Searching bots (MCTS) thinking at once (default: the cores minus one).
+    #[arg(long)]
+    pub bot_workers: Option<usize>,
+    /// Minutes an open game waits for its start before it is removed
+    /// (0: never).
+    #[arg(long, default_value_t = 60)]
+    pub open_game_minutes: u64,
+}
+
+fn parse_rate(s: &str) -> Result<guard::Rate, String> {
+    let bad = || format!("{s:?}: give a rate as PER_MINUTE/BURST, such as 20/20");
+    let (per_minute, burst) = s.split_once('/').ok_or_else(bad)?;
+    Ok(guard::Rate::new(
+        per_minute.trim().parse().map_err(|_| bad())?,
+        burst.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+impl LimitArgs {
+    /// The limits and caps these flags give, on top of `settings`.
+    pub fn apply(&self, settings: Settings) -> Settings {
+        Settings {
+            limits: guard::Limits {
+                creates: self.create_rate,
+                joins: self.join_rate,
+                connects: self.connect_rate,
+                messages: self.message_rate,
+                requests: self.request_rate,
+                connections_per_address: self.max_connections_per_address,
+                connections: self.max_connections,
+                header_timeout: Duration::from_secs(self.header_timeout_s.max(1)),
+                trust_proxy: self.trust_proxy.clone(),
+            },
+            caps: hub::Caps {
+                open_games: self.max_open_games_per_address,
+                bot_seats: self.max_bot_seats_per_address,
+                bots_only_games: self.max_bot_games_per_address,
+            },
+            bot_workers: self.bot_workers.unwrap_or(settings.bot_workers).max(1),
+            open_game_ttl: (self.open_game_minutes > 0)
+                .then(|| Duration::from_secs(self.open_game_minutes.saturating_mul(60))),
+            ..settings
+        }
+    }
 }
 
 /// Why the server could not run.
@@ -158,27 +252,32 @@ pub async fn start_shared(
         Some(c) => run_cluster(&hub, c).await?,
         None => Vec::new(),
     };
+    // Open games past their wait are removed first: they are not resumed.
+    hub.expire_pass().await;
     let resumed = hub.resume_all().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} games");
     }
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let app = http::router(hub.clone());
-    let task = tokio::spawn(async move {
-        // Without TCP_NODELAY, Nagle's algorithm holds each small update
-        // back until the previous one is acknowledged: tens of
-        // milliseconds per message on a live game.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::warn!("TCP_NODELAY: {e}");
+    let task = tokio::spawn(listen::serve(listener, app, hub.guard().clone(), stopped));
+    // The rate limits' memory follows the clients of the last minutes.
+    let forget = {
+        let guard = hub.guard().clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                guard.forget_idle();
             }
-        });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
+        })
+    };
+    let expire = repeat(&hub, Duration::from_secs(60), |hub| async move {
+        hub.expire_pass().await;
     });
+    let mut background = background;
+    background.push(forget.abort_handle());
+    background.push(expire);
     Ok(Running {
         addr,
         hub,
@@ -311,11 +410,11 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
                 )
             })
             .unwrap_or_default();
-        let settings = Settings {
+        let settings = args.limits.apply(Settings {
             public_url: args.public_url.clone().unwrap_or_default(),
             bot_move_limit: std::time::Duration::from_millis(args.bot_move_ms.max(1)),
             ..Settings::default()
-        };
+        });
         let running = start_shared(args.addr, store.clone(), settings, cluster).await?;
         let what = match store.backend() {
             "postgres" => "PostgreSQL".to_string(),

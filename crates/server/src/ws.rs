@@ -4,12 +4,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::guard::{Action, ClientKey, Guard, Slot};
 use crate::hub::{Audience, GameHandle, Hub};
 use crate::protocol::{
     parse_client, too_large, ClientMessage, ErrorCode, ProtocolError, MAX_MESSAGE_BYTES,
@@ -86,10 +87,29 @@ enum Incoming {
     Gone,
     /// A frame that is not text.
     Refused(ProtocolError),
+    /// A text frame that is not UTF-8: the connection is closed with
+    /// code 1007, as RFC 6455 asks.
+    NotUtf8,
+}
+
+/// Whether a read failed on a text frame that is not UTF-8.
+fn is_utf8_error(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if matches!(
+            s.downcast_ref::<tungstenite::Error>(),
+            Some(tungstenite::Error::Utf8(_))
+        ) {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 fn incoming(msg: Option<Result<Message, axum::Error>>) -> Incoming {
     match msg {
+        Some(Err(e)) if is_utf8_error(&e) => Incoming::NotUtf8,
         None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Incoming::Gone,
         Some(Ok(Message::Ping(_) | Message::Pong(_))) => Incoming::Nothing,
         Some(Ok(Message::Binary(_))) => Incoming::Refused(ProtocolError::new(
@@ -113,17 +133,38 @@ enum Screened {
     Refuse { error: ProtocolError, close: bool },
     /// The client left.
     Gone,
+    /// Close with this code and reason.
+    Close(u16, &'static str),
 }
 
-fn screen(msg: Option<Result<Message, axum::Error>>, limit: &mut RateLimit) -> Screened {
+/// The limits a connection's messages count against: its own, and its
+/// address's over all its connections.
+struct Limiter<'a> {
+    own: RateLimit,
+    guard: &'a Guard,
+    client: ClientKey,
+}
+
+fn screen(msg: Option<Result<Message, axum::Error>>, limit: &mut Limiter<'_>) -> Screened {
     match incoming(msg) {
         Incoming::Nothing => Screened::Skip,
         Incoming::Gone => Screened::Gone,
+        Incoming::NotUtf8 => Screened::Close(1007, "messages are UTF-8 JSON text"),
         // Every message counts towards the rate, refused ones too.
-        _ if !limit.allow() => Screened::Refuse {
-            error: limit.error(),
-            close: limit.refused_in_a_row >= MAX_RATE_REFUSALS,
+        _ if !limit.own.allow() => Screened::Refuse {
+            error: limit.own.error(),
+            close: limit.own.refused_in_a_row >= MAX_RATE_REFUSALS,
         },
+        _ if limit.guard.check(limit.client, Action::Message).is_err() => {
+            limit.own.refused_in_a_row += 1;
+            Screened::Refuse {
+                error: ProtocolError::new(
+                    ErrorCode::RateLimited,
+                    "too many messages from your address over all its connections (the message was ignored)",
+                ),
+                close: limit.own.refused_in_a_row >= MAX_RATE_REFUSALS,
+            }
+        }
         Incoming::Text(t) => Screened::Text(t),
         Incoming::Refused(error) => Screened::Refuse {
             error,
@@ -140,11 +181,33 @@ async fn send_error(sink: &mut Sink, e: &ProtocolError) -> bool {
     send(sink, e.to_json().to_string()).await
 }
 
-/// Runs one connection until the client leaves.
-pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
+async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
+    let _ = sink
+        .send(Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        })))
+        .await;
+}
+
+/// Runs one connection until the client leaves. `client` is the address
+/// its messages count against; `slot`, its place among the open
+/// connections, is held until it closes.
+pub async fn run(
+    hub: Arc<Hub>,
+    handle: Arc<GameHandle>,
+    socket: WebSocket,
+    client: ClientKey,
+    slot: Option<Arc<Slot>>,
+) {
+    let _slot = slot;
     let (mut sink, mut stream) = socket.split();
 
-    let mut limit = RateLimit::new(hub.settings());
+    let mut limit = Limiter {
+        own: RateLimit::new(hub.settings()),
+        guard: hub.guard(),
+        client,
+    };
     // Hello first.
     let mut bad_hellos = 0;
     let attached = loop {
@@ -160,6 +223,7 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
             Screened::Text(t) => t,
             Screened::Skip => continue,
             Screened::Gone => return,
+            Screened::Close(code, reason) => return close(&mut sink, code, reason).await,
             Screened::Refuse { error, close } => {
                 if !send_error(&mut sink, &error).await || close {
                     return;
@@ -239,6 +303,7 @@ pub async fn run(hub: Arc<Hub>, handle: Arc<GameHandle>, socket: WebSocket) {
                     Screened::Text(t) => t,
                     Screened::Skip => continue,
                     Screened::Gone => return,
+                    Screened::Close(code, reason) => return close(&mut sink, code, reason).await,
                     Screened::Refuse { error, close } => {
                         if !send_error(&mut sink, &error).await || close {
                             return;

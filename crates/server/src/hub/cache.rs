@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::live::{GameHandle, LiveGame};
-use super::{unavailable, Hub};
+use super::{now_ms, unavailable, Hub};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::GameId;
 
@@ -57,6 +57,7 @@ impl Hub {
     /// shared mode its lease, if held, is given up.
     pub(super) fn ended(&self, handle: &GameHandle) {
         handle.over.store(true, Ordering::Relaxed);
+        self.budget.release(&handle.id);
         if let Some(c) = self.cluster.as_ref().filter(|c| c.holds(&handle.id)) {
             let (c, id) = (c.clone(), handle.id.clone());
             tokio::spawn(async move { c.release(&id).await });
@@ -95,5 +96,45 @@ impl Hub {
         let handle = GameHandle::new(id.clone(), live);
         self.cache(handle.clone());
         Ok(handle)
+    }
+}
+
+/// Open games removed per pass (the rest wait for the next one).
+const EXPIRE_BATCH: u32 = 1_000;
+
+impl Hub {
+    /// Removes the open games that waited longer than
+    /// `Settings::open_game_ttl` for their start, from the store and from
+    /// memory; returns how many. Run at start (before games are resumed)
+    /// and every minute.
+    pub async fn expire_pass(&self) -> usize {
+        let Some(ttl) = self.settings.open_game_ttl else {
+            return 0;
+        };
+        let ttl_ms = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+        let before = now_ms().saturating_sub(ttl_ms);
+        let mut total = 0;
+        loop {
+            let removed = match self.store.expire_open(before, EXPIRE_BATCH).await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!("expiring open games: {e}");
+                    return total;
+                }
+            };
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            for id in &removed {
+                games.remove(id);
+                self.budget.release(id);
+            }
+            drop(games);
+            total += removed.len();
+            if removed.len() < EXPIRE_BATCH as usize {
+                if total > 0 {
+                    tracing::info!("removed {total} open games nobody started");
+                }
+                return total;
+            }
+        }
     }
 }

@@ -9,11 +9,13 @@ use bastide_engine::{Game, GameConfig};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::budget::Charge;
 use super::live::{GameHandle, LiveGame, Occupant};
 use super::updates::rematch_update;
 use super::{now_ms, unavailable, Hub};
 use crate::clock::{ClockSpec, ClockState};
 use crate::cluster::Notice;
+use crate::guard::ClientKey;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, NewGame, SeatRow, Status};
 use crate::token;
@@ -63,7 +65,14 @@ pub struct CreatedSeat {
 impl Hub {
     /// Creates a game: checks the configuration with the engine, draws a
     /// seed if none is given, and makes a token per person's seat.
-    pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<Created, ProtocolError> {
+    ///
+    /// `client`, the address asking, is charged for the game until it
+    /// starts or ends (`Settings::caps`); `None` charges nobody.
+    pub async fn create(
+        self: &Arc<Hub>,
+        req: CreateGame,
+        client: Option<ClientKey>,
+    ) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         self.check_room()?;
         let Value::Object(mut config) = req.config else {
@@ -95,10 +104,9 @@ impl Hub {
                     Some(token),
                 )
             } else {
-                let spec =
-                    BotSpec::parse(s).map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
-                self.check_budget(&spec)
-                    .map_err(|m| bad(format!("seat {i}: {m}")))?;
+                let spec = self
+                    .parse_bot(s)
+                    .map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
                 (Occupant::Bot(spec), None)
             });
         }
@@ -106,8 +114,28 @@ impl Hub {
             c.check().map_err(|m| bad(format!("clock: {m}")))?;
         }
         let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
-        self.insert_game(GameId::random(), config, game, seats, req.clock)
+        self.insert_game(GameId::random(), config, game, seats, req.clock, client)
             .await
+    }
+
+    /// Reads a bot seat; an iteration count past this server's limit is
+    /// refused with the server's limit (the bots' own is larger).
+    fn parse_bot(&self, s: &str) -> Result<BotSpec, String> {
+        let too_many = s
+            .trim()
+            .strip_prefix("mcts:")
+            .map(|rest| rest.split(':').next().unwrap_or_default())
+            .and_then(|n| n.parse::<u64>().ok())
+            .filter(|&n| n > u64::from(self.settings.max_mcts_iterations));
+        if let Some(n) = too_many {
+            return Err(format!(
+                "mcts:{n} is more iterations than this server allows: give 1 to {} or a time such as 2s",
+                self.settings.max_mcts_iterations
+            ));
+        }
+        let spec = BotSpec::parse(s).map_err(|e| e.to_string())?;
+        self.check_budget(&spec)?;
+        Ok(spec)
     }
 
     /// Writes a checked game with its seats (and their new tokens), keeps
@@ -119,6 +147,7 @@ impl Hub {
         game: Game,
         seats: Vec<(Occupant, Option<String>)>,
         clock_spec: Option<ClockSpec>,
+        client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         let status = if seats
@@ -155,7 +184,22 @@ impl Hub {
                 })
                 .collect(),
         };
-        self.store.create_game(&new).await.map_err(unavailable)?;
+        if let Some(client) = client {
+            let charge = Charge {
+                client,
+                open: status == Status::Open,
+                bot_seats: seats
+                    .iter()
+                    .filter(|(o, _)| matches!(o, Occupant::Bot(_)))
+                    .count(),
+                bots_only: status == Status::Playing,
+            };
+            self.budget.charge(&self.settings.caps, &id, charge)?;
+        }
+        if let Err(e) = self.store.create_game(&new).await {
+            self.budget.release(&id);
+            return Err(unavailable(e));
+        }
         let n = seats.len();
         let created = Created {
             id: id.to_string(),
@@ -233,6 +277,7 @@ impl Hub {
         self: &Arc<Hub>,
         handle: &Arc<GameHandle>,
         token: &str,
+        client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
         self.check_room()?;
         let mut live = handle.live.lock().await;
@@ -290,7 +335,9 @@ impl Hub {
         }
         live.rematch = Some(id.clone());
         let spec = live.clock_spec.clone();
-        let created = self.insert_game(id, config, game, seats, spec).await?;
+        let created = self
+            .insert_game(id, config, game, seats, spec, client)
+            .await?;
         let version = live.version();
         let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();
         handle.publish(|| rematch_update(version, n, &created.id, &tokens, handle));

@@ -210,7 +210,14 @@ impl Hub {
         let chosen = if legal.len() <= 1 {
             legal.first().copied()
         } else {
-            let permit = self.bot_permits.clone().acquire_owned().await;
+            // Searches queue for the worker pool, first come first
+            // served (tokio's semaphore is fair): each game waits for at
+            // most one search at a time, so games take turns.
+            let pool = match job.spec {
+                BotSpec::Mcts(_) => &self.search_permits,
+                BotSpec::Random | BotSpec::Greedy => &self.bot_permits,
+            };
+            let permit = pool.clone().acquire_owned().await;
             let (game, spec, seed) = (job.game.clone(), job.spec.clone(), job.seed);
             let thinking = tokio::task::spawn_blocking(move || {
                 // Held while thinking: bounds how many bots think at once.

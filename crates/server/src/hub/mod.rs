@@ -39,9 +39,11 @@ use serde_json::Value;
 use tokio::sync::{Mutex, Semaphore};
 
 use crate::cluster::Cluster;
+use crate::guard::{Guard, Limits};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, Status, Store, StoreError};
 
+mod budget;
 mod cache;
 mod create;
 mod driver;
@@ -51,6 +53,7 @@ mod play;
 mod sync;
 mod updates;
 
+pub use budget::Caps;
 pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
 pub use updates::{public_view, Attached, Audience, Update, Watch};
@@ -65,8 +68,18 @@ pub struct Settings {
     pub bot_move_limit: Duration,
     /// The largest MCTS iteration budget a game may ask for.
     pub max_mcts_iterations: u32,
-    /// How many bots may think at once (the blocking pool is larger).
+    /// How many quick bots (random, greedy) may think at once (the
+    /// blocking pool is larger).
     pub bot_threads: usize,
+    /// How many searching bots (MCTS) may think at once: the worker pool
+    /// they queue for, first come first served, so that a game's search
+    /// waits its turn behind other games' and quick bots keep a core.
+    pub bot_workers: usize,
+    /// What one client address may hold at once.
+    pub caps: Caps,
+    /// How long an open game waits for its start before it is removed
+    /// (`None`: forever).
+    pub open_game_ttl: Option<Duration>,
     /// Messages a connection may send per second, sustained.
     pub messages_per_second: f64,
     /// Messages a connection may send at once before the rate applies.
@@ -74,6 +87,8 @@ pub struct Settings {
     /// The most games held in memory (open and running ones, and ended
     /// ones still watched); past it, new games are refused.
     pub max_live_games: usize,
+    /// Rate limits and connection caps per client address.
+    pub limits: Limits,
 }
 
 impl Default for Settings {
@@ -87,12 +102,32 @@ impl Default for Settings {
             // other games waiting for a turn to think; the cores are
             // shared between them instead.
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()) * 8,
+            // One core is kept for everything else: quick bots, the
+            // connections, the store.
+            bot_workers: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .max(1),
+            caps: Caps::default(),
+            open_game_ttl: Some(Duration::from_secs(60 * 60)),
             // Far above a person's pace; a whole game's actions fit in the
             // burst, so a fast client is never refused for playing.
             messages_per_second: 20.0,
             message_burst: 100.0,
             // About 23 KiB each: about 1.1 GiB at the limit.
             max_live_games: 50_000,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The default settings without rate limits or per-address caps: for
+    /// benchmarks and tests that play many games from one address.
+    pub fn unlimited() -> Settings {
+        Settings {
+            limits: Limits::unlimited(),
+            caps: Caps::unlimited(),
+            ..Settings::default()
         }
     }
 }
@@ -107,11 +142,17 @@ pub struct Hub {
     /// Serialises loads so that a game is replayed once.
     loading: Mutex<()>,
     bot_permits: Arc<Semaphore>,
+    /// The searching bots' worker pool (`Settings::bot_workers`).
+    search_permits: Arc<Semaphore>,
+    /// What each client address holds.
+    budget: budget::Budget,
     settings: Settings,
     /// Actions committed since the hub started (for load figures).
     committed: AtomicU64,
     /// The other instances, in shared mode (`--nats`).
     cluster: Option<Arc<Cluster>>,
+    /// Rate limits and connection caps.
+    guard: Arc<Guard>,
 }
 
 /// A store failure as a client is told of it (the cause goes to the log,
@@ -150,6 +191,9 @@ impl Hub {
             swept_at: AtomicU64::new(0),
             loading: Mutex::new(()),
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
+            search_permits: Arc::new(Semaphore::new(settings.bot_workers.max(1))),
+            budget: budget::Budget::default(),
+            guard: Guard::new(settings.limits.clone()),
             settings,
             committed: AtomicU64::new(0),
             cluster,
@@ -169,6 +213,11 @@ impl Hub {
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The rate limits and connection caps, shared by every connection.
+    pub fn guard(&self) -> &Arc<Guard> {
+        &self.guard
     }
 
     /// Actions committed since the hub started.

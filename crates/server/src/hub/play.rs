@@ -33,6 +33,15 @@ impl Hub {
     pub async fn join(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
         let mut live = handle.live.lock().await;
         let seat = Hub::seat_of(&live, token)?;
+        if live.status.is_over() {
+            return Err(ProtocolError::new(
+                ErrorCode::GameOver,
+                format!(
+                    "the game is over ({}): nothing to join; watch its replay or ask for a rematch",
+                    live.status.as_str()
+                ),
+            ));
+        }
         self.mark_joined(handle, &mut live, seat).await?;
         Ok(seat)
     }
@@ -116,6 +125,7 @@ impl Hub {
                 ));
             }
             live.status = Status::Playing;
+            self.budget.started(&handle.id);
             let n = live.seats.len();
             live.clock = live.clock_spec.clone().map(|c| ClockState::new(c, n, now));
             self.notify(&handle.id, Notice::Changed { timeout: None })

@@ -233,8 +233,22 @@ pub trait Store: Send + Sync {
     /// Marks a seat as free again (its person left before the start).
     async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;
 
+    /// Removes up to `limit` open games created before `before_ms` (Unix
+    /// milliseconds) that nobody started, with their seats; a game started
+    /// meanwhile stays. Returns the ids removed. An open game has no
+    /// actions, so nothing played is lost.
+    async fn expire_open(&self, before_ms: i64, limit: u32) -> Result<Vec<GameId>, StoreError>;
+
     /// Closes the connections (tests, shutdown).
     async fn close(&self);
+}
+
+/// Reads a stored game id.
+fn stored_id(id: String) -> Result<GameId, StoreError> {
+    GameId::parse(&id).ok_or_else(|| StoreError::Corrupt {
+        message: "malformed game id".into(),
+        game: id,
+    })
 }
 
 /// Opens the store a URL names: `postgres://…` or `postgresql://…` for

@@ -277,6 +277,47 @@ impl Store for PgStore {
         Ok(())
     }
 
+    async fn expire_open(&self, before_ms: i64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'open' AND created < $1 ORDER BY created LIMIT $2",
+        )
+        .bind(before_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut removed = Vec::new();
+        for row in rows {
+            let id = super::stored_id(row.try_get("id")?)?;
+            let mut tx = self.pool.begin().await?;
+            // The row lock keeps another instance from starting the game
+            // while it is removed; one started meanwhile is not open.
+            let still_open =
+                sqlx::query("SELECT 1 FROM games WHERE id = $1 AND status = 'open' FOR UPDATE")
+                    .bind(id.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if still_open.is_none() {
+                tx.rollback().await?;
+                continue;
+            }
+            sqlx::query("DELETE FROM seats WHERE game = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM games WHERE id = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            removed.push(id);
+        }
+        Ok(removed)
+    }
+
     async fn close(&self) {
         self.pool.close().await;
     }

@@ -266,6 +266,44 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    async fn expire_open(&self, before_ms: i64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'open' AND created < ? ORDER BY created LIMIT ?",
+        )
+        .bind(before_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut removed = Vec::new();
+        for row in rows {
+            let id = super::stored_id(row.try_get("id")?)?;
+            // One transaction a game; SQLite has one writer at a time, so
+            // from the first write on nobody can start the game under us.
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "DELETE FROM seats WHERE game = ?1 AND (SELECT status FROM games WHERE id = ?1) = 'open'",
+            )
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = ?")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+            let gone = sqlx::query("DELETE FROM games WHERE id = ? AND status = 'open'")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+            if gone.rows_affected() == 1 {
+                tx.commit().await?;
+                removed.push(id);
+            } else {
+                tx.rollback().await?;
+            }
+        }
+        Ok(removed)
+    }
+
     async fn close(&self) {
         self.pool.close().await;
     }

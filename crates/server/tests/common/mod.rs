@@ -173,7 +173,7 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server over the test's database.
     pub async fn start(db: &TestDb) -> TestServer {
-        TestServer::start_with(db, Settings::default()).await
+        TestServer::start_with(db, Settings::unlimited()).await
     }
 
     /// Starts a server with settings of the test's choosing.
@@ -399,6 +399,18 @@ impl Client {
         }
     }
 
+    /// Waits for the server's close frame; its code (`None`: the socket
+    /// ended without one, or nothing came in time).
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next()).await {
+                Ok(Some(Ok(Message::Close(frame)))) => return frame.map(|f| u16::from(f.code)),
+                Ok(None) | Ok(Some(Err(_))) | Err(_) => return None,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
     /// Closes the socket.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
@@ -509,6 +521,19 @@ pub struct ServerProcess {
     pub addr: String,
 }
 
+/// Flags that lift the per-address limits for tests that play many games.
+pub const ROOMY: &[&str] = &[
+    "--create-rate=1000000/1000000",
+    "--join-rate=1000000/1000000",
+    "--connect-rate=1000000/1000000",
+    "--message-rate=1000000/1000000",
+    "--request-rate=1000000/1000000",
+    "--max-connections-per-address=100000",
+    "--max-open-games-per-address=100000",
+    "--max-bot-seats-per-address=100000",
+    "--max-bot-games-per-address=100000",
+];
+
 impl ServerProcess {
     /// Starts the binary over the test's database, logging to `log`.
     pub fn start(db: &TestDb, log: &std::path::Path) -> ServerProcess {
@@ -524,6 +549,9 @@ impl ServerProcess {
             .expect("a log file");
         let mut child = Command::new(env!("CARGO_BIN_EXE_bastide-server"))
             .args(["--addr", "127.0.0.1:0", "--database", &db.url()])
+            // The tests play many games from one address; the limits
+            // have tests of their own (tests/limits.rs).
+            .args(ROOMY)
             .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())

@@ -1,0 +1,197 @@
+//! What one client address may hold at once: open games waiting for
+//! people, bot seats in live games, games of bots only. A game is charged
+//! to the address that created it until it starts (open games) or ends
+//! (bots), so one stranger cannot fill the server's memory with open games
+//! or its cores with bots. Bot searches themselves queue for a bounded
+//! pool of workers (`driver.rs`).
+//!
+//! The charges live in this instance's memory: after a restart the games
+//! resumed are charged to nobody (the rate limits and the worker pool
+//! still bound what they cost).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::guard::ClientKey;
+use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::GameId;
+
+/// Caps per client address.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// Open games (created, not started) per address.
+    pub open_games: usize,
+    /// Bot seats in games that have not ended, per address.
+    pub bot_seats: usize,
+    /// Games of bots only that have not ended, per address.
+    pub bots_only_games: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            open_games: 10,
+            bot_seats: 12,
+            bots_only_games: 2,
+        }
+    }
+}
+
+impl Caps {
+    /// No caps: for benchmarks and tests that play many games from one
+    /// address.
+    pub fn unlimited() -> Caps {
+        Caps {
+            open_games: usize::MAX,
+            bot_seats: usize::MAX,
+            bots_only_games: usize::MAX,
+        }
+    }
+}
+
+/// What a game costs its creator.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Charge {
+    pub(super) client: ClientKey,
+    pub(super) open: bool,
+    pub(super) bot_seats: usize,
+    pub(super) bots_only: bool,
+}
+
+/// The charges of the games in memory, by game.
+#[derive(Default)]
+pub(super) struct Budget {
+    charges: Mutex<HashMap<GameId, Charge>>,
+}
+
+impl Budget {
+    /// Charges `game` to its creator, or refuses it past a cap.
+    pub(super) fn charge(
+        &self,
+        caps: &Caps,
+        game: &GameId,
+        charge: Charge,
+    ) -> Result<(), ProtocolError> {
+        let mut charges = self.charges.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut open, mut bots, mut bots_only) = (0, 0, 0);
+        for c in charges.values().filter(|c| c.client == charge.client) {
+            open += usize::from(c.open);
+            bots += c.bot_seats;
+            bots_only += usize::from(c.bots_only);
+        }
+        let refuse = |m: String| Err(ProtocolError::new(ErrorCode::RateLimited, m));
+        if charge.open && open >= caps.open_games {
+            return refuse(format!(
+                "your address has {open} open games waiting for people (at most {}): start or leave one first",
+                caps.open_games
+            ));
+        }
+        if charge.bots_only && bots_only >= caps.bots_only_games {
+            return refuse(format!(
+                "your address has {bots_only} games of bots only running (at most {}): wait for one to end",
+                caps.bots_only_games
+            ));
+        }
+        if charge.bot_seats > 0 && bots.saturating_add(charge.bot_seats) > caps.bot_seats {
+            return refuse(format!(
+                "your address has {bots} bot seats in games running (at most {}): this game's {} would pass it",
+                caps.bot_seats, charge.bot_seats
+            ));
+        }
+        charges.insert(game.clone(), charge);
+        Ok(())
+    }
+
+    /// The game started: it no longer counts as open.
+    pub(super) fn started(&self, game: &GameId) {
+        let mut charges = self.charges.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = charges.get_mut(game) {
+            c.open = false;
+        }
+    }
+
+    /// The game ended or is gone: its creator is charged no more.
+    pub(super) fn release(&self, game: &GameId) {
+        self.charges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(game);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(s: &str) -> ClientKey {
+        ClientKey::of(s.parse().unwrap())
+    }
+
+    #[test]
+    fn caps_apply_per_address_until_released() {
+        let caps = Caps {
+            open_games: 1,
+            bot_seats: 3,
+            bots_only_games: 1,
+        };
+        let budget = Budget::default();
+        let a = key("1.1.1.1");
+        let open = Charge {
+            client: a,
+            open: true,
+            bot_seats: 1,
+            bots_only: false,
+        };
+        let g1 = GameId::random();
+        budget.charge(&caps, &g1, open).unwrap();
+        let e = budget.charge(&caps, &GameId::random(), open).unwrap_err();
+        assert!(e.message.contains("open games"), "{}", e.message);
+        // Another address is not charged for it.
+        budget
+            .charge(
+                &caps,
+                &GameId::random(),
+                Charge {
+                    client: key("2.2.2.2"),
+                    ..open
+                },
+            )
+            .unwrap();
+        // Started: no longer open, its bot still counts.
+        budget.started(&g1);
+        budget.charge(&caps, &GameId::random(), open).unwrap();
+        let bots = Charge {
+            client: a,
+            open: false,
+            bot_seats: 2,
+            bots_only: true,
+        };
+        let e = budget.charge(&caps, &GameId::random(), bots).unwrap_err();
+        assert!(e.message.contains("bot seats"), "{}", e.message);
+        budget.release(&g1);
+        let g2 = GameId::random();
+        budget.charge(&caps, &g2, bots).unwrap();
+        let e = budget
+            .charge(
+                &caps,
+                &GameId::random(),
+                Charge {
+                    bot_seats: 0,
+                    ..bots
+                },
+            )
+            .unwrap_err();
+        assert!(e.message.contains("bots only"), "{}", e.message);
+        budget.release(&g2);
+        budget
+            .charge(
+                &caps,
+                &GameId::random(),
+                Charge {
+                    bot_seats: 0,
+                    ..bots
+                },
+            )
+            .unwrap();
+    }
+}

@@ -1,0 +1,383 @@
+//! The server on an open address, tried as a stranger would over real
+//! sockets: rate limits per address (and through a trusted proxy only),
+//! caps on what one address holds, header deadlines and connection caps,
+//! open games that expire across a restart, and every refusal in the
+//! documented JSON form.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use bastide_engine::GameConfig;
+use bastide_server::guard::{Limits, Rate};
+use bastide_server::{Caps, Settings};
+use common::{token, Api, Client, TestDb, TestServer};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+fn config(players: usize, seed: u64) -> Value {
+    serde_json::to_value(GameConfig::from_sets(players, seed, &["base"]).expect("a configuration"))
+        .expect("JSON")
+}
+
+fn create_body(seed: u64, seats: &[&str]) -> Value {
+    json!({"config": config(seats.len(), seed), "seats": seats})
+}
+
+/// POSTs with extra headers; the status, `Retry-After` and JSON body.
+async fn post_from(
+    base: &str,
+    path: &str,
+    body: &Value,
+    forwarded_for: Option<&str>,
+) -> (u16, Option<u64>, Value) {
+    let mut req = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(body);
+    if let Some(f) = forwarded_for {
+        req = req.header("x-forwarded-for", f);
+    }
+    let r = req.send().await.expect("POST");
+    let status = r.status().as_u16();
+    let retry = r
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    (status, retry, r.json().await.unwrap_or(Value::Null))
+}
+
+fn settings(limits: Limits, caps: Caps) -> Settings {
+    Settings {
+        limits,
+        caps,
+        ..Settings::default()
+    }
+}
+
+async fn creates_are_rate_limited(db: &TestDb) {
+    // The default rate, and no caps: the rate refuses first.
+    let server = TestServer::start_with(db, settings(Limits::default(), Caps::unlimited())).await;
+    let burst = Limits::default().creates.burst;
+    for i in 0..burst {
+        let (status, _, body) = post_from(
+            &server.base,
+            "/api/games",
+            &create_body(u64::from(i), &["human", "greedy"]),
+            None,
+        )
+        .await;
+        assert_eq!(status, 201, "create {i}: {body}");
+    }
+    let (status, retry, body) = post_from(
+        &server.base,
+        "/api/games",
+        &create_body(99, &["human", "greedy"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    let retry = retry.expect("a Retry-After header");
+    assert!((1..=3).contains(&retry), "retry after {retry} s");
+    // Other requests still pass: the lobby answers.
+    let (status, _) = Api::new(&server.base).get("/api/games").await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+both_stores!(creates_are_rate_limited);
+
+async fn forwarded_for_counts_only_through_a_trusted_proxy(db: &TestDb) {
+    let limits = |trust: bool| Limits {
+        creates: Rate::new(2, 2),
+        trust_proxy: if trust {
+            vec!["127.0.0.1/32".parse().expect("a network")]
+        } else {
+            Vec::new()
+        },
+        ..Limits::default()
+    };
+    let body = create_body(1, &["human", "greedy"]);
+    let server = TestServer::start_with(db, settings(limits(true), Caps::unlimited())).await;
+    for client in ["1.1.1.1", "1.1.1.1"] {
+        let (status, _, b) = post_from(&server.base, "/api/games", &body, Some(client)).await;
+        assert_eq!(status, 201, "{b}");
+    }
+    let (status, _, _) = post_from(&server.base, "/api/games", &body, Some("1.1.1.1")).await;
+    assert_eq!(status, 429, "the third from 1.1.1.1");
+    // Another client behind the same proxy has its own allowance; a
+    // client's own claim to the left of the proxy's entry is not believed.
+    let (status, _, b) =
+        post_from(&server.base, "/api/games", &body, Some("1.1.1.1, 2.2.2.2")).await;
+    assert_eq!(status, 201, "{b}");
+    server.stop().await;
+
+    // Not trusted: the header is ignored, every request is loopback's.
+    let server = TestServer::start_with(db, settings(limits(false), Caps::unlimited())).await;
+    for (i, client) in ["1.1.1.1", "2.2.2.2"].into_iter().enumerate() {
+        let (status, _, b) = post_from(&server.base, "/api/games", &body, Some(client)).await;
+        assert_eq!(status, 201, "create {i}: {b}");
+    }
+    let (status, _, _) = post_from(&server.base, "/api/games", &body, Some("3.3.3.3")).await;
+    assert_eq!(status, 429, "a forged header earns nothing");
+    server.stop().await;
+}
+both_stores!(forwarded_for_counts_only_through_a_trusted_proxy);
+
+async fn one_address_holds_a_bounded_share(db: &TestDb) {
+    let caps = Caps {
+        open_games: 2,
+        bot_seats: 3,
+        bots_only_games: 1,
+    };
+    let server = TestServer::start_with(db, settings(Limits::unlimited(), caps)).await;
+    let api = Api::new(&server.base);
+    let a = api.create(&config(2, 1), &["human", "human"]).await;
+    api.create(&config(2, 2), &["human", "greedy"]).await;
+    let (status, _, body) = post_from(
+        &server.base,
+        "/api/games",
+        &create_body(3, &["human", "human"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("open games"), "{message}");
+    // Started, a game is no longer open.
+    let id = a["id"].as_str().expect("an id");
+    api.start(id, &token(&a, 0)).await;
+    api.create(&config(2, 4), &["human", "human"]).await;
+
+    // Bots only: one at a time.
+    api.create(&config(2, 5), &["random", "random"]).await;
+    let (status, _, body) = post_from(
+        &server.base,
+        "/api/games",
+        &create_body(6, &["random", "random"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("bots only"),
+        "{body}"
+    );
+    server.stop().await;
+}
+both_stores!(one_address_holds_a_bounded_share);
+
+/// Whether the server closes `tcp` within `within` (reads until EOF,
+/// ignoring what it is sent).
+async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, tcp.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+async fn slow_and_silent_connections_are_cut(db: &TestDb) {
+    let limits = Limits {
+        header_timeout: Duration::from_secs(1),
+        ..Limits::unlimited()
+    };
+    let server = TestServer::start_with(db, settings(limits, Caps::unlimited())).await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+
+    // Connects and says nothing.
+    let mut silent = TcpStream::connect(&addr).await.expect("connect");
+    let t = Instant::now();
+    assert!(closed_within(&mut silent, Duration::from_secs(5)).await);
+    assert!(
+        t.elapsed() >= Duration::from_millis(900),
+        "{:?}",
+        t.elapsed()
+    );
+
+    // A header a byte at a time, every 300 ms: never finished in time.
+    let mut slow = TcpStream::connect(&addr).await.expect("connect");
+    let t = Instant::now();
+    let request =
+        b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+    let mut cut = false;
+    for b in request {
+        if slow.write_all(&[*b]).await.is_err() {
+            cut = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if t.elapsed() > Duration::from_secs(6) {
+            break;
+        }
+    }
+    assert!(cut || closed_within(&mut slow, Duration::from_secs(2)).await);
+    assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
+
+    // A kept-alive connection left idle after a request is closed too.
+    let mut idle = TcpStream::connect(&addr).await.expect("connect");
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    assert!(closed_within(&mut idle, Duration::from_secs(5)).await);
+    server.stop().await;
+}
+both_stores!(slow_and_silent_connections_are_cut);
+
+async fn connections_are_capped_per_address(db: &TestDb) {
+    let limits = Limits {
+        connections_per_address: 3,
+        header_timeout: Duration::from_secs(30),
+        ..Limits::unlimited()
+    };
+    let server = TestServer::start_with(db, settings(limits, Caps::unlimited())).await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(&addr).await.expect("connect"));
+    }
+    // Give the server the moment to accept them.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut fourth = TcpStream::connect(&addr).await.expect("connect");
+    assert!(
+        closed_within(&mut fourth, Duration::from_secs(2)).await,
+        "a fourth connection from the address is closed at once"
+    );
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = Api::new(&server.base).get("/api/health").await;
+    assert_eq!(status, 200, "a slot given back is free again");
+    server.stop().await;
+}
+both_stores!(connections_are_capped_per_address);
+
+async fn open_games_expire_and_are_not_resumed(db: &TestDb) {
+    let quick = Settings {
+        open_game_ttl: Some(Duration::from_millis(300)),
+        ..Settings::unlimited()
+    };
+    let server = TestServer::start_with(db, Settings::unlimited()).await;
+    let api = Api::new(&server.base);
+    let open = api.create(&config(2, 1), &["human", "human"]).await;
+    let started = api.create(&config(2, 2), &["human", "greedy"]).await;
+    let started_id = started["id"].as_str().expect("an id").to_string();
+    api.start(&started_id, &token(&started, 0)).await;
+    server.stop().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+
+    // After the restart, the open game that waited too long is gone; the
+    // started one stays.
+    let server = TestServer::start_with(db, quick).await;
+    let api = Api::new(&server.base);
+    let (status, body) = api
+        .get(&format!(
+            "/api/games/{}",
+            open["id"].as_str().expect("an id")
+        ))
+        .await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["error"]["code"], "not_found", "{body}");
+    assert_eq!(api.summary(&started_id).await["status"], "playing");
+    let (_, lobby) = api.get("/api/games").await;
+    assert_eq!(lobby["games"], json!([]), "{lobby}");
+    server.stop().await;
+}
+both_stores!(open_games_expire_and_are_not_resumed);
+
+async fn every_refusal_is_json(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let http = reqwest::Client::new();
+    let check = |what: &'static str, r: reqwest::Response, status: u16, code: &'static str| async move {
+        assert_eq!(r.status().as_u16(), status, "{what}");
+        let content_type = r
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            content_type.starts_with("application/json"),
+            "{what}: {content_type}"
+        );
+        let body: Value = r.json().await.expect("JSON");
+        assert_eq!(body["error"]["code"], code, "{what}: {body}");
+        assert!(body["error"]["message"].is_string(), "{what}: {body}");
+    };
+    let r = http
+        .delete(format!("{}/api/games", server.base))
+        .send()
+        .await
+        .expect("DELETE");
+    check("405", r, 405, "bad_request").await;
+    let r = http
+        .post(format!("{}/api/games", server.base))
+        .body(vec![b' '; 1 << 20])
+        .send()
+        .await
+        .expect("POST");
+    check("413", r, 413, "too_large").await;
+    let r = http
+        .get(format!("{}/api/tiles/base/A.svg?rotation=abc", server.base))
+        .send()
+        .await
+        .expect("GET");
+    check("a bad query", r, 400, "bad_request").await;
+
+    // A resigned game cannot be joined.
+    let api = Api::new(&server.base);
+    let g = api.create(&config(2, 1), &["human", "greedy"]).await;
+    let id = g["id"].as_str().expect("an id");
+    api.start(id, &token(&g, 0)).await;
+    let (status, body) = api
+        .post(
+            &format!("/api/games/{id}/resign"),
+            &json!({"token": token(&g, 0)}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = api
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({"token": token(&g, 0)}),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "game_over", "{body}");
+
+    // An iteration budget past the server's limit names the server's limit.
+    let (status, body) = api
+        .post("/api/games", &create_body(1, &["human", "mcts:1000000000"]))
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("1 to 100000"), "{message}");
+    server.stop().await;
+}
+both_stores!(every_refusal_is_json);
+
+async fn invalid_utf8_closes_with_1007(db: &TestDb) {
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let g = api.create(&config(2, 1), &["human", "greedy"]).await;
+    let id = g["id"].as_str().expect("an id");
+    let mut c = Client::connect(&server.ws_base, id).await;
+    let frame = Frame::message(vec![0xff, 0xfe, b'{'], OpCode::Data(Data::Text), true);
+    c.send_raw(Message::Frame(frame)).await;
+    let code = c.close_code().await;
+    assert_eq!(code, Some(1007));
+    server.stop().await;
+}
+both_stores!(invalid_utf8_closes_with_1007);
