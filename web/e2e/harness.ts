@@ -53,10 +53,14 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** The final scores `bastide replay` computes from a record. */
+/**
+ * The final scores `bastide replay` computes from a record: its text as
+ * the server sent it (lossless), or a parsed one (whose seed, if above
+ * 2^53, JavaScript has rounded).
+ */
 export function replayScores(dir: string, record: unknown): number[] {
   const file = join(dir, `record-${Date.now()}.json`);
-  writeFileSync(file, JSON.stringify(record));
+  writeFileSync(file, typeof record === 'string' ? record : JSON.stringify(record));
   const out = JSON.parse(execFileSync(BIN, ['replay', file, '--compact']).toString()) as { scores: number[]; finished: boolean };
   if (!out.finished) throw new Error('the record does not end the game');
   return out.scores;
@@ -88,4 +92,22 @@ export async function motion(page: Page, kind: 'zoom' | 'pan'): Promise<{ fps: n
     const gaps = times.slice(1).map((x, i) => x - (times[i] ?? x)).sort((a, b) => a - b);
     return { fps: (times.length - 1) / (((times[times.length - 1] ?? t0) - (times[0] ?? t0)) / 1000), worst: gaps[gaps.length - 1] ?? 0, p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
   }, kind);
+}
+
+/** Creates a game with `POST /api/games` from the body's JSON text (a seed above 2^53 written as digits); returns its id. */
+export async function createRaw(server: Server, body: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${text}`);
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+/** Waits until the game's status is `status` (bots play fast; at most `ms`). */
+export async function waitForStatus(server: Server, id: string, status: string, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    const s = (await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string }).status;
+    if (s === status) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`game ${id} did not become ${status} within ${ms} ms`);
 }

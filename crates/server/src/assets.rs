@@ -212,7 +212,7 @@ async fn replay(body: axum::body::Bytes) -> Response {
     };
     let req: ReplayBody = match serde_json::from_slice(&body) {
         Ok(r) => r,
-        Err(e) => return bad(cut(&format!("body: {e}"))),
+        Err(e) => return bad(bastide_engine::limits::cut_message(&format!("body: {e}"))),
     };
     let n = req.at.min(req.record.actions.len());
     // Replaying is CPU work (a few ms for a whole game): off the async threads.
@@ -229,7 +229,10 @@ async fn replay(body: axum::body::Bytes) -> Response {
     .await;
     match done {
         Ok(Ok(v)) => Json(v).into_response(),
-        Ok(Err(e)) => bad(cut(&e.to_string())),
+        // The whole message, not `cut`'s quoted head: the engine's error
+        // names the action and the rule it breaks, and that is what a
+        // person replaying needs to read (it quotes the action cut already).
+        Ok(Err(e)) => bad(bastide_engine::limits::cut_message(&e.to_string())),
         Err(e) => bad(format!("replay failed: {e}")),
     }
 }
