@@ -12,6 +12,7 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, type GameState, type LogEntry } from './state';
 import { summary } from './summary';
+import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
@@ -89,12 +90,15 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   // asks for everything (`since` null), as the page's state is a
   // spectator's and a seat needs its own view and legal moves.
   let welcomed = false;
-  // The legal moves of the last action sent, back in play if it is refused.
-  let sentLegal: Action[] | null = null;
+  // The last action sent, until the server answers (src/unacked.ts): its
+  // legal moves come back if it is refused, and a reconnect re-sends or
+  // reports it.
+  let unacked: Unacked | null = null;
   const send = (a: Action): void => {
     if (!state) return;
+    // A closed socket drops it: the reconnect's welcome then re-sends it.
     socket.send(actionMessage(a, state.version));
-    sentLegal = state.legal;
+    unacked = { action: a, version: state.version, legal: state.legal, resent: false };
     ui.pending = null;
     // Nothing is legal until the server answers: no double sends.
     state = { ...state, legal: [] };
@@ -223,16 +227,34 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       if (performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
     }
     state = reduce(state, m);
-    if (m.type === 'played' || m.type === 'status') sentLegal = null;
-    if (m.type === 'error' && state && sentLegal) {
-      if (m.code === 'stale_version') {
+    if (unacked && state) {
+      const sent = unacked;
+      if (m.type === 'welcome') {
+        const next = onWelcome(sent, m.version, state.legal);
+        if (next === 'resend') {
+          socket.send(actionMessage(sent.action, sent.version));
+          unacked = { ...sent, resent: true };
+          state = { ...state, legal: [] };
+        } else if (next === 'lost') {
+          unacked = null;
+          state = { ...state, error: LOST };
+        }
+      } else if (m.type === 'played') {
+        const next = onPlayed(sent, m, state.seat);
+        if (next !== 'pending') unacked = null;
+        if (next === 'lost') state = { ...state, error: LOST };
+      } else if (m.type === 'status') {
+        unacked = null;
+      } else if (m.type === 'error' && m.code === 'stale_version') {
         // Someone acted first: reconnect with `since` to catch up.
+        unacked = null;
         socket.close();
         socket = open();
-      } else {
-        state = { ...state, legal: sentLegal };
+      } else if (m.type === 'error' && m.code !== 'lagged') {
+        // (A lagged connection reconnects: its welcome settles the action.)
+        unacked = null;
+        state = { ...state, legal: sent.legal };
       }
-      sentLegal = null;
     }
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     needMap();
