@@ -2,21 +2,10 @@
 // it), with a link back to the lobby; the client's own pages still work.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launch, startServer, type Server } from './harness';
+import { test } from 'node:test';
+import { serverAndBrowser } from './harness';
 
-let server: Server;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const CASES: [string, string][] = [
   ['/play/doesnotexist123', 'No such game'],
@@ -29,9 +18,9 @@ const CASES: [string, string][] = [
 ];
 
 test('wrong addresses say "no such game" or "no such page", answered 404, and lead to the lobby', { timeout: 60_000 }, async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   for (const [path, text] of CASES) {
-    const res = await page.goto(`${server.url}${path}`);
+    const res = await page.goto(`${env.server.url}${path}`);
     assert.equal(res?.status(), 404, path);
     await page.locator('#missing h1', { hasText: text }).waitFor({ timeout: 10_000 });
     // Not the lobby, nor an empty viewer or table behind the message.
@@ -41,7 +30,7 @@ test('wrong addresses say "no such game" or "no such page", answered 404, and le
   await page.locator('#create').waitFor();
   assert.equal(new URL(page.url()).pathname, '/');
   // The client's own pages are no 404s.
-  for (const path of ['/', '/replay']) assert.equal((await page.goto(`${server.url}${path}`))?.status(), 200, path);
+  for (const path of ['/', '/replay']) assert.equal((await page.goto(`${env.server.url}${path}`))?.status(), 200, path);
   await page.locator('input[type=file]').waitFor();
   await page.close();
 });

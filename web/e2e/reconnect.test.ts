@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launch, replayScores, startServer, type Server } from './harness';
+import { launch, replayScores, startServer, startedGame, type Server } from './harness';
 import { act, shownScores, status, waitForChange } from './table';
 
 let browser: Browser;
@@ -20,14 +20,8 @@ test('a Pass clicked while the server is down is sent again after the restart, a
   let second: Server | null = null;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
-    const res = await fetch(`${first.url}/api/games`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ config: { players: ['RED', 'BLUE'], deck: DECK, deck_only: true }, seats: ['human', 'greedy'] }),
-    });
-    const created = await res.json() as { id: string; seats: { token: string | null }[] };
-    const token = created.seats[0]?.token ?? '';
-    await fetch(`${first.url}/api/games/${created.id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
-    await page.goto(`${first.url}/play/${created.id}#seat=0&token=${token}`);
+    const { id, token } = await startedGame(first, { players: ['RED', 'BLUE'], deck: DECK, deck_only: true }, ['human', 'greedy']);
+    await page.goto(`${first.url}/play/${id}#seat=0&token=${token}`);
     // The first tile placed: the follower step, where Pass is offered.
     const s0 = await status(page);
     assert.ok(s0.mine);
@@ -46,13 +40,13 @@ test('a Pass clicked while the server is down is sent again after the restart, a
     // No click: the page reconnects and sends the Pass again.
     await page.waitForFunction((at) => Number(document.querySelector('#status')?.getAttribute('data-version')) > at, v, { timeout: 30_000 });
     assert.equal(await page.locator('[role=alert]').count(), 0, 'no error shown');
-    const log = await (await fetch(`${second.url}/api/games/${created.id}/record`)).json() as { actions: unknown[] };
+    const log = await (await fetch(`${second.url}/api/games/${id}/record`)).json() as { actions: unknown[] };
     assert.deepEqual(log.actions[v], { pass: {} }, 'the Pass was committed once, as the next action');
     assert.notDeepEqual(log.actions[v + 1], { pass: {} }, 'and not twice');
     // The moves come back on the seat's next turn, and the game is played out.
     while (await act(page, { followers: true })) { /* to the end, without a reload */ }
     await page.locator('#summary').waitFor();
-    const text = await (await fetch(`${second.url}/api/games/${created.id}/record`)).text();
+    const text = await (await fetch(`${second.url}/api/games/${id}/record`)).text();
     assert.deepEqual(await shownScores(page), replayScores(second.dir, text));
   } finally {
     await page.close();

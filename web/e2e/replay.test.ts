@@ -3,36 +3,32 @@
 // from an uploaded file, to the scores `bastide replay` computes.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createRaw, launch, replayScores, startServer, waitForStatus, type Server } from './harness';
+import { createRaw, replayScores, serverAndBrowser, waitForStatus, type Server } from './harness';
+import { shownScores } from './table';
 
+const SEED = '14276715017308306393';
 let server: Server;
 let browser: Browser;
 let id = '';
 let recordText = '';
-const SEED = '14276715017308306393';
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
+serverAndBrowser(async (env) => {
+  ({ server, browser } = env);
   // A whole base game between bots: the seed decides the draw order, so a
   // rounded seed replays another game (which breaks within a few actions).
-  id = await createRaw(server, `{"config": {"players": ["RED", "BLUE", "GREEN"], "base": "base", "seed": ${SEED}}, "seats": ["random", "random", "random"]}`);
+  ({ id } = await createRaw(server, `{"config": {"players": ["RED", "BLUE", "GREEN"], "base": "base", "seed": ${SEED}}, "seats": ["random", "random", "random"]}`));
   await waitForStatus(server, id, 'finished');
   recordText = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
   assert.ok(recordText.includes(`"seed": ${SEED}`), 'the server kept the seed');
   // The test's own guard: JavaScript's numbers do round this seed.
   assert.ok(!JSON.stringify(JSON.parse(recordText)).includes(SEED));
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 async function finalScores(page: Page): Promise<number[]> {
   await page.locator('#summary').waitFor({ timeout: 20_000 });
-  return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+  return shownScores(page);
 }
 
 async function noError(page: Page): Promise<void> {

@@ -1,7 +1,7 @@
 // Playing at a table in the end-to-end tests: reading its status and
 // acting by mouse, as a person would.
 
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** The table's status line: the game's status, whether this seat is to act, the version shown. */
 export async function status(page: Page): Promise<{ status: string; mine: boolean; version: number }> {
@@ -27,9 +27,10 @@ export async function waitForChange(page: Page, version: number): Promise<void> 
 /**
  * Plays one of this seat's actions by mouse: a placement (target, then
  * Confirm), else a follower spot (when `followers`), else Pass, else the
- * first other choice. Returns false when the game is over.
+ * first other choice; by touch with `touch`. Returns false when the
+ * game is over.
  */
-export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean }): Promise<boolean> {
+export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean; touch?: boolean }): Promise<boolean> {
   const s = await status(page);
   if (s.status !== 'playing') return false;
   if (!s.mine) {
@@ -48,17 +49,19 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
       await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
     }
   }
+  // A phone's finger taps (touch events), a mouse clicks.
+  const press = (l: Locator): Promise<void> => (opts.touch ? l.tap() : l.click());
   const targets = page.locator('.target');
   if (await targets.count() > 0) {
-    await targets.first().click();
+    await press(targets.first());
     await page.locator('.preview').waitFor();
-    await page.click('#confirm');
+    await press(page.locator('#confirm'));
   } else if (opts.followers && await page.locator('.spot').count() > 0) {
-    await page.locator('.spot').first().click();
+    await press(page.locator('.spot').first());
   } else if (await page.locator('#pass').count() > 0) {
-    await page.click('#pass');
+    await press(page.locator('#pass'));
   } else {
-    await page.locator('#choices button').first().click();
+    await press(page.locator('#choices button').first());
   }
   await waitForChange(page, s.version);
   return true;

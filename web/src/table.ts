@@ -74,6 +74,24 @@ function eventText(e: ScoreEvent, players: string[]): string {
   return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${where}${pts ? `: ${pts}` : ''}`;
 }
 
+/**
+ * A button that folds the side panel away and back. Only a phone shows it
+ * (style.css): there the panel lies under the board, and folded the board
+ * takes the whole screen.
+ */
+function foldablePanel(side: HTMLElement): void {
+  const layout = side.parentElement;
+  if (!layout) return;
+  side.id = 'side-panel';
+  const toggle = h('button', { class: 'panel-toggle', id: 'panel-toggle', type: 'button', 'aria-controls': 'side-panel', 'aria-expanded': 'true' }, 'Hide panel ▾');
+  toggle.addEventListener('click', () => {
+    const hidden = layout.classList.toggle('panel-hidden');
+    toggle.setAttribute('aria-expanded', String(!hidden));
+    toggle.textContent = hidden ? 'Show panel ▴' : 'Hide panel ▾';
+  });
+  layout.insertBefore(toggle, side);
+}
+
 export function table(root: HTMLElement, game: string, token: string | null): () => void {
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
@@ -86,6 +104,7 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   const wrap = page?.svg.closest('.boardwrap') ?? h('div', { class: 'boardwrap' });
   const side = page?.side ?? h('aside', { class: 'side', 'aria-label': 'Game panel' });
   if (!page || !(wrap instanceof HTMLElement)) root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  foldablePanel(side);
   // Whether this connection's welcome came: until then a (re)connection
   // asks for everything (`since` null), as the page's state is a
   // spectator's and a seat needs its own view and legal moves.
