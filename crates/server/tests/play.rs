@@ -608,6 +608,54 @@ async fn reconnect_at_the_current_version_restores_legal_actions(db: &TestDb) {
 }
 both_stores!(reconnect_at_the_current_version_restores_legal_actions);
 
+/// Before the start, the game's connections hear of every seat that is
+/// claimed or left (a `status` with the new `seats`): a waiting room shows
+/// who has come.
+async fn joins_and_leaves_are_told_before_the_start(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(3, 5, &["base"]), &["human", "human", "greedy"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut a, w) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    let joined = |m: &Value| -> Vec<bool> {
+        m["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| s["joined"] == json!(true))
+            .collect()
+    };
+    assert_eq!(joined(&w["welcome"]), [true, false, true]);
+    let (mut spectator, _) = Client::hello(&server.ws_base, &id, None, None).await;
+    // Seat 1 comes through its WebSocket: both connections are told.
+    let (_b, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
+    for c in [&mut a, &mut spectator] {
+        let m = c.next().await;
+        assert_eq!(m["status"]["status"], json!("open"), "{m}");
+        assert_eq!(joined(&m["status"]), [true, true, true]);
+    }
+    // Joining again changes nothing and tells nobody; leaving is told.
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    let m = a.next().await;
+    assert_eq!(joined(&m["status"]), [true, false, true], "{m}");
+    // The start comes next, nothing between.
+    api.start(&id, &t0).await;
+    let m = a.next().await;
+    assert_eq!(m["status"]["status"], json!("playing"), "{m}");
+    server.stop().await;
+}
+both_stores!(joins_and_leaves_are_told_before_the_start);
+
 async fn racing_clients(db: &TestDb) {
     let server = TestServer::start(db).await;
     let api = Api::new(&server.base);
