@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { act, shownScores, status, waitForChange } from './table';
+import { act, playBoth, shownScores, status, waitForChange } from './table';
 import { launch, replayScores, startServer, type Server } from './harness';
 
 let server: Server;
@@ -185,21 +185,11 @@ test('two browser contexts play the two seats of one game', { timeout: 120_000 }
   const pb = await ctxB.newPage();
   await pa.goto(`${server.url}/play/${created.id}#seat=0&token=${a.token}`);
   await pb.goto(`${server.url}/play/${created.id}#seat=1&token=${b.token}`);
-  // Seat 1 starts the game from its table; seat 0's table learns it live.
-  await pb.click('#start');
+  // Both seats taken: the game starts by itself (seat 0's table asks),
+  // and both tables learn it live.
   await pa.locator('#status[data-status="playing"]').waitFor();
-  let guard = 0;
-  for (;;) {
-    const [sa, sb] = [await status(pa), await status(pb)];
-    if (sa.status !== 'playing') break;
-    assert.ok(!(sa.mine && sb.mine), 'only one seat acts at a time');
-    const page = sa.mine ? pa : sb.mine ? pb : null;
-    if (page) await act(page, { followers: guard % 3 === 0 });
-    else await pa.waitForTimeout(100);
-    assert.ok(++guard < 200);
-  }
-  await pa.locator('#summary').waitFor();
-  await pb.locator('#summary').waitFor();
+  await pb.locator('#status[data-status="playing"]').waitFor();
+  await playBoth(pa, pb);
   const expected = replayScores(server.dir, (await record(created.id)).body);
   assert.deepEqual(await shownScores(pa), expected);
   assert.deepEqual(await shownScores(pb), expected);

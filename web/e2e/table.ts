@@ -72,3 +72,21 @@ export async function shownScores(page: Page): Promise<number[]> {
   return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
 }
 
+
+/**
+ * Plays a two-person game to its end, each page acting on its turn (only
+ * one at a time), followers now and then; both then show the summary.
+ */
+export async function playBoth(pa: Page, pb: Page): Promise<void> {
+  for (let turn = 0; ; turn++) {
+    const [sa, sb] = [await status(pa), await status(pb)];
+    if (sa.status !== 'playing') break;
+    if (sa.mine && sb.mine) throw new Error('both seats are offered moves at once');
+    const page = sa.mine ? pa : sb.mine ? pb : null;
+    if (page) await act(page, { followers: turn % 3 === 0 });
+    else await pa.waitForTimeout(100);
+    if (turn >= 200) throw new Error('the game did not end in 200 turns');
+  }
+  await pa.locator('#summary').waitFor();
+  await pb.locator('#summary').waitFor();
+}

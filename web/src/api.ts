@@ -65,7 +65,16 @@ export async function getGame(id: string): Promise<GameSummary> {
 }
 
 export async function createGame(config: JsonObject, seats: string[]): Promise<Created> {
-  const o = obj(await post('/api/games', { config, seats }), 'created');
+  return parseCreated(await post('/api/games', { config, seats }));
+}
+
+/** Starts the rematch of a game that is over (the server's `rematch`: same set-up, new seed, seats turned by one). */
+export async function rematchGame(id: string, token: string): Promise<Created> {
+  return parseCreated(await post(`/api/games/${encodeURIComponent(id)}/rematch`, { token }));
+}
+
+function parseCreated(v: unknown): Created {
+  const o = obj(v, 'created');
   return {
     id: str(o.id, 'id'), status: oneOf(o.status, 'status', STATUSES),
     seats: arr(o.seats, 'seats', (s, q) => { const so = obj(s, q); return { seat: int(so.seat, `${q}.seat`), kind: str(so.kind, `${q}.kind`), token: opt(so.token, `${q}.token`, str), invite: opt(so.invite, `${q}.invite`, str) }; }),

@@ -68,9 +68,9 @@ function route(): void {
       // Joining marks the seat as taken in the lobby; failing (already joined) is fine.
       void joinGame(id, held.token).catch(() => undefined);
     }
-    leave = table(app, id, held?.token ?? null);
+    leave = table(app, id, held?.token ?? null, navigate);
   } else if (parts[0] === 'watch' && id) {
-    leave = table(app, id, null);
+    leave = table(app, id, null, navigate);
   } else if (parts[0] === 'replay') {
     leave = replay(app, id);
   } else {
