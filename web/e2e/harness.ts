@@ -6,6 +6,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const BIN = process.env.BASTIDE_BIN ?? resolve(import.meta.dirname, '../../target/debug/bastide');
@@ -53,10 +54,14 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** The final scores `bastide replay` computes from a record. */
+/**
+ * The final scores `bastide replay` computes from a record: its text as
+ * the server sent it (lossless), or a parsed one (whose seed, if above
+ * 2^53, JavaScript has rounded).
+ */
 export function replayScores(dir: string, record: unknown): number[] {
   const file = join(dir, `record-${Date.now()}.json`);
-  writeFileSync(file, JSON.stringify(record));
+  writeFileSync(file, typeof record === 'string' ? record : JSON.stringify(record));
   const out = JSON.parse(execFileSync(BIN, ['replay', file, '--compact']).toString()) as { scores: number[]; finished: boolean };
   if (!out.finished) throw new Error('the record does not end the game');
   return out.scores;
@@ -88,4 +93,51 @@ export async function motion(page: Page, kind: 'zoom' | 'pan'): Promise<{ fps: n
     const gaps = times.slice(1).map((x, i) => x - (times[i] ?? x)).sort((a, b) => a - b);
     return { fps: (times.length - 1) / (((times[times.length - 1] ?? t0) - (times[0] ?? t0)) / 1000), worst: gaps[gaps.length - 1] ?? 0, p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0 };
   }, kind);
+}
+
+/** Creates a game with `POST /api/games` from the body's JSON text (a seed above 2^53 written as digits); its id and the seats' tokens. */
+export async function createRaw(server: Server, body: string): Promise<{ id: string; tokens: (string | null)[] }> {
+  const res = await fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${text}`);
+  const created = JSON.parse(text) as { id: string; seats: { token?: string | null }[] };
+  return { id: created.id, tokens: created.seats.map((s) => s.token ?? null) };
+}
+
+/** Waits until the game's status is `status` (bots play fast; at most `ms`). */
+export async function waitForStatus(server: Server, id: string, status: string, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    const s = (await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string }).status;
+    if (s === status) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`game ${id} did not become ${status} within ${ms} ms`);
+}
+
+/**
+ * A server and a browser for one test file, started before its tests and
+ * stopped after them (read `server` and `browser` inside the tests);
+ * `setup` runs once both are up.
+ */
+export function serverAndBrowser(setup?: (env: { server: Server; browser: Browser }) => Promise<void>): { server: Server; browser: Browser } {
+  const env = {} as { server: Server; browser: Browser };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+    await setup?.(env);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/** A game created over the API (a person in its first seat) and started with that seat's token. */
+export async function startedGame(server: Server, config: object, seats: string[]): Promise<{ id: string; token: string }> {
+  const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats }));
+  const token = tokens[0] ?? '';
+  const res = await fetch(`${server.url}/api/games/${id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  if (!res.ok) throw new Error(`start: ${res.status} ${await res.text()}`);
+  return { id, token };
 }

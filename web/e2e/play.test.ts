@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { act, playBoth, shownScores, status, waitForChange } from './table';
 import { launch, replayScores, startServer, type Server } from './harness';
 
 let server: Server;
@@ -16,65 +17,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function status(page: Page): Promise<{ status: string; mine: boolean; version: number }> {
-  const el = page.locator('#status');
-  await el.waitFor();
-  return {
-    status: (await el.getAttribute('data-status')) ?? '',
-    mine: (await el.getAttribute('data-mine')) === 'true',
-    version: Number(await el.getAttribute('data-version')),
-  };
-}
-
-async function waitForChange(page: Page, version: number): Promise<void> {
-  await page.waitForFunction((v) => {
-    const s = document.querySelector('#status');
-    return s !== null && (Number(s.getAttribute('data-version')) !== v || s.getAttribute('data-status') !== 'playing' || document.querySelector('[role=alert]') !== null);
-  }, version, { timeout: 20_000 });
-  const alert = await page.locator('[role=alert]').count();
-  if (alert > 0) throw new Error(`the page shows an error: ${await page.locator('[role=alert]').innerText()}`);
-}
-
-/**
- * Plays one of this seat's actions by mouse: a placement (target, then
- * Confirm), else a follower spot (when `followers`), else Pass, else the
- * first other choice. Returns false when the game is over.
- */
-async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean }): Promise<boolean> {
-  const s = await status(page);
-  if (s.status !== 'playing') return false;
-  if (!s.mine) {
-    await page.waitForFunction((v) => {
-      const e = document.querySelector('#status');
-      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
-    }, s.version, { timeout: 30_000 });
-    return true;
-  }
-  // The board draws after the tile layouts arrive: wait for this version's.
-  await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
-  if (opts.preferHalf) {
-    const half = page.locator('.hand button', { hasText: 'halfsies' });
-    if (await half.count() > 0) {
-      await half.first().click();
-      await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
-    }
-  }
-  const targets = page.locator('.target');
-  if (await targets.count() > 0) {
-    await targets.first().click();
-    await page.locator('.preview').waitFor();
-    await page.click('#confirm');
-  } else if (opts.followers && await page.locator('.spot').count() > 0) {
-    await page.locator('.spot').first().click();
-  } else if (await page.locator('#pass').count() > 0) {
-    await page.click('#pass');
-  } else {
-    await page.locator('#choices button').first().click();
-  }
-  await waitForChange(page, s.version);
-  return true;
-}
 
 async function createInLobby(page: Page, opts: { deck?: string; deckOnly?: boolean; expansions?: string[]; base?: string; seats?: string[] }): Promise<string> {
   await page.goto(`${server.url}/`);
@@ -92,10 +34,6 @@ async function createInLobby(page: Page, opts: { deck?: string; deckOnly?: boole
   const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1];
   assert.ok(id);
   return id;
-}
-
-async function shownScores(page: Page): Promise<number[]> {
-  return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
 }
 
 async function record(id: string): Promise<{ complete: boolean; body: unknown }> {
@@ -247,21 +185,11 @@ test('two browser contexts play the two seats of one game', { timeout: 120_000 }
   const pb = await ctxB.newPage();
   await pa.goto(`${server.url}/play/${created.id}#seat=0&token=${a.token}`);
   await pb.goto(`${server.url}/play/${created.id}#seat=1&token=${b.token}`);
-  // Seat 1 starts the game from its table; seat 0's table learns it live.
-  await pb.click('#start');
+  // Both seats taken: the game starts by itself (seat 0's table asks),
+  // and both tables learn it live.
   await pa.locator('#status[data-status="playing"]').waitFor();
-  let guard = 0;
-  for (;;) {
-    const [sa, sb] = [await status(pa), await status(pb)];
-    if (sa.status !== 'playing') break;
-    assert.ok(!(sa.mine && sb.mine), 'only one seat acts at a time');
-    const page = sa.mine ? pa : sb.mine ? pb : null;
-    if (page) await act(page, { followers: guard % 3 === 0 });
-    else await pa.waitForTimeout(100);
-    assert.ok(++guard < 200);
-  }
-  await pa.locator('#summary').waitFor();
-  await pb.locator('#summary').waitFor();
+  await pb.locator('#status[data-status="playing"]').waitFor();
+  await playBoth(pa, pb);
   const expected = replayScores(server.dir, (await record(created.id)).body);
   assert.deepEqual(await shownScores(pa), expected);
   assert.deepEqual(await shownScores(pb), expected);

@@ -2,6 +2,7 @@
 
 import { JsonObject, arr, bool, fail, int, json, num, obj, oneOf, opt, str } from './json';
 import type { GameStatus, SeatInfo } from './protocol';
+import { readRecord, replayBody, type RecordText } from './record';
 
 const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
 
@@ -16,20 +17,31 @@ export class ApiError extends Error {
   constructor(public code: string, message: string) { super(message); }
 }
 
-async function call(path: string, init?: RequestInit): Promise<unknown> {
+/** An answer's text, unparsed; a refusal as an `ApiError` with the server's code and message. */
+async function callText(path: string, init?: RequestInit): Promise<string> {
   const res = await fetch(path, init);
   const text = await res.text();
-  let body: unknown = null;
-  try { body = JSON.parse(text); } catch { /* handled below */ }
   if (!res.ok) {
+    let body: unknown = null;
+    try { body = JSON.parse(text); } catch { /* not JSON: the status says it */ }
     const e = body !== null && typeof body === 'object' && 'error' in body ? obj((body as { error: unknown }).error, 'error') : null;
     throw new ApiError(e ? str(e.code, 'code') : String(res.status), e ? str(e.message, 'message') : text.slice(0, 200));
   }
-  return body;
+  return text;
+}
+
+async function call(path: string, init?: RequestInit): Promise<unknown> {
+  const text = await callText(path, init);
+  try { return JSON.parse(text) as unknown; } catch { return null; }
+}
+
+/** Posts JSON text as it is (see `record.ts`: a record's numbers must not pass through JavaScript numbers). */
+function postText(path: string, body: string): Promise<unknown> {
+  return call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
 function post(path: string, body: unknown): Promise<unknown> {
-  return call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return postText(path, JSON.stringify(body));
 }
 
 export function parseSummary(v: unknown, p = 'game'): GameSummary {
@@ -53,7 +65,16 @@ export async function getGame(id: string): Promise<GameSummary> {
 }
 
 export async function createGame(config: JsonObject, seats: string[]): Promise<Created> {
-  const o = obj(await post('/api/games', { config, seats }), 'created');
+  return parseCreated(await post('/api/games', { config, seats }));
+}
+
+/** Starts the rematch of a game that is over (the server's `rematch`: same set-up, new seed, seats turned by one). */
+export async function rematchGame(id: string, token: string): Promise<Created> {
+  return parseCreated(await post(`/api/games/${encodeURIComponent(id)}/rematch`, { token }));
+}
+
+function parseCreated(v: unknown): Created {
+  const o = obj(v, 'created');
   return {
     id: str(o.id, 'id'), status: oneOf(o.status, 'status', STATUSES),
     seats: arr(o.seats, 'seats', (s, q) => { const so = obj(s, q); return { seat: int(so.seat, `${q}.seat`), kind: str(so.kind, `${q}.kind`), token: opt(so.token, `${q}.token`, str), invite: opt(so.invite, `${q}.invite`, str) }; }),
@@ -72,8 +93,9 @@ export async function resignGame(id: string, token: string): Promise<void> {
   await post(`/api/games/${encodeURIComponent(id)}/resign`, { token });
 }
 
-export async function getRecord(id: string): Promise<JsonObject> {
-  return obj(json(await call(`/api/games/${encodeURIComponent(id)}/record`), 'record'), 'record');
+/** A game's record as its exact text (`record.ts`). */
+export async function getRecord(id: string): Promise<RecordText> {
+  return readRecord(await callText(`/api/games/${encodeURIComponent(id)}/record`));
 }
 
 /** The layout of a tile's picture (crates/server/src/assets.rs). */
@@ -133,8 +155,8 @@ export function mapInfo(name: string): Promise<MapInfo> {
 }
 
 export interface ReplayStep { at: number; actions: number; action: JsonObject | null; view: unknown }
-export async function replayStep(record: JsonObject, at: number): Promise<ReplayStep> {
-  const o = obj(await post('/api/replay', { record, at }), 'replay');
+export async function replayStep(record: RecordText, at: number): Promise<ReplayStep> {
+  const o = obj(await postText('/api/replay', replayBody(record, at)), 'replay');
   return { at: int(o.at, 'at'), actions: int(o.actions, 'actions'), action: opt(o.action, 'action', (a, q) => obj(json(a, q), q)), view: o.view };
 }
 

@@ -1,10 +1,10 @@
 // The lobby: create a game (sets, options, seats for people and bots),
 // list open games to join and running or finished ones to watch or replay.
 
-import { GameSummary, createGame, listGames, startGame } from './api';
+import { GameSummary, createGame, listGames, startGame, type Created } from './api';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
-import { saveToken } from './tokens';
+import { saveInvite, saveToken } from './tokens';
 
 const EXPANSIONS: [string, string][] = [
   ['river1', 'River I'], ['river2', 'River II'], ['river20', 'River (20th anniversary)'], ['cutcassonne', 'CutCassonne'],
@@ -13,6 +13,25 @@ const EXPANSIONS: [string, string][] = [
 ];
 const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
 export const SEAT_KINDS = ['human', 'random', 'greedy', 'mcts:200', 'mcts:2000'];
+
+/**
+ * Opens a game just created here (in the lobby, or a rematch) at `mine`,
+ * the seat of the person who asked: its token kept in this browser, the
+ * other people's tokens kept for their invite links (the waiting room
+ * hands them out). Alone with bots the game starts at once; with other
+ * people it waits for them in its waiting room.
+ */
+export async function openCreated(g: Created, mine: number | null, navigate: (path: string) => void): Promise<void> {
+  const people = g.seats.filter((s) => s.token !== null);
+  const own = people.find((s) => s.seat === mine) ?? null;
+  const others = people.filter((s) => s !== own);
+  if (own?.token) saveToken(g.id, own.seat, own.token);
+  for (const s of others) if (s.token) saveInvite(g.id, s.seat, s.token);
+  if (own?.token && others.length === 0) await startGame(g.id, own.token).catch(() => undefined);
+  // The seat's token stays out of the address (it is in this browser):
+  // the address bar is what people copy.
+  navigate(own ? `/play/${g.id}#seat=${own.seat}` : `/watch/${g.id}`);
+}
 
 export function lobby(root: HTMLElement, navigate: (path: string) => void): void {
   const message = h('p', { role: 'status', class: 'status' });
@@ -31,7 +50,6 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const exps = EXPANSIONS.map(([id, name]) => h('label', {}, h('input', { type: 'checkbox', value: id, name: 'expansion' }), ` ${name} `));
   const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
   const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
-  const invites = h('div', { class: 'invites', 'aria-live': 'polite' });
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
@@ -43,14 +61,8 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
       const g = await createGame(config, seats);
-      const people = g.seats.filter((s) => s.token !== null);
-      for (const s of people) if (s.token) saveToken(g.id, s.seat, s.token);
-      const first = people[0];
-      if (first?.token) await startGame(g.id, first.token).catch(() => undefined);
-      invites.replaceChildren(h('h2', {}, `Game ${g.id} created`),
-        ...people.map((s) => h('p', {}, `Seat ${s.seat} invite: `, h('a', { href: s.invite ?? '#', 'data-seat': s.seat }, s.invite ?? ''))));
-      if (first?.token && people.length === 1) navigate(`/play/${g.id}#seat=${first.seat}&token=${first.token}`);
-      else if (people.length === 0) navigate(`/watch/${g.id}`);
+      // The creator plays the first person's seat.
+      await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
       message.textContent = `Could not create the game: ${errorText(err)}`;
     }
@@ -75,7 +87,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
       h('fieldset', {}, h('legend', {}, 'Sets'), base, h('br'), ...exps),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
       h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
-      h('button', { type: 'submit', id: 'create' }, 'Create and start'), message, invites),
+      h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
     h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));
   void refresh();
 }

@@ -2,7 +2,9 @@
 // link's fragment or this browser), /watch/ID (spectate), /replay[/ID].
 
 import './style.css';
-import { joinGame } from './api';
+import { ApiError, getGame, joinGame } from './api';
+import { h } from './dom';
+import { capitalise } from './protocol';
 import { lobby } from './lobby';
 import { replay } from './replay';
 import { table } from './table';
@@ -19,12 +21,45 @@ function navigate(path: string): void {
   route();
 }
 
+/**
+ * Replaces the page with "no such game" or "no such page" (the server
+ * answered this address with a 404) and a link to the lobby.
+ */
+function missing(root: HTMLElement, what: string): void {
+  leave?.();
+  leave = null;
+  document.title = `Bastide — ${what}`;
+  root.replaceChildren(h('section', { class: 'panel missing', role: 'alert', id: 'missing' },
+    h('h1', {}, capitalise(what)), h('p', {}, `There is nothing at ${location.pathname}.`),
+    h('p', {}, h('a', { href: '/', id: 'to-lobby', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, 'Go to the lobby'))));
+}
+
+/**
+ * Shows "no such game" if the server has no game `id` (a mistyped or
+ * outdated link): the table or the viewer would otherwise wait for it
+ * forever. A game whose board the server drew into the page exists.
+ */
+function checkGame(root: HTMLElement, id: string): void {
+  if (document.querySelector(`svg.board[data-game="${CSS.escape(id)}"]`)) return;
+  const path = location.pathname;
+  getGame(id).catch((e: unknown) => {
+    if (e instanceof ApiError && e.code === 'not_found' && location.pathname === path) missing(root, 'no such game');
+  });
+}
+
 function route(): void {
   if (!app) return;
   leave?.();
   leave = null;
   const parts = location.pathname.split('/').filter((p) => p.length > 0);
-  const id = parts[1] && /^[0-9a-f]{1,64}$/i.test(parts[1]) ? parts[1] : null;
+  const game = ['play', 'watch', 'replay'].includes(parts[0] ?? '');
+  const id = parts.length === 2 && parts[1] && /^[0-9a-f]{1,64}$/i.test(parts[1]) ? parts[1] : null;
+  // The addresses the server answers with a 404 (crates/server/src/assets.rs, client_page).
+  if (parts.length > 0 && !(parts.length === 1 && parts[0] === 'replay') && !(game && id)) {
+    missing(app, game && parts.length === 2 ? 'no such game' : 'no such page');
+    return;
+  }
+  if (id) checkGame(app, id);
   if (parts[0] === 'play' && id) {
     const f = parseFragment(location.hash);
     const held = f.token !== null && f.seat !== null ? { seat: f.seat, token: f.token } : findToken(id, f.seat);
@@ -33,9 +68,9 @@ function route(): void {
       // Joining marks the seat as taken in the lobby; failing (already joined) is fine.
       void joinGame(id, held.token).catch(() => undefined);
     }
-    leave = table(app, id, held?.token ?? null);
+    leave = table(app, id, held?.token ?? null, navigate);
   } else if (parts[0] === 'watch' && id) {
-    leave = table(app, id, null);
+    leave = table(app, id, null, navigate);
   } else if (parts[0] === 'replay') {
     leave = replay(app, id);
   } else {

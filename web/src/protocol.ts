@@ -261,8 +261,10 @@ function seatInfo(v: unknown, p: string): SeatInfo {
 export type ServerMessage =
   | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null }
   | { type: 'played'; version: number; seat: number; action: Action; events: ScoreEvent[]; view: View; legal: Action[] | null }
-  | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null }
+  | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null; seats: SeatInfo[] | null }
   | { type: 'pong' }
+  /** Someone started a rematch of this game: a person's connection gets their own new seat and token. */
+  | { type: 'rematch'; game: string; seat: number | null; token: string | null }
   | { type: 'error'; code: string; message: string };
 
 function legal(v: unknown, p: string): Action[] | null {
@@ -306,10 +308,14 @@ export function parseServerMessage(text: string): ServerMessage {
       return {
         type, status: oneOf(w.status, 'status.status', STATUSES), version: int(w.version, 'status.version'),
         resigned: opt(w.resigned, 'status.resigned', int), view: opt(w.view, 'status.view', parseView),
-        legal: legal(w.legal, 'status.legal'),
+        legal: legal(w.legal, 'status.legal'), seats: opt(w.seats, 'status.seats', (x, q) => arr(x, q, seatInfo)),
       };
     }
     case 'pong': return { type };
+    case 'rematch': {
+      const r = obj(b, 'rematch');
+      return { type, game: str(r.game, 'rematch.game'), seat: opt(r.seat, 'rematch.seat', int), token: opt(r.token, 'rematch.token', str) };
+    }
     case 'error': {
       const e = obj(b, 'error');
       return { type, code: str(e.code, 'error.code'), message: str(e.message, 'error.message') };

@@ -6,12 +6,12 @@ import { getRecord, mapInfo, replayStep, type MapInfo } from './api';
 import { Board, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { h, errorText } from './dom';
-import { isObject, type JsonObject } from './json';
 import { describeAction, parseAction, parseView } from './protocol';
+import { readRecord, type RecordText } from './record';
 import { summary } from './summary';
 
 export function replay(root: HTMLElement, game: string | null): () => void {
-  let record: JsonObject | null = null;
+  let record: RecordText | null = null;
   let at = 0;
   let total = 0;
   let map: MapInfo | null = null;
@@ -19,7 +19,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
   const side = h('aside', { class: 'side', 'aria-label': 'Replay controls' });
   root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
   const board = new Board(wrap, { onTarget: () => undefined, onSpot: () => undefined });
-  const info = h('p', { role: 'status', id: 'replay-status' });
+  const info = h('p', { role: 'status', id: 'replay-status', class: 'message' });
   const extra = h('div', {});
   const go = async (n: number): Promise<void> => {
     if (!record) return;
@@ -45,22 +45,18 @@ export function replay(root: HTMLElement, game: string | null): () => void {
       info.textContent = `Cannot replay: ${errorText(e)}`;
     }
   };
-  const load = async (r: JsonObject): Promise<void> => {
+  const load = async (r: RecordText): Promise<void> => {
     record = r;
-    const config = isObject(r.config) ? r.config : {};
-    map = typeof config.map === 'string' ? await mapInfo(config.map) : null;
-    total = Array.isArray(r.actions) ? r.actions.length : 0;
+    map = r.map ? await mapInfo(r.map) : null;
+    total = r.actions;
     await go(0);
   };
   const file = h('input', { type: 'file', accept: 'application/json,.json', 'aria-label': 'Load a game record file' });
   file.addEventListener('change', () => {
     const f = file.files?.[0];
     if (!f) return;
-    void f.text().then((t) => {
-      const v: unknown = JSON.parse(t);
-      if (!isObject(v)) throw new Error('a record is a JSON object');
-      return load(v as JsonObject);
-    }).catch((e: unknown) => { info.textContent = `Cannot read that file: ${errorText(e)}`; });
+    // The file's text as it is: parsing it into numbers would round its seed.
+    void f.text().then((t) => load(readRecord(t))).catch((e: unknown) => { info.textContent = `Cannot read that file: ${errorText(e)}`; });
   });
   const button = (label: string, id: string, f: () => number): HTMLButtonElement => h('button', { id, onclick: () => { void go(f()); } }, label);
   side.replaceChildren(h('section', { class: 'panel' }, h('h2', {}, game ? `Replay of ${game}` : 'Replay a record'), file, info,

@@ -66,16 +66,23 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         ...state, status: msg.status, resigned: msg.resigned,
         view: msg.view ?? state.view,
         legal: over ? [] : (msg.legal ?? state.legal),
-        seats: state.seats.map((s) => ({ ...s, joined: s.joined || msg.status === 'playing' })),
+        // Before the start, a seat claimed or left is told with the seats (the waiting room).
+        seats: msg.seats ?? state.seats.map((s) => ({ ...s, joined: s.joined || msg.status === 'playing' })),
       };
     }
-    case 'pong': return state;
+    // A rematch changes nothing of this game (the table offers it).
+    case 'pong': case 'rematch': return state;
     case 'error': return state === null ? state : { ...state, error: `${msg.code}: ${msg.message}` };
   }
 }
 
 export function isMyTurn(s: GameState): boolean {
   return s.status === 'playing' && s.legal.length > 0;
+}
+
+/** The events that scored: a feature worth nothing (a field of no city at the end) is no news in the score log. */
+export function scoringEvents(events: ScoreEvent[]): ScoreEvent[] {
+  return events.filter((e) => e.points.some((p) => p !== 0));
 }
 
 /** Scores after every event, per seat: the score graph's lines. */
@@ -92,8 +99,7 @@ export function scoreSeries(events: ScoreEvent[], seats: number): number[][] {
 /** Points per seat per category (`completed city`, `game end field`, …). */
 export function pointsByCategory(events: ScoreEvent[], seats: number): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  for (const e of events) {
-    if (e.points.every((p) => p === 0)) continue;
+  for (const e of scoringEvents(events)) {
     const key = e.feature ? `${e.reason} ${e.feature}` : e.reason;
     const row = out.get(key) ?? new Array<number>(seats).fill(0);
     e.points.forEach((p, i) => { if (i < seats) row[i] = (row[i] ?? 0) + p; });

@@ -32,10 +32,34 @@ export function scoreGraph(view: View): SVGSVGElement {
   return svg;
 }
 
-export function summary(view: View, resigned: number | null): HTMLElement {
+/**
+ * Who won, and the ranking: "RED wins with 34 points · 1. RED 34, 2. BLUE
+ * 20". Equal scores share a place (a shared first place is a shared win);
+ * a player who resigned is ranked last.
+ */
+export function rankingText(players: string[], scores: number[], resigned: number | null): string {
+  const order = players.map((name, seat) => ({ name, seat, score: scores[seat] ?? 0 }))
+    .sort((a, b) => Number(a.seat === resigned) - Number(b.seat === resigned) || b.score - a.score);
+  const place = (k: number): number => {
+    const x = order[k];
+    if (!x || x.seat === resigned) return k + 1;
+    return 1 + order.filter((y) => y.seat !== resigned && y.score > x.score).length;
+  };
+  const winners = order.filter((_, k) => place(k) === 1 && order[k]?.seat !== resigned);
+  const points = (n: number): string => `${n} point${n === 1 ? '' : 's'}`;
+  const best = winners[0]?.score ?? 0;
+  const head = winners.length === 1 ? `${winners[0]?.name ?? ''} wins with ${points(best)}`
+    : `${winners.map((w) => w.name).join(' and ')} share the win with ${points(best)}`;
+  const rest = order.map((x, k) => `${place(k)}. ${x.name} ${x.score}${x.seat === resigned ? ' (resigned)' : ''}`).join(', ');
+  return `${head} · ${rest}`;
+}
+
+export function summary(view: View, resigned: number | null, extra?: HTMLElement | null): HTMLElement {
   const cats = pointsByCategory(view.events, view.players.length);
   return h('section', { class: 'panel', id: 'summary', 'aria-label': 'End of game summary' },
     h('h2', {}, resigned !== null ? `Game over: ${view.players[resigned] ?? resigned} resigned` : 'Game over'),
+    h('p', { id: 'ranking', class: 'ranking' }, rankingText(view.players, view.scores, resigned)),
+    extra ?? null,
     h('table', { class: 'summary' },
       h('thead', {}, h('tr', {}, h('th', {}, 'points'), ...view.players.map((p) => h('th', { scope: 'col' }, p)))),
       h('tbody', {}, ...[...cats.entries()].map(([k, row]) => h('tr', {}, h('th', { scope: 'row' }, k), ...row.map((p) => h('td', {}, String(p))))),

@@ -2,16 +2,20 @@
 // with confirm/undo, follower spots, every other legal action as a button,
 // players, log and the end-of-game summary.
 
-import { earlyTiles, featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
+import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
-import { h } from './dom';
+import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
 import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
-import { isMyTurn, reduce, type GameState, type LogEntry } from './state';
+import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
+import { openCreated } from './lobby';
 import { summary } from './summary';
+import { saveToken } from './tokens';
+import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
+import { shouldStart, waitingRoom } from './waiting';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
@@ -73,7 +77,25 @@ function eventText(e: ScoreEvent, players: string[]): string {
   return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${where}${pts ? `: ${pts}` : ''}`;
 }
 
-export function table(root: HTMLElement, game: string, token: string | null): () => void {
+/**
+ * A button that folds the side panel away and back. Only a phone shows it
+ * (style.css): there the panel lies under the board, and folded the board
+ * takes the whole screen.
+ */
+function foldablePanel(side: HTMLElement): void {
+  const layout = side.parentElement;
+  if (!layout) return;
+  side.id = 'side-panel';
+  const toggle = h('button', { class: 'panel-toggle', id: 'panel-toggle', type: 'button', 'aria-controls': 'side-panel', 'aria-expanded': 'true' }, 'Hide panel ▾');
+  toggle.addEventListener('click', () => {
+    const hidden = layout.classList.toggle('panel-hidden');
+    toggle.setAttribute('aria-expanded', String(!hidden));
+    toggle.textContent = hidden ? 'Show panel ▴' : 'Hide panel ▾';
+  });
+  layout.insertBefore(toggle, side);
+}
+
+export function table(root: HTMLElement, game: string, token: string | null, navigate: (path: string) => void): () => void {
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
@@ -85,16 +107,20 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
   const wrap = page?.svg.closest('.boardwrap') ?? h('div', { class: 'boardwrap' });
   const side = page?.side ?? h('aside', { class: 'side', 'aria-label': 'Game panel' });
   if (!page || !(wrap instanceof HTMLElement)) root.replaceChildren(h('div', { class: 'layout' }, wrap, side));
+  foldablePanel(side);
   // Whether this connection's welcome came: until then a (re)connection
   // asks for everything (`since` null), as the page's state is a
   // spectator's and a seat needs its own view and legal moves.
   let welcomed = false;
-  // The legal moves of the last action sent, back in play if it is refused.
-  let sentLegal: Action[] | null = null;
+  // The last action sent, until the server answers (src/unacked.ts): its
+  // legal moves come back if it is refused, and a reconnect re-sends or
+  // reports it.
+  let unacked: Unacked | null = null;
   const send = (a: Action): void => {
     if (!state) return;
+    // A closed socket drops it: the reconnect's welcome then re-sends it.
     socket.send(actionMessage(a, state.version));
-    sentLegal = state.legal;
+    unacked = { action: a, version: state.version, legal: state.legal, resent: false };
     ui.pending = null;
     // Nothing is legal until the server answers: no double sends.
     state = { ...state, legal: [] };
@@ -196,20 +222,60 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       panels.push(h('details', { class: 'panel' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
-    if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned));
-    const events = view?.events ?? [];
+    if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
+    const events = scoringEvents(view?.events ?? []);
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
     if (s.log.length > 0) {
       panels.push(h('section', { class: 'panel' }, h('h2', {}, 'Moves since this page opened'), h('ol', { class: 'log moves', 'aria-label': 'Moves since this page opened', reversed: true },
         ...s.log.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
     }
-    if (s.status === 'open' && token) {
-      panels.push(h('section', { class: 'panel' }, h('p', {}, 'The game has not started: seats may still join.'),
-        h('button', { id: 'start', onclick: () => { startGame(game, token).catch((e: unknown) => { if (state) state = { ...state, error: String(e) }; draw(); }); } }, 'Start the game')));
-    }
+    if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
     side.replaceChildren(...panels);
+  };
+
+  // The waiting room (src/waiting.ts): starting, once; the invite copied last.
+  let startAsked = false;
+  const start = (): void => {
+    if (!token || startAsked) return;
+    startAsked = true;
+    startGame(game, token).catch((e: unknown) => {
+      startAsked = false;
+      // Someone else's start is no failure: their status message says so.
+      if (state && state.status === 'open') { state = { ...state, error: `Could not start: ${errorText(e)}` }; draw(); }
+    });
+  };
+  let copied: { seat: number; text: string } | null = null;
+  const copy = (seat: number, link: string): void => {
+    const done = (text: string): void => { copied = { seat, text }; draw(); };
+    // Without the clipboard (refused, or an insecure page), the link to copy by hand.
+    const clipboard = navigator.clipboard as Clipboard | undefined;
+    if (!clipboard) { done(link); return; }
+    clipboard.writeText(link).then(() => done('copied'), () => done(link));
+  };
+
+  // The rematch: offered to a seat once the game is over. Someone else's
+  // arrives as a `rematch` message with this person's new seat and token.
+  let offer: { game: string; seat: number; token: string } | null = null;
+  const playOffer = (o: { game: string; seat: number; token: string }): void => {
+    saveToken(o.game, o.seat, o.token);
+    navigate(`/play/${o.game}#seat=${o.seat}`);
+  };
+  const askRematch = (s: GameState): void => {
+    if (!token || s.seat === null) return;
+    // Seats turn by one: old seat s is new seat s - 1.
+    const mine = (s.seat + s.seats.length - 1) % s.seats.length;
+    rematchGame(game, token).then((g) => openCreated(g, mine, navigate)).catch((e: unknown) => {
+      if (offer) playOffer(offer);
+      else if (state) { state = { ...state, error: `No rematch: ${errorText(e)}` }; draw(); }
+    });
+  };
+  const rematchButton = (s: GameState): HTMLElement | null => {
+    if (s.seat === null || !token) return null;
+    const o = offer;
+    return h('p', {}, o ? h('button', { id: 'rematch', type: 'button', onclick: () => playOffer(o) }, 'Play the rematch')
+      : h('button', { id: 'rematch', type: 'button', onclick: () => askRematch(s) }, 'Rematch'));
   };
 
   const needMap = (): void => {
@@ -223,17 +289,37 @@ export function table(root: HTMLElement, game: string, token: string | null): ()
       if (performance.getEntriesByName('bastide:welcome').length === 0) performance.mark('bastide:welcome');
     }
     state = reduce(state, m);
-    if (m.type === 'played' || m.type === 'status') sentLegal = null;
-    if (m.type === 'error' && state && sentLegal) {
-      if (m.code === 'stale_version') {
+    if (m.type === 'rematch' && m.seat !== null && m.token !== null) offer = { game: m.game, seat: m.seat, token: m.token };
+    if (unacked && state) {
+      const sent = unacked;
+      if (m.type === 'welcome') {
+        const next = onWelcome(sent, m.version, state.legal);
+        if (next === 'resend') {
+          socket.send(actionMessage(sent.action, sent.version));
+          unacked = { ...sent, resent: true };
+          state = { ...state, legal: [] };
+        } else if (next === 'lost') {
+          unacked = null;
+          state = { ...state, error: LOST };
+        }
+      } else if (m.type === 'played') {
+        const next = onPlayed(sent, m, state.seat);
+        if (next !== 'pending') unacked = null;
+        if (next === 'lost') state = { ...state, error: LOST };
+      } else if (m.type === 'status') {
+        unacked = null;
+      } else if (m.type === 'error' && m.code === 'stale_version') {
         // Someone acted first: reconnect with `since` to catch up.
+        unacked = null;
         socket.close();
         socket = open();
-      } else {
-        state = { ...state, legal: sentLegal };
+      } else if (m.type === 'error' && m.code !== 'lagged') {
+        // (A lagged connection reconnects: its welcome settles the action.)
+        unacked = null;
+        state = { ...state, legal: sent.legal };
       }
-      sentLegal = null;
     }
+    if (state && shouldStart(state)) start();
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     needMap();
     if (before?.version !== state?.version) ui.highlight = [];

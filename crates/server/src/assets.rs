@@ -212,7 +212,7 @@ async fn replay(body: axum::body::Bytes) -> Response {
     };
     let req: ReplayBody = match serde_json::from_slice(&body) {
         Ok(r) => r,
-        Err(e) => return bad(cut(&format!("body: {e}"))),
+        Err(e) => return bad(bastide_engine::limits::cut_message(&format!("body: {e}"))),
     };
     let n = req.at.min(req.record.actions.len());
     // Replaying is CPU work (a few ms for a whole game): off the async threads.
@@ -229,7 +229,10 @@ async fn replay(body: axum::body::Bytes) -> Response {
     .await;
     match done {
         Ok(Ok(v)) => Json(v).into_response(),
-        Ok(Err(e)) => bad(cut(&e.to_string())),
+        // The whole message, not `cut`'s quoted head: the engine's error
+        // names the action and the rule it breaks, and that is what a
+        // person replaying needs to read (it quotes the action cut already).
+        Ok(Err(e)) => bad(bastide_engine::limits::cut_message(&e.to_string())),
         Err(e) => bad(format!("replay failed: {e}")),
     }
 }
@@ -488,11 +491,20 @@ async fn client(axum::extract::State(hub): axum::extract::State<Arc<Hub>>, uri: 
         .find(|(name, _)| *name == "index.html")
         .and_then(|(_, b)| std::str::from_utf8(b).ok())
         .unwrap_or(NO_CLIENT);
-    let page = match table_game(path) {
-        Some(id) => table_page(&hub, index, id).await,
-        None => None,
+    // An address the client has no page for, or a game that does not
+    // exist, is a 404 — still with the client, which says so and links
+    // to the lobby (`web/src/main.ts`).
+    let (status, page) = match client_page(path) {
+        ClientPage::Fixed => (StatusCode::OK, None),
+        ClientPage::Unknown => (StatusCode::NOT_FOUND, None),
+        ClientPage::Table(id) => match page_game(&hub, id).await {
+            Ok(Some(handle)) => (StatusCode::OK, table_page(&hub, index, &handle).await),
+            found => (found_status(&found), None),
+        },
+        ClientPage::Replay(id) => (found_status(&page_game(&hub, id).await), None),
     };
     (
+        status,
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             // A game's page shows the game as it is now.
@@ -503,12 +515,61 @@ async fn client(axum::extract::State(hub): axum::extract::State<Arc<Hub>>, uri: 
         .into_response()
 }
 
-/// The game of a table's address (`play/ID` or `watch/ID`, as the
-/// client routes them).
-fn table_game(path: &str) -> Option<&str> {
-    let (kind, id) = path.split_once('/')?;
-    let hex = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
-    (matches!(kind, "play" | "watch") && hex).then_some(id)
+/// What the client shows at an address outside `/api/` that is not one of
+/// its files (`web/src/main.ts` routes the same way).
+#[derive(Debug, PartialEq, Eq)]
+enum ClientPage<'a> {
+    /// The lobby (`/`) or the replay viewer for a file (`/replay`).
+    Fixed,
+    /// A game's table: `play/ID` or `watch/ID`.
+    Table(&'a str),
+    /// A game's replay: `replay/ID`.
+    Replay(&'a str),
+    /// Anything else: the client's "no such page".
+    Unknown,
+}
+
+fn client_page(path: &str) -> ClientPage<'_> {
+    let path = path.trim_end_matches('/');
+    if path.is_empty() || path == "replay" {
+        return ClientPage::Fixed;
+    }
+    match path.split_once('/') {
+        Some(("play" | "watch", id)) if game_address(id) => ClientPage::Table(id),
+        Some(("replay", id)) if game_address(id) => ClientPage::Replay(id),
+        _ => ClientPage::Unknown,
+    }
+}
+
+/// Whether `id` is written as the client's addresses write a game's id.
+fn game_address(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A game page's status: 404 for no such game; 200 for a game, and when
+/// the store cannot say now (the plain page, whose client reports it).
+fn found_status<T, E>(found: &Result<Option<T>, E>) -> StatusCode {
+    if matches!(found, Ok(None)) {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
+    }
+}
+
+/// A page's game: `Ok(None)` when there is no such game (the page is a
+/// 404), `Err` when the store cannot say now.
+async fn page_game(
+    hub: &Hub,
+    id: &str,
+) -> Result<Option<Arc<crate::hub::GameHandle>>, crate::protocol::ProtocolError> {
+    let Some(id) = GameId::parse(id) else {
+        return Ok(None);
+    };
+    match hub.get(&id).await {
+        Ok(handle) => Ok(Some(handle)),
+        Err(e) if e.code == crate::protocol::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// A game's page with its board in it: `index` with the tiles on the board
@@ -517,15 +578,18 @@ fn table_game(path: &str) -> Option<&str> {
 /// so that the board paints with the page, before any script, WebSocket or
 /// tile request; the client takes over from there (`web/src/table.ts`).
 /// Only the public view: a seat's hand comes through its own WebSocket.
-/// `None` (the plain page) for a game that does not exist or a page
-/// without the application element.
-async fn table_page(hub: &Hub, index: &str, id: &str) -> Option<String> {
+/// `None` (the plain page) for a page without the application element.
+async fn table_page(
+    hub: &Hub,
+    index: &str,
+    handle: &Arc<crate::hub::GameHandle>,
+) -> Option<String> {
     if !index.contains(APP) {
         return None;
     }
-    let handle = live_game(hub, id).await.ok()?;
+    let id = handle.id().as_str();
     let (welcome, pieces) = hub
-        .spectator_welcome(&handle, |game| {
+        .spectator_welcome(handle, |game| {
             let catalog = game.catalog();
             game.board()
                 .pieces()
@@ -778,6 +842,33 @@ mod tests {
             names
         );
         assert_eq!(attr("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+    }
+
+    #[test]
+    fn addresses_the_client_has_no_page_for_are_unknown() {
+        assert_eq!(client_page(""), ClientPage::Fixed);
+        assert_eq!(client_page("replay/"), ClientPage::Fixed);
+        assert_eq!(client_page("replay/00ff"), ClientPage::Replay("00ff"));
+        assert_eq!(client_page("watch/00ff/"), ClientPage::Table("00ff"));
+        for path in [
+            "nonsense/path",
+            "play",
+            "play/doesnotexist123",
+            "watch/zzz",
+            "replay/zzz",
+            "play/00ff/x",
+            "lobby",
+        ] {
+            assert_eq!(client_page(path), ClientPage::Unknown, "{path}");
+        }
+    }
+
+    /// The game of a table's address.
+    fn table_game(path: &str) -> Option<&str> {
+        match client_page(path) {
+            ClientPage::Table(id) => Some(id),
+            _ => None,
+        }
     }
 
     #[test]

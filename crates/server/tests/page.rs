@@ -8,15 +8,21 @@ use bastide_engine::GameConfig;
 use common::{token, Api, Client, TestDb, TestServer};
 use serde_json::{json, Value};
 
-async fn page(server: &TestServer, path: &str) -> String {
+/// The status and the HTML of a page.
+async fn get_page(server: &TestServer, path: &str) -> (u16, String) {
     let r = server
         .http
         .get(format!("{}{path}", server.base))
         .send()
         .await
         .expect("GET the page");
-    assert_eq!(r.status().as_u16(), 200, "{path}");
-    r.text().await.expect("a page")
+    (r.status().as_u16(), r.text().await.expect("a page"))
+}
+
+async fn page(server: &TestServer, path: &str) -> String {
+    let (status, html) = get_page(server, path).await;
+    assert_eq!(status, 200, "{path}");
+    html
 }
 
 /// What tells `index.html`'s first script that the board is in the page.
@@ -105,12 +111,52 @@ async fn game_page_embeds_the_public_board(db: &TestDb) {
             ))
         );
     }
-    // An unknown game's page is the plain client, which says so itself.
-    let html = page(&server, "/watch/0123456789abcdef").await;
-    assert!(embedded(&html, "bastide-welcome").is_none() && !html.contains(BOARD_PAGE));
     server.stop().await;
 }
 both_stores!(game_page_embeds_the_public_board);
+
+/// A wrong address is a 404 — the page still the client, which says
+/// "no such game" or "no such page" and links to the lobby — while every
+/// page the client has is a 200.
+async fn wrong_addresses_are_not_found(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let cfg = serde_json::to_value(GameConfig::from_sets(2, 3, &["base"]).expect("a config"))
+        .expect("JSON");
+    let created = api.create(&cfg, &["human", "greedy"]).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let lobby = page(&server, "/").await;
+    for path in [
+        "/watch/0123456789abcdef",
+        "/play/0123456789abcdef",
+        "/replay/0123456789abcdef",
+        "/play/doesnotexist123",
+        "/watch/zzz",
+        "/replay/zzz",
+        "/nonsense/path",
+        &format!("/play/{id}/extra"),
+    ] {
+        let (status, html) = get_page(&server, path).await;
+        assert_eq!(status, 404, "{path}");
+        // The plain client: no board, no state of any game.
+        assert_eq!(html, lobby, "{path}");
+    }
+    for path in [
+        "/replay".to_string(),
+        format!("/watch/{id}"),
+        format!("/play/{id}"),
+        format!("/replay/{id}"),
+    ] {
+        page(&server, &path).await;
+    }
+    // The game's data is a 404 too, for the client to tell.
+    let (status, body) = api.get("/api/games/0123456789abcdef").await;
+    assert_eq!((status, &body["error"]["code"]), (404, &json!("not_found")));
+    let (status, _) = api.get("/api/games/0123456789abcdef/record").await;
+    assert_eq!(status, 404);
+    server.stop().await;
+}
+both_stores!(wrong_addresses_are_not_found);
 
 async fn a_finished_games_page_holds_its_whole_board(db: &TestDb) {
     let server = TestServer::start(db).await;

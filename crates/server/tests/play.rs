@@ -557,6 +557,105 @@ async fn reconnect_with_since(db: &TestDb) {
 }
 both_stores!(reconnect_with_since);
 
+/// A seat that reconnects with `since` at the game's version (nothing
+/// missed, e.g. its own action never reached the server) is offered its
+/// legal actions in the welcome: nothing else would bring them.
+async fn reconnect_at_the_current_version_restores_legal_actions(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(2, 8, &["base"]), &["human", "human"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (_a, _) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    let (_b, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
+    api.start(&id, &t0).await;
+
+    // Seat 0 is to act at version 0.
+    let (_f, full) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    let legal = full["welcome"]["legal"].clone();
+    assert!(legal.as_array().is_some_and(|l| !l.is_empty()), "{full}");
+    let (mut back, w) = Client::hello(&server.ws_base, &id, Some(&t0), Some(0)).await;
+    assert!(
+        w["welcome"].get("view").is_none(),
+        "the client has this view"
+    );
+    assert_eq!(w["welcome"]["legal"], legal);
+    // Nothing else follows it.
+    back.send(&json!({"ping": {}})).await;
+    assert_eq!(back.next().await, json!({"pong": {}}));
+    // Not to act, or a spectator: no legal actions.
+    let (_c, w1) = Client::hello(&server.ws_base, &id, Some(&t1), Some(0)).await;
+    assert!(w1["welcome"].get("legal").is_none(), "{w1}");
+    let (_s, ws) = Client::hello(&server.ws_base, &id, None, Some(0)).await;
+    assert!(ws["welcome"].get("legal").is_none(), "{ws}");
+
+    // The reconnected socket plays on: its first action, then (the
+    // follower step) a reconnect at version 1 offers that step's actions.
+    back.send(&json!({"action": legal[0], "version": 0})).await;
+    let p = back.next().await;
+    assert_eq!(p["played"]["version"], json!(1), "{p}");
+    drop(back);
+    let (_g, fresh) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    let (_d, w2) = Client::hello(&server.ws_base, &id, Some(&t0), Some(1)).await;
+    assert!(fresh["welcome"]["legal"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty()));
+    assert_eq!(w2["welcome"]["legal"], fresh["welcome"]["legal"]);
+    assert_eq!(w2["welcome"]["legal"], p["played"]["legal"]);
+    server.stop().await;
+}
+both_stores!(reconnect_at_the_current_version_restores_legal_actions);
+
+/// Before the start, the game's connections hear of every seat that is
+/// claimed or left (a `status` with the new `seats`): a waiting room shows
+/// who has come.
+async fn joins_and_leaves_are_told_before_the_start(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(&config(3, 5, &["base"]), &["human", "human", "greedy"])
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut a, w) = Client::hello(&server.ws_base, &id, Some(&t0), None).await;
+    let joined = |m: &Value| -> Vec<bool> {
+        m["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| s["joined"] == json!(true))
+            .collect()
+    };
+    assert_eq!(joined(&w["welcome"]), [true, false, true]);
+    let (mut spectator, _) = Client::hello(&server.ws_base, &id, None, None).await;
+    // Seat 1 comes through its WebSocket: both connections are told.
+    let (_b, _) = Client::hello(&server.ws_base, &id, Some(&t1), None).await;
+    for c in [&mut a, &mut spectator] {
+        let m = c.next().await;
+        assert_eq!(m["status"]["status"], json!("open"), "{m}");
+        assert_eq!(joined(&m["status"]), [true, true, true]);
+    }
+    // Joining again changes nothing and tells nobody; leaving is told.
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/join"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/leave"), &json!({"token": t1}))
+        .await;
+    assert_eq!(status, 200);
+    let m = a.next().await;
+    assert_eq!(joined(&m["status"]), [true, false, true], "{m}");
+    // The start comes next, nothing between.
+    api.start(&id, &t0).await;
+    let m = a.next().await;
+    assert_eq!(m["status"]["status"], json!("playing"), "{m}");
+    server.stop().await;
+}
+both_stores!(joins_and_leaves_are_told_before_the_start);
+
 async fn racing_clients(db: &TestDb) {
     let server = TestServer::start(db).await;
     let api = Api::new(&server.base);

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex};
 
 use super::driver::BotJob;
-use super::updates::{audience_payload, Audience, Update, AUDIENCES};
+use super::updates::{audience_payload, legal_for, Audience, Update, AUDIENCES};
 use crate::clock::{ClockSpec, ClockState};
 use crate::store::{GameId, Status, StoreError, StoredGame};
 use crate::token::{self, TokenHash};
@@ -299,11 +299,16 @@ impl LiveGame {
         v
     }
 
-    /// The view and, for the seat to act, the legal actions.
-    /// The body of a `welcome` for `audience` at the current version;
-    /// with `full`, the audience's view and legal actions too (a hello
-    /// without `since`, or a page's embedded state).
-    pub(super) fn welcome(&self, id: &GameId, audience: Audience, full: bool) -> Value {
+    /// The body of a `welcome` for `audience` at the current version, for
+    /// a client that has the game up to version `since`. Without `since`
+    /// (a first hello, or a page's embedded state) it carries the
+    /// audience's view and, for the seat to act, the legal actions. With
+    /// `since` behind the game, neither: the `played` messages that follow
+    /// bring them. With `since` at the current version nothing follows, so
+    /// the legal actions come in the welcome itself: a seat reconnecting
+    /// after a drop is offered its moves again (its last ones may have been
+    /// cleared by an action the server never received).
+    pub(super) fn welcome(&self, id: &GameId, audience: Audience, since: Option<u32>) -> Value {
         let mut welcome = json!({
             "game": id.as_str(),
             "seat": match audience { Audience::Seat(s) => Some(s), Audience::Spectator => None },
@@ -317,13 +322,23 @@ impl LiveGame {
         if let (Some(c), Some(o)) = (self.clock_json(), welcome.as_object_mut()) {
             o.insert("clock".into(), c);
         }
-        if full {
-            let (view, legal) = self.payload(&self.game, audience);
-            if let Some(o) = welcome.as_object_mut() {
-                o.insert("view".into(), view);
-                if let Some(l) = legal {
-                    o.insert("legal".into(), l);
-                }
+        let (view, legal) = match since {
+            None => {
+                let (view, legal) = self.payload(&self.game, audience);
+                (Some(view), legal)
+            }
+            Some(s) if s == self.version() => (
+                None,
+                legal_for(&self.game, audience, self.offers_legal(audience)),
+            ),
+            Some(_) => (None, None),
+        };
+        if let Some(o) = welcome.as_object_mut() {
+            if let Some(v) = view {
+                o.insert("view".into(), v);
+            }
+            if let Some(l) = legal {
+                o.insert("legal".into(), l);
             }
         }
         welcome

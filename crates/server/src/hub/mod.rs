@@ -269,7 +269,7 @@ impl Hub {
     ) -> (Value, R) {
         let live = handle.live.lock().await;
         (
-            live.welcome(&handle.id, Audience::Spectator, true),
+            live.welcome(&handle.id, Audience::Spectator, None),
             f(&live.game),
         )
     }

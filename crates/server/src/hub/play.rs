@@ -57,18 +57,7 @@ impl Hub {
                 "a seat can be left only before the start; resign instead",
             ));
         }
-        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
-            if *joined {
-                self.store
-                    // Seats are numbered below six.
-                    .mark_left(&handle.id, seat as u8)
-                    .await
-                    .map_err(unavailable)?;
-                *joined = false;
-                self.notify(&handle.id, Notice::Changed { timeout: None })
-                    .await;
-            }
-        }
+        self.set_joined(handle, &mut live, seat, false).await?;
         Ok(seat)
     }
 
@@ -78,17 +67,39 @@ impl Hub {
         live: &mut LiveGame,
         seat: usize,
     ) -> Result<(), ProtocolError> {
-        if let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) {
-            if !*joined {
-                self.store
-                    // Seats are numbered below six.
-                    .mark_joined(&handle.id, seat as u8)
-                    .await
-                    .map_err(unavailable)?;
-                *joined = true;
-                self.notify(&handle.id, Notice::Changed { timeout: None })
-                    .await;
-            }
+        self.set_joined(handle, live, seat, true).await
+    }
+
+    /// Marks a person's seat as claimed or free, if it is not already;
+    /// before the start, tells the game's connections (a `status` with
+    /// the new `seats`): a waiting room shows who has come. (Once the game
+    /// runs, its messages are about moves: a late claim is told to nobody.)
+    async fn set_joined(
+        &self,
+        handle: &GameHandle,
+        live: &mut LiveGame,
+        seat: usize,
+        now: bool,
+    ) -> Result<(), ProtocolError> {
+        let Some(Occupant::Human { joined, .. }) = live.seats.get_mut(seat) else {
+            return Ok(());
+        };
+        if *joined == now {
+            return Ok(());
+        }
+        // Seats are numbered below six.
+        let row = seat as u8;
+        if now {
+            self.store.mark_joined(&handle.id, row).await
+        } else {
+            self.store.mark_left(&handle.id, row).await
+        }
+        .map_err(unavailable)?;
+        *joined = now;
+        self.notify(&handle.id, Notice::Changed { timeout: None })
+            .await;
+        if live.status == Status::Open {
+            handle.publish(|| live.status_update(None, |a| handle.watched(a)));
         }
         Ok(())
     }

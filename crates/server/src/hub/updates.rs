@@ -84,15 +84,23 @@ pub(super) fn audience_payload(
 ) -> (Value, Option<Value>) {
     match audience {
         Audience::Seat(s) => {
-            let legal = (playing && !game.is_finished() && game.current_player().index() == s)
-                .then(|| serde_json::to_value(game.legal_actions_json()).unwrap_or_default());
             // A seat the game lacks sees what a spectator sees.
             let view = game
                 .seat(s)
                 .map_or_else(|| public_view(game), |seat| game.view_json(seat));
-            (view, legal)
+            (view, legal_for(game, audience, playing))
         }
         Audience::Spectator => (public_view(game), None),
+    }
+}
+
+/// The legal actions of a seat when it is that seat's turn in a running
+/// game (`playing`); `None` for anyone else.
+pub(super) fn legal_for(game: &Game, audience: Audience, playing: bool) -> Option<Value> {
+    match audience {
+        Audience::Seat(s) => (playing && !game.is_finished() && game.current_player().index() == s)
+            .then(|| serde_json::to_value(game.legal_actions_json()).unwrap_or_default()),
+        Audience::Spectator => None,
     }
 }
 
@@ -217,8 +225,7 @@ impl Hub {
                 index,
             }
         };
-        let welcome =
-            json!({ "welcome": live.welcome(&handle.id, audience, since.is_none()) }).to_string();
+        let welcome = json!({ "welcome": live.welcome(&handle.id, audience, since) }).to_string();
         let missed = since.filter(|s| *s < version).map(|s| {
             // A seat a bot took over is offered no legal actions.
             let person = matches!(audience, Audience::Seat(seat)

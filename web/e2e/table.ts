@@ -1,0 +1,92 @@
+// Playing at a table in the end-to-end tests: reading its status and
+// acting by mouse, as a person would.
+
+import type { Locator, Page } from 'playwright-core';
+
+/** The table's status line: the game's status, whether this seat is to act, the version shown. */
+export async function status(page: Page): Promise<{ status: string; mine: boolean; version: number }> {
+  const el = page.locator('#status');
+  await el.waitFor();
+  return {
+    status: (await el.getAttribute('data-status')) ?? '',
+    mine: (await el.getAttribute('data-mine')) === 'true',
+    version: Number(await el.getAttribute('data-version')),
+  };
+}
+
+/** Waits until the table moves past `version` (or the game stops, or it shows an error, which fails). */
+export async function waitForChange(page: Page, version: number): Promise<void> {
+  await page.waitForFunction((v) => {
+    const s = document.querySelector('#status');
+    return s !== null && (Number(s.getAttribute('data-version')) !== v || s.getAttribute('data-status') !== 'playing' || document.querySelector('[role=alert]') !== null);
+  }, version, { timeout: 20_000 });
+  const alert = await page.locator('[role=alert]').count();
+  if (alert > 0) throw new Error(`the page shows an error: ${await page.locator('[role=alert]').innerText()}`);
+}
+
+/**
+ * Plays one of this seat's actions by mouse: a placement (target, then
+ * Confirm), else a follower spot (when `followers`), else Pass, else the
+ * first other choice; by touch with `touch`. Returns false when the
+ * game is over.
+ */
+export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean; touch?: boolean }): Promise<boolean> {
+  const s = await status(page);
+  if (s.status !== 'playing') return false;
+  if (!s.mine) {
+    await page.waitForFunction((v) => {
+      const e = document.querySelector('#status');
+      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
+    }, s.version, { timeout: 30_000 });
+    return true;
+  }
+  // The board draws after the tile layouts arrive: wait for this version's.
+  await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+  if (opts.preferHalf) {
+    const half = page.locator('.hand button', { hasText: 'halfsies' });
+    if (await half.count() > 0) {
+      await half.first().click();
+      await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
+    }
+  }
+  // A phone's finger taps (touch events), a mouse clicks.
+  const press = (l: Locator): Promise<void> => (opts.touch ? l.tap() : l.click());
+  const targets = page.locator('.target');
+  if (await targets.count() > 0) {
+    await press(targets.first());
+    await page.locator('.preview').waitFor();
+    await press(page.locator('#confirm'));
+  } else if (opts.followers && await page.locator('.spot').count() > 0) {
+    await press(page.locator('.spot').first());
+  } else if (await page.locator('#pass').count() > 0) {
+    await press(page.locator('#pass'));
+  } else {
+    await press(page.locator('#choices button').first());
+  }
+  await waitForChange(page, s.version);
+  return true;
+}
+
+/** The final scores the end-of-game summary shows. */
+export async function shownScores(page: Page): Promise<number[]> {
+  return page.locator('#summary td[data-final]').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+}
+
+
+/**
+ * Plays a two-person game to its end, each page acting on its turn (only
+ * one at a time), followers now and then; both then show the summary.
+ */
+export async function playBoth(pa: Page, pb: Page): Promise<void> {
+  for (let turn = 0; ; turn++) {
+    const [sa, sb] = [await status(pa), await status(pb)];
+    if (sa.status !== 'playing') break;
+    if (sa.mine && sb.mine) throw new Error('both seats are offered moves at once');
+    const page = sa.mine ? pa : sb.mine ? pb : null;
+    if (page) await act(page, { followers: turn % 3 === 0 });
+    else await pa.waitForTimeout(100);
+    if (turn >= 200) throw new Error('the game did not end in 200 turns');
+  }
+  await pa.locator('#summary').waitFor();
+  await pb.locator('#summary').waitFor();
+}

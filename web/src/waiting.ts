@@ -1,0 +1,45 @@
+// The waiting room: a game with people's seats still open waits, showing
+// who has come, handing out invite links (never one's own seat's), and
+// starts when every seat is taken.
+
+import { h } from './dom';
+import type { GameState } from './state';
+import { inviteLink, invites } from './tokens';
+
+/**
+ * Whether this table should start the game now: it is open, every seat is
+ * taken, and this is the first person's seat (one table asks, so that two
+ * do not race; any seat may still press "Start now").
+ */
+export function shouldStart(s: GameState): boolean {
+  const first = s.seats.find((x) => x.kind === 'human');
+  return s.status === 'open' && s.seat !== null && first?.seat === s.seat && s.seats.every((x) => x.joined);
+}
+
+export interface WaitingRoom {
+  game: string;
+  /** This seat's token (none for a spectator: no start button). */
+  token: string | null;
+  start: () => void;
+  /** The seat whose link was copied last, and what became of it (shown beside its button). */
+  copied: { seat: number; text: string } | null;
+  copy: (seat: number, link: string) => void;
+}
+
+export function waitingRoom(s: GameState, room: WaitingRoom): HTMLElement {
+  const people = s.seats.filter((x) => x.kind === 'human');
+  const here = people.filter((x) => x.joined).length;
+  // The other seats' tokens this browser keeps (it created the game); never this seat's own.
+  const links = new Map(invites(room.game).filter((i) => i.seat !== s.seat).map((i) => [i.seat, inviteLink(location.origin, room.game, i.seat, i.token)]));
+  return h('section', { class: 'panel', id: 'waiting', 'aria-label': 'Waiting room' },
+    h('h2', {}, 'Waiting room'),
+    h('p', { id: 'waiting-count' }, `${here} of ${people.length} ${people.length === 1 ? 'person' : 'people'} here: the game starts when every seat is taken.`),
+    h('ul', { class: 'seats' }, ...s.seats.map((x) => {
+      const link = links.get(x.seat);
+      const who = x.kind !== 'human' ? x.kind : x.seat === s.seat ? 'you' : x.joined ? 'here' : 'waiting…';
+      return h('li', { 'data-seat': x.seat, 'data-joined': String(x.joined) }, `${s.players[x.seat] ?? `seat ${x.seat}`}: ${who}`,
+        link && !x.joined ? [' ', h('button', { class: 'copy-invite', 'data-seat': x.seat, type: 'button', onclick: () => room.copy(x.seat, link) }, 'Copy invite link')] : null,
+        room.copied?.seat === x.seat ? [' ', h('span', { class: 'copied', role: 'status' }, room.copied.text)] : null);
+    })),
+    room.token ? h('button', { id: 'start', type: 'button', onclick: room.start }, 'Start now') : null);
+}
