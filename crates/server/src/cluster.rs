@@ -97,14 +97,33 @@ pub enum Notice {
         timeout: Option<usize>,
     },
     /// A rematch was started: each person connected to the old game gets
-    /// their new seat's token (tokens travel between instances, never to
-    /// another seat's connection).
+    /// their new seat's token, which each instance derives from the old
+    /// seat's token hash (no token or hash travels on NATS).
     Rematch {
         /// The rematch's id.
         game: String,
-        /// By new seat: the token of each person's seat.
-        tokens: Vec<Option<String>>,
     },
+}
+
+/// A NATS URL as it may be shown and logged: credentials
+/// (`nats://user:password@host`, `nats://token@host`) replaced by `***`.
+pub fn redacted(url: &str) -> String {
+    url.split(',')
+        .map(|one| {
+            let (scheme, rest) = one.split_once("://").unwrap_or(("", one));
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let shown = match rest[..authority_end].rfind('@') {
+                Some(at) => format!("***{}", &rest[at..]),
+                None => rest.to_string(),
+            };
+            if scheme.is_empty() {
+                shown
+            } else {
+                format!("{scheme}://{shown}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The shared mode's connections: NATS for news, PostgreSQL for leases.
@@ -154,7 +173,7 @@ impl Cluster {
             .connect(config.nats_url.as_str())
             .await
             .map_err(|e| ClusterError::Connect {
-                url: config.nats_url.clone(),
+                url: redacted(&config.nats_url),
                 message: e.to_string(),
             })?;
         Ok(Arc::new(Cluster {
@@ -397,6 +416,19 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_are_never_shown() {
+        assert_eq!(redacted("nats://127.0.0.1:4222"), "nats://127.0.0.1:4222");
+        assert_eq!(
+            redacted("nats://bob:s3cret@nats.example:4222"),
+            "nats://***@nats.example:4222"
+        );
+        assert_eq!(
+            redacted("tls://tok@a:1,tls://b:2"),
+            "tls://***@a:1,tls://b:2"
+        );
+    }
 
     #[test]
     fn notices_round_trip() {

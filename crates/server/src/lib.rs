@@ -405,7 +405,7 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
             .map(|c| {
                 format!(
                     "; shared through NATS at {} as instance {}",
-                    args.nats.as_deref().unwrap_or_default(),
+                    cluster::redacted(args.nats.as_deref().unwrap_or_default()),
                     c.instance()
                 )
             })

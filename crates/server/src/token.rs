@@ -36,6 +36,25 @@ pub fn new_token() -> (String, TokenHash) {
     (token, hash)
 }
 
+/// The token of a seat that follows another (a rematch's seat for the
+/// person who held `previous`), and its hash: derived from the previous
+/// token's hash and `context` (the new game's id), so that every instance
+/// holding the previous game can tell its own connections their new
+/// token without it travelling between instances. The previous hash is
+/// as secret as a token (it never leaves the server), so the result is as
+/// unguessable as [`new_token`]'s.
+pub fn following_token(previous: &TokenHash, context: &str) -> (String, TokenHash) {
+    let mut h = Sha256::new();
+    h.update(b"bastide following seat token\0");
+    h.update(previous);
+    h.update(context.as_bytes());
+    let digest: [u8; 32] = h.finalize().into();
+    // 128 bits, as a new token has.
+    let token = hex(&digest[..16]);
+    let hash = hash_token(&token);
+    (token, hash)
+}
+
 /// Hashes a token as presented by a client.
 pub fn hash_token(token: &str) -> TokenHash {
     Sha256::digest(token.as_bytes()).into()
@@ -60,7 +79,8 @@ pub fn find_seat<'a>(
     found
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lower-case hex digits of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {

@@ -19,6 +19,7 @@ use common::{
     assert_contiguous, body_of, drain, legal_of, play_seat, play_some, played, token, version_of,
     watch, Api, Client, ServerProcess, TestDb, WAIT,
 };
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 
 /// The NATS server shared by the tests.
@@ -611,6 +612,12 @@ async fn clock_outlives_its_driver(db: &TestDb) {
 postgres_only!(clock_outlives_its_driver);
 
 async fn rematch_reaches_every_instance(db: &TestDb) {
+    // Everything said on the test's subjects, to look for secrets in.
+    let nats = async_nats::connect(nats_url()).await.expect("NATS");
+    let mut heard = nats
+        .subscribe(format!("{}.>", db.name()))
+        .await
+        .expect("a subscription");
     let instances = Instances::start(db, &nats_url(), 2, true);
     let (a, b) = (instances.get(0), instances.get(1));
     let created = a.api().create(&config(2, 51), &["human", "human"]).await;
@@ -651,5 +658,30 @@ async fn rematch_reaches_every_instance(db: &TestDb) {
     let (_, w) = Client::hello(&b.ws(), new_id, Some(t), None).await;
     assert_eq!(w["welcome"]["seat"], json!(0));
     instances.finish();
+
+    // No token, nor a token's hash, travelled on NATS.
+    let mut secrets = Vec::new();
+    for c in [&created, &rematch] {
+        for seat in 0..2 {
+            let t = token(c, seat);
+            secrets.push(bastide_server::token::hex(
+                &bastide_server::token::hash_token(&t),
+            ));
+            secrets.push(t);
+        }
+    }
+    let mut messages = 0;
+    while let Ok(Some(m)) = tokio::time::timeout(Duration::from_millis(300), heard.next()).await {
+        messages += 1;
+        let text = String::from_utf8_lossy(&m.payload).to_lowercase();
+        for s in &secrets {
+            assert!(
+                !text.contains(s.as_str()),
+                "a secret on {}: {text}",
+                m.subject
+            );
+        }
+    }
+    assert!(messages > 0, "the instances spoke on NATS");
 }
 postgres_only!(rematch_reaches_every_instance);

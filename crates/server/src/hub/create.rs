@@ -300,10 +300,21 @@ impl Hub {
         config.seed = token::random_u64();
         let game = Game::new(config.clone())
             .map_err(|e| ProtocolError::new(ErrorCode::BadRequest, format!("config: {e}")))?;
+        let id = GameId::random();
+        let tokens = rematch_tokens(&live.seats, &id);
         // New seat i is old seat i + 1.
         let seats: Vec<(Occupant, Option<String>)> = (0..n)
-            .map(|i| match &live.seats[(i + 1) % n] {
-                Occupant::Human { .. } => {
+            .map(|i| match (&live.seats[(i + 1) % n], &tokens[i]) {
+                (Occupant::Human { .. }, Some((token, hash))) => (
+                    Occupant::Human {
+                        hash: *hash,
+                        joined: false,
+                    },
+                    Some(token.clone()),
+                ),
+                (Occupant::Bot(spec), _) => (Occupant::Bot(spec.clone()), None),
+                // rematch_tokens gives every person's seat a token.
+                (Occupant::Human { .. }, None) => {
                     let (token, hash) = token::new_token();
                     (
                         Occupant::Human {
@@ -313,10 +324,8 @@ impl Hub {
                         Some(token),
                     )
                 }
-                Occupant::Bot(spec) => (Occupant::Bot(spec.clone()), None),
             })
             .collect();
-        let id = GameId::random();
         if !self
             .store
             .set_rematch(&handle.id, &id)
@@ -341,17 +350,33 @@ impl Hub {
         let version = live.version();
         let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();
         handle.publish(|| rematch_update(version, n, &created.id, &tokens, handle));
-        // The people connected to other instances get their tokens there.
+        // The people connected to other instances are told there, each
+        // instance deriving their tokens itself: no token travels.
         self.notify(
             &handle.id,
             Notice::Rematch {
                 game: created.id.clone(),
-                tokens,
             },
         )
         .await;
         Ok(created)
     }
+}
+
+/// By new seat, the token of each person's seat of `old`'s rematch `id`
+/// (new seat i is old seat i + 1), derived from the old seat's token hash
+/// ([`token::following_token`]).
+pub(super) fn rematch_tokens(
+    old: &[Occupant],
+    id: &GameId,
+) -> Vec<Option<(String, token::TokenHash)>> {
+    let n = old.len();
+    (0..n)
+        .map(|i| match &old[(i + 1) % n] {
+            Occupant::Human { hash, .. } => Some(token::following_token(hash, id.as_str())),
+            Occupant::Bot(_) => None,
+        })
+        .collect()
 }
 
 fn rematch_exists(id: &GameId) -> ProtocolError {

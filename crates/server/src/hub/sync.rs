@@ -207,10 +207,17 @@ impl Hub {
                 Notice::Changed { timeout } => {
                     self.resync_locked(&handle, &mut live, timeout).await
                 }
-                Notice::Rematch { game, tokens } => {
+                Notice::Rematch { game } => {
                     if live.rematch.is_none() {
                         live.rematch = GameId::parse(&game);
                     }
+                    let tokens: Vec<Option<String>> = match GameId::parse(&game) {
+                        Some(id) => super::create::rematch_tokens(&live.seats, &id)
+                            .into_iter()
+                            .map(|t| t.map(|(token, _)| token))
+                            .collect(),
+                        None => Vec::new(),
+                    };
                     let n = live.seats.len();
                     let version = live.version();
                     handle.publish(|| rematch_update(version, n, &game, &tokens, &handle));
