@@ -131,17 +131,29 @@ pub(crate) fn from_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py,
 /// zero-filling first: a zeroed allocation of this size comes fresh from
 /// the kernel, and faulting its pages in cost 50 times the copy (1 ms for
 /// a 0.5 MB observation).
-pub(crate) fn f32_array<'py>(py: Python<'py>, data: &[f32], shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn f32_array<'py>(
+    py: Python<'py>,
+    data: &[f32],
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     typed_array(py, bytemuck::cast_slice(data), "float32", shape)
 }
 
 /// A NumPy array of `i64` values with `shape`.
-pub(crate) fn i64_array<'py>(py: Python<'py>, data: &[i64], shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn i64_array<'py>(
+    py: Python<'py>,
+    data: &[i64],
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     typed_array(py, bytemuck::cast_slice(data), "int64", shape)
 }
 
 /// A NumPy array of `f64` values with `shape`.
-pub(crate) fn f64_array<'py>(py: Python<'py>, data: &[f64], shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn f64_array<'py>(
+    py: Python<'py>,
+    data: &[f64],
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     typed_array(py, bytemuck::cast_slice(data), "float64", shape)
 }
 

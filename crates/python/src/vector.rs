@@ -47,7 +47,11 @@ impl Slot {
 }
 
 /// Runs `f` on every slot, on up to `threads` threads.
-pub(crate) fn for_each_slot(slots: &mut [Slot], threads: usize, f: impl Fn(usize, &mut Slot) + Sync) {
+pub(crate) fn for_each_slot(
+    slots: &mut [Slot],
+    threads: usize,
+    f: impl Fn(usize, &mut Slot) + Sync,
+) {
     if threads <= 1 || slots.len() < 2 {
         for (i, s) in slots.iter_mut().enumerate() {
             f(i, s);
