@@ -17,6 +17,8 @@ fn main() {
     } else if web.is_dir() {
         println!("cargo:rerun-if-changed={}", web.display());
     }
+    // sqlx::migrate! embeds the migrations: a new file must rebuild.
+    println!("cargo:rerun-if-changed=migrations");
     let mut files = Vec::new();
     if dist.join("index.html").is_file() {
         collect(&dist, &dist, &mut files);

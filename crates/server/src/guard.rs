@@ -13,7 +13,7 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -272,6 +272,8 @@ pub struct Guard {
     buckets: [Bucket; 5],
     connections: Mutex<HashMap<ClientKey, usize>>,
     open: AtomicUsize,
+    /// Addresses an operator blocked, until when.
+    blocked: Mutex<HashMap<ClientKey, Instant>>,
     /// What was refused since start.
     pub refusals: Refusals,
 }
@@ -290,6 +292,7 @@ impl Guard {
             limits,
             connections: Mutex::new(HashMap::new()),
             open: AtomicUsize::new(0),
+            blocked: Mutex::new(HashMap::new()),
             refusals: Refusals::default(),
         })
     }
@@ -401,6 +404,26 @@ impl Guard {
         }))
     }
 
+    /// Blocks `client` for `how_long` (zero: unblocks it).
+    pub fn block(&self, client: ClientKey, how_long: Duration) {
+        let mut blocked = self.blocked.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        blocked.retain(|_, until| *until > now);
+        if how_long.is_zero() {
+            blocked.remove(&client);
+        } else {
+            blocked.insert(client, now + how_long);
+        }
+    }
+
+    /// Whether an operator blocked `client`.
+    pub fn is_blocked(&self, client: ClientKey) -> bool {
+        let blocked = self.blocked.lock().unwrap_or_else(|e| e.into_inner());
+        blocked
+            .get(&client)
+            .is_some_and(|until| *until > Instant::now())
+    }
+
     /// Open connections in all.
     pub fn open_connections(&self) -> usize {
         self.open.load(Ordering::Relaxed)
@@ -454,6 +477,10 @@ pub async fn middleware(State(guard): State<Arc<Guard>>, mut req: Request, next:
         .map(|c| c.0.ip())
         .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
     let client = guard.client(peer, req.headers());
+    if guard.is_blocked(client) {
+        let e = ProtocolError::new(ErrorCode::Blocked, "your address is blocked on this server");
+        return (StatusCode::FORBIDDEN, Json(e.to_json())).into_response();
+    }
     if let Err(r) = guard.check(client, Action::Request) {
         return r.into_response();
     }

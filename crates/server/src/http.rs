@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -30,7 +30,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = match self.0.code {
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::BadToken => StatusCode::FORBIDDEN,
+            ErrorCode::BadToken | ErrorCode::Blocked | ErrorCode::Forbidden => {
+                StatusCode::FORBIDDEN
+            }
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
@@ -60,6 +62,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
+        .merge(crate::admin::router())
         .merge(crate::assets::router())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
@@ -176,10 +179,18 @@ async fn fresh_game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
 async fn create(
     State(hub): State<Arc<Hub>>,
     client: Option<Extension<Client>>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let req: CreateGame = body(&bytes)?;
-    let created = hub.create(req, client.map(|c| c.0 .0)).await?;
+    // The operator's games are charged to nobody and may have bots that
+    // think up to the server's own limit.
+    let client = if crate::admin::is_operator(&hub, &headers) {
+        None
+    } else {
+        client.map(|c| c.0 .0)
+    };
+    let created = hub.create(req, client).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 

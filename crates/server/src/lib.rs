@@ -25,6 +25,7 @@ use tokio::net::TcpListener;
 use crate::cluster::{Cluster, ClusterConfig, ClusterError, Notice};
 use crate::store::GameId;
 
+pub mod admin;
 pub mod assets;
 pub mod clock;
 pub mod cluster;
@@ -32,6 +33,7 @@ pub mod guard;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod metrics;
 pub mod protocol;
 pub mod store;
 pub mod token;
@@ -83,6 +85,28 @@ pub struct ServeArgs {
     /// Limits per client address (docs/server.md, "Limits").
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Logs as one JSON object per line (time, level, target, fields)
+    /// instead of text.
+    #[arg(long)]
+    pub log_json: bool,
+    /// A file holding the operator's token (at least 16 characters): it
+    /// opens `/api/admin/…` and `/metrics` to `Authorization: Bearer TOKEN`.
+    #[arg(long)]
+    pub admin_token_file: Option<std::path::PathBuf>,
+}
+
+/// Reads the operator's token from its file; its hash is kept.
+fn admin_token(path: &std::path::Path) -> Result<token::TokenHash, ServeError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ServeError::AdminToken(format!("{}: {e}", path.display())))?;
+    let t = text.trim();
+    if t.chars().count() < 16 || t.chars().any(char::is_whitespace) {
+        return Err(ServeError::AdminToken(format!(
+            "{}: the token must be one word of at least 16 characters (e.g. `openssl rand -hex 32`)",
+            path.display()
+        )));
+    }
+    Ok(token::hash_token(t))
 }
 
 /// The limits `bastide serve` applies to each client address. Rates are
@@ -129,6 +153,15 @@ pub struct LimitArgs {
     /// Games of bots only running per address.
     #[arg(long, default_value_t = 2)]
     pub max_bot_games_per_address: usize,
+    /// The longest a bot may think about a move in a game created without
+    /// the operator's token, in milliseconds (`--bot-move-ms` bounds every
+    /// game).
+    #[arg(long, default_value_t = 2_000)]
+    pub public_bot_move_ms: u64,
+    /// The largest MCTS iteration budget in a game created without the
+    /// operator's token.
+    #[arg(long, default_value_t = 20_000)]
+    pub public_mcts_iterations: u32,
     /// Searching bots (MCTS) thinking at once (default: the cores minus one).
     #[arg(long)]
     pub bot_workers: Option<usize>,
@@ -136,6 +169,15 @@ pub struct LimitArgs {
     /// (0: never).
     #[arg(long, default_value_t = 60)]
     pub open_game_minutes: u64,
+    /// Minutes a running untimed game, a person to move, may have nobody
+    /// connected before it is adjourned: let go from memory, not resumed
+    /// at start, taken up again by a person's hello (0: never).
+    #[arg(long, default_value_t = 15)]
+    pub adjourn_minutes: u64,
+    /// Days an adjourned game waits for a person before it is ended as
+    /// resigned by nobody (0: never).
+    #[arg(long, default_value_t = 7)]
+    pub end_adjourned_days: u64,
 }
 
 fn parse_rate(s: &str) -> Result<guard::Rate, String> {
@@ -166,10 +208,16 @@ impl LimitArgs {
                 open_games: self.max_open_games_per_address,
                 bot_seats: self.max_bot_seats_per_address,
                 bots_only_games: self.max_bot_games_per_address,
+                think: Duration::from_millis(self.public_bot_move_ms.max(1)),
+                iterations: self.public_mcts_iterations.max(1),
             },
             bot_workers: self.bot_workers.unwrap_or(settings.bot_workers).max(1),
             open_game_ttl: (self.open_game_minutes > 0)
                 .then(|| Duration::from_secs(self.open_game_minutes.saturating_mul(60))),
+            adjourn_after: (self.adjourn_minutes > 0)
+                .then(|| Duration::from_secs(self.adjourn_minutes.saturating_mul(60))),
+            end_adjourned_after: (self.end_adjourned_days > 0)
+                .then(|| Duration::from_secs(self.end_adjourned_days.saturating_mul(86_400))),
             ..settings
         }
     }
@@ -187,6 +235,9 @@ pub enum ServeError {
     /// Shared mode could not start.
     #[error("{0}")]
     Cluster(#[from] ClusterError),
+    /// The operator's token file is missing or unfit.
+    #[error("--admin-token-file {0}")]
+    AdminToken(String),
 }
 
 /// Tasks applying other instances' notices; a game's notices always go
@@ -274,6 +325,8 @@ pub async fn start_shared(
     };
     let expire = repeat(&hub, Duration::from_secs(60), |hub| async move {
         hub.expire_pass().await;
+        hub.adjourn_pass().await;
+        hub.end_adjourned_pass().await;
     });
     let mut background = background;
     background.push(forget.abort_handle());
@@ -360,16 +413,37 @@ where
     .abort_handle()
 }
 
-/// Runs `bastide serve` to the end (Ctrl-C): opens the database, prints
+/// Waits for Ctrl-C or, on Unix, SIGTERM (what systemd and container
+/// runtimes send to stop a service).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Runs `bastide serve` to the end (Ctrl-C or SIGTERM): opens the database, prints
 /// the address to open, serves.
 pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .try_init();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // One JSON object per line, for a log collector (journald, Loki).
+    let _ = if args.log_json {
+        logs.json().try_init()
+    } else {
+        logs.try_init()
+    };
     // The tile pictures a browser asks for, drawn before anyone asks
     // (`assets::prerender`); a request meanwhile draws what it needs.
     let _ = std::thread::Builder::new()
@@ -378,6 +452,11 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let admin = args
+        .admin_token_file
+        .as_deref()
+        .map(admin_token)
+        .transpose()?;
     runtime.block_on(async move {
         let database = args
             .database
@@ -413,6 +492,7 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
         let settings = args.limits.apply(Settings {
             public_url: args.public_url.clone().unwrap_or_default(),
             bot_move_limit: std::time::Duration::from_millis(args.bot_move_ms.max(1)),
+            admin_token: admin,
             ..Settings::default()
         });
         let running = start_shared(args.addr, store.clone(), settings, cluster).await?;
@@ -425,8 +505,8 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
             "Bastide server listening on http://{}/ (database: {what}{shared})",
             running.addr
         );
-        let _ = tokio::signal::ctrl_c().await;
-        eprintln!("stopping: letting requests finish");
+        stop_signal().await;
+        tracing::info!("stopping: letting requests finish");
         running.shutdown().await;
         Ok(())
     })

@@ -60,6 +60,10 @@ pub enum ErrorCode {
     RateLimited,
     /// A rematch of this game was already started.
     RematchExists,
+    /// The client's address was blocked by an operator.
+    Blocked,
+    /// An operator's endpoint without the operator's token.
+    Forbidden,
 }
 
 impl ErrorCode {
@@ -88,6 +92,8 @@ impl ErrorCode {
             ErrorCode::Timeout => "timeout",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::RematchExists => "rematch_exists",
+            ErrorCode::Blocked => "blocked",
+            ErrorCode::Forbidden => "forbidden",
         }
     }
 }

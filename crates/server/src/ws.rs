@@ -195,12 +195,13 @@ async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
 /// connections, is held until it closes.
 pub async fn run(
     hub: Arc<Hub>,
-    handle: Arc<GameHandle>,
+    mut handle: Arc<GameHandle>,
     socket: WebSocket,
     client: ClientKey,
     slot: Option<Arc<Slot>>,
 ) {
     let _slot = slot;
+    let _open = crate::metrics::Gauge::up(&hub.metrics().websockets);
     let (mut sink, mut stream) = socket.split();
 
     let mut limit = Limiter {
@@ -233,7 +234,25 @@ pub async fn run(
         };
         let result = match parse_client(&text) {
             Ok(ClientMessage::Hello { token, since }) => {
-                hub.attach(&handle, token.as_deref(), since).await
+                let mut attached = hub.attach(&handle, token.as_deref(), since).await;
+                if attached.is_err() && handle.is_adjourned() {
+                    // Adjourned since this connection found the game:
+                    // read it again from the store.
+                    attached = match hub.get(handle.id()).await {
+                        Ok(h) => {
+                            handle = h;
+                            hub.attach(&handle, token.as_deref(), since).await
+                        }
+                        Err(e) => Err(e),
+                    };
+                }
+                if attached
+                    .as_ref()
+                    .is_ok_and(|a| matches!(a.audience, crate::hub::Audience::Seat(_)))
+                {
+                    hub.take_up(&handle).await;
+                }
+                attached
             }
             Ok(_) => Err(ProtocolError::new(
                 ErrorCode::HelloRequired,
@@ -338,10 +357,12 @@ async fn handle_message(
             "this connection has said hello; open a new one to change seat",
         )),
         Ok(ClientMessage::Action { action, version }) => match audience {
-            Audience::Seat(seat) => hub
-                .submit(handle, seat, action, version, false)
-                .await
-                .map(|_| ()),
+            Audience::Seat(seat) => {
+                let received = Instant::now();
+                let result = hub.submit(handle, seat, action, version, false).await;
+                hub.metrics().move_latency.observe(received.elapsed());
+                result.map(|_| ())
+            }
             Audience::Spectator => Err(spectator()),
         },
         Ok(ClientMessage::Resign) => match audience {

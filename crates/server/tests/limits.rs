@@ -130,6 +130,7 @@ async fn one_address_holds_a_bounded_share(db: &TestDb) {
         open_games: 2,
         bot_seats: 3,
         bots_only_games: 1,
+        ..Caps::unlimited()
     };
     let server = TestServer::start_with(db, settings(Limits::unlimited(), caps)).await;
     let api = Api::new(&server.base);
@@ -381,3 +382,253 @@ async fn invalid_utf8_closes_with_1007(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(invalid_utf8_closes_with_1007);
+
+/// `GET /api/health` for a client behind the proxy; the status.
+async fn health_from(base: &str, client: &str) -> u16 {
+    reqwest::Client::new()
+        .get(format!("{base}/api/health"))
+        .header("x-forwarded-for", client)
+        .send()
+        .await
+        .expect("GET")
+        .status()
+        .as_u16()
+}
+
+const OPERATOR: &str = "operator-token-0123456789";
+
+/// GET or POST with the operator's token (or another).
+async fn as_operator(
+    method: reqwest::Method,
+    url: String,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, String) {
+    let mut req = reqwest::Client::new().request(method, url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let r = req.send().await.expect("a request");
+    (r.status().as_u16(), r.text().await.unwrap_or_default())
+}
+
+async fn operators_stop_remove_block_and_read_metrics(db: &TestDb) {
+    use reqwest::Method;
+    // Without a token configured, the endpoints do not exist.
+    let server = TestServer::start(db).await;
+    let (status, text) = as_operator(
+        Method::GET,
+        format!("{}/metrics", server.base),
+        Some(OPERATOR),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "{text}");
+    server.stop().await;
+
+    let server = TestServer::start_with(
+        db,
+        Settings {
+            admin_token: Some(bastide_server::token::hash_token(OPERATOR)),
+            limits: Limits {
+                trust_proxy: vec!["127.0.0.1/32".parse().expect("a network")],
+                ..Limits::unlimited()
+            },
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let base = server.base.clone();
+    let api = Api::new(&base);
+    for token in [None, Some("wrong-token-0123456789")] {
+        let (status, text) = as_operator(Method::GET, format!("{base}/metrics"), token, None).await;
+        assert_eq!(status, 403, "{text}");
+        assert!(text.contains("\"forbidden\""), "{text}");
+    }
+
+    // Stop a running game: it ends, its log stays; twice is refused.
+    let running = api.create(&config(2, 1), &["human", "greedy"]).await;
+    let id = running["id"].as_str().expect("an id").to_string();
+    api.start(&id, &token(&running, 0)).await;
+    let stop = format!("{base}/api/admin/games/{id}/stop");
+    let (status, text) = as_operator(Method::POST, stop.clone(), Some(OPERATOR), None).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(api.summary(&id).await["status"], "resigned");
+    let (status, text) = as_operator(Method::POST, stop, Some(OPERATOR), None).await;
+    assert_eq!(status, 409, "{text}");
+    // A started game cannot be removed; an open one can.
+    let (status, text) = as_operator(
+        Method::DELETE,
+        format!("{base}/api/admin/games/{id}"),
+        Some(OPERATOR),
+        None,
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    let open = api.create(&config(2, 2), &["human", "human"]).await;
+    let open_id = open["id"].as_str().expect("an id");
+    let (status, text) = as_operator(
+        Method::DELETE,
+        format!("{base}/api/admin/games/{open_id}"),
+        Some(OPERATOR),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(api.get(&format!("/api/games/{open_id}")).await.0, 404);
+
+    // The list and the metrics.
+    let (status, text) = as_operator(
+        Method::GET,
+        format!("{base}/api/admin/games?status=resigned"),
+        Some(OPERATOR),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(&id), "{text}");
+    let (status, text) =
+        as_operator(Method::GET, format!("{base}/metrics"), Some(OPERATOR), None).await;
+    assert_eq!(status, 200, "{text}");
+    for line in [
+        "bastide_games{status=\"resigned\"} 1",
+        "bastide_games{status=\"open\"} 0",
+        "# TYPE bastide_move_seconds histogram",
+        "bastide_connections ",
+        "bastide_refusals_total{kind=\"rate\"} 0",
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+
+    // Block a client behind the proxy; unblock it.
+    assert_eq!(health_from(&base, "9.9.9.9").await, 200);
+    for (minutes, expected) in [(60, 403), (0, 200)] {
+        let (status, text) = as_operator(
+            Method::POST,
+            format!("{base}/api/admin/block"),
+            Some(OPERATOR),
+            Some(json!({"address": "9.9.9.9", "minutes": minutes})),
+        )
+        .await;
+        assert_eq!(status, 200, "{text}");
+        assert_eq!(health_from(&base, "9.9.9.9").await, expected);
+    }
+    // Others were never blocked.
+    assert_eq!(api.get("/api/health").await.0, 200);
+    server.stop().await;
+}
+both_stores!(operators_stop_remove_block_and_read_metrics);
+
+async fn strangers_bots_think_within_the_public_ceiling(db: &TestDb) {
+    use reqwest::Method;
+    let server = TestServer::start_with(
+        db,
+        Settings {
+            admin_token: Some(bastide_server::token::hash_token(OPERATOR)),
+            caps: Caps {
+                think: Duration::from_millis(500),
+                iterations: 1_000,
+                ..Caps::unlimited()
+            },
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let base = server.base.clone();
+    let create = format!("{base}/api/games");
+    // Without the operator's token: past the ceiling is refused, naming it.
+    for (bot, says) in [("mcts:600ms", "at most 500 ms"), ("mcts:1001", "1 to 1000")] {
+        let body = create_body(1, &["human", bot]);
+        let (status, text) = as_operator(Method::POST, create.clone(), None, Some(body)).await;
+        assert_eq!(status, 400, "{bot}: {text}");
+        assert!(text.contains(says), "{bot}: {text}");
+    }
+    // At the ceiling is accepted.
+    for bot in ["mcts:500ms", "mcts:1000"] {
+        let body = create_body(1, &["human", bot]);
+        let (status, text) = as_operator(Method::POST, create.clone(), None, Some(body)).await;
+        assert_eq!(status, 201, "{bot}: {text}");
+    }
+    // The operator has the server's own limits (10 s, 100,000).
+    for bot in ["mcts:600ms", "mcts:5000"] {
+        let body = create_body(1, &["human", bot]);
+        let (status, text) =
+            as_operator(Method::POST, create.clone(), Some(OPERATOR), Some(body)).await;
+        assert_eq!(status, 201, "{bot}: {text}");
+    }
+    let body = create_body(1, &["human", "mcts:10001ms"]);
+    let (status, text) = as_operator(Method::POST, create, Some(OPERATOR), Some(body)).await;
+    assert_eq!(status, 400, "{text}");
+    server.stop().await;
+}
+both_stores!(strangers_bots_think_within_the_public_ceiling);
+
+/// Plays seat 0's first legal action whenever it is offered, until the
+/// game's version reaches `until`.
+async fn play_until(c: &mut Client, welcome: &Value, until: u64) {
+    let mut last = welcome.clone();
+    loop {
+        let version = common::version_of(&last).unwrap_or(0);
+        if version >= until {
+            return;
+        }
+        if let Some(action) = common::legal_of(&last).and_then(|l| l.first().cloned()) {
+            c.send(&json!({"action": action, "version": version})).await;
+        }
+        last = c.next().await;
+    }
+}
+
+async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
+    let quick = || Settings {
+        adjourn_after: Some(Duration::from_millis(300)),
+        end_adjourned_after: Some(Duration::from_millis(600)),
+        ..Settings::unlimited()
+    };
+    let server = TestServer::start_with(db, quick()).await;
+    let api = Api::new(&server.base);
+    let game = api.create(&config(2, 3), &["human", "greedy"]).await;
+    let id = game["id"].as_str().expect("an id").to_string();
+    let seat0 = token(&game, 0);
+    api.start(&id, &seat0).await;
+    let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
+    play_until(&mut c, &welcome, 2).await;
+    // Someone connected: nothing is adjourned however long it waits.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let hub = server.running.hub.clone();
+    assert_eq!(hub.adjourn_pass().await, 0);
+    c.close().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(hub.adjourn_pass().await, 1);
+    assert_eq!(hub.live_games(), 0, "adjourned games leave memory");
+    server.stop().await;
+
+    // Not resumed at start; the person's hello takes it up, and its bot
+    // plays again.
+    let server = TestServer::start_with(db, quick()).await;
+    assert_eq!(server.running.hub.live_games(), 0, "adjourned: not resumed");
+    let api = Api::new(&server.base);
+    assert_eq!(api.summary(&id).await["status"], "playing");
+    let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
+    let at = common::version_of(&welcome).unwrap_or(0);
+    play_until(&mut c, &welcome, at + 4).await;
+    // Ended once adjourned too long; its log stays.
+    c.close().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let hub = server.running.hub.clone();
+    assert_eq!(hub.adjourn_pass().await, 1);
+    assert_eq!(hub.end_adjourned_pass().await, 0, "not yet");
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(hub.end_adjourned_pass().await, 1);
+    let summary = api.summary(&id).await;
+    assert_eq!(summary["status"], "resigned", "{summary}");
+    assert!(
+        summary["version"].as_u64().unwrap_or(0) >= at + 4,
+        "{summary}"
+    );
+    server.stop().await;
+}
+both_stores!(deserted_games_adjourn_come_back_and_end);

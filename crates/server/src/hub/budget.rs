@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::guard::ClientKey;
 use crate::protocol::{ErrorCode, ProtocolError};
@@ -25,6 +26,13 @@ pub struct Caps {
     pub bot_seats: usize,
     /// Games of bots only that have not ended, per address.
     pub bots_only_games: usize,
+    /// The longest a searching bot may think about a move in a game
+    /// created without the operator's token (the server's own limit,
+    /// `Settings::bot_move_limit`, still bounds it).
+    pub think: Duration,
+    /// The largest MCTS iteration budget in a game created without the
+    /// operator's token (`Settings::max_mcts_iterations` still bounds it).
+    pub iterations: u32,
 }
 
 impl Default for Caps {
@@ -33,6 +41,10 @@ impl Default for Caps {
             open_games: 10,
             bot_seats: 12,
             bots_only_games: 2,
+            // A strong bot (mcts:2s plays well above greedy) that still
+            // lets a pool of one worker serve a few games a minute each.
+            think: Duration::from_secs(2),
+            iterations: 20_000,
         }
     }
 }
@@ -45,6 +57,8 @@ impl Caps {
             open_games: usize::MAX,
             bot_seats: usize::MAX,
             bots_only_games: usize::MAX,
+            think: Duration::MAX,
+            iterations: u32::MAX,
         }
     }
 }
@@ -133,6 +147,7 @@ mod tests {
             open_games: 1,
             bot_seats: 3,
             bots_only_games: 1,
+            ..Caps::unlimited()
         };
         let budget = Budget::default();
         let a = key("1.1.1.1");

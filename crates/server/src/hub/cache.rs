@@ -94,6 +94,9 @@ impl Hub {
                 .map_err(unavailable)?;
         }
         let handle = GameHandle::new(id.clone(), live);
+        handle
+            .loaded_on_demand
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.cache(handle.clone());
         Ok(handle)
     }

@@ -3,6 +3,7 @@
 //! its bots set going. A rematch is a new game made from an old one.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use bastide_bots::{BotSpec, Budget};
 use bastide_engine::{Game, GameConfig};
@@ -67,7 +68,9 @@ impl Hub {
     /// seed if none is given, and makes a token per person's seat.
     ///
     /// `client`, the address asking, is charged for the game until it
-    /// starts or ends (`Settings::caps`); `None` charges nobody.
+    /// starts or ends (`Settings::caps`), and its bots think within the
+    /// caps' ceiling; `None` (the operator, or the server itself) charges
+    /// nobody and has the server's own limits.
     pub async fn create(
         self: &Arc<Hub>,
         req: CreateGame,
@@ -105,7 +108,7 @@ impl Hub {
                 )
             } else {
                 let spec = self
-                    .parse_bot(s)
+                    .parse_bot(s, client.is_some())
                     .map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
                 (Occupant::Bot(spec), None)
             });
@@ -119,23 +122,60 @@ impl Hub {
     }
 
     /// Reads a bot seat; an iteration count past this server's limit is
-    /// refused with the server's limit (the bots' own is larger).
-    fn parse_bot(&self, s: &str) -> Result<BotSpec, String> {
+    /// refused with the server's limit (the bots' own is larger). A
+    /// `public` game (created without the operator's token) has the caps'
+    /// lower ceiling.
+    fn parse_bot(&self, s: &str, public: bool) -> Result<BotSpec, String> {
+        let (think, iterations) = self.ceiling(public);
         let too_many = s
             .trim()
             .strip_prefix("mcts:")
             .map(|rest| rest.split(':').next().unwrap_or_default())
             .and_then(|n| n.parse::<u64>().ok())
-            .filter(|&n| n > u64::from(self.settings.max_mcts_iterations));
+            .filter(|&n| n > u64::from(iterations));
         if let Some(n) = too_many {
             return Err(format!(
-                "mcts:{n} is more iterations than this server allows: give 1 to {} or a time such as 2s",
-                self.settings.max_mcts_iterations
+                "mcts:{n} is more iterations than this server allows: give 1 to {iterations} or a time such as {}ms",
+                think.as_millis()
             ));
         }
         let spec = BotSpec::parse(s).map_err(|e| e.to_string())?;
-        self.check_budget(&spec)?;
+        if let BotSpec::Mcts(c) = &spec {
+            match c.budget {
+                Budget::Iterations(n) if n > iterations => {
+                    return Err(format!(
+                        "mcts:{n} is more iterations than this server allows ({iterations})"
+                    ))
+                }
+                Budget::Time(t) if t > think => {
+                    return Err(format!(
+                        "a bot may think at most {} ms per move here{}",
+                        think.as_millis(),
+                        if public {
+                            " (an operator may create longer-thinking bots)"
+                        } else {
+                            ""
+                        }
+                    ))
+                }
+                _ => {}
+            }
+        }
         Ok(spec)
+    }
+
+    /// The longest think time and the largest iteration budget a new
+    /// game's bots may have.
+    fn ceiling(&self, public: bool) -> (Duration, u32) {
+        let s = &self.settings;
+        if public {
+            (
+                s.bot_move_limit.min(s.caps.think),
+                s.max_mcts_iterations.min(s.caps.iterations),
+            )
+        } else {
+            (s.bot_move_limit, s.max_mcts_iterations)
+        }
     }
 
     /// Writes a checked game with its seats (and their new tokens), keeps
@@ -244,28 +284,6 @@ impl Hub {
         self.cache(handle.clone());
         self.schedule_bots(handle);
         Ok(created)
-    }
-
-    /// Refuses bot budgets beyond the server's limits.
-    fn check_budget(&self, spec: &BotSpec) -> Result<(), String> {
-        if let BotSpec::Mcts(c) = spec {
-            match c.budget {
-                Budget::Iterations(n) if n > self.settings.max_mcts_iterations => {
-                    return Err(format!(
-                        "mcts:{n} is more iterations than this server allows ({})",
-                        self.settings.max_mcts_iterations
-                    ))
-                }
-                Budget::Time(t) if t > self.settings.bot_move_limit => {
-                    return Err(format!(
-                        "a bot may think at most {} ms per move here",
-                        self.settings.bot_move_limit.as_millis()
-                    ))
-                }
-                _ => {}
-            }
-        }
-        Ok(())
     }
 
     /// Starts a rematch of a game that is over: the same set-up with a

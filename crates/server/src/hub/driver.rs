@@ -15,8 +15,9 @@ use super::live::{GameHandle, LiveGame, Occupant};
 use super::{now_ms, Hub};
 use crate::clock::OnTimeout;
 use crate::cluster::Notice;
+use crate::metrics::Gauge;
 use crate::protocol::ErrorCode;
-use crate::store::{Status, StoreError};
+use crate::store::{GameId, Status, StoreError};
 
 /// A bot's move to make.
 pub(super) struct BotJob {
@@ -36,10 +37,23 @@ impl Hub {
             // need a driver are taken over by lease (`lease_pass`).
             return Ok(0);
         }
+        // Adjourned games wait for a person's hello (`adjourn.rs`).
+        let adjourned: std::collections::HashSet<GameId> = self
+            .store
+            .adjourned_before(i64::MAX, u32::MAX)
+            .await?
+            .into_iter()
+            .collect();
         let mut n = 0;
         for status in [Status::Playing, Status::Open] {
             for id in self.store.games_with_status(status, u32::MAX).await? {
+                if adjourned.contains(&id) {
+                    continue;
+                }
                 if let Ok(handle) = self.get(&id).await {
+                    handle
+                        .loaded_on_demand
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
                     self.arm_timer(&handle, &mut *handle.live.lock().await);
                     self.schedule_bots(handle);
                     n += 1;
@@ -201,7 +215,7 @@ impl Hub {
     }
 
     /// Asks the bot for a move on the blocking pool, within the time limit.
-    async fn think(&self, job: BotJob) -> ActionJson {
+    async fn think(self: &Arc<Hub>, job: BotJob) -> ActionJson {
         let legal = job.game.legal_actions();
         let fallback = |legal: &[bastide_engine::Action]| {
             // Reduced modulo the length: the index is in range.
@@ -217,11 +231,17 @@ impl Hub {
                 BotSpec::Mcts(_) => &self.search_permits,
                 BotSpec::Random | BotSpec::Greedy => &self.bot_permits,
             };
+            let asked = std::time::Instant::now();
+            let waiting = Gauge::up(&self.metrics.bots_waiting);
             let permit = pool.clone().acquire_owned().await;
+            drop(waiting);
+            self.metrics.bot_wait.observe(asked.elapsed());
             let (game, spec, seed) = (job.game.clone(), job.spec.clone(), job.seed);
+            let hub = self.clone();
             let thinking = tokio::task::spawn_blocking(move || {
                 // Held while thinking: bounds how many bots think at once.
                 let _permit = permit;
+                let _thinking = Gauge::up(&hub.metrics.bots_thinking);
                 spec.build(seed).choose(&View::new(&game))
             });
             match tokio::time::timeout(self.settings.bot_move_limit, thinking).await {

@@ -428,6 +428,15 @@ pub struct GameHandle {
     /// Shared mode: the log's version when the last catch-up pass found
     /// this copy behind ([`NOT_BEHIND`]: it was not).
     pub(super) behind_at: AtomicU64,
+    /// When a connection last left (or the copy was made), Unix ms: with
+    /// nobody connected since long enough, the game may be adjourned.
+    pub(super) seen_ms: std::sync::atomic::AtomicI64,
+    /// This copy was let go by an adjournment: a connection must load
+    /// the game afresh.
+    pub(super) adjourned: std::sync::atomic::AtomicBool,
+    /// This copy was read from the store when first asked for (not
+    /// resumed at start, not created here): it may be adjourned.
+    pub(super) loaded_on_demand: std::sync::atomic::AtomicBool,
 }
 
 /// [`GameHandle::behind_at`] when the copy was not behind.
@@ -443,7 +452,23 @@ impl GameHandle {
             over: std::sync::atomic::AtomicBool::new(over),
             watchers: StdMutex::new([0; AUDIENCES]),
             behind_at: AtomicU64::new(NOT_BEHIND),
+            seen_ms: std::sync::atomic::AtomicI64::new(super::now_ms()),
+            adjourned: std::sync::atomic::AtomicBool::new(false),
+            loaded_on_demand: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// Whether the game is not over, nobody is connected to it, and
+    /// nobody has been since `cutoff` (Unix ms).
+    pub(super) fn deserted_since(&self, cutoff: i64) -> bool {
+        !self.over.load(Ordering::Relaxed)
+            && self.updates.receiver_count() == 0
+            && self.seen_ms.load(Ordering::Relaxed) < cutoff
+    }
+
+    /// Whether an adjournment let this copy go (load the game again).
+    pub fn is_adjourned(&self) -> bool {
+        self.adjourned.load(Ordering::Relaxed)
     }
 
     /// Whether anyone is connected as `audience`.

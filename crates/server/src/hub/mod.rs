@@ -43,12 +43,14 @@ use crate::guard::{Guard, Limits};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, Status, Store, StoreError};
 
+mod adjourn;
 mod budget;
 mod cache;
 mod create;
 mod driver;
 mod lease;
 mod live;
+mod operate;
 mod play;
 mod sync;
 mod updates;
@@ -80,6 +82,15 @@ pub struct Settings {
     /// How long an open game waits for its start before it is removed
     /// (`None`: forever).
     pub open_game_ttl: Option<Duration>,
+    /// How long a running untimed game waits with nobody connected, a
+    /// person to move, before it is adjourned (`None`: never).
+    pub adjourn_after: Option<Duration>,
+    /// How long an adjourned game waits for a person before it is ended
+    /// (`None`: forever).
+    pub end_adjourned_after: Option<Duration>,
+    /// The hash of the operator's token (`--admin-token-file`); `None`
+    /// turns the operator's endpoints off.
+    pub admin_token: Option<crate::token::TokenHash>,
     /// Messages a connection may send per second, sustained.
     pub messages_per_second: f64,
     /// Messages a connection may send at once before the rate applies.
@@ -109,6 +120,9 @@ impl Default for Settings {
                 .max(1),
             caps: Caps::default(),
             open_game_ttl: Some(Duration::from_secs(60 * 60)),
+            adjourn_after: Some(Duration::from_secs(15 * 60)),
+            end_adjourned_after: Some(Duration::from_secs(7 * 24 * 60 * 60)),
+            admin_token: None,
             // Far above a person's pace; a whole game's actions fit in the
             // burst, so a fast client is never refused for playing.
             messages_per_second: 20.0,
@@ -153,6 +167,8 @@ pub struct Hub {
     cluster: Option<Arc<Cluster>>,
     /// Rate limits and connection caps.
     guard: Arc<Guard>,
+    /// Running counts for operators (`GET /metrics`).
+    metrics: crate::metrics::Metrics,
 }
 
 /// A store failure as a client is told of it (the cause goes to the log,
@@ -194,6 +210,7 @@ impl Hub {
             search_permits: Arc::new(Semaphore::new(settings.bot_workers.max(1))),
             budget: budget::Budget::default(),
             guard: Guard::new(settings.limits.clone()),
+            metrics: crate::metrics::Metrics::default(),
             settings,
             committed: AtomicU64::new(0),
             cluster,
@@ -213,6 +230,11 @@ impl Hub {
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Running counts for operators.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
     }
 
     /// The rate limits and connection caps, shared by every connection.

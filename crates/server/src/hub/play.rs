@@ -162,13 +162,25 @@ impl Hub {
             }
             _ => return Err(game_over()),
         }
+        self.end_resigned(handle, &mut live, Some(seat)).await
+    }
+
+    /// Ends a game as resigned by `seat` (`None`: by nobody, stopped):
+    /// stored first, then its timer stops, other instances and its
+    /// connections are told.
+    pub(super) async fn end_resigned(
+        &self,
+        handle: &Arc<GameHandle>,
+        live: &mut LiveGame,
+        seat: Option<usize>,
+    ) -> Result<(), ProtocolError> {
         self.store
             // Seats are numbered below six.
-            .set_status(&handle.id, Status::Resigned, Some(seat as u8))
+            .set_status(&handle.id, Status::Resigned, seat.map(|s| s as u8))
             .await
             .map_err(unavailable)?;
         live.status = Status::Resigned;
-        live.resigned = Some(seat);
+        live.resigned = seat;
         if let Some(t) = live.timer.take() {
             t.abort();
         }

@@ -166,6 +166,9 @@ impl Drop for Watch {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         w[self.index] = w[self.index].saturating_sub(1);
+        self.handle
+            .seen_ms
+            .store(super::now_ms(), std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -194,6 +197,12 @@ impl Hub {
         since: Option<u32>,
     ) -> Result<Attached, ProtocolError> {
         let mut live = handle.live.lock().await;
+        if handle.is_adjourned() {
+            return Err(ProtocolError::new(
+                ErrorCode::Unavailable,
+                "the game was adjourned: say hello again",
+            ));
+        }
         let audience = match token {
             Some(t) => {
                 let seat = Hub::seat_of(&live, t)?;

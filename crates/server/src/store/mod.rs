@@ -239,8 +239,33 @@ pub trait Store: Send + Sync {
     /// actions, so nothing played is lost.
     async fn expire_open(&self, before_ms: i64, limit: u32) -> Result<Vec<GameId>, StoreError>;
 
+    /// Removes an open game nobody started, with its seats; says whether
+    /// it was removed (a game that is not open stays: its log is kept).
+    async fn delete_open(&self, id: &GameId) -> Result<bool, StoreError>;
+
+    /// Marks a running game adjourned since `at_ms` (Unix milliseconds);
+    /// marking it again keeps the first time.
+    async fn adjourn(&self, id: &GameId, at_ms: i64) -> Result<(), StoreError>;
+
+    /// Takes a game out of the adjourned ones; says whether it was one.
+    async fn unadjourn(&self, id: &GameId) -> Result<bool, StoreError>;
+
+    /// Up to `limit` games adjourned before `before_ms`, the oldest first.
+    async fn adjourned_before(&self, before_ms: i64, limit: u32)
+        -> Result<Vec<GameId>, StoreError>;
+
+    /// How many games have each status.
+    async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError>;
+
     /// Closes the connections (tests, shutdown).
     async fn close(&self);
+}
+
+/// Reads `count_by_status` rows.
+fn status_counts(rows: Vec<(String, i64)>) -> Vec<(Status, u64)> {
+    rows.into_iter()
+        .filter_map(|(s, n)| Some((Status::parse(&s)?, u64::try_from(n).unwrap_or(0))))
+        .collect()
 }
 
 /// Reads a stored game id.

@@ -288,34 +288,78 @@ impl Store for PgStore {
         let mut removed = Vec::new();
         for row in rows {
             let id = super::stored_id(row.try_get("id")?)?;
-            let mut tx = self.pool.begin().await?;
-            // The row lock keeps another instance from starting the game
-            // while it is removed; one started meanwhile is not open.
-            let still_open =
-                sqlx::query("SELECT 1 FROM games WHERE id = $1 AND status = 'open' FOR UPDATE")
-                    .bind(id.as_str())
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            if still_open.is_none() {
-                tx.rollback().await?;
-                continue;
+            if self.delete_open(&id).await? {
+                removed.push(id);
             }
-            sqlx::query("DELETE FROM seats WHERE game = $1")
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = $1")
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("DELETE FROM games WHERE id = $1")
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            removed.push(id);
         }
         Ok(removed)
+    }
+
+    async fn delete_open(&self, id: &GameId) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // The row lock keeps another instance from starting the game
+        // while it is removed; one started meanwhile is not open.
+        let still_open =
+            sqlx::query("SELECT 1 FROM games WHERE id = $1 AND status = 'open' FOR UPDATE")
+                .bind(id.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        if still_open.is_none() {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        for sql in [
+            "DELETE FROM seats WHERE game = $1",
+            "UPDATE games SET rematch = NULL WHERE rematch = $1",
+            "DELETE FROM games WHERE id = $1",
+        ] {
+            sqlx::query(sql).bind(id.as_str()).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn adjourn(&self, id: &GameId, at_ms: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO adjourned (game, since) VALUES ($1, $2) ON CONFLICT (game) DO NOTHING",
+        )
+        .bind(id.as_str())
+        .bind(at_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn unadjourn(&self, id: &GameId) -> Result<bool, StoreError> {
+        let gone = sqlx::query("DELETE FROM adjourned WHERE game = $1")
+            .bind(id.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(gone.rows_affected() > 0)
+    }
+
+    async fn adjourned_before(
+        &self,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows =
+            sqlx::query("SELECT game FROM adjourned WHERE since < $1 ORDER BY since LIMIT $2")
+                .bind(before_ms)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+        rows.into_iter()
+            .map(|r| super::stored_id(r.try_get("game")?))
+            .collect()
+    }
+
+    async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("SELECT status, COUNT(*) FROM games GROUP BY status")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(super::status_counts(rows))
     }
 
     async fn close(&self) {

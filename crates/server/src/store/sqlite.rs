@@ -277,31 +277,80 @@ impl Store for SqliteStore {
         let mut removed = Vec::new();
         for row in rows {
             let id = super::stored_id(row.try_get("id")?)?;
-            // One transaction a game; SQLite has one writer at a time, so
-            // from the first write on nobody can start the game under us.
-            let mut tx = self.pool.begin().await?;
-            sqlx::query(
-                "DELETE FROM seats WHERE game = ?1 AND (SELECT status FROM games WHERE id = ?1) = 'open'",
-            )
-            .bind(id.as_str())
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = ?")
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-            let gone = sqlx::query("DELETE FROM games WHERE id = ? AND status = 'open'")
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-            if gone.rows_affected() == 1 {
-                tx.commit().await?;
+            if self.delete_open(&id).await? {
                 removed.push(id);
-            } else {
-                tx.rollback().await?;
             }
         }
         Ok(removed)
+    }
+
+    async fn delete_open(&self, id: &GameId) -> Result<bool, StoreError> {
+        // One transaction; SQLite has one writer at a time, so from the
+        // first write on nobody can start the game under us.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "DELETE FROM seats WHERE game = ?1 AND (SELECT status FROM games WHERE id = ?1) = 'open'",
+        )
+        .bind(id.as_str())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = ?")
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await?;
+        let gone = sqlx::query("DELETE FROM games WHERE id = ? AND status = 'open'")
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 1 {
+            tx.commit().await?;
+            Ok(true)
+        } else {
+            tx.rollback().await?;
+            Ok(false)
+        }
+    }
+
+    async fn adjourn(&self, id: &GameId, at_ms: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO adjourned (game, since) VALUES (?, ?) ON CONFLICT (game) DO NOTHING",
+        )
+        .bind(id.as_str())
+        .bind(at_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn unadjourn(&self, id: &GameId) -> Result<bool, StoreError> {
+        let gone = sqlx::query("DELETE FROM adjourned WHERE game = ?")
+            .bind(id.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(gone.rows_affected() > 0)
+    }
+
+    async fn adjourned_before(
+        &self,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query("SELECT game FROM adjourned WHERE since < ? ORDER BY since LIMIT ?")
+            .bind(before_ms)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter()
+            .map(|r| super::stored_id(r.try_get("game")?))
+            .collect()
+    }
+
+    async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("SELECT status, COUNT(*) FROM games GROUP BY status")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(super::status_counts(rows))
     }
 
     async fn close(&self) {
