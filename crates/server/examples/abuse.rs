@@ -244,6 +244,8 @@ async fn idle_sockets(args: &Args) {
             "100000",
             "--connect-rate",
             "1000000/1000000",
+            "--request-rate",
+            "1000000/1000000",
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

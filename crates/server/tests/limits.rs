@@ -632,3 +632,58 @@ async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(deserted_games_adjourn_come_back_and_end);
+
+/// Expensive searches from one address queue for the worker pool, so a
+/// greedy bot in someone else's game still answers at once. The figure
+/// for 20 `mcts:10000ms` games is measured by `examples/abuse.rs`
+/// (docs/performance.md); this bound is generous, for a loaded machine.
+#[tokio::test]
+async fn expensive_bots_leave_a_greedy_reply_quick() {
+    let db = TestDb::sqlite().await;
+    let server = TestServer::start_with(
+        &db,
+        Settings {
+            bot_workers: 1,
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    for i in 0..6 {
+        api.create(&config(2, 50 + i), &["mcts:1500ms", "mcts:1500ms"])
+            .await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let game = api.create(&config(2, 7), &["human", "greedy"]).await;
+    let id = game["id"].as_str().expect("an id").to_string();
+    api.start(&id, &token(&game, 0)).await;
+    let (mut c, mut last) = Client::hello(&server.ws_base, &id, Some(&token(&game, 0)), None).await;
+    let mut slowest = Duration::ZERO;
+    for _ in 0..12 {
+        let Some(action) = common::legal_of(&last).and_then(|l| l.first().cloned()) else {
+            break;
+        };
+        let version = common::version_of(&last).unwrap_or(0);
+        let sent = Instant::now();
+        c.send(&json!({"action": action, "version": version})).await;
+        // Until the table offers this seat moves again: the bot's reply,
+        // if the turn passed to it.
+        loop {
+            last = c.next().await;
+            if common::legal_of(&last).is_some_and(|l| !l.is_empty()) {
+                break;
+            }
+            if last.pointer("/played/status").and_then(Value::as_str) == Some("finished") {
+                break;
+            }
+        }
+        slowest = slowest.max(sent.elapsed());
+    }
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a greedy reply took {slowest:?} beside six searching games"
+    );
+    c.close().await;
+    server.stop().await;
+    db.cleanup().await;
+}
