@@ -95,7 +95,7 @@ enum Command {
     Catalog(render_cmd::CatalogArgs),
     /// Run the game server: people and bots play over the network; games
     /// are kept in a database (default: the SQLite file bastide.db).
-    Serve(bastide_server::ServeArgs),
+    Serve(Box<bastide_server::ServeArgs>),
 }
 
 /// Every set id `--sets` takes, for the help of each command that has the
@@ -255,7 +255,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tournament(args) => tournament::run(args)?,
         Command::Render(args) => render_cmd::render(args)?,
         Command::Catalog(args) => render_cmd::catalog(args)?,
-        Command::Serve(args) => bastide_server::serve(args)?,
+        Command::Serve(args) => bastide_server::serve(*args)?,
     }
     Ok(())
 }
