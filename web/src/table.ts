@@ -16,10 +16,11 @@ import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
+import { boardMarks, choose, keepPick, onBoard, type Mark, type Pick } from './picks';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
-export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null }
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null }
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
 export function figuresOffered(legal: Action[]): (string | null)[] {
@@ -27,9 +28,9 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
   return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
 }
 
-/** The actions drawn as markers on the board: the followers of the chosen figure, the gingerbread man's moves, flights. */
+/** The actions drawn as follower spots on the board: the followers of the chosen figure, the gingerbread man's moves (flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread' || a.kind === 'flee');
+  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread');
 }
 
 /** The tiles the player may place now (the drawn one, halves from the hand). */
@@ -99,7 +100,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
-  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null };
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -122,6 +123,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     socket.send(actionMessage(a, state.version));
     unacked = { action: a, version: state.version, legal: state.legal, resent: false };
     ui.pending = null;
+    ui.pick = null;
     // Nothing is legal until the server answers: no double sends.
     state = { ...state, legal: [] };
     draw();
@@ -144,11 +146,22 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
+    onMark: (m: Mark) => {
+      if (!state) return;
+      const next = choose(state.legal, ui.pick, m);
+      ui.pick = next.pick;
+      if (next.send) send(next.send); else draw();
+    },
+    onBackground: () => { if (ui.pick) { ui.pick = null; draw(); } },
   }, page ?? undefined);
   // The board's pictures, asked for by index.html while this script loaded.
   const early = earlyTiles(game);
   if (early) board.preload(early);
 
+  const squareName = (x: number, y: number): string => {
+    const c = map?.chumak.find((q) => q.x === x && q.y === y);
+    return c ? `the Chumak square ${c.name}` : `the Chumak square at (${x}, ${y})`;
+  };
   const chooseFigure = (f: string | null): void => {
     ui.figure = f;
     draw();
@@ -167,9 +180,12 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const figures = figuresOffered(s.legal);
     if (!figures.includes(ui.figure)) ui.figure = figures[0] ?? null;
     const view = s.view;
+    ui.pick = keepPick(s.legal, ui.pick);
     if (view) {
-      const spots = spotsFor(s.legal, ui.figure);
-      void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight, version: s.version });
+      // While a flight, a flea's move or a trade is half made, only what completes it is lit.
+      const spots = ui.pick ? [] : spotsFor(s.legal, ui.figure);
+      const marks = ui.pending ? [] : boardMarks(s.legal, ui.pick, squareName);
+      void board.render({ view, map, targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
@@ -213,13 +229,13 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
           ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === ui.figure), onclick: () => chooseFigure(f) },
             figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
     }
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower');
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && !onBoard(a));
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
-      panels.push(h('details', { class: 'panel' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
+      panels.push(h('details', { class: 'panel', id: 'legal-list' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
     if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
@@ -338,7 +354,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     switch (e.key) {
       case 'r': case 'R': if (state && ui.tile) { ui.rotation = rotateToNext(state.legal, ui.tile, ui.rotation); ui.pending = null; draw(); } break;
       case 'Enter': if (ui.pending && !(t instanceof HTMLButtonElement)) send(ui.pending); break;
-      case 'Escape': ui.pending = null; draw(); break;
+      case 'Escape': ui.pending = null; ui.pick = null; draw(); break;
       case 'ArrowLeft': board.panBy(step, 0); break;
       case 'ArrowRight': board.panBy(-step, 0); break;
       case 'ArrowUp': board.panBy(0, step); break;
