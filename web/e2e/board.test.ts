@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { serverAndBrowser, startedGame } from './harness';
-import { status, waitForChange } from './table';
+import { createRaw, serverAndBrowser, startedGame } from './harness';
+import { act, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
 
@@ -162,4 +162,75 @@ test('Map Chips: a trade chosen at its Chumak square by clicking the square and 
   assert.equal(await page.locator('.chip-popover').count(), 0, 'the popover is gone once the trade is sent');
   await listUnused(page);
   await page.close();
+});
+
+test('Half-and-half: halves in hand are pictures, chosen, turned and dragged onto the board; own halves shown between turns, the other hand counted', { timeout: 90_000 }, async () => {
+  const { server, browser } = env;
+  // Two people's seats, the second played by a second page (a bot would answer before the first page could look).
+  const { id, tokens } = await createRaw(server, JSON.stringify({ config: { players: ['RED', 'BLUE'], expansions: ['halfsies1'], seed: 5 }, seats: ['human', 'human'] }));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${tokens[0] ?? ''}`);
+  await other.goto(`${server.url}/play/${id}#seat=1&token=${tokens[1] ?? ''}`);
+  await page.locator('#status[data-status="playing"]').waitFor();
+  // The other seat's hand is a count in the seat panel.
+  await page.locator('.players li[data-seat="1"] .hand-count').waitFor();
+  assert.match(await page.locator('.players li[data-seat="1"] .hand-count').innerText(), /\d+ half|halves/);
+  assert.match((await page.locator('.players li[data-seat="1"]').getAttribute('aria-label')) ?? '', /\d+ hal(f|ves)/);
+  let dropped = 0;
+  let seenWaiting = false;
+  for (let guard = 0; guard < 200 && (dropped < 2 || !seenWaiting); guard++) {
+    const s = await status(page);
+    if (s.status !== 'playing') break;
+    if (!s.mine) {
+      const o = await status(other);
+      if (!o.mine) { await page.waitForTimeout(50); continue; }
+      await page.locator(`#status[data-version="${o.version}"]`).waitFor();
+      // While the other plays, one's own halves are still shown (not offered).
+      if (await page.locator('.hand button[data-tile^="halfsies1/"]').count() > 0) {
+        assert.equal(await page.locator('.hand button[data-tile^="halfsies1/"]:not([disabled])').count(), 0);
+        assert.equal(await page.locator('.hand button img').first().getAttribute('alt'), '', 'the button names the half, its picture adds nothing to read');
+        seenWaiting = true;
+      }
+      await act(other, { followers: false, preferHalf: true });
+      continue;
+    }
+    await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+    const halves = page.locator('.hand button[data-tile^="halfsies1/"]:not([disabled])');
+    if (await halves.count() > 0 && await page.locator('.target').count() > 0) {
+      const half = halves.first();
+      const name = (await half.getAttribute('data-tile')) ?? '';
+      assert.match((await half.getAttribute('aria-label')) ?? '', /^half tile [A-Z] of Half-and-half 1/);
+      await half.click();
+      await page.locator(`#current-tile[data-tile="${name}"]`).waitFor();
+      assert.match(await page.locator('#tile-line').innerText(), /^Half tile [A-Z] of Half-and-half 1, .*: fits in \d+ places?$/);
+      // Turned by clicking its picture: another rotation with places to go.
+      const before = await page.locator('#current-tile').getAttribute('data-rotation');
+      await page.click('#current-tile');
+      if (await page.locator('.target').count() > 1) assert.notEqual(await page.locator('#current-tile').getAttribute('data-rotation'), before);
+      await page.locator('.target').first().waitFor();
+      // Dropped: dragged onto a lit cell, then confirmed.
+      await page.locator('#current-tile').dragTo(page.locator('.target').first());
+      await page.locator(`.preview[data-tile="${name}"]`).waitFor();
+      await page.click('#confirm');
+      await waitForChange(page, s.version);
+      dropped++;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+      await waitForChange(page, s.version);
+    } else if (await page.locator('#pass').count() > 0) {
+      await page.click('#pass');
+      await waitForChange(page, s.version);
+    } else {
+      // Half-and-half's choice to draw instead of playing a half.
+      await page.locator('#choices button[data-kind="draw"]').click();
+      await waitForChange(page, s.version);
+    }
+  }
+  assert.ok(dropped >= 2, `halves dragged onto the board: ${dropped}`);
+  assert.ok(seenWaiting, 'own halves were shown while the bot played');
+  assert.ok(await page.locator('use[data-tile^="halfsies1/"]').count() >= 2);
+  await listUnused(page);
+  await page.close();
+  await other.close();
 });

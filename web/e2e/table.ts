@@ -43,7 +43,7 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
   // The board draws after the tile layouts arrive: wait for this version's.
   await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
   if (opts.preferHalf) {
-    const half = page.locator('.hand button', { hasText: 'halfsies' });
+    const half = page.locator('.hand button[data-tile^="halfsies"]:not([disabled])');
     if (await half.count() > 0) {
       await half.first().click();
       await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);

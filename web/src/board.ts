@@ -23,6 +23,8 @@ import type { PageTile } from './page';
 import { halfPolygon, type CellRef, type Mark } from './picks';
 
 const NS = 'http://www.w3.org/2000/svg';
+/** The drag data type of a tile dragged from the panel onto the board. */
+export const TILE_DRAG = 'application/x-bastide-tile';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
 const PARALLEL = 3;
 const MIN_BATCH = 12;
@@ -151,6 +153,8 @@ export class Board {
   private adopted: Element[] | null = null;
   private renders = 0;
   private lastHover = 0;
+  /** The placement each lit cell stands for (a dropped tile lands on one). */
+  private dropTargets = new WeakMap<Element, Extract<Action, { kind: 'place' }>>();
   private hoverKey = '';
   private pieces: Piece[] = [];
   /** The element drawn for each piece, in board order, with what it shows. */
@@ -281,6 +285,17 @@ export class Board {
     v.addEventListener('pointercancel', up);
     // A drag ends with a click on whatever is under the pointer: swallow it.
     v.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+    // A tile dragged from the panel (src/table.ts) is dropped on a lit cell: as a click on it.
+    v.addEventListener('dragover', (e) => {
+      if (e.dataTransfer?.types.includes(TILE_DRAG)) { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }
+    });
+    v.addEventListener('drop', (e) => {
+      if (!e.dataTransfer?.types.includes(TILE_DRAG)) return;
+      e.preventDefault();
+      const hit = document.elementFromPoint(e.clientX, e.clientY)?.closest('.target');
+      const a = hit ? this.dropTargets.get(hit) : undefined;
+      if (a) this.handlers.onTarget(a);
+    });
     // A click that no marked place took (they stop it): a half-made choice is cancelled.
     v.addEventListener('click', (e) => {
       const t = e.target;
@@ -518,6 +533,7 @@ export class Board {
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
       el('title', {}, r).textContent = label;
       r.addEventListener('click', () => this.handlers.onTarget(t));
+      this.dropTargets.set(r, t);
       r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onTarget(t); } });
     }
     for (const a of m.spots) {

@@ -5,6 +5,7 @@
 // board only draws the marks and reports which one was clicked.
 
 import type { Action, Chip, Corner, FeatureRef } from './protocol';
+import { featureWords } from './words';
 
 export type Flea = Extract<Action, { kind: 'flea' }>;
 export type Flee = Extract<Action, { kind: 'flee' }>;
@@ -45,7 +46,7 @@ export function cellWords(c: CellRef): string {
 
 /** A follower's place in words. */
 export function refWords(r: FeatureRef): string {
-  return `${r.place} of (${r.x}, ${r.y})${r.half ? ` ${r.half} half` : ''}`;
+  return featureWords(r);
 }
 
 /** The chips of one trade: their colour (one per trade) and values ("1+2"). */

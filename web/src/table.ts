@@ -3,7 +3,7 @@
 // players, log and the end-of-game summary.
 
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
-import { Board, figureIcon } from './board';
+import { Board, TILE_DRAG, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
@@ -17,6 +17,7 @@ import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, keepPick, onBoard, type Mark, type Pick } from './picks';
+import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
@@ -41,6 +42,15 @@ export function placeableTiles(legal: Action[]): string[] {
 /** Legal placements of `tile` turned `rotation`. */
 export function targetsFor(legal: Action[], tile: string | null, rotation: Rotation): Place[] {
   return legal.filter((a): a is Place => a.kind === 'place' && a.tile === tile && a.rotation === rotation);
+}
+
+/**
+ * The tiles shown in the player's hand: the ones placeable now (the
+ * drawn tile first), then their other halves, which wait for their turn
+ * (own halves are shown whoever's turn it is).
+ */
+export function handTiles(places: string[], own: string[]): string[] {
+  return [...new Set([...places, ...own])];
 }
 
 /** The next rotation with a legal placement (or simply the next one when none has). */
@@ -168,6 +178,23 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     // The panel was drawn again: keep the keyboard where it was.
     (side.querySelector(`#figure-${f ?? 'normal'}`) as HTMLButtonElement | null)?.focus();
   };
+  // A tile dragged to the board: the board shows its cells, the panel
+  // stays as it is until the drag ends (redrawing it would end the drag).
+  let dragging = false;
+  const dragTile = (t: string) => (e: Event): void => {
+    if (!(e instanceof DragEvent) || !e.dataTransfer || !state) return;
+    e.dataTransfer.setData(TILE_DRAG, t);
+    e.dataTransfer.effectAllowed = 'move';
+    if (ui.tile !== t) { ui.tile = t; ui.rotation = rotateToNext(state.legal, t, 270); }
+    ui.pending = null;
+    dragging = true;
+    draw();
+  };
+  const dragEnd = (): void => {
+    dragging = false;
+    draw();
+    if (ui.pending) (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus();
+  };
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -191,11 +218,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
       const big = view?.bigFollowers ? (view.bigFollowers[i] ?? false) : null;
-      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+      // Half-and-half and Map Chips: one's own hand is shown in full elsewhere (halves) or here (chips by colour), others' as counts.
+      const halves = view?.halves?.[i];
+      const chips = view?.chipHands?.[i];
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
-        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
+        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
+        chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
+          ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
     }));
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
@@ -204,15 +238,30 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
+    const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
+    const pickTile = (t: string): void => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); (side.querySelector(`.hand button[data-tile="${CSS.escape(t)}"]`) as HTMLButtonElement | null)?.focus(); };
+    // The hand as pictures (the server's drawing of each tile, as on the
+    // board): the one chosen in its rotation; halves that wait for the
+    // player's turn are shown, not offered.
+    const handGroup = hand.length > 1 || hand.some(isHalf) ? h('div', { class: 'hand', role: 'group', 'aria-label': places.length > 0 ? 'Choose a tile' : 'Your halves, for your turn' },
+      ...hand.map((t) => {
+        const can = places.includes(t);
+        const chosen = t === ui.tile;
+        return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(t) },
+          h('img', { src: tileUrl(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
+      })) : null;
     if (ui.tile) {
       const tile = ui.tile;
-      panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, 'Your tile'),
-        places.length > 1 ? h('div', { class: 'hand', role: 'group', 'aria-label': 'Choose a tile' }, ...places.map((t) => h('button', { 'aria-pressed': String(t === tile), onclick: () => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); } }, t))) : null,
-        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tile} turned ${ui.rotation}°`, id: 'current-tile', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
-        h('p', {}, `${tile}, ${ui.rotation}° — ${targetsFor(s.legal, tile, ui.rotation).length} places fit`),
+      const fits = targetsFor(s.legal, tile, ui.rotation).length;
+      panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, handGroup ? 'Your tiles' : 'Your tile'),
+        handGroup,
+        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
+        h('p', { id: 'tile-line' }, tileLine(tile, ui.rotation, fits)),
         h('button', { id: 'rotate', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }, 'Rotate (R)')));
-    } else if (view?.drawn && s.status === 'playing') {
-      panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: view.drawn })));
+    } else {
+      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: tileWords(view.drawn) })));
+      if (handGroup && s.status === 'playing') panels.push(h('section', { class: 'panel current', 'aria-label': 'Your halves' }, h('h2', {}, 'Your halves'), handGroup));
     }
     if (ui.pending) {
       const p = ui.pending;
@@ -248,7 +297,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
-    side.replaceChildren(...panels);
+    if (!dragging) side.replaceChildren(...panels);
   };
 
   // The waiting room (src/waiting.ts): starting, once; the invite copied last.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { inHalf } from '../src/board';
 import { boardMarks, choose, chipText, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
 import { parseAction, type Action, type Corner } from '../src/protocol';
-import { spotsFor } from '../src/table';
+import { handTiles, spotsFor } from '../src/table';
+import { chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
 
 const act = (json: object): Action => parseAction(json);
 const flea = (x: number, y: number, extra: object = {}): Action => act({ flea: { x, y, ...extra } });
@@ -141,5 +142,30 @@ describe('Map Chips on the board: trading', () => {
     expect(legal.filter(onBoard)).toEqual(legal.slice(2));
     expect(onBoard(flea(0, 0))).toBe(true);
     expect(onBoard(flee({ x: 0, y: 0, place: 'N' }, { x: 0, y: 1, place: 'S' }))).toBe(true);
+  });
+});
+
+describe('Half-and-half: the hand', () => {
+  it('shows the placeable tiles first, then the halves that wait for the turn', () => {
+    expect(handTiles(['base/U', 'halfsies1/A'], ['halfsies1/A', 'halfsies1/I'])).toEqual(['base/U', 'halfsies1/A', 'halfsies1/I']);
+    expect(handTiles([], ['halfsies1/A', 'halfsies1/I'])).toEqual(['halfsies1/A', 'halfsies1/I']);
+  });
+});
+
+describe('words instead of raw ids', () => {
+  it('names tiles, turns and fits', () => {
+    expect(tileLine('base/R', 90, 1)).toBe('Tile R of the base game, turned a quarter right: fits in 1 place');
+    expect(tileLine('halfsies1/A', 0, 3)).toBe('Half tile A of Half-and-half 1, not turned: fits in 3 places');
+    expect(tileWords('someset/Q')).toBe('tile Q of someset');
+    expect(placeWords('ESE')).toBe('east-south-east');
+    expect(placeWords('C')).toBe('centre');
+    expect(placeWords('H1')).toBe('long side (first part)');
+  });
+  it('says hands: own chips by colour, others only how many', () => {
+    expect(halvesWords({ tiles: ['halfsies1/A'] })).toBe('1 half');
+    expect(halvesWords({ hidden: 2 })).toBe('2 halves');
+    expect(chipsWords({ hidden: 3 })).toBe('3 chips');
+    expect(chipsWords({ chips: [{ colour: 'orange', value: 2 }, { colour: 'purple', value: 2 }, { colour: 'purple', value: 1 }] })).toBe('purple 1, 2; orange 2');
+    expect(chipsWords({ chips: [] })).toBe('no chips');
   });
 });
