@@ -4,6 +4,7 @@
 
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
@@ -12,35 +13,86 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const BIN = process.env.BASTIDE_BIN ?? resolve(import.meta.dirname, '../../target/debug/bastide');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export interface Server { url: string; dir: string; proc: ChildProcess; stop(): Promise<void>; kill(): Promise<void> }
+/**
+ * A running server: `url` is what the browser opens and the tests fetch,
+ * `api` the `bastide serve` itself. They are one address, except with
+ * `BASTIDE_CLIENT=dist`: then `vite preview` serves this checkout's
+ * `web/dist` at `url` and passes `/api` (and its WebSockets) to `api`, so
+ * that the client is tested as built now, whatever client the binary
+ * embeds (the server-drawn first page is then not there: the client draws
+ * the board itself).
+ */
+export interface Server { url: string; api: string; dir: string; proc: ChildProcess; client: ChildProcess | null; stop(): Promise<void>; kill(): Promise<void> }
 
-/** Starts a server; `again` restarts one on the same address and database. */
-export async function startServer(again?: { dir: string; url: string }): Promise<Server> {
-  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), 'bastide-e2e-'));
-  const addr = again ? again.url.replace('http://', '') : '127.0.0.1:0';
-  const proc = spawn(BIN, ['serve', '--addr', addr, '--database', join(dir, 'games.db'), '--bot-move-ms', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const WEB = resolve(import.meta.dirname, '..');
+
+function exited(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  proc.kill(signal);
+  return new Promise((ok) => { proc.once('exit', () => ok()); setTimeout(ok, 3000); });
+}
+
+/** A free loopback port (asked of the system, then released). */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+/** Waits for `pattern` on a process's output; its first group. */
+function waitForLine(proc: ChildProcess, pattern: RegExp, what: string): Promise<string> {
   let errors = '';
   proc.stderr?.on('data', (d: Buffer) => { errors += d.toString(); });
-  const url = await new Promise<string>((ok, fail) => {
+  return new Promise<string>((ok, fail) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`server did not start: ${errors}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`${what} did not start: ${errors}`)), 20_000);
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/[^/\s]+)\//.exec(out);
+      const m = pattern.exec(out);
       if (m?.[1]) { clearTimeout(timer); ok(m[1]); }
     });
-    proc.on('exit', (code) => { clearTimeout(timer); fail(new Error(`server exited ${code}: ${errors}`)); });
+    proc.on('exit', (code) => { clearTimeout(timer); fail(new Error(`${what} exited ${code}: ${errors}`)); });
   });
+}
+
+/** `vite preview` of `web/dist` in front of the server at `api`. */
+async function startClient(api: string): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const proc = spawn(join(WEB, 'node_modules/.bin/vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: WEB, env: { ...process.env, BASTIDE_URL: api }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The address vite prints is coloured: wait for the port, then use the plain address.
+  await waitForLine(proc, new RegExp(`(127\\.0\\.0\\.1:(?:\\x1b\\[[0-9;]*m)*${port})`), 'vite preview');
+  return { url: `http://127.0.0.1:${port}`, proc };
+}
+
+/** Starts a server; `again` restarts one on the same address and database (and keeps its client). */
+export async function startServer(again?: { dir: string; url: string; api?: string; client?: ChildProcess | null }): Promise<Server> {
+  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), 'bastide-e2e-'));
+  const addr = again ? (again.api ?? again.url).replace('http://', '') : '127.0.0.1:0';
+  const proc = spawn(BIN, ['serve', '--addr', addr, '--database', join(dir, 'games.db'), '--bot-move-ms', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const api = await waitForLine(proc, /listening on (http:\/\/[^/\s]+)\//, 'server');
+  let client = again?.client ?? null;
+  if (!client && process.env.BASTIDE_CLIENT === 'dist') {
+    const c = await startClient(api);
+    client = c.proc;
+    again = { dir, url: c.url };
+  }
+  const url = client ? (again?.url ?? api) : api;
+  const front = client;
   return {
-    url, dir, proc,
+    url, api, dir, proc, client,
     async stop() {
-      proc.kill('SIGINT');
-      await new Promise((ok) => { proc.once('exit', ok); setTimeout(ok, 3000); });
+      await exited(proc, 'SIGINT');
+      if (front) await exited(front, 'SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
     async kill() {
-      proc.kill('SIGKILL');
-      await new Promise((ok) => { proc.once('exit', ok); setTimeout(ok, 3000); });
+      await exited(proc, 'SIGKILL');
     },
   };
 }

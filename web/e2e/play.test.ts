@@ -228,7 +228,7 @@ test('a server killed in the middle of a game: the page reconnects by itself and
     for (let i = 0; i < 3; i++) await act(page, { followers: false });
     await first.kill();
     await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
-    second = await startServer({ dir: first.dir, url: first.url });
+    second = await startServer(first);
     await page.locator('#status', { hasText: 'connected' }).waitFor({ timeout: 20_000 });
     while (await act(page, { followers: true })) { /* to the end, without a reload */ }
     await page.locator('#summary').waitFor();

@@ -36,7 +36,7 @@ test('a Pass clicked while the server is down is sent again after the restart, a
     // Into a socket that is closed, or closing: the server never reads it.
     await page.click('#pass');
     await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
-    second = await startServer({ dir: first.dir, url: first.url });
+    second = await startServer(first);
     // No click: the page reconnects and sends the Pass again.
     await page.waitForFunction((at) => Number(document.querySelector('#status')?.getAttribute('data-version')) > at, v, { timeout: 30_000 });
     assert.equal(await page.locator('[role=alert]').count(), 0, 'no error shown');

@@ -26,8 +26,8 @@ export async function waitForChange(page: Page, version: number): Promise<void> 
 
 /**
  * Plays one of this seat's actions by mouse: a placement (target, then
- * Confirm), else a follower spot (when `followers`), else Pass, else the
- * first other choice; by touch with `touch`. Returns false when the
+ * Confirm), else a follower spot (when `followers`), else a flea on a lit
+ * tile, else Pass, else the first other choice; by touch with `touch`. Returns false when the
  * game is over.
  */
 export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean; touch?: boolean }): Promise<boolean> {
@@ -43,7 +43,7 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
   // The board draws after the tile layouts arrive: wait for this version's.
   await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
   if (opts.preferHalf) {
-    const half = page.locator('.hand button', { hasText: 'halfsies' });
+    const half = page.locator('.hand button[data-tile^="halfsies"]:not([disabled])');
     if (await half.count() > 0) {
       await half.first().click();
       await page.locator('.target').first().waitFor({ timeout: 3000 }).catch(() => undefined);
@@ -58,6 +58,10 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
     await press(page.locator('#confirm'));
   } else if (opts.followers && await page.locator('.spot').count() > 0) {
     await press(page.locator('.spot').first());
+  } else if (await page.locator('.mark-flea-to').count() > 0) {
+    // The Plague's spread is owed before the turn may end: a lit tile (then the flea to move, if several could).
+    await press(page.locator('.mark-flea-to').first());
+    if (await page.locator('.mark-flea-from').count() > 0) await press(page.locator('.mark-flea-from').first());
   } else if (await page.locator('#pass').count() > 0) {
     await press(page.locator('#pass'));
   } else {

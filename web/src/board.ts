@@ -14,14 +14,17 @@
 // the board takes that SVG over instead of drawing it again.
 
 import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
-import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, zoomAt } from './geometry';
+import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, worldToScreen, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
+import { halfPolygon, type CellRef, type Mark } from './picks';
 
 const NS = 'http://www.w3.org/2000/svg';
+/** The drag data type of a tile dragged from the panel onto the board. */
+export const TILE_DRAG = 'application/x-bastide-tile';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
 const PARALLEL = 3;
 const MIN_BATCH = 12;
@@ -46,6 +49,8 @@ export interface BoardModel {
   spots: Action[];
   /** Cells to outline (a log entry's feature). */
   highlight: Pt[];
+  /** The expansion actions lit on the board (src/picks.ts): flea targets, flights, trades. */
+  marks: Mark[];
   /** The game version shown, set on the SVG once drawn (tests wait for it). */
   version: number;
 }
@@ -53,6 +58,10 @@ export interface BoardModel {
 export interface BoardHandlers {
   onTarget(a: Extract<Action, { kind: 'place' }>): void;
   onSpot(a: Action): void;
+  /** A lit mark (src/picks.ts) was clicked or pressed. */
+  onMark?(m: Mark): void;
+  /** A click on the board that hit no marked place (cancels a half-made choice). */
+  onBackground?(): void;
   /** The feature under the pointer or the focused spot (null: none). */
   onFeature?(ref: FeatureRef | null): void;
 }
@@ -93,7 +102,6 @@ function drawnKey(p: Piece, symbol: string | undefined): string {
 function spotOf(a: Action): FeatureRef | null {
   switch (a.kind) {
     case 'follower': case 'gingerbread': return a.at;
-    case 'flee': return a.to;
     default: return null;
   }
 }
@@ -145,6 +153,8 @@ export class Board {
   private adopted: Element[] | null = null;
   private renders = 0;
   private lastHover = 0;
+  /** The placement each lit cell stands for (a dropped tile lands on one). */
+  private dropTargets = new WeakMap<Element, Extract<Action, { kind: 'place' }>>();
   private hoverKey = '';
   private pieces: Piece[] = [];
   /** The element drawn for each piece, in board order, with what it shows. */
@@ -275,6 +285,23 @@ export class Board {
     v.addEventListener('pointercancel', up);
     // A drag ends with a click on whatever is under the pointer: swallow it.
     v.addEventListener('click', (e) => { if (this.drag?.moved) { e.stopPropagation(); e.preventDefault(); } }, true);
+    // A tile dragged from the panel (src/table.ts) is dropped on a lit cell: as a click on it.
+    v.addEventListener('dragover', (e) => {
+      if (e.dataTransfer?.types.includes(TILE_DRAG)) { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; }
+    });
+    v.addEventListener('drop', (e) => {
+      if (!e.dataTransfer?.types.includes(TILE_DRAG)) return;
+      e.preventDefault();
+      const hit = document.elementFromPoint(e.clientX, e.clientY)?.closest('.target');
+      const a = hit ? this.dropTargets.get(hit) : undefined;
+      if (a) this.handlers.onTarget(a);
+    });
+    // A click that no marked place took (they stop it): a half-made choice is cancelled.
+    v.addEventListener('click', (e) => {
+      const t = e.target;
+      if (t instanceof Element && t.closest('.mark, .spot, .target, .chip-popover')) return;
+      this.handlers.onBackground?.();
+    });
   }
 
   /** The parts of a server-drawn board's SVG, or null if one is missing. */
@@ -305,6 +332,16 @@ export class Board {
 
   private applyCamera(): void {
     this.svg.style.transform = cameraTransform(this.camera, this.box);
+    this.placePopover();
+  }
+
+  /** The chip choices of a Chumak square, over the board at its square (HTML, so that it keeps its size at any zoom). */
+  private popover: { node: HTMLElement; at: Pt } | null = null;
+  private placePopover(): void {
+    const p = this.popover;
+    if (!p) return;
+    const s = worldToScreen(this.camera, p.at);
+    p.node.style.transform = `translate(${Math.round(s.x)}px, ${Math.round(s.y)}px) translate(-50%, -100%)`;
   }
 
   /** Makes the SVG draw `b` (at one world unit per CSS pixel). */
@@ -489,11 +526,14 @@ export class Board {
       this.token(id, look.radius, at, { class: look.className, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
     });
     this.drawTokens(m.view.extras);
+    // Marks first: a tile lit for a flea lies under the follower spots on it.
+    this.drawMarks(m.marks, m.view);
     for (const t of m.targets) {
       const label = describeAction(t);
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
       el('title', {}, r).textContent = label;
       r.addEventListener('click', () => this.handlers.onTarget(t));
+      this.dropTargets.set(r, t);
       r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onTarget(t); } });
     }
     for (const a of m.spots) {
@@ -510,6 +550,7 @@ export class Board {
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     }
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
+    this.drawLegend(m.view.extras);
     const mapCells = m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [];
     this.setBox(unionBox(this.box, cellBox([...cells, ...m.targets, ...mapCells], 3)) ?? this.box);
     if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
@@ -613,9 +654,118 @@ export class Board {
     for (const c of map.chumak) {
       const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
       const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
-      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak-sq' }, g);
+      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak-sq', 'data-x': c.x, 'data-y': c.y }, g);
       el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + 16, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = `${c.name}${spaces ? ` (${spaces} traded)` : ''}`;
     }
+  }
+
+  /**
+   * The lit places of src/picks.ts: a tile that may take a flea (its cell,
+   * or its triangle for a half tile), a flea that may move, a ring round a
+   * follower that may flee and a disc at each of its destinations, a
+   * Chumak square one may trade on and, at the chosen square, its chips.
+   */
+  private drawMarks(marks: Mark[], view: View): void {
+    const g = this.layers.targets;
+    const wire = (node: SVGElement | HTMLElement, mk: Mark): void => {
+      node.addEventListener('click', (e) => { e.stopPropagation(); this.handlers.onMark?.(mk); });
+      node.addEventListener('keydown', (e) => {
+        if (e instanceof KeyboardEvent && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); e.stopPropagation(); this.handlers.onMark?.(mk); }
+      });
+    };
+    const button = (node: SVGElement, mk: Mark): void => {
+      node.setAttribute('tabindex', '0');
+      node.setAttribute('role', 'button');
+      node.setAttribute('aria-label', mk.label);
+      el('title', {}, node).textContent = mk.label;
+      wire(node, mk);
+    };
+    const tile = (c: CellRef, cls: string, data: Record<string, string | number>): SVGElement => (c.half
+      ? el('polygon', { points: halfPolygon(c.x, c.y, c.half, CELL).map(([x, y]) => `${x},${y}`).join(' '), class: cls, ...data }, g)
+      : el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: cls, ...data }, g));
+    const chips: Extract<Mark, { kind: 'trade-chips' }>[] = [];
+    for (const mk of marks) {
+      switch (mk.kind) {
+        case 'flea-to':
+          button(tile(mk.cell, 'mark mark-flea-to', { 'data-x': mk.cell.x, 'data-y': mk.cell.y, 'data-half': mk.cell.half ?? '' }), mk);
+          break;
+        case 'flea-from':
+          button(el('circle', { cx: mk.cell.x * CELL + 22, cy: mk.cell.y * CELL + 78, r: 15, class: 'mark mark-flea-from', 'data-x': mk.cell.x, 'data-y': mk.cell.y }, g), mk);
+          break;
+        case 'flee-from': case 'flee-to': {
+          const at = spotPoint(mk.ref, view.board, this.layouts);
+          if (!at) break;
+          const node = mk.kind === 'flee-from'
+            ? el('circle', { cx: at.x, cy: at.y, r: 19, class: `mark mark-flee-from${mk.selected ? ' selected' : ''}`, 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y }, g)
+            : el('circle', { cx: at.x, cy: at.y, r: 11, class: 'mark mark-flee-to', 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y, 'data-feature': at.kind }, g);
+          button(node, mk);
+          break;
+        }
+        case 'trade-at':
+          button(tile({ x: mk.x, y: mk.y, half: null }, `mark mark-trade-at${mk.selected ? ' selected' : ''}`, { 'data-x': mk.x, 'data-y': mk.y }), mk);
+          break;
+        case 'trade-chips':
+          chips.push(mk);
+          break;
+      }
+    }
+    this.popover?.node.remove();
+    this.popover = null;
+    const first = chips[0];
+    if (!first) return;
+    const at = marks.find((mk) => mk.kind === 'trade-at');
+    const node = document.createElement('div');
+    node.className = 'chip-popover';
+    node.setAttribute('role', 'group');
+    node.setAttribute('aria-label', at?.label.replace(/ \(click again to close\)$/, '') ?? 'Trade');
+    const colours = [...new Set(chips.map((c) => c.colour))];
+    for (const colour of colours) {
+      const row = document.createElement('div');
+      row.className = 'chip-row';
+      for (const mk of chips.filter((c) => c.colour === colour)) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = `chip-btn chip-${colour.replace(/[^a-z]/gi, '')}`;
+        b.dataset.colour = colour;
+        b.dataset.chips = mk.text;
+        b.textContent = mk.text;
+        b.title = mk.label;
+        b.setAttribute('aria-label', mk.label);
+        wire(b, mk);
+        row.appendChild(b);
+      }
+      node.appendChild(row);
+    }
+    if (at) {
+      const close = document.createElement('button');
+      close.type = 'button';
+      close.className = 'chip-close';
+      close.textContent = '×';
+      close.setAttribute('aria-label', 'Close the trade choices');
+      wire(close, at);
+      node.appendChild(close);
+    }
+    this.view.appendChild(node);
+    this.popover = { node, at: { x: first.x * CELL + CELL / 2, y: first.y * CELL + 4 } };
+    this.placePopover();
+  }
+
+  /** The Plague's tokens explained in a corner of the board (only in a game with the Plague). */
+  private legend: HTMLElement | null = null;
+  private drawLegend(extras: View['extras']): void {
+    if (!isObject(extras.plague) || this.legend) return;
+    const node = document.createElement('div');
+    node.className = 'board-legend';
+    node.setAttribute('aria-hidden', 'true');
+    const item = (shape: string, text: string): string => `<span class="legend-item"><svg viewBox="-12 -12 24 24" width="18" height="18">${shape}</svg>${text}</span>`;
+    node.innerHTML = [
+      item('<rect x="-9" y="-9" width="18" height="18" rx="3" transform="rotate(45)" class="tok-outbreak"/>', 'active outbreak'),
+      item('<rect x="-9" y="-9" width="18" height="18" rx="3" transform="rotate(45)" class="tok-outbreak tok-eradicated"/><path d="M-5 -5 L5 5 M5 -5 L-5 5" class="tok-cross"/>', 'eradicated outbreak'),
+      item('<circle r="8" class="tok-flea"/>', 'active flea'),
+      item('<circle r="8" class="tok-flea tok-latent"/>', 'latent flea'),
+    ].join('');
+    this.view.appendChild(node);
+    this.legend = node;
   }
 
   private drawTokens(extras: View['extras']): void {
@@ -628,9 +778,11 @@ export class Board {
         if (!p || !isObject(o)) continue;
         const active = o.side === 'active';
         const cls = active ? 'tok-outbreak' : 'tok-outbreak tok-eradicated';
+        // A diamond (fleas are discs): filled dark for an active outbreak, pale and crossed out once eradicated.
         const id = this.symbol(`outbreak-${String(o.number)}-${active ? 'a' : 'e'}`, 16, (s) => {
-          el('circle', { r: 13, class: cls }, s);
-          el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, s).textContent = String(o.number);
+          el('rect', { x: -10, y: -10, width: 20, height: 20, rx: 3, transform: 'rotate(45)', class: cls }, s);
+          if (!active) el('path', { d: 'M-7 -7 L7 7 M7 -7 L-7 7', class: 'tok-cross' }, s);
+          el('text', { 'text-anchor': 'middle', dy: 5, class: active ? 'token-text' : 'token-text token-text-dark' }, s).textContent = String(o.number);
         });
         this.token(id, 16, { x: p.x * CELL + 78, y: p.y * CELL + 22 }, { class: `token ${cls}`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
       }
@@ -640,6 +792,7 @@ export class Board {
         const p = cellOf(f);
         if (!p || !isObject(f)) continue;
         const cls = f.side === 'active' ? 'tok-flea' : 'tok-flea tok-latent';
+        // Active: a filled disc; latent: a hollow ring of the same colour.
         const id = this.symbol(f.side === 'active' ? 'flea-a' : 'flea-l', 12, (s) => { el('circle', { r: 9, class: cls }, s); });
         this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
       }

@@ -1,6 +1,7 @@
 // The server's protocol (docs/server.md) as types, with a validator for
 // every message the server sends and an encoder for what the client sends.
 
+import { featureWords, rotationWords, tileWords } from './words';
 import {
   InvalidMessage, Json, JsonObject, arr, bool, fail, int, isObject, json, obj, oneOf, opt, str,
 } from './json';
@@ -140,22 +141,22 @@ export function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function refText(r: FeatureRef): string {
-  return `${r.place} of (${r.x}, ${r.y})${r.half ? ` ${r.half} half` : ''}`;
-}
 
 /** The action in words, for buttons, the log and screen readers. */
 export function describeAction(a: Action): string {
   switch (a.kind) {
-    case 'place': return `Place ${a.tile} at (${a.x}, ${a.y}) turned ${a.rotation}°${a.half ? ` in the ${a.half} half` : ''}`;
-    case 'follower': return `${capitalise(figureName(a.figure))} on ${refText(a.at)}`;
+    case 'place': return `Place ${tileWords(a.tile)} at (${a.x}, ${a.y}), ${rotationWords(a.rotation)}${a.half ? `, in the ${a.half} half` : ''}`;
+    case 'follower': return `${capitalise(figureName(a.figure))} on ${featureWords(a.at)}`;
     case 'draw': return 'Draw a tile';
     case 'pass': return 'Pass';
-    case 'gingerbread': return `Move the gingerbread man to ${refText(a.at)}`;
-    case 'flea': return a.from ? `Move a flea from (${a.from.x}, ${a.from.y}) to (${a.x}, ${a.y})` : `Spread a flea to (${a.x}, ${a.y})${a.half ? ` ${a.half} half` : ''}`;
-    case 'flee': return `Flee from ${refText(a.from)} to ${refText(a.to)}`;
-    case 'trade': return `Trade ${a.chips.map((c) => `${c.colour} ${c.value}`).join(', ')} at (${a.x}, ${a.y})`;
-    case 'draft': return `Take half ${a.tile}`;
+    case 'gingerbread': return `Move the gingerbread man to the city at ${featureWords(a.at)}`;
+    case 'flea': {
+      const to = `the tile at (${a.x}, ${a.y})${a.half ? `, ${a.half} half` : ''}`;
+      return a.from ? `Move the flea on the tile at (${a.from.x}, ${a.from.y}) to ${to}` : `Spread a flea to ${to}`;
+    }
+    case 'flee': return `Flee from ${featureWords(a.from)} to ${featureWords(a.to)}`;
+    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on the Chumak square at (${a.x}, ${a.y})`;
+    case 'draft': return `Take ${tileWords(a.tile)}`;
     case 'other': return `${a.name} ${JSON.stringify(a.body)}`;
   }
 }
@@ -173,6 +174,8 @@ export interface ScoreEvent {
 }
 /** A hand: the tiles (own view) or only how many (another player's). */
 export type Hand = { tiles: string[] } | { hidden: number };
+/** A hand of Map Chips: the chips (own view) or only how many (another player's). */
+export type ChipHand = { chips: Chip[] } | { hidden: number };
 
 export interface View {
   players: string[];
@@ -188,7 +191,7 @@ export interface View {
   followers: PlacedFollower[];
   seat: number | null;
   halves: Hand[] | null;
-  chipHands: Hand[] | null;
+  chipHands: ChipHand[] | null;
   /** Inns & Cathedrals: per seat, whether the large follower is in the supply (null without it). */
   bigFollowers: boolean[] | null;
   /** Parts of the view only shown as they are (plague, map, chips, gingerbread). */
@@ -219,6 +222,12 @@ function hand(v: unknown, p: string): Hand {
   return { hidden: int(o.hidden, `${p}.hidden`) };
 }
 
+function chipHand(v: unknown, p: string): ChipHand {
+  if (Array.isArray(v)) return { chips: arr(v, p, chip) };
+  const o = obj(v, p);
+  return { hidden: int(o.hidden, `${p}.hidden`) };
+}
+
 const VIEW_KEYS = new Set(['players', 'scores', 'finished', 'current_player', 'phase', 'drawn', 'tiles_left', 'supply', 'events', 'board', 'followers', 'seat', 'hands', 'remaining', 'big_followers']);
 
 export function parseView(v: unknown, p = 'view'): View {
@@ -244,7 +253,7 @@ export function parseView(v: unknown, p = 'view'): View {
     seat: opt(o.seat, `${p}.seat`, int),
     halves: opt(o.hands, `${p}.hands`, (h, q) => arr(h, q, hand)),
     bigFollowers: opt(o.big_followers, `${p}.big_followers`, (b, q) => arr(b, q, bool)),
-    chipHands: chips ? opt(chips.hands, `${p}.chips.hands`, (h, q) => arr(h, q, hand)) : null,
+    chipHands: chips ? opt(chips.hands, `${p}.chips.hands`, (h, q) => arr(h, q, chipHand)) : null,
     extras,
   };
 }

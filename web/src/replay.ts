@@ -40,7 +40,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
       const i = icon();
       info.replaceChildren(...(i ? [i, ' '] : []), text);
       extra.replaceChildren(...(view.finished ? [summary(view, null)] : []));
-      await board.render({ view, map, targets: [], preview: null, spots: [], highlight: [], version: at });
+      await board.render({ view, map, targets: [], preview: null, spots: [], marks: [], highlight: [], version: at });
     } catch (e) {
       info.textContent = `Cannot replay: ${errorText(e)}`;
     }

@@ -3,7 +3,7 @@
 // players, log and the end-of-game summary.
 
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
-import { Board, figureIcon } from './board';
+import { Board, TILE_DRAG, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
@@ -16,10 +16,12 @@ import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
+import { boardMarks, choose, keepPick, onBoard, type Mark, type Pick } from './picks';
+import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
-export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null }
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null }
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
 export function figuresOffered(legal: Action[]): (string | null)[] {
@@ -27,9 +29,9 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
   return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
 }
 
-/** The actions drawn as markers on the board: the followers of the chosen figure, the gingerbread man's moves, flights. */
+/** The actions drawn as follower spots on the board: the followers of the chosen figure, the gingerbread man's moves (flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread' || a.kind === 'flee');
+  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread');
 }
 
 /** The tiles the player may place now (the drawn one, halves from the hand). */
@@ -40,6 +42,15 @@ export function placeableTiles(legal: Action[]): string[] {
 /** Legal placements of `tile` turned `rotation`. */
 export function targetsFor(legal: Action[], tile: string | null, rotation: Rotation): Place[] {
   return legal.filter((a): a is Place => a.kind === 'place' && a.tile === tile && a.rotation === rotation);
+}
+
+/**
+ * The tiles shown in the player's hand: the ones placeable now (the
+ * drawn tile first), then their other halves, which wait for their turn
+ * (own halves are shown whoever's turn it is).
+ */
+export function handTiles(places: string[], own: string[]): string[] {
+  return [...new Set([...places, ...own])];
 }
 
 /** The next rotation with a legal placement (or simply the next one when none has). */
@@ -99,7 +110,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
-  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null };
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -122,6 +133,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     socket.send(actionMessage(a, state.version));
     unacked = { action: a, version: state.version, legal: state.legal, resent: false };
     ui.pending = null;
+    ui.pick = null;
     // Nothing is legal until the server answers: no double sends.
     state = { ...state, legal: [] };
     draw();
@@ -144,16 +156,44 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
+    onMark: (m: Mark) => {
+      if (!state) return;
+      const next = choose(state.legal, ui.pick, m);
+      ui.pick = next.pick;
+      if (next.send) send(next.send); else draw();
+    },
+    onBackground: () => { if (ui.pick) { ui.pick = null; draw(); } },
   }, page ?? undefined);
   // The board's pictures, asked for by index.html while this script loaded.
   const early = earlyTiles(game);
   if (early) board.preload(early);
 
+  const squareName = (x: number, y: number): string => {
+    const c = map?.chumak.find((q) => q.x === x && q.y === y);
+    return c ? `the Chumak square ${c.name}` : `the Chumak square at (${x}, ${y})`;
+  };
   const chooseFigure = (f: string | null): void => {
     ui.figure = f;
     draw();
     // The panel was drawn again: keep the keyboard where it was.
     (side.querySelector(`#figure-${f ?? 'normal'}`) as HTMLButtonElement | null)?.focus();
+  };
+  // A tile dragged to the board: the board shows its cells, the panel
+  // stays as it is until the drag ends (redrawing it would end the drag).
+  let dragging = false;
+  const dragTile = (t: string) => (e: Event): void => {
+    if (!(e instanceof DragEvent) || !e.dataTransfer || !state) return;
+    e.dataTransfer.setData(TILE_DRAG, t);
+    e.dataTransfer.effectAllowed = 'move';
+    if (ui.tile !== t) { ui.tile = t; ui.rotation = rotateToNext(state.legal, t, 270); }
+    ui.pending = null;
+    dragging = true;
+    draw();
+  };
+  const dragEnd = (): void => {
+    dragging = false;
+    draw();
+    if (ui.pending) (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus();
   };
   const draw = (): void => {
     const s = state;
@@ -167,19 +207,29 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const figures = figuresOffered(s.legal);
     if (!figures.includes(ui.figure)) ui.figure = figures[0] ?? null;
     const view = s.view;
+    ui.pick = keepPick(s.legal, ui.pick);
     if (view) {
-      const spots = spotsFor(s.legal, ui.figure);
-      void board.render({ view, map, targets: ui.pending ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, highlight: ui.highlight, version: s.version });
+      // While a flight, a flea's move or a trade is half made, only what completes it is lit.
+      const spots = ui.pick ? [] : spotsFor(s.legal, ui.figure);
+      const marks = ui.pending ? [] : boardMarks(s.legal, ui.pick, squareName);
+      void board.render({ view, map, targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
       const big = view?.bigFollowers ? (view.bigFollowers[i] ?? false) : null;
-      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+      // Half-and-half and Map Chips: one's own hand is shown in full elsewhere (halves) or here (chips by colour), others' as counts.
+      const halves = view?.halves?.[i];
+      const chips = view?.chipHands?.[i];
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
-        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`));
+        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
+        chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
+          ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
     }));
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
@@ -188,15 +238,30 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
+    const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
+    const pickTile = (t: string): void => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); (side.querySelector(`.hand button[data-tile="${CSS.escape(t)}"]`) as HTMLButtonElement | null)?.focus(); };
+    // The hand as pictures (the server's drawing of each tile, as on the
+    // board): the one chosen in its rotation; halves that wait for the
+    // player's turn are shown, not offered.
+    const handGroup = hand.length > 1 || hand.some(isHalf) ? h('div', { class: 'hand', role: 'group', 'aria-label': places.length > 0 ? 'Choose a tile' : 'Your halves, for your turn' },
+      ...hand.map((t) => {
+        const can = places.includes(t);
+        const chosen = t === ui.tile;
+        return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(t) },
+          h('img', { src: tileUrl(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
+      })) : null;
     if (ui.tile) {
       const tile = ui.tile;
-      panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, 'Your tile'),
-        places.length > 1 ? h('div', { class: 'hand', role: 'group', 'aria-label': 'Choose a tile' }, ...places.map((t) => h('button', { 'aria-pressed': String(t === tile), onclick: () => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); } }, t))) : null,
-        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tile} turned ${ui.rotation}°`, id: 'current-tile', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
-        h('p', {}, `${tile}, ${ui.rotation}° — ${targetsFor(s.legal, tile, ui.rotation).length} places fit`),
+      const fits = targetsFor(s.legal, tile, ui.rotation).length;
+      panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, handGroup ? 'Your tiles' : 'Your tile'),
+        handGroup,
+        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
+        h('p', { id: 'tile-line' }, tileLine(tile, ui.rotation, fits)),
         h('button', { id: 'rotate', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }, 'Rotate (R)')));
-    } else if (view?.drawn && s.status === 'playing') {
-      panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: view.drawn })));
+    } else {
+      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: tileWords(view.drawn) })));
+      if (handGroup && s.status === 'playing') panels.push(h('section', { class: 'panel current', 'aria-label': 'Your halves' }, h('h2', {}, 'Your halves'), handGroup));
     }
     if (ui.pending) {
       const p = ui.pending;
@@ -213,13 +278,13 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
           ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === ui.figure), onclick: () => chooseFigure(f) },
             figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
     }
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower');
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && !onBoard(a));
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
-      panels.push(h('details', { class: 'panel' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
+      panels.push(h('details', { class: 'panel', id: 'legal-list' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
     if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
@@ -232,7 +297,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
-    side.replaceChildren(...panels);
+    if (!dragging) side.replaceChildren(...panels);
   };
 
   // The waiting room (src/waiting.ts): starting, once; the invite copied last.
@@ -338,7 +403,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     switch (e.key) {
       case 'r': case 'R': if (state && ui.tile) { ui.rotation = rotateToNext(state.legal, ui.tile, ui.rotation); ui.pending = null; draw(); } break;
       case 'Enter': if (ui.pending && !(t instanceof HTMLButtonElement)) send(ui.pending); break;
-      case 'Escape': ui.pending = null; draw(); break;
+      case 'Escape': ui.pending = null; ui.pick = null; draw(); break;
       case 'ArrowLeft': board.panBy(step, 0); break;
       case 'ArrowRight': board.panBy(-step, 0); break;
       case 'ArrowUp': board.panBy(0, step); break;

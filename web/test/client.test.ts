@@ -69,8 +69,14 @@ describe('actions', () => {
     for (const r of records) expect(encodeAction(parseAction(r))).toEqual(r);
   });
   it('every action has words', () => {
-    expect(describeAction(parseAction(records[0]))).toBe('Place base/U at (1, -2) turned 270°');
-    expect(describeAction(parseAction(records[10]))).toBe('Trade orange 2 at (12, 0)');
+    // In words: no raw tile ids, rotations or place codes.
+    const words = records.map((r) => describeAction(parseAction(r)));
+    expect(words[0]).toBe('Place tile U of the base game at (1, -2), turned a quarter left');
+    expect(words[10]).toBe('Trade orange 2 on the Chumak square at (12, 0)');
+    expect(words[8]).toBe('Move the flea on the tile at (1, -1) to the tile at (6, 0)');
+    expect(words[9]).toBe('Flee from the west of (1, 0), SW half to the east of (0, 0)');
+    expect(words[11]).toBe('Take half tile C of Half-and-half 2');
+    for (const w of words.slice(0, -1)) expect(w).not.toMatch(/[a-z0-9]+\/[A-Z]|°/);
   });
   it('malformed actions are refused', () => {
     expect(() => parseAction({ place: { tile: 'base/U', x: 1, y: 0, rotation: 45 } })).toThrow(InvalidMessage);

@@ -1,0 +1,149 @@
+// The expansion actions played on the board: which places the board
+// lights for the legal actions (marks), and what a click on one of them
+// does (choose). Pure functions of the server's legal list and the
+// player's half-made choice (a pick), tested in test/picks.test.ts; the
+// board only draws the marks and reports which one was clicked.
+
+import type { Action, Chip, Corner, FeatureRef } from './protocol';
+import { featureWords } from './words';
+
+export type Flea = Extract<Action, { kind: 'flea' }>;
+export type Flee = Extract<Action, { kind: 'flee' }>;
+export type Trade = Extract<Action, { kind: 'trade' }>;
+
+/** A tile on the board: its cell, and its corner for a half tile. */
+export interface CellRef { x: number; y: number; half: Corner | null }
+
+/** A choice begun on the board: the follower that is to flee, the tile a flea is to move to, the Chumak square to trade on. */
+export type Pick =
+  | { kind: 'flee'; from: FeatureRef }
+  | { kind: 'flea'; to: CellRef }
+  | { kind: 'trade'; x: number; y: number };
+
+/** A place the board lights, with what clicking it means. */
+export type Mark =
+  /** A tile that may take a flea. */
+  | { kind: 'flea-to'; cell: CellRef; label: string }
+  /** A flea on the board that may move to the picked tile. */
+  | { kind: 'flea-from'; cell: CellRef; action: Flea; label: string }
+  /** A follower of this player that may flee (selected: the picked one). */
+  | { kind: 'flee-from'; ref: FeatureRef; selected: boolean; label: string }
+  /** Where the picked follower may flee to. */
+  | { kind: 'flee-to'; ref: FeatureRef; action: Flee; label: string }
+  /** A Chumak square one may trade on (selected: its chip choices are open). */
+  | { kind: 'trade-at'; x: number; y: number; selected: boolean; label: string }
+  /** One trade offered at the picked square: chips of one colour. */
+  | { kind: 'trade-chips'; x: number; y: number; colour: string; text: string; action: Trade; label: string };
+
+const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y && (a.half ?? null) === (b.half ?? null);
+const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
+const fleaTo = (a: Flea): CellRef => ({ x: a.x, y: a.y, half: a.half });
+
+/** A tile in words, for labels: its cell, and which half. */
+export function cellWords(c: CellRef): string {
+  return `the tile at (${c.x}, ${c.y})${c.half ? `, its ${c.half} half` : ''}`;
+}
+
+/** A follower's place in words. */
+export function refWords(r: FeatureRef): string {
+  return featureWords(r);
+}
+
+/** The chips of one trade: their colour (one per trade) and values ("1+2"). */
+export function chipText(chips: Chip[]): { colour: string; text: string } {
+  return { colour: chips[0]?.colour ?? '', text: chips.map((c) => c.value).join('+') };
+}
+
+/** Points a trade scores at once (map-chips-ukraine.md: 1, 3, 6 or 10 for 1–4 chips). */
+export function tradePoints(n: number): number {
+  return [0, 1, 3, 6, 10][n] ?? 0;
+}
+
+function distinct<T>(items: T[], same: (a: T, b: T) => boolean): T[] {
+  const out: T[] = [];
+  for (const i of items) if (!out.some((o) => same(o, i))) out.push(i);
+  return out;
+}
+
+/**
+ * What the board lights for `legal` with `pick` begun: with nothing
+ * picked, every tile a flea may go to, every follower that may flee and
+ * every square one may trade on; with a pick, only what completes it.
+ */
+export function boardMarks(legal: Action[], pick: Pick | null, names: (x: number, y: number) => string = () => 'the Chumak square'): Mark[] {
+  const fleas = legal.filter((a): a is Flea => a.kind === 'flea');
+  const flees = legal.filter((a): a is Flee => a.kind === 'flee');
+  const trades = legal.filter((a): a is Trade => a.kind === 'trade');
+  if (pick?.kind === 'flee') {
+    const to = flees.filter((a) => sameRef(a.from, pick.from));
+    return [
+      { kind: 'flee-from', ref: pick.from, selected: true, label: `Your follower on ${refWords(pick.from)}, chosen to flee (click again to cancel)` },
+      ...to.map((a): Mark => ({ kind: 'flee-to', ref: a.to, action: a, label: `Flee to ${refWords(a.to)}` })),
+    ];
+  }
+  if (pick?.kind === 'flea') {
+    return fleas.filter((a) => sameCell(fleaTo(a), pick.to)).map((a): Mark => {
+      const from = a.from ? { x: a.from.x, y: a.from.y, half: a.from.half } : pick.to;
+      return { kind: 'flea-from', cell: from, action: a, label: a.from ? `Move the flea on ${cellWords(from)} to ${cellWords(pick.to)}` : `Spread a flea from the supply to ${cellWords(pick.to)}` };
+    });
+  }
+  if (pick?.kind === 'trade') {
+    const here = trades.filter((a) => a.x === pick.x && a.y === pick.y);
+    const name = names(pick.x, pick.y);
+    return [
+      { kind: 'trade-at', x: pick.x, y: pick.y, selected: true, label: `Trade on ${name} (click again to close)` },
+      ...here.map((a): Mark => {
+        const { colour, text } = chipText(a.chips);
+        return { kind: 'trade-chips', x: a.x, y: a.y, colour, text, action: a, label: `Trade ${colour} ${a.chips.map((c) => c.value).join(' and ')} on ${name}: ${tradePoints(a.chips.length)} point${a.chips.length === 1 ? '' : 's'}` };
+      }),
+    ];
+  }
+  return [
+    ...distinct(fleas.map(fleaTo), sameCell).map((cell): Mark => ({ kind: 'flea-to', cell, label: `Spread a flea to ${cellWords(cell)}` })),
+    ...distinct(flees.map((a) => a.from), sameRef).map((ref): Mark => ({ kind: 'flee-from', ref, selected: false, label: `Your follower on ${refWords(ref)} may flee: choose it, then where to` })),
+    ...distinct(trades.map((a) => ({ x: a.x, y: a.y })), (a, b) => a.x === b.x && a.y === b.y).map((p): Mark => ({ kind: 'trade-at', x: p.x, y: p.y, selected: false, label: `Trade chips on ${names(p.x, p.y)}` })),
+  ];
+}
+
+/**
+ * A click on `mark`: the action to send, or the pick that follows (null:
+ * nothing picked any more). A tile that only one flea can reach spreads it
+ * at once; several (fleas that may move there) light those fleas.
+ */
+export function choose(legal: Action[], pick: Pick | null, mark: Mark): { pick: Pick | null; send: Action | null } {
+  switch (mark.kind) {
+    case 'flea-to': {
+      const here = legal.filter((a): a is Flea => a.kind === 'flea' && sameCell(fleaTo(a), mark.cell));
+      if (here.length === 1 && here[0]) return { pick: null, send: here[0] };
+      return here.length === 0 ? { pick: null, send: null } : { pick: { kind: 'flea', to: mark.cell }, send: null };
+    }
+    case 'flee-from':
+      return mark.selected ? { pick: null, send: null } : { pick: { kind: 'flee', from: mark.ref }, send: null };
+    case 'trade-at':
+      return mark.selected ? { pick: null, send: null } : { pick: { kind: 'trade', x: mark.x, y: mark.y }, send: null };
+    case 'flea-from': case 'flee-to': case 'trade-chips':
+      return legal.includes(mark.action) ? { pick: null, send: mark.action } : { pick, send: null };
+  }
+}
+
+/** A pick that the legal actions still allow, or null (a new turn, a refused move). */
+export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
+  if (!pick) return null;
+  return boardMarks(legal, pick).some((m) => m.kind === 'flee-to' || m.kind === 'flea-from' || m.kind === 'trade-chips') ? pick : null;
+}
+
+/** The actions the board offers through marks (the rest are placements, followers, and buttons). */
+export function onBoard(a: Action): boolean {
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade';
+}
+
+/** The triangle of a half tile's cell with its right angle at `corner`, as polygon points in world units. */
+export function halfPolygon(x: number, y: number, corner: Corner, cell: number): [number, number][] {
+  const [l, t, r, b] = [x * cell, y * cell, (x + 1) * cell, (y + 1) * cell];
+  switch (corner) {
+    case 'NW': return [[l, t], [r, t], [l, b]];
+    case 'NE': return [[l, t], [r, t], [r, b]];
+    case 'SE': return [[r, t], [r, b], [l, b]];
+    case 'SW': return [[l, t], [r, b], [l, b]];
+  }
+}

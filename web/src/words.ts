@@ -1,0 +1,85 @@
+// Tiles, turns and hands in words, for the panel, the list of legal
+// actions and screen readers (instead of raw ids such as `base/R, 90°`).
+
+import type { Chip, ChipHand, Corner, Hand } from './protocol';
+
+const SETS: Record<string, string> = {
+  base: 'the base game', river1: 'the River', river2: 'the River II', river20: 'the River (2020)', winter: 'the Winter edition',
+  gingerbread: 'the Gingerbread Man', halfsies1: 'Half-and-half 1', halfsies2: 'Half-and-half 2', plague: 'the Plague',
+  'inns-cathedrals': 'Inns & Cathedrals', cutcassonne: 'Cutcassonne',
+};
+
+/** Whether a tile id names a half tile (Half-and-half). */
+export function isHalf(id: string): boolean {
+  return id.startsWith('halfsies');
+}
+
+/** A tile in words: "tile R of the base game", "half tile A of Half-and-half 1". */
+export function tileWords(id: string): string {
+  const i = id.indexOf('/');
+  if (i < 0) return `tile ${id}`;
+  const set = id.slice(0, i);
+  const letter = id.slice(i + 1);
+  return `${isHalf(id) ? 'half tile' : 'tile'} ${letter} of ${SETS[set] ?? set}`;
+}
+
+/** A rotation in words. */
+export function rotationWords(r: number): string {
+  switch (r) {
+    case 0: return 'not turned';
+    case 90: return 'turned a quarter right';
+    case 180: return 'turned upside down';
+    case 270: return 'turned a quarter left';
+    default: return `turned ${r}°`;
+  }
+}
+
+/** How many places a tile fits in, in words. */
+export function fitWords(n: number): string {
+  return n === 0 ? 'fits nowhere' : `fits in ${n} place${n === 1 ? '' : 's'}`;
+}
+
+/** The line under the tile to place: "Tile R of the base game, turned a quarter right: fits in 1 place". */
+export function tileLine(id: string, rotation: number, fits: number): string {
+  const t = tileWords(id);
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}, ${rotationWords(rotation)}: ${fitWords(fits)}`;
+}
+
+/** A hand of halves in words, as the seat panel says it ("2 halves", "no halves"). */
+export function halvesWords(h: Hand): string {
+  const n = 'hidden' in h ? h.hidden : h.tiles.length;
+  return n === 0 ? 'no halves' : `${n} ${n === 1 ? 'half' : 'halves'}`;
+}
+
+/** Chips by colour, in the order the rules name them: `[['purple', [1, 2]], …]`. */
+export function chipsByColour(chips: Chip[]): [string, number[]][] {
+  const order = ['purple', 'blue', 'orange'];
+  const colours = [...new Set(chips.map((c) => c.colour))].sort((a, b) => {
+    const [i, j] = [order.indexOf(a), order.indexOf(b)];
+    return (i < 0 ? 99 : i) - (j < 0 ? 99 : j) || a.localeCompare(b);
+  });
+  return colours.map((c) => [c, chips.filter((x) => x.colour === c).map((x) => x.value).sort((a, b) => a - b)]);
+}
+
+/** A hand of chips in words: one's own by colour ("purple 1, 2; orange 2"), another's only how many. */
+export function chipsWords(h: ChipHand): string {
+  if ('hidden' in h) return h.hidden === 0 ? 'no chips' : `${h.hidden} chip${h.hidden === 1 ? '' : 's'}`;
+  if (h.chips.length === 0) return 'no chips';
+  return chipsByColour(h.chips).map(([c, vs]) => `${c} ${vs.join(', ')}`).join('; ');
+}
+
+const COMPASS: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west' };
+
+/** A place of a tile in words: `N` "north", `ESE` "east-south-east", `C` "centre", a half's long side `H`, `H1`, `H2`. */
+export function placeWords(place: string): string {
+  if (place === 'C') return 'centre';
+  if (place === 'H') return 'long side';
+  if (place === 'H1' || place === 'H2') return `long side (${place === 'H1' ? 'first' : 'second'} part)`;
+  const parts = [...place].map((c) => COMPASS[c]);
+  return parts.every((x) => x !== undefined) && parts.length > 0 ? parts.join('-') : place;
+}
+
+/** A feature of a placed tile in words: "the north of (1, 0)", "the east of (2, 1), NW half". */
+export function featureWords(r: { x: number; y: number; place: string; half: Corner | null }): string {
+  return `the ${placeWords(r.place)} of (${r.x}, ${r.y})${r.half ? `, ${r.half} half` : ''}`;
+}
