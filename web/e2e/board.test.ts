@@ -234,3 +234,43 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
   await page.close();
   await other.close();
 });
+
+test('the list of legal actions: closed at first, in words, kept open across moves, and a flea spread from it by keyboard', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const deck = ['plague/A', 'base/U', 'base/E', 'base/V', 'base/K'];
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], expansions: ['plague'], deck, seed: 3 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  await myTurn(page);
+  await listUnused(page);
+  // Opened from the keyboard; every entry in words (no tile ids, degrees or place codes).
+  await page.locator('#legal-list summary').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#legal-list[open]').waitFor();
+  const texts = await page.locator('#legal-list .actions button').allInnerTexts();
+  assert.ok(texts.length > 0);
+  for (const t of texts) assert.doesNotMatch(t, /[a-z0-9]+\/[A-Z]|°|\b[NESWCH]{1,3}[12]? of \(/, t);
+  assert.match(texts[0] ?? '', /^Place tile A of the Plague at \(-?\d+, -?\d+\), /);
+  let spread = false;
+  for (let guard = 0; guard < 30 && !spread; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    // Still open after every move, and every step in words.
+    await page.locator('#legal-list[open]').waitFor();
+    for (const t of await page.locator('#legal-list .actions button').allInnerTexts()) assert.doesNotMatch(t, /[a-z0-9]+\/[A-Z]|°|\b[NESWCH]{1,3}[12]? of \(/, t);
+    const flea = page.locator('#legal-list .actions button[data-kind="flea"]');
+    if (await flea.count() > 0) {
+      await flea.first().focus();
+      await page.keyboard.press('Enter');
+      spread = true;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+    } else {
+      await page.click('#pass');
+    }
+    await waitForChange(page, turn.version);
+  }
+  assert.ok(spread, 'a flea was spread from the list');
+  await page.locator('.moves li', { hasText: /^RED: Spread a flea to the tile at / }).waitFor();
+  await page.close();
+});

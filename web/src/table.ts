@@ -21,7 +21,7 @@ import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine
 
 type Place = Extract<Action, { kind: 'place' }>;
 
-export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null }
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null; listOpen: boolean }
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
 export function figuresOffered(legal: Action[]): (string | null)[] {
@@ -110,7 +110,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
-  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null };
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null, listOpen: false };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -284,7 +284,9 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
-      panels.push(h('details', { class: 'panel', id: 'legal-list' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
+      // The keyboard and screen-reader path to every legal action, in words;
+      // closed unless the player opened it (and then kept open across moves).
+      panels.push(h('details', { class: 'panel', id: 'legal-list', open: ui.listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) ui.listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
     if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
