@@ -226,7 +226,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
-        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
