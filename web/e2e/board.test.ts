@@ -87,6 +87,8 @@ test('Plague: fleas spread and followers flee by clicking the board, tokens in c
         await page.locator(`.mark-flee-from[data-place="${place}"]`).first().click();
         await shot(page, 'flight');
       }
+      // The keyboard is taken on to the first destination.
+      assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('mark-flee-to') ?? false), true);
       const to = page.locator('.mark-flee-to').first();
       assert.match((await to.getAttribute('aria-label')) ?? '', /^Flee to /);
       await to.click();
@@ -160,6 +162,7 @@ test('Map Chips: a trade chosen at its Chumak square by clicking the square and 
       await popover.locator('.chip-close').click();
       await popover.waitFor({ state: 'detached' });
       await page.locator('.mark-trade-at').first().click();
+      assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('chip-btn') ?? false), true, 'the keyboard is on the first chip button');
       await page.locator('.chip-popover .chip-btn').first().click();
       await waitForChange(page, v);
       traded++;

@@ -152,7 +152,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       info.textContent = featureText(f, players);
     }).catch(() => { info.textContent = ''; });
   };
-  const board = new Board(wrap instanceof HTMLElement ? wrap : root, {
+  const boardRoot = wrap instanceof HTMLElement ? wrap : root;
+  const board = new Board(boardRoot, {
     onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
@@ -160,7 +161,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       if (!state) return;
       const next = choose(state.legal, ui.pick, m);
       ui.pick = next.pick;
-      if (next.send) send(next.send); else draw();
+      if (next.send) { send(next.send); return; }
+      draw();
+      // The keyboard goes on to what completes the choice (the board was drawn anew), or back to the mark.
+      const el = boardRoot.querySelector(ui.pick ? '.mark-flee-to, .mark-flea-from, .chip-popover .chip-btn' : '.mark');
+      if (el instanceof HTMLElement || el instanceof SVGElement) el.focus();
     },
     onBackground: () => { if (ui.pick) { ui.pick = null; draw(); } },
   }, page ?? undefined);
