@@ -4,11 +4,22 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createRaw, serverAndBrowser, startedGame } from './harness';
 import { act, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
+
+// BASTIDE_SCREENSHOTS=1: the moments below are saved as docs/web-board-*.png (docs/web.md shows them).
+const DOCS = resolve(import.meta.dirname, '../../docs');
+async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.BASTIDE_SCREENSHOTS !== '1') return;
+  // The pictures in the panel have loaded, the pointer is off the board.
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  await page.screenshot({ path: `${DOCS}/web-board-${name}.png` });
+}
 
 /** Places a tile by its lit cell (the one `prefer` likes best, else the first) and confirms. */
 async function place(page: Page, prefer?: (x: number, y: number) => boolean): Promise<void> {
@@ -74,13 +85,17 @@ test('Plague: fleas spread and followers flee by clicking the board, tokens in c
         assert.equal(await page.locator('.mark-flee-to').count(), 0);
         cancelled = true;
         await page.locator(`.mark-flee-from[data-place="${place}"]`).first().click();
+        await shot(page, 'flight');
       }
+      // The keyboard is taken on to the first destination.
+      assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('mark-flee-to') ?? false), true);
       const to = page.locator('.mark-flee-to').first();
       assert.match((await to.getAttribute('aria-label')) ?? '', /^Flee to /);
       await to.click();
       await waitForChange(page, v);
       fled++;
     } else if (await page.locator('.mark-flea-to').count() > 0) {
+      if (spread === 1) await shot(page, 'fleas');
       const tile = page.locator('.mark-flea-to').first();
       assert.match((await tile.getAttribute('aria-label')) ?? '', /^Spread a flea to the tile at/);
       await tile.click();
@@ -143,9 +158,11 @@ test('Map Chips: a trade chosen at its Chumak square by clicking the square and 
       const [pb, sb] = [await popover.boundingBox(), await square.boundingBox()];
       assert.ok(pb && sb && Math.abs(pb.x + pb.width / 2 - (sb.x + sb.width / 2)) < 4 && Math.abs(pb.y + pb.height - sb.y) < 8, 'the popover stands on the square');
       // Closing and opening again.
+      await shot(page, 'trade');
       await popover.locator('.chip-close').click();
       await popover.waitFor({ state: 'detached' });
       await page.locator('.mark-trade-at').first().click();
+      assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('chip-btn') ?? false), true, 'the keyboard is on the first chip button');
       await page.locator('.chip-popover .chip-btn').first().click();
       await waitForChange(page, v);
       traded++;
@@ -190,6 +207,7 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
       if (await page.locator('.hand button[data-tile^="halfsies1/"]').count() > 0) {
         assert.equal(await page.locator('.hand button[data-tile^="halfsies1/"]:not([disabled])').count(), 0);
         assert.equal(await page.locator('.hand button img').first().getAttribute('alt'), '', 'the button names the half, its picture adds nothing to read');
+        if (!seenWaiting) await shot(page, 'halves-waiting');
         seenWaiting = true;
       }
       await act(other, { followers: false, preferHalf: true });
@@ -203,6 +221,7 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
       assert.match((await half.getAttribute('aria-label')) ?? '', /^half tile [A-Z] of Half-and-half 1/);
       await half.click();
       await page.locator(`#current-tile[data-tile="${name}"]`).waitFor();
+      if (dropped === 0) await shot(page, 'halves');
       assert.match(await page.locator('#tile-line').innerText(), /^Half tile [A-Z] of Half-and-half 1, .*: fits in \d+ places?$/);
       // Turned by clicking its picture: another rotation with places to go.
       const before = await page.locator('#current-tile').getAttribute('data-rotation');
@@ -233,4 +252,44 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
   await listUnused(page);
   await page.close();
   await other.close();
+});
+
+test('the list of legal actions: closed at first, in words, kept open across moves, and a flea spread from it by keyboard', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const deck = ['plague/A', 'base/U', 'base/E', 'base/V', 'base/K'];
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], expansions: ['plague'], deck, seed: 3 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  await myTurn(page);
+  await listUnused(page);
+  // Opened from the keyboard; every entry in words (no tile ids, degrees or place codes).
+  await page.locator('#legal-list summary').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#legal-list[open]').waitFor();
+  const texts = await page.locator('#legal-list .actions button').allInnerTexts();
+  assert.ok(texts.length > 0);
+  for (const t of texts) assert.doesNotMatch(t, /[a-z0-9]+\/[A-Z]|°|\b[NESWCH]{1,3}[12]? of \(/, t);
+  assert.match(texts[0] ?? '', /^Place tile A of the Plague at \(-?\d+, -?\d+\), /);
+  let spread = false;
+  for (let guard = 0; guard < 30 && !spread; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    // Still open after every move, and every step in words.
+    await page.locator('#legal-list[open]').waitFor();
+    for (const t of await page.locator('#legal-list .actions button').allInnerTexts()) assert.doesNotMatch(t, /[a-z0-9]+\/[A-Z]|°|\b[NESWCH]{1,3}[12]? of \(/, t);
+    const flea = page.locator('#legal-list .actions button[data-kind="flea"]');
+    if (await flea.count() > 0) {
+      await flea.first().focus();
+      await page.keyboard.press('Enter');
+      spread = true;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+    } else {
+      await page.click('#pass');
+    }
+    await waitForChange(page, turn.version);
+  }
+  assert.ok(spread, 'a flea was spread from the list');
+  await page.locator('.moves li', { hasText: /^RED: Spread a flea to the tile at / }).waitFor();
+  await page.close();
 });

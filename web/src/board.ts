@@ -298,6 +298,7 @@ export class Board {
     });
     // A click that no marked place took (they stop it): a half-made choice is cancelled.
     v.addEventListener('click', (e) => {
+      if (this.drag?.moved) return;
       const t = e.target;
       if (t instanceof Element && t.closest('.mark, .spot, .target, .chip-popover')) return;
       this.handlers.onBackground?.();

@@ -21,7 +21,7 @@ import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine
 
 type Place = Extract<Action, { kind: 'place' }>;
 
-export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null }
+export interface Ui { tile: string | null; rotation: Rotation; pending: Place | null; highlight: { x: number; y: number }[]; figure: string | null; pick: Pick | null; listOpen: boolean }
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
 export function figuresOffered(legal: Action[]): (string | null)[] {
@@ -110,7 +110,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
-  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null };
+  const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null, listOpen: false };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -152,7 +152,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       info.textContent = featureText(f, players);
     }).catch(() => { info.textContent = ''; });
   };
-  const board = new Board(wrap instanceof HTMLElement ? wrap : root, {
+  const boardRoot = wrap instanceof HTMLElement ? wrap : root;
+  const board = new Board(boardRoot, {
     onFeature: showFeature,
     onTarget: (a) => { ui.pending = a; draw(); (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus(); },
     onSpot: (a) => send(a),
@@ -160,7 +161,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       if (!state) return;
       const next = choose(state.legal, ui.pick, m);
       ui.pick = next.pick;
-      if (next.send) send(next.send); else draw();
+      if (next.send) { send(next.send); return; }
+      draw();
+      // The keyboard goes on to what completes the choice (the board was drawn anew), or back to the mark.
+      const el = boardRoot.querySelector(ui.pick ? '.mark-flee-to, .mark-flea-from, .chip-popover .chip-btn' : '.mark');
+      if (el instanceof HTMLElement || el instanceof SVGElement) el.focus();
     },
     onBackground: () => { if (ui.pick) { ui.pick = null; draw(); } },
   }, page ?? undefined);
@@ -226,7 +231,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
-        h('span', {}, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
@@ -284,7 +289,9 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
-      panels.push(h('details', { class: 'panel', id: 'legal-list' }, h('summary', {}, `All ${s.legal.length} legal moves`), h('div', { class: 'actions' },
+      // The keyboard and screen-reader path to every legal action, in words;
+      // closed unless the player opened it (and then kept open across moves).
+      panels.push(h('details', { class: 'panel', id: 'legal-list', open: ui.listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) ui.listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
     if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
