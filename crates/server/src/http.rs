@@ -18,7 +18,7 @@ use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
 use crate::store::{GameId, Status};
 
 /// An error as an HTTP response: a status and `{"error": {…}}`.
-struct ApiError(ProtocolError);
+pub(crate) struct ApiError(pub(crate) ProtocolError);
 
 impl From<ProtocolError> for ApiError {
     fn from(e: ProtocolError) -> ApiError {
@@ -46,7 +46,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// The server's routes.
 pub fn router(hub: Arc<Hub>) -> Router {
@@ -151,7 +151,7 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
 }
 
 /// Parses a JSON body into `T`, with errors in the protocol's form.
-fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
         ApiError(ProtocolError::new(
             ErrorCode::Malformed,
@@ -160,7 +160,7 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     })
 }
 
-async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+pub(crate) async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
     let id =
         GameId::parse(id).ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, "no such game"))?;
     Ok(hub.get(&id).await?)
@@ -194,21 +194,29 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+/// `?status=…` of a list of games.
 #[derive(Deserialize)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     status: Option<String>,
 }
 
+impl ListQuery {
+    /// The status asked for, `default` if none.
+    pub(crate) fn status(&self, default: Status) -> Result<Status, ApiError> {
+        match self.status.as_deref() {
+            None => Ok(default),
+            Some(s) => Status::parse(s).ok_or_else(|| {
+                ApiError(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    "status is one of open, playing, finished, resigned",
+                ))
+            }),
+        }
+    }
+}
+
 async fn list(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {
-    let status = match q.status.as_deref() {
-        None => Status::Open,
-        Some(s) => Status::parse(s).ok_or_else(|| {
-            ProtocolError::new(
-                ErrorCode::BadRequest,
-                "status is one of open, playing, finished, resigned",
-            )
-        })?,
-    };
+    let status = q.status(Status::Open)?;
     Ok(Json(json!({"games": hub.list(status).await?})).into_response())
 }
 

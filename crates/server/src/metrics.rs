@@ -53,11 +53,12 @@ impl Histogram {
 pub struct Metrics {
     /// Time from a person's action received to its commit.
     pub move_latency: Histogram,
-    /// Time a bot search waited for a worker.
+    /// Time a bot's move waited for a worker of its pool (searches and
+    /// quick bots have one each).
     pub bot_wait: Histogram,
-    /// Bot searches waiting for a worker now.
+    /// Bots' moves waiting for a worker now.
     pub bots_waiting: AtomicUsize,
-    /// Bot searches thinking now.
+    /// Bots thinking now.
     pub bots_thinking: AtomicUsize,
     /// WebSockets open now.
     pub websockets: AtomicUsize,
@@ -100,13 +101,13 @@ impl Metrics {
         self.bot_wait.write(
             out,
             "bastide_bot_wait_seconds",
-            "Time a bot search waited for a worker.",
+            "Time a bot's move waited for a worker of its pool.",
         );
         scalar(
             out,
             "bastide_bots_waiting",
             "gauge",
-            "Bot searches waiting for a worker.",
+            "Bots' moves waiting for a worker.",
             self.bots_waiting.load(Ordering::Relaxed),
         );
         scalar(

@@ -234,24 +234,8 @@ pub async fn run(
         };
         let result = match parse_client(&text) {
             Ok(ClientMessage::Hello { token, since }) => {
-                let mut attached = hub.attach(&handle, token.as_deref(), since).await;
-                if attached.is_err() && handle.is_adjourned() {
-                    // Adjourned since this connection found the game:
-                    // read it again from the store.
-                    attached = match hub.get(handle.id()).await {
-                        Ok(h) => {
-                            handle = h;
-                            hub.attach(&handle, token.as_deref(), since).await
-                        }
-                        Err(e) => Err(e),
-                    };
-                }
-                if attached
-                    .as_ref()
-                    .is_ok_and(|a| matches!(a.audience, crate::hub::Audience::Seat(_)))
-                {
-                    hub.take_up(&handle).await;
-                }
+                let (h, attached) = hub.hello(handle, token.as_deref(), since).await;
+                handle = h;
                 attached
             }
             Ok(_) => Err(ProtocolError::new(

@@ -14,15 +14,12 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::live::{GameHandle, Occupant};
-use super::{now_ms, Hub};
+use super::{millis, now_ms, Attached, Audience, Hub};
+use crate::protocol::ProtocolError;
 use crate::store::Status;
 
 /// Adjourned games ended per pass (the rest wait for the next one).
 const END_BATCH: u32 = 100;
-
-fn millis(d: std::time::Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-}
 
 impl Hub {
     /// Adjourns the games in memory whose people have been gone longer
@@ -112,9 +109,39 @@ impl Hub {
         n
     }
 
+    /// A connection's hello: [`Hub::attach`], reading the game again if
+    /// an adjournment let this copy go meanwhile, and taking an adjourned
+    /// game up again when a person comes back. Returns the copy the
+    /// connection now speaks to.
+    pub async fn hello(
+        self: &Arc<Hub>,
+        handle: Arc<GameHandle>,
+        token: Option<&str>,
+        since: Option<u32>,
+    ) -> (Arc<GameHandle>, Result<Attached, ProtocolError>) {
+        let mut handle = handle;
+        let mut attached = self.attach(&handle, token, since).await;
+        if attached.is_err() && handle.is_adjourned() {
+            attached = match self.get(handle.id()).await {
+                Ok(h) => {
+                    handle = h;
+                    self.attach(&handle, token, since).await
+                }
+                Err(e) => Err(e),
+            };
+        }
+        if attached
+            .as_ref()
+            .is_ok_and(|a| matches!(a.audience, Audience::Seat(_)))
+        {
+            self.take_up(&handle).await;
+        }
+        (handle, attached)
+    }
+
     /// A person said hello to a game loaded from the store on demand: if
     /// it was adjourned, it runs again (its bots and its timer).
-    pub(crate) async fn take_up(self: &Arc<Hub>, handle: &Arc<GameHandle>) {
+    async fn take_up(self: &Arc<Hub>, handle: &Arc<GameHandle>) {
         if !handle.loaded_on_demand.swap(false, Ordering::Relaxed) {
             return;
         }

@@ -114,8 +114,7 @@ impl Hub {
         let Some(ttl) = self.settings.open_game_ttl else {
             return 0;
         };
-        let ttl_ms = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
-        let before = now_ms().saturating_sub(ttl_ms);
+        let before = now_ms().saturating_sub(super::millis(ttl));
         let mut total = 0;
         loop {
             let removed = match self.store.expire_open(before, EXPIRE_BATCH).await {

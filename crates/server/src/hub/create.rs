@@ -127,6 +127,14 @@ impl Hub {
     /// lower ceiling.
     fn parse_bot(&self, s: &str, public: bool) -> Result<BotSpec, String> {
         let (think, iterations) = self.ceiling(public);
+        let too_many_iterations = |n: u64| {
+            format!(
+                "mcts:{n} is more iterations than this server allows: give 1 to {iterations} or a time such as {}ms",
+                think.as_millis()
+            )
+        };
+        // Read before BotSpec::parse, whose own limit is larger and would
+        // name it instead of this server's.
         let too_many = s
             .trim()
             .strip_prefix("mcts:")
@@ -134,18 +142,13 @@ impl Hub {
             .and_then(|n| n.parse::<u64>().ok())
             .filter(|&n| n > u64::from(iterations));
         if let Some(n) = too_many {
-            return Err(format!(
-                "mcts:{n} is more iterations than this server allows: give 1 to {iterations} or a time such as {}ms",
-                think.as_millis()
-            ));
+            return Err(too_many_iterations(n));
         }
         let spec = BotSpec::parse(s).map_err(|e| e.to_string())?;
         if let BotSpec::Mcts(c) = &spec {
             match c.budget {
                 Budget::Iterations(n) if n > iterations => {
-                    return Err(format!(
-                        "mcts:{n} is more iterations than this server allows ({iterations})"
-                    ))
+                    return Err(too_many_iterations(u64::from(n)))
                 }
                 Budget::Time(t) if t > think => {
                     return Err(format!(

@@ -182,6 +182,11 @@ fn unavailable(e: StoreError) -> ProtocolError {
 }
 
 /// Unix time in milliseconds, as the store and the clocks count it.
+/// A duration in whole milliseconds, saturated (for Unix-ms arithmetic).
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
