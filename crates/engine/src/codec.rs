@@ -245,6 +245,18 @@ impl ActionCodec {
         Some(Action::Place { tile, pos, rot })
     }
 
+    /// The action with index `index` if it is among the legal actions
+    /// here, else `None`. What an agent's `apply` accepts is exactly the
+    /// legal list (mask): [`Game::try_apply`] also takes other spellings
+    /// of a legal action (a follower named by any place of its feature),
+    /// which a mask does not list.
+    pub fn decode_legal(&self, game: &Game, index: usize) -> Option<Action> {
+        let a = self.decode(game, index)?;
+        let mut legal = Vec::new();
+        game.legal_actions_into(&mut legal);
+        legal.contains(&a).then_some(a)
+    }
+
     /// The indices of the legal actions, ascending (actions outside the
     /// window left out).
     pub fn legal_indices(&self, game: &Game) -> Vec<usize> {

@@ -101,6 +101,22 @@ pub struct Game {
     /// Room for an expansion's opening pile while a new deal is built
     /// ([`Game::reset`]); empty otherwise, so not part of the position.
     deal_scratch: Vec<TileIdx>,
+    /// Explicit chance: whether the caller chooses every draw.
+    pub(crate) chance: ChanceDraws,
+}
+
+/// Explicit chance ([`crate::openspiel::State`]): the caller chooses every
+/// draw as a chance outcome, so the turn machine never takes a tile from
+/// the pile itself and the pile's order is never read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ChanceDraws {
+    /// The draws are chance outcomes.
+    pub(crate) on: bool,
+    /// A draw waits for its chance outcome (placement step, no tile drawn).
+    pub(crate) due: bool,
+    /// Some tile left in the pile fits somewhere: what a draw would find,
+    /// known from the pile as a multiset (public).
+    pub(crate) drawable: bool,
 }
 
 impl Clone for Game {
@@ -119,6 +135,7 @@ impl Clone for Game {
             log_events: self.log_events,
             ext: self.ext.clone(),
             deal_scratch: Vec::new(),
+            chance: self.chance,
         }
     }
 
@@ -142,6 +159,7 @@ impl Clone for Game {
             ext,
             // Empty between deals: nothing to copy.
             deal_scratch: _,
+            chance,
         } = src;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = rules.clone();
@@ -157,6 +175,7 @@ impl Clone for Game {
         self.events.clone_from(events);
         self.log_events = *log_events;
         self.ext.clone_from(ext);
+        self.chance = *chance;
     }
 }
 
@@ -173,6 +192,7 @@ impl PartialEq for Game {
             && self.last == other.last
             && self.events == other.events
             && self.ext == other.ext
+            && self.chance == other.chance
     }
 }
 
@@ -184,7 +204,14 @@ impl Game {
 
     /// Sets up a game with a given catalog (tests, user tile sets).
     pub fn with_catalog(config: GameConfig, catalog: Arc<Catalog>) -> Result<Game, ConfigError> {
-        Game::set_up(config, catalog, None)
+        Game::set_up(config, catalog, None, false)
+    }
+
+    /// A game whose draws are all chance outcomes the caller chooses
+    /// ([`crate::openspiel::State`]): the pile is kept in a canonical order
+    /// (never read), and at each draw the game waits.
+    pub(crate) fn new_explicit_chance(config: GameConfig) -> Result<Game, ConfigError> {
+        Game::set_up(config, Catalog::builtin(), None, true)
     }
 
     /// [`Game::with_catalog`], taking the fit table of an earlier game if
@@ -193,6 +220,7 @@ impl Game {
         config: GameConfig,
         catalog: Arc<Catalog>,
         earlier: Option<Arc<FitTable>>,
+        explicit_chance: bool,
     ) -> Result<Game, ConfigError> {
         config.check_shape()?;
         let n = config.players.len();
@@ -234,6 +262,10 @@ impl Game {
             log_events: true,
             ext: ExpansionState::default(),
             deal_scratch: Vec::new(),
+            chance: ChanceDraws {
+                on: explicit_chance,
+                ..ChanceDraws::default()
+            },
             rules,
         };
         game.pile.extend_from_slice(&setup.pile);
@@ -262,6 +294,9 @@ impl Game {
             },
             &mut self.ext,
         )?;
+        if self.chance.on {
+            self.sort_pile_canonically();
+        }
         // On a map: the start tile on the first chosen start space, the
         // first normal tile drawn on the second.
         let mut starts = [(start, Pos::new(0, 0)); 2];
@@ -356,7 +391,8 @@ impl Game {
             config.seed = seed;
             let fit = Some(self.rules.fit.clone());
             let log_events = self.log_events;
-            *self = Game::set_up(config, self.rules.catalog.clone(), fit)?;
+            let explicit = self.chance.on;
+            *self = Game::set_up(config, self.rules.catalog.clone(), fit, explicit)?;
             self.log_events = log_events;
             return Ok(());
         };
@@ -1186,16 +1222,36 @@ impl Game {
     /// pile runs out and no expansion lets play go on.
     pub(crate) fn draw(&mut self) {
         ext::before_draw(self);
+        if self.chance.on {
+            self.await_chance();
+            return;
+        }
         while let Some(t) = self.pile.pop() {
-            if self.has_placement(t) {
-                self.drawn = Some(t);
-                self.phase = Phase::Place;
+            if self.offer(t) {
                 return;
             }
-            if !ext::hold_unplaceable(self, t) && self.log_events {
-                self.events.push(Event::discard(t, self.players.len()));
-            }
         }
+        self.pile_out();
+    }
+
+    /// The tile `t` comes off the pile: drawn if it fits somewhere (true),
+    /// else held by an expansion or discarded.
+    #[inline]
+    fn offer(&mut self, t: TileIdx) -> bool {
+        if self.has_placement(t) {
+            self.drawn = Some(t);
+            self.phase = Phase::Place;
+            return true;
+        }
+        if !ext::hold_unplaceable(self, t) && self.log_events {
+            self.events.push(Event::discard(t, self.players.len()));
+        }
+        false
+    }
+
+    /// No tile left to draw: play goes on if an expansion lets it, else
+    /// final scoring.
+    fn pile_out(&mut self) {
         self.drawn = None;
         if ext::play_without_draw(self) {
             self.phase = Phase::Place;
@@ -1203,6 +1259,80 @@ impl Game {
         }
         self.final_scoring();
         self.phase = Phase::Over;
+    }
+
+    /// Explicit chance: the draw waits for its outcome (the placement step
+    /// with no tile drawn), unless the pile is empty.
+    #[cold]
+    fn await_chance(&mut self) {
+        self.drawn = None;
+        self.chance.due = !self.pile.is_empty();
+        if !self.chance.due {
+            self.pile_out();
+            return;
+        }
+        self.phase = Phase::Place;
+        let mut kinds = self.pile.clone();
+        kinds.sort_unstable();
+        kinds.dedup();
+        self.chance.drawable = kinds.into_iter().any(|t| self.has_placement(t));
+    }
+
+    /// Explicit chance: whether chance acts now: a draw is due and no
+    /// player chooses first (between a tile held and the draw).
+    pub(crate) fn chance_due(&self) -> bool {
+        if !(self.chance.due && self.phase == Phase::Place && self.drawn.is_none()) {
+            return false;
+        }
+        if ext::draw_pending(self) {
+            return false;
+        }
+        let mut other = Vec::new();
+        ext::other_placements(self, false, &mut other);
+        other.is_empty()
+    }
+
+    /// Explicit chance: the outcome of the draw due, the tile at `at` in
+    /// the pile, comes off the pile (drawn, held or discarded as the rules
+    /// say); with the pile empty, play goes on or ends as after a draw.
+    pub(crate) fn take_chance_draw(&mut self, at: usize) {
+        if at >= self.pile.len() {
+            return;
+        }
+        let t = self.pile.remove(at);
+        if self.offer(t) {
+            self.chance.due = false;
+        } else if self.pile.is_empty() {
+            self.chance.due = false;
+            self.pile_out();
+        }
+    }
+
+    /// Explicit chance: a tile of the kind the due draw will give (the
+    /// lowest part of the pile holding a tile that fits), `None` when no
+    /// draw is due or nothing fits. Parts are public, so this is too.
+    pub(crate) fn next_draw_kind(&self) -> Option<TileIdx> {
+        if !self.chance.due || !self.chance.drawable {
+            return None;
+        }
+        self.pile
+            .iter()
+            .copied()
+            .filter(|t| self.has_placement(*t))
+            .min_by_key(|t| (ext::draw_part(self, *t).unwrap_or(0), *t))
+    }
+
+    /// Puts the pile in a canonical order (parts kept, the next part
+    /// drawn last): explicit chance never reads the order, so no seed shows.
+    fn sort_pile_canonically(&mut self) {
+        let mut keyed: Vec<(u8, TileIdx)> = self
+            .pile
+            .iter()
+            .map(|t| (ext::draw_part(self, *t).unwrap_or(0), *t))
+            .collect();
+        keyed.sort_unstable();
+        self.pile.clear();
+        self.pile.extend(keyed.into_iter().map(|k| k.1));
     }
 
     /// The node of feature `fi` of piece `pi`.

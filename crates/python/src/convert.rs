@@ -230,17 +230,24 @@ pub(crate) fn make_config(
                         )));
                     }
                     if let Ok(text) = s.downcast::<PyString>() {
+                        // `+` beside the comma: OpenSpiel's game strings
+                        // separate parameters by commas.
                         text.extract::<String>()?
-                            .split(',')
+                            .split([',', '+'])
                             .map(str::to_string)
                             .collect()
                     } else {
                         s.extract::<Vec<String>>().map_err(|_| {
-                            config_err("sets must be a string such as \"base,river1\" or a list of set ids")
+                            config_err("sets must be a string such as \"base+river1\" (or \"base,river1\") or a list of set ids")
                         })?
                     }
                 }
             };
+            if list.iter().all(|s| s.trim().is_empty()) {
+                return Err(config_err(
+                    "sets names no set: give the base game first, e.g. \"base\" or \"base+river1\"",
+                ));
+            }
             if list.len() > 64 {
                 return Err(config_err(format!(
                     "sets names {} entries; at most 64 are taken",
@@ -284,4 +291,18 @@ pub(crate) fn codec_for(game: &Game, radius: i32) -> PyResult<ActionCodec> {
         1
     };
     Ok(ActionCodec { radius, slots })
+}
+
+/// A Python action's codec index: `Some` for an int (a NumPy integer
+/// too), `None` for what is not a number (a dict or JSON text, the
+/// caller's to read); a bool or a float is a `TypeError`, never index 1 or
+/// a rounded index.
+pub(crate) fn index_of(action: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
+    if action.is_instance_of::<PyBool>() || action.is_instance_of::<PyFloat>() {
+        return Err(PyTypeError::new_err(format!(
+            "an action index is an int, not {}",
+            action.get_type().name()?
+        )));
+    }
+    Ok(action.extract::<i128>().ok())
 }

@@ -104,8 +104,8 @@ pub struct PyGame {
     pub(crate) config: GameConfig,
     /// Player actions taken, in order (for records).
     pub(crate) history: Vec<Action>,
-    /// Explicit mode: the tiles placed from the pile, in order (the
-    /// record's deck).
+    /// Explicit mode: the tiles the set-up took from the pile (a map's
+    /// second start tile), the record's deck before the chance outcomes.
     pub(crate) draws: Vec<TileIdx>,
     /// Explicit mode: the chance outcomes applied, each with the number of
     /// player actions before it (pickling replays both exactly).
@@ -119,8 +119,13 @@ pub struct PyGame {
 
 impl PyGame {
     fn new_from(config: GameConfig, explicit: bool, radius: i32) -> PyResult<PyGame> {
-        let game = Game::new(config.clone()).map_err(|e| config_err(e.to_string()))?;
-        let codec = codec_for(&game, radius)?;
+        let core = if explicit {
+            Core::Explicit(State::new(config.clone()).map_err(|e| config_err(e.to_string()))?)
+        } else {
+            Core::Plain(Game::new(config.clone()).map_err(|e| config_err(e.to_string()))?)
+        };
+        let game = core.game();
+        let codec = codec_for(game, radius)?;
         // On a map the set-up takes the second start tile from the pile:
         // with explicit chance, it is the record deck's first tile.
         let draws = if explicit && config.map.is_some() {
@@ -132,11 +137,6 @@ impl PyGame {
                 .collect()
         } else {
             Vec::new()
-        };
-        let core = if explicit {
-            Core::Explicit(State::at_draw(game))
-        } else {
-            Core::Plain(game)
         };
         let space = codec.num_distinct_actions(core.game());
         let piece_rows = game_piece_rows(core.game());
@@ -311,17 +311,30 @@ impl PyGame {
                 "turn: this is a chance node: apply a chance outcome (the draw) first",
             ));
         }
-        if let Ok(i) = action.extract::<i128>() {
+        if let Some(i) = index_of(action)? {
             let n = self.space;
-            let idx = usize::try_from(i)
-                .ok()
-                .filter(|i| *i < n)
-                .ok_or_else(|| illegal(format!("action index {i} is outside 0..{n}")))?;
-            return self.codec.decode(self.core.game(), idx).ok_or_else(|| {
+            let idx = usize::try_from(i).ok().filter(|i| *i < n).ok_or_else(|| {
                 illegal(format!(
-                    "action index {idx} names no action in this position"
+                    "action index {i} is outside 0 to {} (the last index)",
+                    n.saturating_sub(1)
                 ))
+            })?;
+            let g = self.core.game();
+            // Exactly the legal list (the mask): another spelling of a
+            // legal action is refused too.
+            return self.codec.decode_legal(g, idx).ok_or_else(|| {
+                let why = match self.codec.decode(g, idx) {
+                    Some(_) => "is not among the legal actions here",
+                    None => "names no action in this position",
+                };
+                illegal(format!("action index {idx} {why}"))
             });
+        }
+        if !(action.is_instance_of::<PyString>() || action.is_instance_of::<PyDict>()) {
+            return Err(PyTypeError::new_err(format!(
+                "an action is an int (codec index), a dict or JSON text of the record format, not {}",
+                action.get_type().name()?
+            )));
         }
         let text = json_text(action)?;
         let written: ActionJson = serde_json::from_str(&text)
@@ -332,50 +345,29 @@ impl PyGame {
     }
 
     fn apply_action(&mut self, a: Action) -> PyResult<()> {
-        // A placement of the drawn tile consumes a draw; a half played from
-        // the hand instead puts the drawn tile back (Half-and-half), so only
-        // the first kind goes into the record's deck.
-        let drawn = match (&self.core, a) {
-            (Core::Explicit(s), Action::Place { tile, .. })
-                if s.game().drawn_tile() == Some(tile) =>
-            {
-                Some(tile)
-            }
-            _ => None,
-        };
         self.core.apply(&a).map_err(|e| illegal(e.to_string()))?;
         self.legal_cache = None;
         self.history.push(a);
-        self.draws.extend(drawn);
         Ok(())
     }
 
     fn record(&self) -> Record {
         let mut config = self.config.clone();
         let game = self.core.game();
-        // The tile chance gave for the placement now due, if any.
-        let decided = match self.core {
-            Core::Explicit(_) if !self.core.is_chance() && game.phase() == Phase::Place => {
-                game.drawn_tile()
-            }
-            _ => None,
-        };
-        if matches!(self.core, Core::Explicit(_)) && (!self.draws.is_empty() || decided.is_some()) {
-            // Chance chose the draws: the record fixes the tiles placed from
-            // the pile, then the one drawn for the placement now due, as the
-            // deck's first tiles, so it replays the same game. A `deck_only`
-            // pile keeps its other tiles after them.
+        let explicit = matches!(self.core, Core::Explicit(_));
+        if explicit && !(self.draws.is_empty() && self.chances.is_empty()) {
+            // Chance chose the draws: the record fixes the tiles the set-up
+            // took, then every chance outcome (those discarded included) in
+            // order, as the deck's first tiles, so it replays the same
+            // game. A `deck_only` pile keeps its other tiles after them.
             let cat = self.catalog();
             let mut deck: Vec<String> = self
                 .draws
                 .iter()
-                .chain(decided.iter())
+                .chain(self.chances.iter().map(|c| &c.1))
                 .map(|t| cat.tile(*t).id.clone())
                 .collect();
             if config.deck_only {
-                if decided.is_none() {
-                    deck.extend(game.drawn_tile().map(|t| cat.tile(t).id.clone()));
-                }
                 deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
             }
             config.deck = Some(deck);
@@ -474,16 +466,31 @@ impl PyGame {
         rec.replay()
             .map_err(|e| RecordError::new_err(e.to_string()))?;
         let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
-        for (i, aj) in rec.actions.iter().enumerate() {
-            if let Core::Explicit(s) = &mut g.core {
-                if s.is_chance() {
-                    // The record's draw is the one the pile gives.
-                    if let Some(d) = s.game().drawn_tile() {
-                        s.apply_chance(d)
-                            .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
-                    }
+        // The draws come in the order the record's own pile gives them
+        // (its deck first, then its seeded pile): the order a plain replay
+        // takes them off the pile.
+        let order: Vec<TileIdx> = if explicit_chance {
+            let plain = Game::new(rec.config.clone()).map_err(|e| config_err(e.to_string()))?;
+            let first = plain.drawn_tile();
+            first.into_iter().chain(plain.pile_in_order()).collect()
+        } else {
+            Vec::new()
+        };
+        // After the last action, only the draws the deck fixes (those the
+        // live game had made): the rest are still to be decided.
+        let fixed = rec.config.deck.as_ref().map_or(0, Vec::len);
+        let fixed = fixed.saturating_sub(g.draws.len());
+        let mut order = order.into_iter();
+        for i in 0..=rec.actions.len() {
+            while g.core.is_chance() {
+                if i == rec.actions.len() && g.chances.len() >= fixed {
+                    break;
                 }
+                let Some(t) = order.next() else { break };
+                g.chance_to(t)
+                    .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
             }
+            let Some(aj) = rec.actions.get(i) else { break };
             g.apply_record_action(i, aj)?;
         }
         Ok(g)
@@ -642,9 +649,8 @@ impl PyGame {
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         // An index from the cached legal list (the environments' steps):
         // its action is legal here, so the engine need not check it again.
-        if let (Some(legal), Core::Plain(g), Ok(i)) =
-            (&self.legal_cache, &mut self.core, action.extract::<usize>())
-        {
+        let index = index_of(action)?.and_then(|i| usize::try_from(i).ok());
+        if let (Some(legal), Core::Plain(g), Some(i)) = (&self.legal_cache, &mut self.core, index) {
             if legal.binary_search(&i).is_ok() {
                 if let Some(a) = self.codec.decode(g, i) {
                     g.apply_legal(&a);
@@ -698,6 +704,35 @@ impl PyGame {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let seat = self.seat(seat)?;
         self.core.tensor_arrays(py, &self.codec, seat)
+    }
+
+    /// What `seat` sees as the engine's JSON view (a dict): the state with
+    /// the hands `seat` may not see hidden (their sizes kept), the tiles
+    /// remaining by kind and `tiles_left`; never the pile's order.
+    fn view<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        let text = serde_json::to_string(&self.core.game().view_json(seat))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        from_json(py, &text)
+    }
+
+    /// Explicit chance only: a game consistent with everything `seat`
+    /// knows, the hidden part resampled from `seed` (the engine's
+    /// determinization: the pile's order, the other seats' face-down
+    /// halves and chips). OpenSpiel's `resample_from_infostate`. The copy
+    /// keeps this game's history; pickled, it travels as this game (its
+    /// resampled hands are not in the history).
+    fn determinize(&self, seat: i64, seed: u64) -> PyResult<PyGame> {
+        let seat = self.seat(seat)?;
+        let Core::Explicit(s) = &self.core else {
+            return Err(PyValueError::new_err(
+                "determinize needs a game made with explicit_chance=True",
+            ));
+        };
+        let mut g = Clone::clone(self);
+        g.core = Core::Explicit(s.determinize(seat, &mut Rng::new(seed)));
+        g.legal_cache = None;
+        Ok(g)
     }
 
     /// Shapes of `observation`: `((planes, W, W), (globals,))`.

@@ -20,12 +20,12 @@ use bastide_engine::openspiel::{follower_kind_index, ActionCodec, ObservationTen
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::Catalog;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Seat, TileIdx};
+use bastide_engine::{Action, Figure, Game, GameConfig, Seat, TileIdx};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyByteArray, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyDict, PyFloat, PyString, PyTuple};
 
 create_exception!(
     bastide,

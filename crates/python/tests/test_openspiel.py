@@ -21,8 +21,8 @@ ALL_SETS = [*SETS, "base,plague"]
 @pytest.mark.parametrize("sets", ALL_SETS)
 def test_openspiels_random_simulation_test(sets):
     game = pyspiel.load_game("python_bastide", {"players": 2, "sets": sets, "radius": 20})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # raises on failure
-    ours = bastide.Game(sets=sets, radius=20)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)  # raises on failure
+    ours = bastide.Game(sets=sets, radius=20, explicit_chance=True)
     plague = "plague" in sets
     assert game.num_distinct_actions() == (4096 if plague else ours.num_actions)
     assert game.max_chance_outcomes() == len(ours.tile_ids)

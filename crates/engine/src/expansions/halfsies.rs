@@ -265,7 +265,9 @@ impl Game {
     /// halves once the tile to draw is a normal one, also when the river
     /// tiles left fit nowhere (they can never fit again).
     pub(crate) fn half_ban(&self) -> Option<&'static str> {
-        let t = self.drawn?;
+        // With explicit chance nothing is drawn yet: the kind the due draw
+        // will give (its part of the pile is public) decides.
+        let t = self.drawn.or_else(|| self.next_draw_kind())?;
         self.rules
             .catalog
             .tile(t)
@@ -279,7 +281,7 @@ impl Game {
     /// legal actions and error messages leave it out.
     pub(crate) fn draw_pending(&self) -> bool {
         self.phase == Phase::Place
-            && self.drawn.is_some()
+            && (self.drawn.is_some() || (self.chance.due && self.chance.drawable))
             && self
                 .ext
                 .halves
@@ -551,7 +553,10 @@ impl Expansion for Halfsies {
     }
 
     fn other_placements(g: &Game, pending: bool, out: &mut Vec<Action>) {
-        if pending || g.drawn.is_none() {
+        // With explicit chance, a player who chose to draw waits for the
+        // draw with no tile drawn: no half then.
+        let drew = g.halves().is_some_and(|h| h.drew);
+        if pending || (g.drawn.is_none() && !drew) {
             for h in g.playable_halves() {
                 g.placements(h, |a| {
                     out.push(a);
@@ -582,7 +587,8 @@ impl Expansion for Halfsies {
             if let Some(why) = g.half_ban() {
                 return Some(Err(illegal("halves", why)));
             }
-            if !pending && g.drawn.is_some() {
+            let drew = g.halves().is_some_and(|h| h.drew);
+            if !pending && (g.drawn.is_some() || drew) {
                 return Some(Err(illegal(
                     "halves",
                     "you drew a tile this turn: place it (a half is played instead of drawing, not after)",

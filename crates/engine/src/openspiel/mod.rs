@@ -343,41 +343,63 @@ pub struct Observation {
 }
 
 /// A game with explicit chance nodes, shaped like an OpenSpiel state.
+///
+/// Every draw is a chance outcome the caller chooses: the game never takes
+/// a tile from its pile by itself, so nothing a seat observes depends on
+/// the seed or the pile's order (`tests/explicit_chance.rs`). A chance
+/// outcome is any tile of the part of the pile drawn now, weighted by its
+/// count; one that fits nowhere is discarded (or held, as Half-and-half's
+/// rules hold tiles passed over) and chance acts again. Where drawing is a
+/// player's choice (Half-and-half) the player chooses first, with nothing
+/// drawn, and the draw is a chance node after `draw`. The counts
+/// (`tiles_left`, the remaining tiles) move only when an outcome is applied.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     game: Game,
-    /// Whether the drawn tile is still to be decided by chance.
-    chance: bool,
 }
 
 impl State {
     /// A new game at its first chance node (the first draw).
     pub fn new(config: crate::GameConfig) -> Result<State, crate::ConfigError> {
-        Ok(State::at_draw(Game::new(config)?))
+        Ok(State {
+            game: Game::new_explicit_chance(config)?,
+        })
     }
 
-    /// A state for `game`, whose drawn tile is already known.
-    pub fn from_game(game: Game) -> State {
-        State {
-            game,
-            chance: false,
+    /// A state for `game`, whose drawn tile is already known; its later
+    /// draws are chance nodes.
+    pub fn from_game(mut game: Game) -> State {
+        game.chance.on = true;
+        State { game }
+    }
+
+    /// A state for `game` whose drawn tile (if any, and any tile a pending
+    /// draw passed over) goes back into the pile: the draw is decided by
+    /// chance (or, where drawing is a choice, after the player chooses).
+    pub fn at_draw(mut game: Game) -> State {
+        game.chance.on = true;
+        let phase = game.phase;
+        let opening = matches!(phase, Phase::Place | Phase::Draft) && game.last_piece().is_none();
+        if opening && game.drawn.is_some() {
+            crate::expansions::unsee_draws(&mut game);
+            if let Some(d) = game.drawn.take() {
+                game.pile.push(d);
+            }
+            game.draw();
+            // The draft goes on; the draw waits until it ends.
+            if phase == Phase::Draft && !game.is_finished() {
+                game.phase = phase;
+            }
         }
+        State { game }
     }
 
-    /// A state for `game` whose drawn tile is still to be decided by chance
-    /// (a chance node if a tile is drawn).
-    pub fn at_draw(game: Game) -> State {
-        let chance = game.visible_drawn_tile().is_some();
-        State { game, chance }
-    }
-
-    /// The underlying game. At a chance node its drawn tile is the hidden
-    /// one chance would give without intervention: do not show it.
+    /// The underlying game (with no tile drawn at a chance node).
     pub fn game(&self) -> &Game {
         &self.game
     }
 
-    /// The state as a game (a chance node resolved as the real pile says).
+    /// The state as a game (its later draws still wait for chance).
     pub fn into_game(self) -> Game {
         self.game
     }
@@ -386,7 +408,7 @@ impl State {
     pub fn node(&self) -> Node {
         if self.game.is_finished() {
             Node::Terminal
-        } else if self.chance {
+        } else if self.game.chance_due() {
             Node::Chance
         } else {
             Node::Player(self.game.current_player())
@@ -399,98 +421,45 @@ impl State {
     }
 
     /// The tile kinds chance may draw now with their probabilities: every
-    /// remaining tile of the pile's current part (the river first, …) that
-    /// fits somewhere on the board, weighted by count. Sums to 1. Empty if
-    /// this is not a chance node.
+    /// remaining tile of the pile's current part (the river first, …),
+    /// weighted by count, those that fit nowhere included (they are
+    /// discarded and chance acts again). Sums to 1. Empty if this is not a
+    /// chance node.
     pub fn chance_outcomes(&self) -> Vec<(TileIdx, f64)> {
         if !self.is_chance() {
             return Vec::new();
         }
-        let counts = self.candidates();
-        let total: u32 = counts.iter().map(|c| c.1).sum();
-        counts
-            .into_iter()
-            .map(|(t, c)| (t, c as f64 / total as f64))
-            .collect()
+        self.game.chance_outcomes()
     }
 
-    /// Candidate draws with their counts (the hidden drawn tile included).
-    fn candidates(&self) -> Vec<(TileIdx, u32)> {
-        let Some(d) = self.game.drawn else {
-            return Vec::new();
-        };
-        let part = self.game.draw_part(d);
-        let mut counts: BTreeMap<TileIdx, u32> = BTreeMap::new();
-        counts.insert(d, 1);
-        for t in &self.game.pile {
-            if self.game.draw_part(*t) == part {
-                *counts.entry(*t).or_insert(0) += 1;
-            }
-        }
-        let mut probe = self.game.clone();
-        let mut buf = Vec::new();
-        counts
-            .into_iter()
-            .filter(|(t, _)| {
-                if *t == d {
-                    return true;
-                }
-                probe.drawn = Some(*t);
-                probe.legal_actions_into(&mut buf);
-                !buf.is_empty()
-            })
-            .collect()
-    }
-
-    /// Applies a chance outcome: `tile` becomes the drawn tile.
+    /// Applies a chance outcome: a copy of `tile` comes off the pile's
+    /// current part, and is drawn if it fits somewhere (else discarded or
+    /// held as the rules say, and this stays a chance node).
     pub fn apply_chance(&mut self, tile: TileIdx) -> Result<(), ChanceError> {
         if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
-        let name = || self.game.rules.catalog.tile(tile).id.clone();
-        if !self.candidates().iter().any(|c| c.0 == tile) {
-            return Err(ChanceError::NotAnOutcome(name()));
-        }
-        self.swap_drawn(tile);
-        self.chance = false;
-        Ok(())
-    }
-
-    /// Puts a copy of `tile` from the drawn tile's part of the pile in the
-    /// drawn tile's place, and the drawn tile where it was.
-    fn swap_drawn(&mut self, tile: TileIdx) {
-        let Some(d) = self.game.drawn else { return };
-        if d == tile {
-            return;
-        }
-        let part = self.game.draw_part(d);
-        if let Some(i) = self
+        let part = self.game.next_part();
+        let at = self
             .game
             .pile
             .iter()
-            .rposition(|t| *t == tile && self.game.draw_part(*t) == part)
-        {
-            self.game.pile[i] = d;
-            self.game.drawn = Some(tile);
-        }
+            .rposition(|t| *t == tile && Some(self.game.draw_part(*t)) == part)
+            .ok_or_else(|| {
+                ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
+            })?;
+        self.game.take_chance_draw(at);
+        Ok(())
     }
 
     /// Samples a chance outcome with its probability and applies it.
     pub fn apply_random_chance(&mut self, rng: &mut Rng) -> Result<TileIdx, ChanceError> {
-        let c = self.candidates();
-        let total: u32 = c.iter().map(|x| x.1).sum();
-        if !self.is_chance() || total == 0 {
+        if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
-        let mut k = rng.below(total as u64) as u32;
-        for (t, n) in c {
-            if k < n {
-                self.apply_chance(t)?;
-                return Ok(t);
-            }
-            k -= n;
-        }
-        Err(ChanceError::NotChance)
+        let t = sample_draw(&self.game, rng).ok_or(ChanceError::NotChance)?;
+        self.apply_chance(t)?;
+        Ok(t)
     }
 
     /// The current player's legal actions (none at chance or terminal nodes).
@@ -501,7 +470,10 @@ impl State {
         }
     }
 
-    /// Applies a player's action; after a turn the state is a chance node.
+    /// Applies a player's action, one of [`State::legal_actions`] exactly
+    /// (another spelling of a legal action, such as a follower named by
+    /// another place of its feature, is refused); after a turn the state
+    /// is a chance node.
     pub fn apply(&mut self, action: &Action) -> Result<(), crate::IllegalAction> {
         if self.is_chance() {
             return Err(crate::IllegalAction {
@@ -509,15 +481,15 @@ impl State {
                 message: "this is a chance node: apply a chance outcome (the draw) first".into(),
             });
         }
-        let before = self.game.phase;
-        self.game.try_apply(action)?;
-        // A new tile was drawn when the game comes back to the placement
-        // step from any other step (follower, plague, gingerbread, draft),
-        // or when a Half-and-half player chose to draw; not while that
-        // choice is still open.
-        self.chance = (before != Phase::Place || *action == Action::Draw)
-            && self.game.visible_drawn_tile().is_some();
-        Ok(())
+        if !self.legal_actions().contains(action) {
+            // The game's own check says why, if it refuses too.
+            self.game.clone().try_apply(action)?;
+            return Err(crate::IllegalAction {
+                rule: "legal actions",
+                message: "not among the legal actions: name it as the legal list does".into(),
+            });
+        }
+        self.game.try_apply(action)
     }
 
     /// Final (or current) scores, in seat order.
@@ -530,40 +502,35 @@ impl State {
         self.game.returns()
     }
 
-    /// What `player` sees; at a chance node the drawn tile is hidden (it
-    /// counts among the remaining tiles).
+    /// What `player` sees (at a chance node, nothing is drawn).
     pub fn observation(&self, player: Seat) -> Observation {
-        let mut o = self.game.observation(player);
-        if self.is_chance() {
-            if let Some(d) = o.drawn.take() {
-                *o.remaining.entry(d).or_insert(0) += 1;
-                o.tiles_left += 1;
-            }
-        }
-        o
+        self.game.observation(player)
     }
 
     /// A state consistent with what `player` knows, the hidden part
-    /// resampled (at a chance node, the undisclosed drawn tile too).
+    /// resampled (the pile's order, the others' hidden hands).
     pub fn determinize(&self, player: Seat, rng: &mut Rng) -> State {
-        let mut s = State {
+        State {
             game: self.game.determinize(player, rng),
-            chance: self.chance,
-        };
-        if s.is_chance() {
-            let c = s.candidates();
-            let total: u32 = c.iter().map(|x| x.1).sum();
-            let mut k = rng.below(total.max(1) as u64) as u32;
-            for (t, n) in c {
-                if k < n {
-                    s.swap_drawn(t);
-                    break;
-                }
-                k -= n;
-            }
         }
-        s
     }
+}
+
+/// A tile kind of the pile's current part, drawn with its count's weight.
+fn sample_draw(game: &Game, rng: &mut Rng) -> Option<TileIdx> {
+    let part = game.next_part()?;
+    let mut counts: BTreeMap<TileIdx, u64> = BTreeMap::new();
+    for t in game.pile.iter().filter(|t| game.draw_part(**t) == part) {
+        *counts.entry(*t).or_insert(0) += 1;
+    }
+    let mut k = rng.below(counts.values().sum::<u64>().max(1));
+    for (t, n) in counts {
+        if k < n {
+            return Some(t);
+        }
+        k -= n;
+    }
+    None
 }
 
 /// Per-cell planes of the observation tensor, before the follower planes.

@@ -323,10 +323,20 @@ fn state_chance_nodes_draw_the_chosen_tile() {
                         let total: f64 = o.iter().map(|x| x.1).sum();
                         assert!((total - 1.0).abs() < 1e-9);
                         let (t, _) = o[rng.below(o.len() as u64) as usize];
+                        let left = s.game().tiles_left();
                         s.apply_chance(t).expect("outcome");
-                        assert_eq!(s.game().drawn_tile(), Some(t));
-                        assert!(!s.legal_actions().is_empty());
-                        turns += 1;
+                        assert_eq!(s.game().tiles_left() + 1, left);
+                        // Drawn if it fits; else discarded (or held) and
+                        // chance acts again, or play goes on without it.
+                        if s.game().drawn_tile() == Some(t) {
+                            assert!(!s.legal_actions().is_empty());
+                            turns += 1;
+                        } else {
+                            assert!(
+                                s.is_chance() || s.game().drawn_tile().is_none(),
+                                "an outcome that fits nowhere is not drawn"
+                            );
+                        }
                     }
                     Node::Player(_) => {
                         let l = s.legal_actions();

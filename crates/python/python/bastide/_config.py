@@ -40,6 +40,17 @@ def game_kwargs(
 AUTO_MASK = 1 << 20
 
 
+def action_index(action: Any) -> int:
+    """An action id given to an environment's ``step``: an ``int`` or a
+    NumPy integer. Anything else (a string, a float, a bool) is a
+    ``TypeError``, never converted."""
+    import numpy as np
+
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an int, not {type(action).__name__}: {action!r}")
+    return int(action)
+
+
 def action_mode_for(num_actions: int, action_mode: str | None, limit: int) -> str:
     """The action mode: ``"codec"`` (codec indices, a dense mask) or
     ``"legal"`` (the i-th legal action). ``None`` picks codec up to

@@ -27,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 import bastide
-from bastide._config import action_mode_for, game_kwargs, observation_space
+from bastide._config import action_index, action_mode_for, game_kwargs, observation_space
 
 __all__ = ["BastideEnv"]
 
@@ -75,6 +75,8 @@ class BastideEnv(gymnasium.Env):
         super().__init__()
         self._kwargs = game_kwargs(sets, players, config, options, radius)
         self.game = bastide.Game(**self._kwargs, seed=0)
+        #: An illegal action ended the episode: `step` raises until `reset`.
+        self._ended = False
         n = self.game.num_players
         action_mode = action_mode_for(self.game.num_actions, action_mode, bastide.MAX_MASK)
         if not 1 <= max_legal <= 1 << 16:
@@ -120,6 +122,7 @@ class BastideEnv(gymnasium.Env):
         """A new game (seeded from ``seed`` through ``self.np_random``);
         the bots move first if their seats come before the agent's."""
         super().reset(seed=seed)
+        self._ended = False
         rng = self.np_random
         n = self.game.num_players
         if self._seat_arg is None:
@@ -134,13 +137,15 @@ class BastideEnv(gymnasium.Env):
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """The agent's action, then the bots' moves up to the agent's next
         turn. Returns ``(observation, reward, terminated, truncated, info)``."""
-        if self.game.is_terminal:
-            raise bastide.IllegalAction("the game is over: call reset()")
-        a = int(action)
+        if self.game.is_terminal or self._ended:
+            raise bastide.IllegalAction("the episode is over: call reset()")
+        a = action_index(action)
         legal = self.game.legal_actions()
         if self.action_mode == "legal":
             a = legal[a] if 0 <= a < min(len(legal), self._n_actions) else -1
         if a not in legal:
+            # The episode ends here; a further step raises until reset().
+            self._ended = True
             return self._obs(), -1.0, True, False, self._info(illegal=True)
         self.game.apply(a)
         self._play_bots()

@@ -8,13 +8,17 @@ Importing this module registers the game ``python_bastide``:
 
 Chance nodes are the draws: a chance outcome is a tile kind (its catalog
 index, see ``Game.tile_ids``), with probability its count among the tiles
-that may be drawn now and fit somewhere. Player actions are the engine
+of the part of the pile drawn now; one that fits nowhere is discarded and
+chance acts again. The game never reads its seeded pile. Player actions are the engine
 codec's indices (``Game.legal_actions``). Returns are the engine's zero-sum
 win/loss returns, at the end only.
 
-Parameters: ``players`` (2–6), ``sets`` (``"base"``, ``"winter,gingerbread"``
-…), ``seed`` (only what is dealt by the seed rather than drawn: Half-and-half
-hands, Map Chips), ``radius`` (the action and observation window, default
+Parameters: ``players`` (2–6), ``sets`` (``"base"``, ``"winter+gingerbread"``
+…: ``+`` separates the sets, since OpenSpiel's game strings separate
+parameters by commas; a comma is still read, and the game string is
+written with ``+`` so it loads again), ``seed`` (only what is dealt by the
+seed rather than drawn: Half-and-half hands, Map Chips), ``radius`` (the
+action and observation window, default
 30), ``action_mode`` (``"codec"``: action ids are codec indices;
 ``"legal"``: id ``i`` is the ``i``-th legal action, of at most
 ``max_legal``, default 4096; ``"auto"``, the default: codec unless the
@@ -77,6 +81,9 @@ class BastideGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
+        # The game string separates parameters by commas: the sets are
+        # written with `+`, so that `load_game(str(game))` is this game.
+        p["sets"] = "+".join(s.strip() for s in str(p["sets"]).replace(",", "+").split("+"))
         self._kwargs: dict[str, Any] = {
             "sets": str(p["sets"]),
             "players": int(p["players"]),
@@ -115,7 +122,10 @@ class BastideGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BastideObserver:
-        """The observer of the engine's observation tensor."""
+        """The observer of the engine's observation tensor. There is no
+        information state (perfect recall): asking for one raises."""
+        if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
+            raise _NO_INFOSTATE
         return BastideObserver(self._probe, params)
 
 
@@ -172,9 +182,35 @@ class BastideState(pyspiel.State):
         """Zero-sum win/loss returns (zeros while the game runs)."""
         return self.game_state.returns()
 
+    def information_state_string(self, player: int | None = None) -> str:
+        """Refused: the game provides no information state."""
+        raise _NO_INFOSTATE
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Refused: the game provides no information state."""
+        raise _NO_INFOSTATE
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Refused: the engine does not undo; clone the state before the
+        action instead."""
+        raise NotImplementedError(
+            "Bastide does not undo actions: clone() the state before applying one"
+        )
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BastideState:
+        """A state consistent with everything ``player_id`` knows, the
+        hidden part resampled (the engine's determinization: the pile's
+        order, the other seats' face-down halves and chips), seeded by one
+        call of ``probability_sampler`` (a uniform number in [0, 1))."""
+        if self.game_state.is_terminal:
+            return self.clone()
+        seed = int(float(probability_sampler()) * 2**63) % 2**63
+        s = self.clone()
+        s.game_state = self.game_state.determinize(player_id, seed)
+        return s
+
     def __str__(self) -> str:
-        g = self.game_state
-        return f"moves {g.move_number}, phase {g.phase}, scores {g.scores()}"
+        return _board_text(self.game_state, None)
 
 
 class BastideObserver:
@@ -200,9 +236,50 @@ class BastideObserver:
         self.dict["globals"][:] = glob
 
     def string_from(self, state: BastideState, player: int) -> str:
-        """A short public summary (scores and phase) from ``player``'s seat."""
-        g = state.game_state
-        return f"p{player} moves {g.move_number} phase {g.phase} scores {g.scores()}"
+        """What ``player`` sees, in a few lines: the step, scores, supplies
+        and tiles left, the drawn tile, the board and the followers."""
+        return _board_text(state.game_state, player)
+
+
+_NO_INFOSTATE = pyspiel.SpielError(
+    "python_bastide provides no information state (string or tensor): "
+    "use the observation (observation_string / observation_tensor)"
+)
+
+
+def _board_text(g: bastide.Game, player: int | None) -> str:
+    """A few lines: the node, scores, supplies and tiles left, the drawn
+    tile, the pieces on the board (``tile@x,y/r``) and the followers, as
+    ``player`` (or seat 0 for the state's string) sees them."""
+    v = g.view(0 if player is None else player)
+    if g.is_terminal:
+        node = "game over"
+    elif g.is_chance:
+        node = "chance: the draw"
+    else:
+        node = f"seat {g.current_player} to act, step {g.phase}"
+    who = "" if player is None else f"seat {player} sees: "
+    drawn = v.get("drawn")
+    lines = [
+        f"{who}{node}; move {g.move_number}",
+        f"scores {v['scores']}, supplies {v['supply']}, tiles left {v['tiles_left']}"
+        + (f", drawn {drawn}" if drawn else ""),
+        "board: "
+        + " ".join(
+            f"{p['tile']}@{p['x']},{p['y']}/{p['rotation']}"
+            + (f"{p['corner']}" if p.get("corner") else "")
+            for p in v["board"]
+        ),
+    ]
+    followers = v.get("followers") or []
+    if followers:
+        lines.append("followers: " + " ".join(_follower_text(f) for f in followers))
+    return "\n".join(lines)
+
+
+def _follower_text(f: dict[str, Any]) -> str:
+    at = f.get("x", "?"), f.get("y", "?")
+    return f"p{f.get('seat', '?')}@{at[0]},{at[1]}{f.get('place', '')}"
 
 
 pyspiel.register_game(_GAME_TYPE, BastideGame)

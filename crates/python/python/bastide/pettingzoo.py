@@ -50,7 +50,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 import bastide
-from bastide._config import action_mode_for, game_kwargs, observation_space
+from bastide._config import action_index, action_mode_for, game_kwargs, observation_space
 
 __all__ = ["env", "raw_env", "MAX_LEGAL"]
 
@@ -238,7 +238,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             return
         if action is None:
             raise bastide.IllegalAction(f"{agent} must act: None is for agents that are done")
-        a = int(action)
+        a = action_index(action)
         if self._legal_mode:
             if not 0 <= a < min(len(self._legal), self._n_actions):
                 raise bastide.IllegalAction(

@@ -1,0 +1,249 @@
+//! Explicit chance never reads the seeded pile: two explicit-chance games
+//! that differ only in their seed, fed the same chance outcomes and the same
+//! actions, give every seat the same observation, observation tensor, JSON
+//! view, legal actions, tiles left and returns at every step; and a live
+//! game is the game its own record replays (the chance outcomes as the
+//! record's deck). Random games of every expansion alone and of the
+//! combinations that meet in the hooks (issue 42).
+
+use bastide_engine::openspiel::{ActionCodec, Node, State};
+use bastide_engine::record::{ActionJson, Record, FORMAT};
+use bastide_engine::rng::Rng;
+use bastide_engine::{Action, Game, GameConfig, Seat, TileIdx};
+
+/// Every expansion alone and the combinations that meet in the hooks.
+const COMBOS: &[(&str, &[&str])] = &[
+    ("base", &[]),
+    ("winter", &[]),
+    ("base", &["river1"]),
+    ("base", &["river2"]),
+    ("base", &["river20"]),
+    ("base", &["river1", "cutcassonne"]),
+    ("base", &["river1", "river2"]),
+    ("base", &["halfsies1"]),
+    ("base", &["halfsies1", "halfsies2"]),
+    ("base", &["plague"]),
+    ("winter", &["gingerbread"]),
+    ("base", &["inns-cathedrals"]),
+    ("base", &["river1", "halfsies1"]),
+    ("base", &["plague", "halfsies1", "halfsies2"]),
+    ("winter", &["plague", "gingerbread", "river2", "halfsies1"]),
+    (
+        "base",
+        &["inns-cathedrals", "river2", "plague", "halfsies2"],
+    ),
+];
+
+/// The hands Half-and-half deals from the seed, fixed so that two seeds
+/// deal the same ones (the deal is not a chance node).
+fn config(players: usize, seed: u64, base: &str, exps: &[&str]) -> GameConfig {
+    let mut c = GameConfig::new(players, seed);
+    c.base = base.to_string();
+    c.expansions = exps.iter().map(|s| s.to_string()).collect();
+    if exps.iter().any(|e| e.starts_with("halfsies")) {
+        let set = exps.iter().find(|e| e.starts_with("halfsies")).copied();
+        let prefix = set.unwrap_or("halfsies1");
+        let ids = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"];
+        c.hands = Some(
+            (0..players)
+                .map(|p| {
+                    (0..2)
+                        .map(|k| format!("{prefix}/{}", ids[(2 * p + k) % ids.len()]))
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+    c
+}
+
+/// Checks that every seat sees the same in both games.
+fn same_for_every_seat(a: &State, b: &State, codec: &ActionCodec, at: &str) {
+    assert_eq!(a.node(), b.node(), "node, {at}");
+    assert_eq!(a.chance_outcomes(), b.chance_outcomes(), "chance, {at}");
+    assert_eq!(a.legal_actions(), b.legal_actions(), "legal, {at}");
+    assert_eq!(a.returns(), b.returns(), "returns, {at}");
+    assert_eq!(
+        a.game().tiles_left(),
+        b.game().tiles_left(),
+        "tiles left, {at}"
+    );
+    for seat in a.game().seats() {
+        assert_eq!(
+            a.observation(seat),
+            b.observation(seat),
+            "observation, {at}"
+        );
+        assert_eq!(
+            codec.state_tensor(a, seat),
+            codec.state_tensor(b, seat),
+            "tensor, {at}"
+        );
+        assert_eq!(
+            a.game().view_json(seat),
+            b.game().view_json(seat),
+            "view, {at}"
+        );
+    }
+}
+
+/// One step of both games: the same chance outcome or the same action.
+enum Step {
+    Chance(TileIdx),
+    Act(Action),
+}
+
+fn pick(s: &State, rng: &mut Rng) -> Option<Step> {
+    match s.node() {
+        Node::Terminal => None,
+        Node::Chance => {
+            let o = s.chance_outcomes();
+            let total: f64 = o.iter().map(|x| x.1).sum();
+            assert!((total - 1.0).abs() < 1e-9, "chance sums to {total}");
+            // Now and then a tile that fits nowhere, if there is one, so
+            // that discards are tried often.
+            if rng.below(2) == 0 {
+                let unplaceable = o.iter().map(|x| x.0).find(|t| {
+                    let mut probe = s.clone();
+                    probe.apply_chance(*t).is_ok() && probe.is_chance()
+                });
+                if let Some(t) = unplaceable {
+                    return Some(Step::Chance(t));
+                }
+            }
+            Some(Step::Chance(o[rng.below(o.len() as u64) as usize].0))
+        }
+        Node::Player(_) => {
+            let l = s.legal_actions();
+            assert!(!l.is_empty(), "a player node with no legal action");
+            Some(Step::Act(l[rng.below(l.len() as u64) as usize]))
+        }
+    }
+}
+
+/// The record of a live explicit game: its configuration with the chance
+/// outcomes (after any start tile a map took) as the deck, its actions.
+fn record_of(s: &State, draws: &[TileIdx], actions: &[Action]) -> Record {
+    let cat = s.game().catalog();
+    let mut config = s.game().config().clone();
+    let starts = s
+        .game()
+        .board()
+        .pieces()
+        .iter()
+        .skip(1)
+        .take(usize::from(config.map.is_some()));
+    let deck = starts
+        .map(|p| p.tile)
+        .chain(draws.iter().copied())
+        .map(|t| cat.tile(t).id.clone())
+        .collect();
+    config.deck = Some(deck);
+    Record {
+        format: FORMAT,
+        config,
+        actions: actions
+            .iter()
+            .map(|a| ActionJson::from_action(a, cat))
+            .collect(),
+    }
+}
+
+/// The observations of every seat of a game.
+fn observed(g: &Game) -> Vec<bastide_engine::openspiel::Observation> {
+    g.seats().map(|s| g.observation(s)).collect()
+}
+
+#[test]
+fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
+    let codec = ActionCodec::default();
+    let mut steps = 0usize;
+    let mut discarded = 0usize;
+    for (n, (base, exps)) in COMBOS.iter().enumerate() {
+        for game in 0..3u64 {
+            let players = 2 + ((game as usize + n) % 3);
+            let mut a = State::new(config(players, 3 + game, base, exps)).expect("config");
+            let mut b = State::new(config(players, 82 + 7 * game, base, exps)).expect("config");
+            let mut rng = Rng::new(1000 * n as u64 + game);
+            let mut draws = Vec::new();
+            let mut actions = Vec::new();
+            let mut i = 0usize;
+            loop {
+                let at = format!("{base}+{} game {game} step {i}", exps.join("+"));
+                same_for_every_seat(&a, &b, &codec, &at);
+                let Some(step) = pick(&a, &mut rng) else {
+                    break;
+                };
+                match step {
+                    Step::Chance(t) => {
+                        let left = a.game().tiles_left();
+                        a.apply_chance(t).expect("outcome");
+                        b.apply_chance(t).expect("outcome");
+                        assert_eq!(a.game().tiles_left() + 1, left, "one tile drawn, {at}");
+                        if a.is_chance() {
+                            discarded += 1;
+                        }
+                        draws.push(t);
+                    }
+                    Step::Act(x) => {
+                        // Only a chance outcome moves the counts.
+                        let left = a.game().tiles_left();
+                        a.apply(&x).expect("legal");
+                        b.apply(&x).expect("legal");
+                        assert_eq!(a.game().tiles_left(), left, "{x:?} moved the pile, {at}");
+                        actions.push(x);
+                        // A live game is its own record replayed (checked
+                        // now and then: a replay costs the whole game).
+                        if actions.len() % 8 != 0 && !a.game().is_finished() {
+                            i += 1;
+                            steps += 1;
+                            continue;
+                        }
+                        let replayed = record_of(&a, &draws, &actions)
+                            .replay()
+                            .unwrap_or_else(|e| panic!("replay, {at}: {e}"));
+                        if !a.is_chance() {
+                            assert_eq!(observed(&replayed), observed(a.game()), "replay, {at}");
+                        }
+                    }
+                }
+                i += 1;
+                steps += 1;
+            }
+            assert!(a.game().is_finished(), "finished");
+            let r = a.returns();
+            assert!(r.iter().sum::<f64>().abs() < 1e-9);
+        }
+    }
+    assert!(steps > 5000, "only {steps} steps");
+    // Draws that fit nowhere go through chance too.
+    assert!(discarded > 0, "no chance outcome was discarded");
+}
+
+#[test]
+fn the_seat_to_choose_a_half_or_the_draw_chooses_before_chance() {
+    let mut s = State::new(config(2, 3, "base", &["halfsies1"])).expect("config");
+    let mut rng = Rng::new(5);
+    let mut choices = 0;
+    while let Some(step) = pick(&s, &mut rng) {
+        if let Node::Player(seat) = s.node() {
+            let l = s.legal_actions();
+            if l.contains(&Action::Draw) {
+                choices += 1;
+                // Nothing is drawn while the seat chooses.
+                assert_eq!(s.game().drawn_tile(), None);
+                assert_eq!(s.observation(seat).drawn, None);
+                let mut t = s.clone();
+                t.apply(&Action::Draw).expect("draw");
+                assert_eq!(t.node(), Node::Chance);
+                assert_eq!(t.game().tiles_left(), s.game().tiles_left());
+            }
+        }
+        match step {
+            Step::Chance(t) => s.apply_chance(t).expect("outcome"),
+            Step::Act(x) => s.apply(&x).expect("legal"),
+        }
+    }
+    assert!(choices > 3, "only {choices} choices");
+    let _ = Seat::new(0);
+}
