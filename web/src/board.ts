@@ -20,7 +20,7 @@ import { isObject, type Json } from './json';
 import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
-import { halfPolygon, type CellRef, type Mark } from './picks';
+import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
@@ -51,6 +51,8 @@ export interface BoardModel {
   highlight: Pt[];
   /** The expansion actions lit on the board (src/picks.ts): flea targets, flights, trades. */
   marks: Mark[];
+  /** The gingerbread man's cities with their tiles (lit; a click on one of their tiles moves him there). */
+  cities?: CityArea[];
   /** The game version shown, set on the SVG once drawn (tests wait for it). */
   version: number;
 }
@@ -300,7 +302,7 @@ export class Board {
     v.addEventListener('click', (e) => {
       if (this.drag?.moved) return;
       const t = e.target;
-      if (t instanceof Element && t.closest('.mark, .spot, .target, .chip-popover')) return;
+      if (t instanceof Element && t.closest('.mark, .mark-city, .spot, .target, .chip-popover')) return;
       this.handlers.onBackground?.();
     });
   }
@@ -528,7 +530,7 @@ export class Board {
     });
     this.drawTokens(m.view.extras);
     // Marks first: a tile lit for a flea lies under the follower spots on it.
-    this.drawMarks(m.marks, m.view);
+    this.drawMarks(m.marks, m.view, m.cities ?? []);
     for (const t of m.targets) {
       const label = describeAction(t);
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
@@ -666,7 +668,7 @@ export class Board {
    * follower that may flee and a disc at each of its destinations, a
    * Chumak square one may trade on and, at the chosen square, its chips.
    */
-  private drawMarks(marks: Mark[], view: View): void {
+  private drawMarks(marks: Mark[], view: View, cities: CityArea[]): void {
     const g = this.layers.targets;
     const wire = (node: SVGElement | HTMLElement, mk: Mark): void => {
       node.addEventListener('click', (e) => { e.stopPropagation(); this.handlers.onMark?.(mk); });
@@ -708,8 +710,38 @@ export class Board {
         case 'trade-chips':
           chips.push(mk);
           break;
+        case 'ginger-city': {
+          const at = spotPoint(mk.ref, view.board, this.layouts);
+          if (!at) break;
+          const node = el('g', { class: 'mark mark-ginger', 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y }, g);
+          el('circle', { cx: at.x, cy: at.y, r: 15, class: 'mark-ginger-disc' }, node);
+          el('text', { x: at.x, y: at.y + 5, 'text-anchor': 'middle', class: 'mark-ginger-text', 'aria-hidden': 'true' }, node).textContent = 'G';
+          button(node, mk);
+          break;
+        }
       }
     }
+    // Under the discs, every tile of each lit city: a click on any of them chooses the city (the one nearest where two share a tile).
+    const lit = new Set<string>();
+    const spotCells = (r: FeatureRef): Pt | null => {
+      const p = spotPoint(r, view.board, this.layouts);
+      return p ? { x: p.x / CELL, y: p.y / CELL } : null;
+    };
+    for (const c of cities) {
+      for (const [x, y] of [...c.cells, [c.mark.ref.x, c.mark.ref.y] as [number, number]]) {
+        if (lit.has(`${x},${y}`)) continue;
+        lit.add(`${x},${y}`);
+        const r = el('rect', { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: 'mark-city', 'data-x': x, 'data-y': y, 'aria-hidden': 'true' }, g);
+        r.addEventListener('click', (e) => {
+          e.stopPropagation();
+          const w = this.worldAt(this.local(e));
+          const hit = cityAt(cities, { x: w.x / CELL, y: w.y / CELL }, spotCells);
+          if (hit) this.handlers.onMark?.(hit.mark);
+        });
+      }
+    }
+    // The discs above the tiles.
+    for (const d of g.querySelectorAll('.mark-ginger')) g.appendChild(d);
     this.popover?.node.remove();
     this.popover = null;
     const first = chips[0];

@@ -16,7 +16,7 @@ import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
-import { boardMarks, choose, keepPick, onBoard, type Mark, type Pick } from './picks';
+import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
 import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
@@ -29,9 +29,9 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
   return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
 }
 
-/** The actions drawn as follower spots on the board: the followers of the chosen figure, the gingerbread man's moves (flights, fleas and trades are marks: src/picks.ts). */
+/** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread');
+  return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
 }
 
 /** The tiles the player may place now (the drawn one, halves from the hand). */
@@ -173,6 +173,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const early = earlyTiles(game);
   if (early) board.preload(early);
 
+  // The tiles of each city the gingerbread man may go to, asked of the server once per version (the board lights them).
+  const cityCells = new Map<string, [number, number][]>();
+  const citiesFor = (marks: Mark[], version: number): CityArea[] => marks.flatMap((m): CityArea[] => {
+    if (m.kind !== 'ginger-city') return [];
+    const key = `${version} ${refKey(m.ref)}`;
+    const cells = cityCells.get(key);
+    if (!cells) {
+      cityCells.set(key, []);
+      featureInfo(game, m.ref).then((f) => { cityCells.set(key, f.cells); if (state?.version === version) draw(); }).catch(() => undefined);
+    }
+    return [{ mark: m, cells: cells ?? [] }];
+  });
   const squareName = (x: number, y: number): string => {
     const c = map?.chumak.find((q) => q.x === x && q.y === y);
     return c ? `the Chumak square ${c.name}` : `the Chumak square at (${x}, ${y})`;
@@ -217,7 +229,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       // While a flight, a flea's move or a trade is half made, only what completes it is lit.
       const spots = ui.pick ? [] : spotsFor(s.legal, ui.figure);
       const marks = ui.pending ? [] : boardMarks(s.legal, ui.pick, squareName);
-      void board.render({ view, map, targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
+      void board.render({ view, map, cities: citiesFor(marks, s.version), targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
@@ -283,10 +295,17 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
           ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === ui.figure), onclick: () => chooseFigure(f) },
             figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
     }
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && !onBoard(a));
+    const draft = draftTiles(s.legal);
+    if (draft.length > 0) {
+      // The Half-and-half draft: the halves in the pool as pictures, one click takes one.
+      panels.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
+        h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => send(d.action) },
+          h('img', { src: tileUrl(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+    }
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !onBoard(a));
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
-        ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
+        ...steps.map((a) => h('button', { id: a.kind === 'pass' || a.kind === 'draw' ? a.kind : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
       // The keyboard and screen-reader path to every legal action, in words;

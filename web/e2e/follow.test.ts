@@ -1,0 +1,81 @@
+// End-to-end: the table a player can follow — the gingerbread man moved by
+// clicking his city, each player's last tile outlined, scores shown where
+// they happen, the move history after a reload, clocks chosen in the lobby
+// and counting down, the lobby's presets, a bot's "thinking".
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { serverAndBrowser, startedGame } from './harness';
+import { status, waitForChange } from './table';
+
+const env = serverAndBrowser();
+
+/** Waits until it is this seat's turn with its board drawn (null: the game is over). */
+async function myTurn(page: Page): Promise<{ version: number } | null> {
+  for (;;) {
+    const s = await status(page);
+    if (s.status !== 'playing') return null;
+    if (s.mine) {
+      // Only on one's own turn: no newer update can take over the drawing of this version.
+      await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+      return { version: s.version };
+    }
+    await page.waitForFunction((v) => {
+      const e = document.querySelector('#status');
+      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
+    }, s.version, { timeout: 30_000 });
+  }
+}
+
+/** Places a tile on its first lit cell and confirms. */
+async function place(page: Page): Promise<void> {
+  await page.locator('.target').first().click();
+  await page.locator('.preview').waitFor();
+  await page.click('#confirm');
+}
+
+test('the gingerbread man moves to a city clicked on the board', { timeout: 90_000 }, async () => {
+  const { server, browser } = env;
+  // A gingerbread tile first: after its turn the player moves him (three separate caps on tile B).
+  const deck = ['gingerbread/B', 'winter/D', 'winter/G', 'winter/E', 'winter/U'];
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'], deck, seed: 5 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  let moved = false;
+  for (let guard = 0; guard < 12 && !moved; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    if (await page.locator('.mark-ginger').count() > 0) {
+      // His cities: their tiles lit, a disc on each; nothing else offered on the board.
+      await page.locator('.mark-city').first().waitFor();
+      assert.equal(await page.locator('#choices [data-kind="gingerbread"]').count(), 0, 'no gingerbread buttons in the panel');
+      const cell = page.locator('.mark-city').last();
+      const [x, y] = [Number(await cell.getAttribute('data-x')), Number(await cell.getAttribute('data-y'))];
+      await cell.click();
+      await waitForChange(page, turn.version);
+      // The move sent was to the city whose tiles hold the cell clicked.
+      const cells = await page.evaluate(async (game) => {
+        const record = await (await fetch(`/api/games/${game}/record`)).json() as { actions: Record<string, { x: number; y: number; place: string }>[] };
+        const move = record.actions.map((a) => a.gingerbread).filter((g) => g !== undefined).pop();
+        if (!move) return null;
+        const f = await (await fetch(`/api/games/${game}/feature?x=${move.x}&y=${move.y}&place=${move.place}`)).json() as { cells: [number, number][] };
+        return f.cells;
+      }, id);
+      assert.ok(cells, 'a gingerbread move is in the record');
+      assert.ok(cells.some(([cx, cy]) => cx === x && cy === y), `he went to the city clicked (${x}, ${y}): ${JSON.stringify(cells)}`);
+      moved = true;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+      await waitForChange(page, turn.version);
+    } else if (await page.locator('#pass').count() > 0) {
+      await page.click('#pass');
+      await waitForChange(page, turn.version);
+    } else {
+      break;
+    }
+  }
+  assert.ok(moved, 'a gingerbread move was offered and made on the board');
+  assert.equal(await page.locator('#legal-list[open]').count(), 0, 'the list of legal actions stayed closed');
+  await page.close();
+});
