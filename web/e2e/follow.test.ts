@@ -79,3 +79,40 @@ test('the gingerbread man moves to a city clicked on the board', { timeout: 90_0
   assert.equal(await page.locator('#legal-list[open]').count(), 0, 'the list of legal actions stayed closed');
   await page.close();
 });
+
+test('each player\'s last tile is outlined in their colour, and the move history survives a reload', { timeout: 90_000 }, async () => {
+  const { server, browser } = env;
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], seed: 11 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  let mine: string | null = null;
+  for (let guard = 0; guard < 20; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    if (await page.locator('.target').count() > 0) {
+      if (mine !== null) break;
+      const t = page.locator('.target').first();
+      mine = `${await t.getAttribute('data-x')},${await t.getAttribute('data-y')}`;
+      await place(page);
+    } else {
+      await page.click('#pass');
+    }
+    await waitForChange(page, turn.version);
+  }
+  assert.ok(mine, 'a tile was placed');
+  // Back at this seat's turn: both seats have placed a tile.
+  await page.locator('.last-tile[data-seat="1"]').waitFor();
+  assert.equal(await page.locator('.last-tile[data-seat="0"]').getAttribute('data-cell'), mine, 'the own last tile is outlined');
+  assert.equal(await page.locator('.last-tile[data-seat="0"]').getAttribute('stroke'), '#D55E00', "in RED's colour");
+  assert.equal(await page.locator('.last-tile[data-seat="1"]').getAttribute('stroke'), '#0072B2', "the bot's in BLUE's");
+  const before = await page.locator('#moves li').count();
+  assert.ok(before >= 3, `the moves are listed (${before})`);
+  // A reload: the history comes back from the server's log, and so do the outlines.
+  await page.reload();
+  await page.locator('#moves li').first().waitFor();
+  const s = await status(page);
+  await page.waitForFunction((n) => document.querySelectorAll('#moves li').length >= n, Math.min(s.version, 80));
+  assert.equal(await page.locator('.last-tile[data-seat="0"]').getAttribute('data-cell'), mine, 'the outline survives the reload');
+  assert.match(await page.locator('#moves li').last().innerText(), /RED: Place tile/);
+  await page.close();
+});

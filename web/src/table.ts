@@ -12,6 +12,7 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
+import { fetchHistory, gains, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
@@ -67,7 +68,7 @@ export function featureText(f: FeatureInfo, players: string[]): string {
   return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
 }
 
-const MOVES_SHOWN = 40;
+const MOVES_SHOWN = 80;
 
 /** A move in the log: who did what, a follower with its picture (the large one bigger); a follower's move highlights its feature. */
 export function moveText(m: LogEntry, players: string[]): string {
@@ -111,6 +112,19 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
   const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null, listOpen: false };
+  // The moves before this page opened, from the server's log (src/follow.ts): the history survives a reload.
+  let history: LogEntry[] = [];
+  // "+N" at the seat panels for a moment after a score.
+  let seatGains = new Map<number, number>();
+  let gainTimer: number | undefined;
+  const showGains = (gs: Gain[]): void => {
+    if (gs.length === 0 || !state) return;
+    const players = state.players;
+    board.flash(gs.filter((g) => g.x !== null && g.y !== null).map((g) => ({ x: g.x ?? 0, y: g.y ?? 0, text: `+${g.points}`, colour: playerColour(players[g.seat] ?? '', g.seat), seat: g.seat })));
+    seatGains = gainsBySeat(gs);
+    window.clearTimeout(gainTimer);
+    gainTimer = window.setTimeout(() => { seatGains = new Map(); draw(); }, 2600);
+  };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -229,7 +243,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       // While a flight, a flea's move or a trade is half made, only what completes it is lit.
       const spots = ui.pick ? [] : spotsFor(s.legal, ui.figure);
       const marks = ui.pending ? [] : boardMarks(s.legal, ui.pick, squareName);
-      void board.render({ view, map, cities: citiesFor(marks, s.version), targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
+      const lasts = lastTiles(mergeLog(history, s.log)).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
+      void board.render({ view, map, lastTiles: lasts, cities: citiesFor(marks, s.version), targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
@@ -243,6 +258,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
+        seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
         h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
@@ -317,9 +333,10 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const events = scoringEvents(view?.events ?? []);
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
-    if (s.log.length > 0) {
-      panels.push(h('section', { class: 'panel' }, h('h2', {}, 'Moves since this page opened'), h('ol', { class: 'log moves', 'aria-label': 'Moves since this page opened', reversed: true },
-        ...s.log.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
+    const moves = mergeLog(history, s.log);
+    if (moves.length > 0) {
+      panels.push(h('section', { class: 'panel', id: 'moves' }, h('h2', {}, `Moves (${moves.length})`), h('ol', { class: 'log moves', 'aria-label': 'Moves, newest first', reversed: true },
+        ...moves.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
@@ -414,6 +431,13 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     needMap();
     if (before?.version !== state?.version) ui.highlight = [];
+    // A move seen live that scored: "+N" over its feature and at the seat.
+    if (m.type === 'played' && state && before && state.version === m.version && before.version === m.version - 1) {
+      const entry = state.log[state.log.length - 1];
+      const all = mergeLog(history, state.log);
+      const placed = [...all].reverse().find((e) => e.action.kind === 'place');
+      if (entry) showGains(gains(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null));
+    }
     draw();
   }, (c) => { conn = c; draw(); });
   if (page) {
@@ -421,6 +445,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     needMap();
   }
   let socket: Connection = open();
+  void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } });
 
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;
@@ -444,5 +469,5 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   };
   document.addEventListener('keydown', keys);
   draw();
-  return () => { document.removeEventListener('keydown', keys); socket.close(); };
+  return () => { document.removeEventListener('keydown', keys); window.clearTimeout(gainTimer); socket.close(); };
 }
