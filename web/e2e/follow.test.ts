@@ -116,3 +116,28 @@ test('each player\'s last tile is outlined in their colour, and the move history
   assert.match(await page.locator('#moves li').last().innerText(), /RED: Place tile/);
   await page.close();
 });
+
+test('a time control chosen in the lobby: the clock of the seat to act counts down at the table', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  await page.selectOption('#time-control', 'blitz');
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const summary = await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string };
+  assert.equal(summary.status, 'playing');
+  // The person's turn first: their clock runs, from 3 minutes down.
+  const running = page.locator('.clock.clock-running[data-seat="0"]');
+  await running.waitFor();
+  const first = Number(await running.getAttribute('data-ms'));
+  assert.ok(first > 170_000 && first <= 180_000, `about 3 minutes left: ${first}`);
+  assert.match(await running.innerText(), /^2:5\d$|^3:00$/);
+  await page.waitForTimeout(1200);
+  const later = Number(await running.getAttribute('data-ms'));
+  assert.ok(later < first - 800, `it counts down: ${first} → ${later}`);
+  // The bot's seat shows its time standing still.
+  assert.equal(await page.locator('.clock[data-seat="1"]').innerText(), '3:00');
+  assert.equal(await page.locator('.clock.clock-low').count(), 0, 'no low-time warning with minutes left');
+  await page.close();
+});

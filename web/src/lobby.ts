@@ -5,6 +5,7 @@ import { GameSummary, createGame, listGames, startGame, type Created } from './a
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
 import { saveInvite, saveToken } from './tokens';
+import { TIME_CONTROLS, clockRequest } from './clock';
 
 const EXPANSIONS: [string, string][] = [
   ['river1', 'River I'], ['river2', 'River II'], ['river20', 'River (20th anniversary)'], ['cutcassonne', 'CutCassonne'],
@@ -50,6 +51,9 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const exps = EXPANSIONS.map(([id, name]) => h('label', {}, h('input', { type: 'checkbox', value: id, name: 'expansion' }), ` ${name} `));
   const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
   const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
+  // The time control (the server's clocks, for the people; bots have their own budget).
+  const time = h('select', { id: 'time-control', 'aria-label': 'Time control' }, ...TIME_CONTROLS.map((t) => h('option', { value: t.id }, t.label)));
+  const onTimeout = h('select', { id: 'on-timeout', 'aria-label': 'When a person runs out of time' }, h('option', { value: 'lose' }, 'loses the game'), h('option', { value: 'bot' }, 'a bot plays on'));
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
@@ -60,7 +64,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
-      const g = await createGame(config, seats);
+      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value));
       // The creator plays the first person's seat.
       await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
@@ -86,6 +90,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
       h('h1', {}, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Sets'), base, h('br'), ...exps),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
+      h('fieldset', {}, h('legend', {}, 'Time'), h('label', {}, 'Clock ', time), ' ', h('label', {}, 'Out of time: ', onTimeout)),
       h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
       h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
     h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));

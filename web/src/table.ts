@@ -12,6 +12,7 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
+import { formatClock, seatClocks } from './clock';
 import { fetchHistory, gains, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
@@ -226,6 +227,26 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     draw();
     if (ui.pending) (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus();
   };
+  // A timed game's clock at each seat (src/clock.ts), counting down for the seat to act; the ticker below rewrites only these.
+  const clockSpan = (s: GameState, seat: number): HTMLElement | null => {
+    if (!s.clock) return null;
+    const c = seatClocks(s.clock, s.players.length, Date.now())[seat];
+    if (!c || (c.ms === null && !c.running)) return null;
+    const running = c.running && s.status === 'playing';
+    return h('span', { class: `clock${running ? ' clock-running' : ''}${running && c.low ? ' clock-low' : ''}`, 'data-seat': seat, 'data-ms': c.ms ?? '', role: 'timer', 'aria-label': `${s.players[seat] ?? ''}'s time: ${formatClock(c.ms ?? 0)}` }, formatClock(c.ms ?? 0));
+  };
+  const tick = window.setInterval(() => {
+    const s = state;
+    if (!s?.clock || s.status !== 'playing') return;
+    for (const c of seatClocks(s.clock, s.players.length, Date.now())) {
+      if (!c.running || c.ms === null) continue;
+      const span = side.querySelector(`.clock[data-seat="${c.seat}"]`);
+      if (!(span instanceof HTMLElement)) continue;
+      span.textContent = formatClock(c.ms);
+      span.dataset.ms = String(c.ms);
+      span.classList.toggle('clock-low', c.low);
+    }
+  }, 200);
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -258,6 +279,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
+        clockSpan(s, i),
         seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
         h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
@@ -271,6 +293,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    if (s.timeout !== null) panels.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
     const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
     const pickTile = (t: string): void => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); (side.querySelector(`.hand button[data-tile="${CSS.escape(t)}"]`) as HTMLButtonElement | null)?.focus(); };
@@ -469,5 +492,5 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   };
   document.addEventListener('keydown', keys);
   draw();
-  return () => { document.removeEventListener('keydown', keys); window.clearTimeout(gainTimer); socket.close(); };
+  return () => { document.removeEventListener('keydown', keys); window.clearTimeout(gainTimer); window.clearInterval(tick); socket.close(); };
 }
