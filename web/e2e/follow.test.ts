@@ -141,3 +141,29 @@ test('a time control chosen in the lobby: the clock of the seat to act counts do
   assert.equal(await page.locator('.clock.clock-low').count(), 0, 'no low-time warning with minutes left');
   await page.close();
 });
+
+test('a lobby preset chooses the sets, says what they are, and the game is created with them', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  // Every expansion has its sentence.
+  assert.ok((await page.locator('.sets .set .set-about').count()) >= 10);
+  await page.click('#preset-winter-gingerbread');
+  assert.match(await page.locator('#preset-about').innerText(), /gingerbread man/i);
+  assert.equal(await page.locator('#base').inputValue(), 'winter');
+  assert.equal(await page.locator('input[value="gingerbread"]').isChecked(), true);
+  assert.equal(await page.locator('input[value="plague"]').isChecked(), false);
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { config: { base: string; expansions: string[] } };
+  assert.equal(g.config.base, 'winter');
+  assert.deepEqual(g.config.expansions, ['gingerbread']);
+  // Another preset replaces the choice.
+  await page.goto(`${server.url}/`);
+  await page.click('#preset-ukraine');
+  assert.equal(await page.locator('#base').inputValue(), 'base');
+  assert.equal(await page.locator('input[value="map-chips"]').isChecked(), true);
+  assert.equal(await page.locator('input[value="gingerbread"]').isChecked(), false);
+  await page.close();
+});
