@@ -167,3 +167,24 @@ test('a lobby preset chooses the sets, says what they are, and the game is creat
   assert.equal(await page.locator('input[value="gingerbread"]').isChecked(), false);
   await page.close();
 });
+
+test('a bot choosing its move shows as thinking at its seat', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  // A searching bot takes a while over its move (the server bounds it).
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], seed: 4 }, ['human', 'mcts:2000']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  const turn = await myTurn(page);
+  assert.ok(turn);
+  assert.equal(await page.locator('.thinking').count(), 0, 'nobody thinks on the person\'s turn');
+  await place(page);
+  await waitForChange(page, turn.version);
+  const s = await status(page);
+  if (s.mine) await page.click('#pass');
+  await page.locator('.thinking[data-seat="1"]').waitFor({ timeout: 5000 });
+  assert.match(await page.locator('#status').innerText(), /BLUE \(mcts:2000\) is thinking/);
+  // Its move made, the person is to act again and the bot has stopped thinking.
+  await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-mine') === 'true', undefined, { timeout: 30_000 });
+  assert.equal(await page.locator('.thinking').count(), 0);
+  await page.close();
+});

@@ -85,3 +85,14 @@ export function fetchHistory(game: string): Promise<LogEntry[] | null> {
     };
   });
 }
+
+/**
+ * The bot seat that is thinking now: a running game whose seat to act is
+ * a bot's (the server computes its move; the protocol says no more, so
+ * this is all a client can know). Null when a person is to act.
+ */
+export function botThinking(status: string, current: number | null, seats: { seat: number; kind: string }[]): number | null {
+  if (status !== 'playing' || current === null) return null;
+  const s = seats.find((x) => x.seat === current);
+  return s && s.kind !== 'human' ? current : null;
+}

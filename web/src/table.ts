@@ -13,7 +13,7 @@ import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type 
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
 import { formatClock, seatClocks } from './clock';
-import { fetchHistory, gains, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
+import { botThinking, fetchHistory, gains, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
@@ -267,6 +267,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const lasts = lastTiles(mergeLog(history, s.log)).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
       void board.render({ view, map, lastTiles: lasts, cities: citiesFor(marks, s.version), targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
+    const thinking = botThinking(s.status, view?.currentPlayer ?? null, s.seats);
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
@@ -280,6 +281,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
         clockSpan(s, i),
+        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat?.kind ?? 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
         seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
         h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
@@ -289,7 +291,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
     document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
-    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} to play`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
+    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gains, gainsBySeat, lastTiles, mergeLog } from '../src/follow';
+import { botThinking, gains, gainsBySeat, lastTiles, mergeLog } from '../src/follow';
 import { parseAction, parseEvent } from '../src/protocol';
 import type { LogEntry } from '../src/state';
 
@@ -36,5 +36,15 @@ describe('moves one can follow', () => {
     const merged = mergeLog(log.slice(0, 4), log.slice(2));
     expect(merged.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(mergeLog([], log.slice(4)).map((m) => m.version)).toEqual([5, 6]);
+  });
+});
+
+describe('a bot thinking', () => {
+  const seats = [{ seat: 0, kind: 'human' }, { seat: 1, kind: 'mcts:200' }];
+  it('is the bot seat to act in a running game', () => {
+    expect(botThinking('playing', 1, seats)).toBe(1);
+    expect(botThinking('playing', 0, seats)).toBeNull();
+    expect(botThinking('finished', 1, seats)).toBeNull();
+    expect(botThinking('playing', null, seats)).toBeNull();
   });
 });
