@@ -5,11 +5,21 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { serverAndBrowser, startedGame } from './harness';
 import { status, waitForChange } from './table';
 
 const env = serverAndBrowser();
+
+// BASTIDE_SCREENSHOTS=1: the moments below are saved as docs/web-follow-*.png (docs/web.md shows them).
+const DOCS = resolve(import.meta.dirname, '../../docs');
+async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.BASTIDE_SCREENSHOTS !== '1') return;
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  await page.screenshot({ path: `${DOCS}/web-follow-${name}.png` });
+}
 
 /** Waits until it is this seat's turn with its board drawn (null: the game is over). */
 async function myTurn(page: Page): Promise<{ version: number } | null> {
@@ -50,6 +60,7 @@ test('the gingerbread man moves to a city clicked on the board', { timeout: 90_0
       // His cities: their tiles lit, a disc on each; nothing else offered on the board.
       await page.locator('.mark-city').first().waitFor();
       assert.equal(await page.locator('#choices [data-kind="gingerbread"]').count(), 0, 'no gingerbread buttons in the panel');
+      await shot(page, 'gingerbread');
       const cell = page.locator('.mark-city').last();
       const [x, y] = [Number(await cell.getAttribute('data-x')), Number(await cell.getAttribute('data-y'))];
       await cell.click();
@@ -105,6 +116,7 @@ test('each player\'s last tile is outlined in their colour, and the move history
   assert.equal(await page.locator('.last-tile[data-seat="0"]').getAttribute('data-cell'), mine, 'the own last tile is outlined');
   assert.equal(await page.locator('.last-tile[data-seat="0"]').getAttribute('stroke'), '#D55E00', "in RED's colour");
   assert.equal(await page.locator('.last-tile[data-seat="1"]').getAttribute('stroke'), '#0072B2', "the bot's in BLUE's");
+  await shot(page, 'last-tiles');
   const before = await page.locator('#moves li').count();
   assert.ok(before >= 3, `the moves are listed (${before})`);
   // A reload: the history comes back from the server's log, and so do the outlines.
@@ -136,6 +148,7 @@ test('a time control chosen in the lobby: the clock of the seat to act counts do
   await page.waitForTimeout(1200);
   const later = Number(await running.getAttribute('data-ms'));
   assert.ok(later < first - 800, `it counts down: ${first} → ${later}`);
+  await shot(page, 'clock');
   // The bot's seat shows its time standing still.
   assert.equal(await page.locator('.clock[data-seat="1"]').innerText(), '3:00');
   assert.equal(await page.locator('.clock.clock-low').count(), 0, 'no low-time warning with minutes left');
@@ -150,6 +163,7 @@ test('a lobby preset chooses the sets, says what they are, and the game is creat
   assert.ok((await page.locator('.sets .set .set-about').count()) >= 10);
   await page.click('#preset-winter-gingerbread');
   assert.match(await page.locator('#preset-about').innerText(), /gingerbread man/i);
+  await shot(page, 'lobby');
   assert.equal(await page.locator('#base').inputValue(), 'winter');
   assert.equal(await page.locator('input[value="gingerbread"]').isChecked(), true);
   assert.equal(await page.locator('input[value="plague"]').isChecked(), false);
@@ -183,6 +197,7 @@ test('a bot choosing its move shows as thinking at its seat', { timeout: 60_000 
   if (s.mine) await page.click('#pass');
   await page.locator('.thinking[data-seat="1"]').waitFor({ timeout: 5000 });
   assert.match(await page.locator('#status').innerText(), /BLUE \(mcts:2000\) is thinking/);
+  await shot(page, 'thinking');
   // Its move made, the person is to act again and the bot has stopped thinking.
   await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-mine') === 'true', undefined, { timeout: 30_000 });
   assert.equal(await page.locator('.thinking').count(), 0);
