@@ -841,6 +841,18 @@ export class Board {
     }
   }
 
+  /** The tiles of a feature that just scored, lit for a moment under its "+N" (the effects layer). */
+  flashCells(cells: Pt[], colour: string): void {
+    if (cells.length === 0) return;
+    let g = this.svg.querySelector('g.layer-effects');
+    if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+    const lit = el('g', { class: 'gain-cells' }, g);
+    for (const c of cells) el('rect', { x: c.x * CELL + 2, y: c.y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4, stroke: colour, class: 'gain-cell', 'data-cell': `${c.x},${c.y}` }, lit);
+    // Under the numbers.
+    g.insertBefore(lit, g.firstChild);
+    window.setTimeout(() => lit.remove(), 2600);
+  }
+
   private drawTokens(extras: View['extras'], fresh: (key: string) => string = () => ''): void {
     const g = this.layers.tokens;
     const plague = isObject(extras.plague) ? extras.plague : null;

@@ -96,3 +96,8 @@ export function botThinking(status: string, current: number | null, seats: { sea
   const s = seats.find((x) => x.seat === current);
   return s && s.kind !== 'human' ? current : null;
 }
+
+/** Whether a history misses moves: its versions are not 1, 2, … up to `version`. */
+export function hasGap(log: LogEntry[], version: number): boolean {
+  return log.length !== version || log.some((m, i) => m.version !== i + 1);
+}

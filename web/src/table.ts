@@ -13,7 +13,7 @@ import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type 
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
 import { formatClock, seatClocks } from './clock';
-import { botThinking, fetchHistory, gains, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
+import { botThinking, fetchHistory, gains, hasGap, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
@@ -118,10 +118,23 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   // "+N" at the seat panels for a moment after a score.
   let seatGains = new Map<number, number>();
   let gainTimer: number | undefined;
+  let latestEvents: ScoreEvent[] = [];
   const showGains = (gs: Gain[]): void => {
     if (gs.length === 0 || !state) return;
     const players = state.players;
     board.flash(gs.filter((g) => g.x !== null && g.y !== null).map((g) => ({ x: g.x ?? 0, y: g.y ?? 0, text: `+${g.points}`, colour: playerColour(players[g.seat] ?? '', g.seat), seat: g.seat })));
+    // The scored features' tiles lit in the scorer's colour (the engine's feature lookup, as for hovering).
+    const lit = new Set<string>();
+    for (const e of latestEvents) {
+      const seat = e.points.findIndex((p) => p > 0);
+      if (seat < 0 || e.x === null || e.y === null || !e.place) continue;
+      const key = `${e.x},${e.y},${e.place},${typeof e.raw.half === 'string' ? e.raw.half : ''}`;
+      if (lit.has(key)) continue;
+      lit.add(key);
+      const colour = playerColour(players[seat] ?? '', seat);
+      featureInfo(game, { x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null })
+        .then((f) => board.flashCells(f.cells.map(([x, y]) => ({ x, y })), colour)).catch(() => undefined);
+    }
     seatGains = gainsBySeat(gs);
     window.clearTimeout(gainTimer);
     gainTimer = window.setTimeout(() => { seatGains = new Map(); draw(); }, 2600);
@@ -415,6 +428,16 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const name = typeof state?.config.map === 'string' ? state.config.map : null;
     if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
   };
+  // The history once at the start, and again after a reconnect if the first try failed (a server down at load).
+  // (At most three times a page: a server that cannot give it is not asked on every move.)
+  let historyAsked = false;
+  let historyTries = 0;
+  const askHistory = (): void => {
+    if (historyAsked || historyTries >= 3) return;
+    historyAsked = true;
+    historyTries += 1;
+    void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } historyAsked = false; });
+  };
   const open = (): Connection => connect(game, token, () => (welcomed && state?.view ? state.version : null), (m) => {
     const before = state;
     if (m.type === 'welcome') {
@@ -455,13 +478,15 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     if (state && shouldStart(state)) start();
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     needMap();
+    // The history misses moves (the server was down at load, or moved on while it was fetched): ask again.
+    if (state && (m.type === 'welcome' || m.type === 'played') && hasGap(mergeLog(history, state.log), state.version)) askHistory();
     if (before?.version !== state?.version) ui.highlight = [];
     // A move seen live that scored: "+N" over its feature and at the seat.
     if (m.type === 'played' && state && before && state.version === m.version && before.version === m.version - 1) {
       const entry = state.log[state.log.length - 1];
       const all = mergeLog(history, state.log);
       const placed = [...all].reverse().find((e) => e.action.kind === 'place');
-      if (entry) showGains(gains(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null));
+      if (entry) { latestEvents = entry.events; showGains(gains(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null)); }
     }
     draw();
   }, (c) => { conn = c; draw(); });
@@ -470,7 +495,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     needMap();
   }
   let socket: Connection = open();
-  void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } });
+  askHistory();
 
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;

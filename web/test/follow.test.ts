@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botThinking, gains, gainsBySeat, lastTiles, mergeLog } from '../src/follow';
+import { botThinking, gains, gainsBySeat, hasGap, lastTiles, mergeLog } from '../src/follow';
 import { parseAction, parseEvent } from '../src/protocol';
 import type { LogEntry } from '../src/state';
 
@@ -46,5 +46,16 @@ describe('a bot thinking', () => {
     expect(botThinking('playing', 0, seats)).toBeNull();
     expect(botThinking('finished', 1, seats)).toBeNull();
     expect(botThinking('playing', null, seats)).toBeNull();
+  });
+});
+
+describe('a history with a gap is asked for again', () => {
+  const e = (v: number): LogEntry => ({ version: v, seat: 0, action: parseAction({ pass: {} }), events: [] });
+  it('is whole only with every version from 1', () => {
+    expect(hasGap([e(1), e(2), e(3)], 3)).toBe(false);
+    expect(hasGap([e(1), e(3)], 3)).toBe(true);
+    expect(hasGap([e(2), e(3)], 3)).toBe(true);
+    expect(hasGap([], 0)).toBe(false);
+    expect(hasGap([e(1)], 2)).toBe(true);
   });
 });
