@@ -203,3 +203,30 @@ test('a bot choosing its move shows as thinking at its seat', { timeout: 60_000 
   assert.equal(await page.locator('.thinking').count(), 0);
   await page.close();
 });
+
+test('a completed city shows "+4" over it, its tiles lit, and at the seat', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  // Tile E's city cap joined to the start tile's closes a two-tile city: a follower on it scores 4 at once.
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], deck: ['base/E', 'base/U', 'base/V', 'base/K'], deck_only: true, seed: 2 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  const turn = await myTurn(page);
+  assert.ok(turn);
+  const north = page.locator('.target[data-x="0"][data-y="-1"]');
+  for (let i = 0; i < 4 && await north.count() === 0; i++) await page.click('#rotate');
+  await north.click();
+  await page.locator('.preview').waitFor();
+  await page.click('#confirm');
+  await waitForChange(page, turn.version);
+  const city = page.locator('.spot[data-feature="city"]');
+  await city.first().waitFor();
+  await city.first().click();
+  const gain = page.locator('text.gain', { hasText: '+4' });
+  await gain.waitFor({ timeout: 5000 });
+  assert.equal(await gain.getAttribute('fill'), '#D55E00', "in RED's colour");
+  await page.locator('.seat-gain[data-gain="4"]').waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('.gain-cell').length === 2, undefined, { timeout: 5000 });
+  // Gone after a moment.
+  await page.waitForFunction(() => document.querySelectorAll('text.gain, .gain-cell').length === 0, undefined, { timeout: 6000 });
+  await page.close();
+});
