@@ -179,6 +179,16 @@ test('a lobby preset chooses the sets, says what they are, and the game is creat
   assert.equal(await page.locator('#base').inputValue(), 'base');
   assert.equal(await page.locator('input[value="map-chips"]').isChecked(), true);
   assert.equal(await page.locator('input[value="gingerbread"]').isChecked(), false);
+  // "Everything": every expansion at once, on the Ukraine map; the lists name a game's sets.
+  await page.click('#preset-everything');
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const all = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const ga = await (await fetch(`${server.url}/api/games/${all}`)).json() as { config: { base: string; expansions: string[]; map?: string } };
+  assert.equal(ga.config.map, 'ukraine');
+  assert.equal(ga.config.expansions.length, 9);
+  await page.goto(`${server.url}/`);
+  await page.locator('li', { hasText: `${id} — Winter Edition + Gingerbread Man — ` }).waitFor();
   await page.close();
 });
 

@@ -6,10 +6,9 @@ import { h, errorText } from './dom';
 import type { JsonObject } from './json';
 import { saveInvite, saveToken } from './tokens';
 import { TIME_CONTROLS, clockRequest } from './clock';
-import { PRESETS, SETS, setInfo, setsConfig } from './sets';
+import { PRESETS, SEAT_KINDS, SETS, setInfo, setsConfig, setsWords } from './sets';
 
 const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
-export const SEAT_KINDS = ['human', 'random', 'greedy', 'mcts:200', 'mcts:2000'];
 
 /**
  * Opens a game just created here (in the lobby, or a rematch) at `mine`,
@@ -39,7 +38,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     const old = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => h('label', {}, `${COLOURS[i] ?? `P${i}`}: `,
       h('select', { name: `seat${i}`, 'aria-label': `Seat ${i} (${COLOURS[i] ?? ''})` },
-        ...SEAT_KINDS.map((k) => h('option', { value: k, selected: (old[i] ?? (i === 0 ? 'human' : 'greedy')) === k }, k))), ' ')));
+        ...SEAT_KINDS.map((k) => h('option', { value: k.kind, selected: (old[i] ?? (i === 0 ? 'human' : 'greedy')) === k.kind }, k.label))), ' ')));
   };
   count.addEventListener('change', drawSeats);
   drawSeats();
@@ -92,7 +91,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const refresh = async (): Promise<void> => {
     try {
       const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${setsWords(g.config)} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
       lists.replaceChildren(
         h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
         h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),

@@ -57,6 +57,23 @@ export const PRESETS: Preset[] = [
   { id: 'ukraine', name: 'Ukraine map', base: 'base', expansions: ['map-chips'], about: 'The base tiles on the map of Ukraine, with chips to collect and trade.' },
   { id: 'halves', name: 'Half-and-half', base: 'base', expansions: ['halfsies1', 'halfsies2'], about: 'Both sets of half tiles: a hand to plan with.' },
   { id: 'inns', name: 'Inns & Cathedrals', base: 'base', expansions: ['inns-cathedrals'], about: 'Bigger stakes: inns, cathedrals and the large follower.' },
+  { id: 'everything', name: 'Everything', base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'inns-cathedrals', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips'], about: 'Every expansion at once, on the map of Ukraine: a long, busy game.' },
+];
+
+/** A game's sets in words, for the lists of games: "Winter Edition + Gingerbread Man". */
+export function setsWords(config: JsonObject): string {
+  const base = typeof config.base === 'string' ? config.base : 'base';
+  const exps = Array.isArray(config.expansions) ? config.expansions.filter((e): e is string => typeof e === 'string') : [];
+  return [base, ...exps].map((id) => setInfo(id)?.name ?? id).join(' + ');
+}
+
+/** The seats' kinds in the lobby, with how strong each bot plays. */
+export const SEAT_KINDS: { kind: string; label: string }[] = [
+  { kind: 'human', label: 'person' },
+  { kind: 'random', label: 'bot: random (plays any legal move)' },
+  { kind: 'greedy', label: 'bot: greedy (quick, takes the most points now)' },
+  { kind: 'mcts:200', label: 'bot: mcts:200 (looks ahead a little)' },
+  { kind: 'mcts:2000', label: 'bot: mcts:2000 (strongest, takes its time)' },
 ];
 
 /**

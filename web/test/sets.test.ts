@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, SETS, setInfo, setWords, setsConfig } from '../src/sets';
+import { PRESETS, SEAT_KINDS, SETS, setInfo, setWords, setsConfig, setsWords } from '../src/sets';
 import { tileWords } from '../src/words';
 
 describe('the sets, in one table', () => {
@@ -27,5 +27,21 @@ describe('the sets, in one table', () => {
       expect(p.about.length).toBeGreaterThan(10);
     }
     expect(PRESETS.map((p) => p.name)).toEqual(expect.arrayContaining(['Base game', 'Base + River', 'Winter with the Gingerbread Man', 'The Plague', 'Ukraine map']));
+  });
+});
+
+describe('the lists of games and the seats', () => {
+  it('name a game\'s sets', () => {
+    expect(setsWords({ base: 'winter', expansions: ['gingerbread'] })).toBe('Winter Edition + Gingerbread Man');
+    expect(setsWords({ base: 'base', expansions: [] })).toBe('Base game');
+    expect(setsWords({})).toBe('Base game');
+  });
+  it('say how strong each bot is', () => {
+    expect(SEAT_KINDS.map((k) => k.kind)).toEqual(['human', 'random', 'greedy', 'mcts:200', 'mcts:2000']);
+    expect(SEAT_KINDS.find((k) => k.kind === 'mcts:2000')?.label).toMatch(/strongest/);
+  });
+  it('"Everything" asks for the Winter Edition and the Ukraine map', () => {
+    const p = PRESETS.find((x) => x.id === 'everything');
+    expect(p && setsConfig(p.base, p.expansions)).toMatchObject({ base: 'winter', map: 'ukraine' });
   });
 });
