@@ -13,7 +13,7 @@ import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type 
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
 import { formatClock, seatClocks } from './clock';
-import { botThinking, fetchHistory, gains, hasGap, gainsBySeat, lastTiles, mergeLog, type Gain } from './follow';
+import { botThinking, fetchHistory, gains, gainsBySeat, hasGap, lastTiles, mergeLog } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
@@ -118,14 +118,14 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   // "+N" at the seat panels for a moment after a score.
   let seatGains = new Map<number, number>();
   let gainTimer: number | undefined;
-  let latestEvents: ScoreEvent[] = [];
-  const showGains = (gs: Gain[]): void => {
+  const showScore = (entry: LogEntry, fallback: { x: number; y: number } | null): void => {
+    const gs = gains(entry, fallback);
     if (gs.length === 0 || !state) return;
     const players = state.players;
     board.flash(gs.filter((g) => g.x !== null && g.y !== null).map((g) => ({ x: g.x ?? 0, y: g.y ?? 0, text: `+${g.points}`, colour: playerColour(players[g.seat] ?? '', g.seat), seat: g.seat })));
     // The scored features' tiles lit in the scorer's colour (the engine's feature lookup, as for hovering).
     const lit = new Set<string>();
-    for (const e of latestEvents) {
+    for (const e of entry.events) {
       const seat = e.points.findIndex((p) => p > 0);
       if (seat < 0 || e.x === null || e.y === null || !e.place) continue;
       const key = `${e.x},${e.y},${e.place},${typeof e.raw.half === 'string' ? e.raw.half : ''}`;
@@ -486,7 +486,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const entry = state.log[state.log.length - 1];
       const all = mergeLog(history, state.log);
       const placed = [...all].reverse().find((e) => e.action.kind === 'place');
-      if (entry) { latestEvents = entry.events; showGains(gains(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null)); }
+      if (entry) showScore(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null);
     }
     draw();
   }, (c) => { conn = c; draw(); });
