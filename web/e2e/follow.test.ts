@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { serverAndBrowser, startedGame } from './harness';
+import { createRaw, serverAndBrowser, startedGame } from './harness';
 import { status, waitForChange } from './table';
 
 const env = serverAndBrowser();
@@ -238,5 +238,23 @@ test('a completed city shows "+4" over it, its tiles lit, and at the seat', { ti
   await page.waitForFunction(() => document.querySelectorAll('.gain-cell').length === 2, undefined, { timeout: 5000 });
   // Gone after a moment.
   await page.waitForFunction(() => document.querySelectorAll('text.gain, .gain-cell').length === 0, undefined, { timeout: 6000 });
+  await page.close();
+});
+
+test('short time is shown in red, and a seat out of time is named', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  // Three seconds a turn: short from the start, out of time soon after.
+  const { id, tokens } = await createRaw(server, JSON.stringify({ config: { players: ['RED', 'BLUE'], seed: 3 }, seats: ['human', 'greedy'], clock: { turn_ms: 3000 } }));
+  const token = tokens[0] ?? '';
+  const res = await fetch(`${server.url}/api/games/${id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  assert.ok(res.ok);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  await page.locator('.clock.clock-running.clock-low[data-seat="0"]').waitFor({ timeout: 3000 });
+  // A turn limit alone: the waiting seat shows no time.
+  assert.equal(await page.locator('.clock[data-seat="1"]').count(), 0);
+  await page.locator('#timeout', { hasText: 'RED ran out of time.' }).waitFor({ timeout: 10_000 });
+  assert.equal((await status(page)).status, 'resigned');
+  assert.equal(await page.locator('.clock-running').count(), 0, 'no clock runs once the game is over');
   await page.close();
 });
