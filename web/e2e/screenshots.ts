@@ -29,7 +29,7 @@ const SETUPS: Setup[] = [
   { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips', 'inns-cathedrals'], map: 'ukraine' }, seats: ['greedy', 'random', 'greedy', 'random'] },
 ];
 
-// ONLY=plague,all measures just those games (figures.md is written only for a full run).
+// ONLY=plague,all measures just those games (figures.md is written only for a full run); `lobby` in it takes the lobby's picture too.
 const only = process.env.ONLY?.split(',') ?? null;
 const server = await startServer();
 const browser = await launch();
@@ -87,15 +87,16 @@ try {
     await page.close();
     }
   }
+  // The lobby with the games above finished (ONLY=…,lobby takes it too).
+  if (!only || only.includes('lobby')) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.url}/`);
+    await page.locator('text=Finished games').waitFor();
+    await page.screenshot({ path: `${DOCS}/web-lobby.png` });
+    await page.close();
+  }
   if (only) console.log(figures.join('\n'));
   else {
-    {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`${server.url}/`);
-      await page.locator('text=Finished games').waitFor();
-      await page.screenshot({ path: `${DOCS}/web-lobby.png` });
-      await page.close();
-    }
     // A person's turn against a bot: marked cells, then follower spots.
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${server.url}/`);

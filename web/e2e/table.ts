@@ -27,7 +27,8 @@ export async function waitForChange(page: Page, version: number): Promise<void> 
 /**
  * Plays one of this seat's actions by mouse: a placement (target, then
  * Confirm), else a follower spot (when `followers`), else a flea on a lit
- * tile, else Pass, else the first other choice; by touch with `touch`. Returns false when the
+ * tile, else a lit city for the gingerbread man, else a half of the draft,
+ * else Pass, else the first other choice; by touch with `touch`. Returns false when the
  * game is over.
  */
 export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean; touch?: boolean }): Promise<boolean> {
@@ -62,6 +63,12 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
     // The Plague's spread is owed before the turn may end: a lit tile (then the flea to move, if several could).
     await press(page.locator('.mark-flea-to').first());
     if (await page.locator('.mark-flea-from').count() > 0) await press(page.locator('.mark-flea-from').first());
+  } else if (await page.locator('.mark-ginger').count() > 0) {
+    // The gingerbread man's move: a lit city.
+    await press(page.locator('.mark-ginger').first());
+  } else if (await page.locator('#draft button').count() > 0) {
+    // The Half-and-half draft: a half's picture.
+    await press(page.locator('#draft button').first());
   } else if (await page.locator('#pass').count() > 0) {
     await press(page.locator('#pass'));
   } else {

@@ -64,8 +64,9 @@ export async function getGame(id: string): Promise<GameSummary> {
   return parseSummary(await call(`/api/games/${encodeURIComponent(id)}`));
 }
 
-export async function createGame(config: JsonObject, seats: string[]): Promise<Created> {
-  return parseCreated(await post('/api/games', { config, seats }));
+/** Creates a game; `clock`, when given, is its time control (docs/server.md, "Clocks"). */
+export async function createGame(config: JsonObject, seats: string[], clock: JsonObject | null = null): Promise<Created> {
+  return parseCreated(await post('/api/games', clock ? { config, seats, clock } : { config, seats }));
 }
 
 /** Starts the rematch of a game that is over (the server's `rematch`: same set-up, new seed, seats turned by one). */

@@ -17,10 +17,10 @@ import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, worldToScreen, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
-import { Action, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
+import { Action, Corner, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
-import { halfPolygon, type CellRef, type Mark } from './picks';
+import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
@@ -51,6 +51,10 @@ export interface BoardModel {
   highlight: Pt[];
   /** The expansion actions lit on the board (src/picks.ts): flea targets, flights, trades. */
   marks: Mark[];
+  /** The gingerbread man's cities with their tiles (lit; a click on one of their tiles moves him there). */
+  cities?: CityArea[];
+  /** Each player's last tile, outlined in their colour. */
+  lastTiles?: { seat: number; x: number; y: number; half: string | null; colour: string }[];
   /** The game version shown, set on the SVG once drawn (tests wait for it). */
   version: number;
 }
@@ -300,7 +304,7 @@ export class Board {
     v.addEventListener('click', (e) => {
       if (this.drag?.moved) return;
       const t = e.target;
-      if (t instanceof Element && t.closest('.mark, .spot, .target, .chip-popover')) return;
+      if (t instanceof Element && t.closest('.mark, .mark-city, .spot, .target, .chip-popover')) return;
       this.handlers.onBackground?.();
     });
   }
@@ -517,6 +521,18 @@ export class Board {
         el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'preview', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, L.targets);
       }
     }
+    // Each player's last tile, outlined in their colour (under the followers).
+    for (const t of m.lastTiles ?? []) {
+      const attrs = { class: 'last-tile', stroke: t.colour, 'data-seat': t.seat, 'data-cell': `${t.x},${t.y}` };
+      if (t.half) el('polygon', { points: halfPolygon(t.x, t.y, t.half as Corner, CELL).map(([x, y]) => `${x},${y}`).join(' '), ...attrs }, L.followers);
+      else el('rect', { x: t.x * CELL + 3, y: t.y * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 4, ...attrs }, L.followers);
+    }
+    // A figure or token that was not there in the last drawing is new: it arrives with a short animation (style.css).
+    const seen = new Set<string>();
+    const fresh = (key: string): string => {
+      seen.add(key);
+      return this.figures !== null && !this.figures.has(key) ? ' just-placed' : '';
+    };
     m.view.followers.forEach((f) => {
       const at = spotPoint(f, m.view.board, this.layouts);
       if (!at) return;
@@ -524,11 +540,13 @@ export class Board {
       const colour = playerColour(name, f.seat);
       const look = figureLook(f.figure);
       const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
-      this.token(id, look.radius, at, { class: look.className, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
     });
-    this.drawTokens(m.view.extras);
+    this.drawTokens(m.view.extras, fresh);
+    // Only a complete drawing counts as seen (a placeholder drawing comes again).
+    if (complete) this.figures = seen;
     // Marks first: a tile lit for a flea lies under the follower spots on it.
-    this.drawMarks(m.marks, m.view);
+    this.drawMarks(m.marks, m.view, m.cities ?? []);
     for (const t of m.targets) {
       const label = describeAction(t);
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
@@ -666,7 +684,7 @@ export class Board {
    * follower that may flee and a disc at each of its destinations, a
    * Chumak square one may trade on and, at the chosen square, its chips.
    */
-  private drawMarks(marks: Mark[], view: View): void {
+  private drawMarks(marks: Mark[], view: View, cities: CityArea[]): void {
     const g = this.layers.targets;
     const wire = (node: SVGElement | HTMLElement, mk: Mark): void => {
       node.addEventListener('click', (e) => { e.stopPropagation(); this.handlers.onMark?.(mk); });
@@ -708,8 +726,38 @@ export class Board {
         case 'trade-chips':
           chips.push(mk);
           break;
+        case 'ginger-city': {
+          const at = spotPoint(mk.ref, view.board, this.layouts);
+          if (!at) break;
+          const node = el('g', { class: 'mark mark-ginger', 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y }, g);
+          el('circle', { cx: at.x, cy: at.y, r: 15, class: 'mark-ginger-disc' }, node);
+          el('text', { x: at.x, y: at.y + 5, 'text-anchor': 'middle', class: 'mark-ginger-text', 'aria-hidden': 'true' }, node).textContent = 'G';
+          button(node, mk);
+          break;
+        }
       }
     }
+    // Under the discs, every tile of each lit city: a click on any of them chooses the city (the one nearest where two share a tile).
+    const lit = new Set<string>();
+    const spotCells = (r: FeatureRef): Pt | null => {
+      const p = spotPoint(r, view.board, this.layouts);
+      return p ? { x: p.x / CELL, y: p.y / CELL } : null;
+    };
+    for (const c of cities) {
+      for (const [x, y] of [...c.cells, [c.mark.ref.x, c.mark.ref.y] as [number, number]]) {
+        if (lit.has(`${x},${y}`)) continue;
+        lit.add(`${x},${y}`);
+        const r = el('rect', { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: 'mark-city', 'data-x': x, 'data-y': y, 'aria-hidden': 'true' }, g);
+        r.addEventListener('click', (e) => {
+          e.stopPropagation();
+          const w = this.worldAt(this.local(e));
+          const hit = cityAt(cities, { x: w.x / CELL, y: w.y / CELL }, spotCells);
+          if (hit) this.handlers.onMark?.(hit.mark);
+        });
+      }
+    }
+    // The discs above the tiles.
+    for (const d of g.querySelectorAll('.mark-ginger')) g.appendChild(d);
     this.popover?.node.remove();
     this.popover = null;
     const first = chips[0];
@@ -769,7 +817,43 @@ export class Board {
     this.legend = node;
   }
 
-  private drawTokens(extras: View['extras']): void {
+  /** The figures and tokens of the last complete drawing (null before the first: nothing is new then). */
+  private figures: Set<string> | null = null;
+
+  /**
+   * "+N" over the cells where points were scored, for a moment (an
+   * effects layer no drawing clears); a gain without a cell is shown at
+   * the seat panel only (src/table.ts).
+   */
+  flash(items: { x: number; y: number; text: string; colour: string; seat: number }[]): void {
+    if (items.length === 0) return;
+    let g = this.svg.querySelector('g.layer-effects');
+    if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+    // Several gains on one cell stack upwards.
+    const stack = new Map<string, number>();
+    for (const it of items) {
+      const k = `${it.x},${it.y}`;
+      const n = stack.get(k) ?? 0;
+      stack.set(k, n + 1);
+      const t = el('text', { x: it.x * CELL + CELL / 2, y: it.y * CELL + CELL / 2 + 10 - n * 30, 'text-anchor': 'middle', class: 'gain', fill: it.colour, 'data-seat': it.seat, 'data-cell': k }, g);
+      t.textContent = it.text;
+      window.setTimeout(() => t.remove(), 2600);
+    }
+  }
+
+  /** The tiles of a feature that just scored, lit for a moment under its "+N" (the effects layer). */
+  flashCells(cells: Pt[], colour: string): void {
+    if (cells.length === 0) return;
+    let g = this.svg.querySelector('g.layer-effects');
+    if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+    const lit = el('g', { class: 'gain-cells' }, g);
+    for (const c of cells) el('rect', { x: c.x * CELL + 2, y: c.y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4, stroke: colour, class: 'gain-cell', 'data-cell': `${c.x},${c.y}` }, lit);
+    // Under the numbers.
+    g.insertBefore(lit, g.firstChild);
+    window.setTimeout(() => lit.remove(), 2600);
+  }
+
+  private drawTokens(extras: View['extras'], fresh: (key: string) => string = () => ''): void {
     const g = this.layers.tokens;
     const plague = isObject(extras.plague) ? extras.plague : null;
     const cellOf = (o: Json): Pt | null => (isObject(o) && typeof o.x === 'number' && typeof o.y === 'number' ? { x: o.x, y: o.y } : null);
@@ -785,7 +869,7 @@ export class Board {
           if (!active) el('path', { d: 'M-7 -7 L7 7 M7 -7 L-7 7', class: 'tok-cross' }, s);
           el('text', { 'text-anchor': 'middle', dy: 5, class: active ? 'token-text' : 'token-text token-text-dark' }, s).textContent = String(o.number);
         });
-        this.token(id, 16, { x: p.x * CELL + 78, y: p.y * CELL + 22 }, { class: `token ${cls}`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
+        this.token(id, 16, { x: p.x * CELL + 78, y: p.y * CELL + 22 }, { class: `token ${cls}${fresh(`o ${String(o.number)} ${p.x},${p.y}`)}`, role: 'img', 'aria-label': `outbreak ${String(o.number)} ${active ? 'active' : 'eradicated'}` }, g);
       }
     }
     if (plague && Array.isArray(plague.fleas)) {
@@ -795,7 +879,7 @@ export class Board {
         const cls = f.side === 'active' ? 'tok-flea' : 'tok-flea tok-latent';
         // Active: a filled disc; latent: a hollow ring of the same colour.
         const id = this.symbol(f.side === 'active' ? 'flea-a' : 'flea-l', 12, (s) => { el('circle', { r: 9, class: cls }, s); });
-        this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
+        this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}${fresh(`l ${p.x},${p.y} ${String(isObject(f) ? f.half ?? '' : '')}`)}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
       }
     }
     const gb = cellOf(extras.gingerbread ?? null);
@@ -804,7 +888,7 @@ export class Board {
         el('circle', { r: 12, class: 'tok-ginger' }, s);
         el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, s).textContent = 'G';
       });
-      this.token(id, 15, { x: gb.x * CELL + 50, y: gb.y * CELL + 50 }, { class: 'token tok-ginger', role: 'img', 'aria-label': 'the gingerbread man' }, g);
+      this.token(id, 15, { x: gb.x * CELL + 50, y: gb.y * CELL + 50 }, { class: `token tok-ginger${fresh(`g ${gb.x},${gb.y}`)}`, role: 'img', 'aria-label': 'the gingerbread man' }, g);
     }
   }
 }

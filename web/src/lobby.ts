@@ -5,14 +5,10 @@ import { GameSummary, createGame, listGames, startGame, type Created } from './a
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
 import { saveInvite, saveToken } from './tokens';
+import { TIME_CONTROLS, clockRequest } from './clock';
+import { PRESETS, SEAT_KINDS, SETS, setInfo, setsConfig, setsWords } from './sets';
 
-const EXPANSIONS: [string, string][] = [
-  ['river1', 'River I'], ['river2', 'River II'], ['river20', 'River (20th anniversary)'], ['cutcassonne', 'CutCassonne'],
-  ['inns-cathedrals', 'Inns & Cathedrals'], ['halfsies1', 'Half-and-half 1'], ['halfsies2', 'Half-and-half 2'], ['plague', 'The Plague'],
-  ['gingerbread', 'Gingerbread Man (Winter base)'], ['map-chips', 'Map Chips (Ukraine map)'],
-];
 const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
-export const SEAT_KINDS = ['human', 'random', 'greedy', 'mcts:200', 'mcts:2000'];
 
 /**
  * Opens a game just created here (in the lobby, or a rematch) at `mine`,
@@ -42,25 +38,49 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     const old = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => h('label', {}, `${COLOURS[i] ?? `P${i}`}: `,
       h('select', { name: `seat${i}`, 'aria-label': `Seat ${i} (${COLOURS[i] ?? ''})` },
-        ...SEAT_KINDS.map((k) => h('option', { value: k, selected: (old[i] ?? (i === 0 ? 'human' : 'greedy')) === k }, k))), ' ')));
+        ...SEAT_KINDS.map((k) => h('option', { value: k.kind, selected: (old[i] ?? (i === 0 ? 'human' : 'greedy')) === k.kind }, k.label))), ' ')));
   };
   count.addEventListener('change', drawSeats);
   drawSeats();
-  const base = h('select', { id: 'base', 'aria-label': 'Base game' }, h('option', { value: 'base' }, 'Base game'), h('option', { value: 'winter' }, 'Winter Edition'));
-  const exps = EXPANSIONS.map(([id, name]) => h('label', {}, h('input', { type: 'checkbox', value: id, name: 'expansion' }), ` ${name} `));
+  const baseAbout = h('p', { class: 'set-about', id: 'base-about' });
+  const base = h('select', { id: 'base', 'aria-label': 'Base game', 'aria-describedby': 'base-about' }, ...SETS.filter((x) => x.kind === 'base').map((x) => h('option', { value: x.id }, x.name)));
+  const showBase = (): void => { baseAbout.textContent = setInfo(base.value)?.about ?? ''; };
+  base.addEventListener('change', showBase);
+  showBase();
+  // Each expansion with its one sentence; one that needs the Winter Edition chooses it.
+  const exps = SETS.filter((x) => x.kind === 'expansion').map((x) => {
+    const box = h('input', { type: 'checkbox', value: x.id, name: 'expansion', 'aria-describedby': `about-${x.id}` });
+    box.addEventListener('change', () => {
+      if (box.checked && x.needsBase) { base.value = x.needsBase; showBase(); }
+      presetAbout.textContent = '';
+    });
+    return h('label', { class: 'set' }, box, ' ', h('span', { class: 'set-name' }, x.name), h('span', { class: 'set-about', id: `about-${x.id}` }, x.about));
+  });
+  const presetAbout = h('p', { class: 'set-about', id: 'preset-about', role: 'status' });
+  const presets = h('div', { class: 'presets', role: 'group', 'aria-label': 'Presets' }, ...PRESETS.map((p) => h('button', {
+    type: 'button', id: `preset-${p.id}`, 'data-preset': p.id, title: p.about,
+    onclick: () => {
+      base.value = p.base;
+      showBase();
+      for (const l of exps) { const i = l.querySelector('input'); if (i) i.checked = p.expansions.includes(i.value); }
+      presetAbout.textContent = `${p.name}: ${p.about}`;
+    },
+  }, p.name)));
   const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
   const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
+  // The time control (the server's clocks, for the people; bots have their own budget).
+  const time = h('select', { id: 'time-control', 'aria-label': 'Time control' }, ...TIME_CONTROLS.map((t) => h('option', { value: t.id }, t.label)));
+  const onTimeout = h('select', { id: 'on-timeout', 'aria-label': 'When a person runs out of time' }, h('option', { value: 'lose' }, 'loses the game'), h('option', { value: 'bot' }, 'a bot plays on'));
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
     const expansions = exps.map((l) => l.querySelector('input')).filter((i): i is HTMLInputElement => !!i && i.checked).map((i) => i.value);
-    const config: JsonObject = { players: COLOURS.slice(0, n), base: base.value, expansions, options: {} };
-    if (expansions.includes('map-chips')) config.map = 'ukraine';
+    const config: JsonObject = { players: COLOURS.slice(0, n), ...setsConfig(base.value, expansions), options: {} };
     const tiles = deck.value.split(/[\s,]+/).filter((t) => t.length > 0);
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
-      const g = await createGame(config, seats);
+      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value));
       // The creator plays the first person's seat.
       await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
@@ -71,7 +91,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const refresh = async (): Promise<void> => {
     try {
       const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${setsWords(g.config)} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
       lists.replaceChildren(
         h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
         h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),
@@ -84,8 +104,10 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   root.replaceChildren(h('div', { class: 'lobby' },
     h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
       h('h1', {}, 'New game'),
-      h('fieldset', {}, h('legend', {}, 'Sets'), base, h('br'), ...exps),
+      h('fieldset', {}, h('legend', {}, 'Presets'), presets, presetAbout),
+      h('fieldset', { class: 'sets' }, h('legend', {}, 'Sets'), h('label', {}, 'Base ', base), baseAbout, ...exps),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
+      h('fieldset', {}, h('legend', {}, 'Time'), h('label', {}, 'Clock ', time), ' ', h('label', {}, 'Out of time: ', onTimeout)),
       h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
       h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
     h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));

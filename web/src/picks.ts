@@ -10,6 +10,7 @@ import { featureWords } from './words';
 export type Flea = Extract<Action, { kind: 'flea' }>;
 export type Flee = Extract<Action, { kind: 'flee' }>;
 export type Trade = Extract<Action, { kind: 'trade' }>;
+export type Ginger = Extract<Action, { kind: 'gingerbread' }>;
 
 /** A tile on the board: its cell, and its corner for a half tile. */
 export interface CellRef { x: number; y: number; half: Corner | null }
@@ -33,7 +34,9 @@ export type Mark =
   /** A Chumak square one may trade on (selected: its chip choices are open). */
   | { kind: 'trade-at'; x: number; y: number; selected: boolean; label: string }
   /** One trade offered at the picked square: chips of one colour. */
-  | { kind: 'trade-chips'; x: number; y: number; colour: string; text: string; action: Trade; label: string };
+  | { kind: 'trade-chips'; x: number; y: number; colour: string; text: string; action: Trade; label: string }
+  /** A city the gingerbread man may move to: the city's tiles are lit and a click on any of them moves him there. */
+  | { kind: 'ginger-city'; ref: FeatureRef; action: Ginger; label: string };
 
 const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y && (a.half ?? null) === (b.half ?? null);
 const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
@@ -74,6 +77,7 @@ export function boardMarks(legal: Action[], pick: Pick | null, names: (x: number
   const fleas = legal.filter((a): a is Flea => a.kind === 'flea');
   const flees = legal.filter((a): a is Flee => a.kind === 'flee');
   const trades = legal.filter((a): a is Trade => a.kind === 'trade');
+  const gingers = legal.filter((a): a is Ginger => a.kind === 'gingerbread');
   if (pick?.kind === 'flee') {
     const to = flees.filter((a) => sameRef(a.from, pick.from));
     return [
@@ -102,6 +106,7 @@ export function boardMarks(legal: Action[], pick: Pick | null, names: (x: number
     ...distinct(fleas.map(fleaTo), sameCell).map((cell): Mark => ({ kind: 'flea-to', cell, label: `Spread a flea to ${cellWords(cell)}` })),
     ...distinct(flees.map((a) => a.from), sameRef).map((ref): Mark => ({ kind: 'flee-from', ref, selected: false, label: `Your follower on ${refWords(ref)} may flee: choose it, then where to` })),
     ...distinct(trades.map((a) => ({ x: a.x, y: a.y })), (a, b) => a.x === b.x && a.y === b.y).map((p): Mark => ({ kind: 'trade-at', x: p.x, y: p.y, selected: false, label: `Trade chips on ${names(p.x, p.y)}` })),
+    ...gingers.map((a): Mark => ({ kind: 'ginger-city', ref: a.at, action: a, label: `Move the gingerbread man to the city at ${refWords(a.at)}` })),
   ];
 }
 
@@ -121,7 +126,7 @@ export function choose(legal: Action[], pick: Pick | null, mark: Mark): { pick: 
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'flee', from: mark.ref }, send: null };
     case 'trade-at':
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'trade', x: mark.x, y: mark.y }, send: null };
-    case 'flea-from': case 'flee-to': case 'trade-chips':
+    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city':
       return legal.includes(mark.action) ? { pick: null, send: mark.action } : { pick, send: null };
   }
 }
@@ -134,7 +139,40 @@ export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
 
 /** The actions the board offers through marks (the rest are placements, followers, and buttons). */
 export function onBoard(a: Action): boolean {
-  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade';
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread';
+}
+
+/** A city the gingerbread man may go to, with the cells of its tiles (the server's feature lookup; none until it answers). */
+export interface CityArea { mark: Extract<Mark, { kind: 'ginger-city' }>; cells: [number, number][] }
+
+/** The key of a feature reference (a city's cells are kept by it). */
+export function refKey(r: FeatureRef): string {
+  return `${r.x},${r.y},${r.place},${r.half ?? ''}`;
+}
+
+/**
+ * The city a click at world point `w` (cell units: 1 per tile) chooses:
+ * the one lit city whose tiles hold that cell; where two lit cities share
+ * the tile, the one whose follower spot (`spot`, in cell units) is
+ * nearest to the click. Null when the click is on no lit city.
+ */
+export function cityAt(cities: CityArea[], w: { x: number; y: number }, spot: (r: FeatureRef) => { x: number; y: number } | null): CityArea | null {
+  const cx = Math.floor(w.x);
+  const cy = Math.floor(w.y);
+  const here = cities.filter((c) => c.cells.some(([x, y]) => x === cx && y === cy) || (c.mark.ref.x === cx && c.mark.ref.y === cy));
+  if (here.length <= 1) return here[0] ?? null;
+  const dist = (c: CityArea): number => {
+    const p = spot(c.mark.ref);
+    return p ? Math.hypot(p.x - w.x, p.y - w.y) : Number.POSITIVE_INFINITY;
+  };
+  return here.reduce((best, c) => (dist(c) < dist(best) ? c : best));
+}
+
+/** The draft of Half-and-half: the halves one may take, once each, in the order offered. */
+export function draftTiles(legal: Action[]): { tile: string; action: Extract<Action, { kind: 'draft' }> }[] {
+  const out: { tile: string; action: Extract<Action, { kind: 'draft' }> }[] = [];
+  for (const a of legal) if (a.kind === 'draft' && !out.some((o) => o.tile === a.tile)) out.push({ tile: a.tile, action: a });
+  return out;
 }
 
 /** The triangle of a half tile's cell with its right angle at `corner`, as polygon points in world units. */

@@ -267,10 +267,29 @@ function seatInfo(v: unknown, p: string): SeatInfo {
   return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`) };
 }
 
+/** A time control (docs/server.md, "Clocks"): each person's time for the game and its increment, the longest turn. */
+export interface ClockSpec { initialMs: number | null; incrementMs: number; turnMs: number | null; onTimeout: string }
+/** A timed game's clocks: each seat's time as of `since` (Unix ms), the seat whose time runs and when it runs out. */
+export interface Clock { spec: ClockSpec; remainingMs: number[] | null; since: number; running: number | null; turnStarted: number; deadline: number | null }
+
+export function parseClock(v: unknown, p = 'clock'): Clock {
+  const o = obj(v, p);
+  const sp = obj(o.spec, `${p}.spec`);
+  return {
+    spec: {
+      initialMs: opt(sp.initial_ms, `${p}.spec.initial_ms`, int), incrementMs: int(sp.increment_ms ?? 0, `${p}.spec.increment_ms`),
+      turnMs: opt(sp.turn_ms, `${p}.spec.turn_ms`, int), onTimeout: str(sp.on_timeout ?? 'lose', `${p}.spec.on_timeout`),
+    },
+    remainingMs: opt(o.remaining_ms, `${p}.remaining_ms`, (r, q) => arr(r, q, int)),
+    since: int(o.since, `${p}.since`), running: opt(o.running, `${p}.running`, int),
+    turnStarted: int(o.turn_started ?? o.since, `${p}.turn_started`), deadline: opt(o.deadline, `${p}.deadline`, int),
+  };
+}
+
 export type ServerMessage =
-  | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null }
-  | { type: 'played'; version: number; seat: number; action: Action; events: ScoreEvent[]; view: View; legal: Action[] | null }
-  | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null; seats: SeatInfo[] | null }
+  | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null; clock: Clock | null }
+  | { type: 'played'; version: number; seat: number; action: Action; events: ScoreEvent[]; view: View; legal: Action[] | null; clock: Clock | null }
+  | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null; seats: SeatInfo[] | null; clock: Clock | null; timeout: number | null }
   | { type: 'pong' }
   /** Someone started a rematch of this game: a person's connection gets their own new seat and token. */
   | { type: 'rematch'; game: string; seat: number | null; token: string | null }
@@ -302,6 +321,7 @@ export function parseServerMessage(text: string): ServerMessage {
         resigned: opt(w.resigned, 'welcome.resigned', int), players: arr(w.players, 'welcome.players', str),
         seats: arr(w.seats, 'welcome.seats', seatInfo), config: obj(json(w.config, 'welcome.config'), 'welcome.config'),
         view: opt(w.view, 'welcome.view', parseView), legal: legal(w.legal, 'welcome.legal'),
+        clock: opt(w.clock, 'welcome.clock', parseClock),
       };
     }
     case 'played': {
@@ -310,6 +330,7 @@ export function parseServerMessage(text: string): ServerMessage {
         type, version: int(w.version, 'played.version'), seat: int(w.seat, 'played.seat'),
         action: parseAction(w.action, 'played.action'), events: arr(w.events ?? [], 'played.events', parseEvent),
         view: parseView(w.view, 'played.view'), legal: legal(w.legal, 'played.legal'),
+        clock: opt(w.clock, 'played.clock', parseClock),
       };
     }
     case 'status': {
@@ -318,6 +339,7 @@ export function parseServerMessage(text: string): ServerMessage {
         type, status: oneOf(w.status, 'status.status', STATUSES), version: int(w.version, 'status.version'),
         resigned: opt(w.resigned, 'status.resigned', int), view: opt(w.view, 'status.view', parseView),
         legal: legal(w.legal, 'status.legal'), seats: opt(w.seats, 'status.seats', (x, q) => arr(x, q, seatInfo)),
+        clock: opt(w.clock, 'status.clock', parseClock), timeout: opt(w.timeout, 'status.timeout', int),
       };
     }
     case 'pong': return { type };

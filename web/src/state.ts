@@ -2,7 +2,7 @@
 // (reduce) — the client never guesses the rules: legal actions come from
 // the server.
 
-import type { Action, GameStatus, ScoreEvent, SeatInfo, ServerMessage, View } from './protocol';
+import type { Action, Clock, GameStatus, ScoreEvent, SeatInfo, ServerMessage, View } from './protocol';
 import type { JsonObject } from './json';
 
 export interface LogEntry { version: number; seat: number; action: Action; events: ScoreEvent[] }
@@ -25,6 +25,11 @@ export interface GameState {
   error: string | null;
   /** Set when a message arrived out of order: the client must reconnect. */
   resync: boolean;
+  /** A timed game's clocks as last sent (catch-up messages carry none: the welcome's hold), and when this page got them (Date.now()). */
+  clock: Clock | null;
+  clockAt: number;
+  /** The seat that ran out of time, once the server called it. */
+  timeout: number | null;
 }
 
 export function reduce(state: GameState | null, msg: ServerMessage): GameState | null {
@@ -42,6 +47,9 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         log: keep ? state.log : [],
         error: null,
         resync: false,
+        clock: msg.clock ?? (keep ? state.clock : null),
+        clockAt: msg.clock ? Date.now() : (keep ? state.clockAt : 0),
+        timeout: keep ? state.timeout : null,
         // With `since`, version is the server's; ours moves on as `played` arrive.
         ...(msg.view === null && keep ? { version: state.version } : {}),
       };
@@ -57,6 +65,7 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         legal: msg.legal ?? [],
         log: [...state.log, { version: msg.version, seat: msg.seat, action: msg.action, events: msg.events }],
         error: null,
+        ...(msg.clock ? { clock: msg.clock, clockAt: Date.now() } : {}),
       };
     }
     case 'status': {
@@ -66,6 +75,8 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         ...state, status: msg.status, resigned: msg.resigned,
         view: msg.view ?? state.view,
         legal: over ? [] : (msg.legal ?? state.legal),
+        ...(msg.clock ? { clock: msg.clock, clockAt: Date.now() } : {}),
+        timeout: msg.timeout ?? state.timeout,
         // Before the start, a seat claimed or left is told with the seats (the waiting room).
         seats: msg.seats ?? state.seats.map((s) => ({ ...s, joined: s.joined || msg.status === 'playing' })),
       };

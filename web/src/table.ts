@@ -12,11 +12,13 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
+import { formatClock, seatClocks } from './clock';
+import { botThinking, fetchHistory, gains, gainsBySeat, hasGap, lastTiles, mergeLog } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
-import { boardMarks, choose, keepPick, onBoard, type Mark, type Pick } from './picks';
+import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
 import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
@@ -29,9 +31,9 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
   return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
 }
 
-/** The actions drawn as follower spots on the board: the followers of the chosen figure, the gingerbread man's moves (flights, fleas and trades are marks: src/picks.ts). */
+/** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'gingerbread');
+  return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
 }
 
 /** The tiles the player may place now (the drawn one, halves from the hand). */
@@ -67,7 +69,7 @@ export function featureText(f: FeatureInfo, players: string[]): string {
   return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
 }
 
-const MOVES_SHOWN = 40;
+const MOVES_SHOWN = 80;
 
 /** A move in the log: who did what, a follower with its picture (the large one bigger); a follower's move highlights its feature. */
 export function moveText(m: LogEntry, players: string[]): string {
@@ -111,6 +113,32 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let conn: ConnectionState = 'connecting';
   let map: MapInfo | null = null;
   const ui: Ui = { tile: null, rotation: 0, pending: null, highlight: [], figure: null, pick: null, listOpen: false };
+  // The moves before this page opened, from the server's log (src/follow.ts): the history survives a reload.
+  let history: LogEntry[] = [];
+  // "+N" at the seat panels for a moment after a score.
+  let seatGains = new Map<number, number>();
+  let gainTimer: number | undefined;
+  const showScore = (entry: LogEntry, fallback: { x: number; y: number } | null): void => {
+    const gs = gains(entry, fallback);
+    if (gs.length === 0 || !state) return;
+    const players = state.players;
+    board.flash(gs.filter((g) => g.x !== null && g.y !== null).map((g) => ({ x: g.x ?? 0, y: g.y ?? 0, text: `+${g.points}`, colour: playerColour(players[g.seat] ?? '', g.seat), seat: g.seat })));
+    // The scored features' tiles lit in the scorer's colour (the engine's feature lookup, as for hovering).
+    const lit = new Set<string>();
+    for (const e of entry.events) {
+      const seat = e.points.findIndex((p) => p > 0);
+      if (seat < 0 || e.x === null || e.y === null || !e.place) continue;
+      const key = `${e.x},${e.y},${e.place},${typeof e.raw.half === 'string' ? e.raw.half : ''}`;
+      if (lit.has(key)) continue;
+      lit.add(key);
+      const colour = playerColour(players[seat] ?? '', seat);
+      featureInfo(game, { x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null })
+        .then((f) => board.flashCells(f.cells.map(([x, y]) => ({ x, y })), colour)).catch(() => undefined);
+    }
+    seatGains = gainsBySeat(gs);
+    window.clearTimeout(gainTimer);
+    gainTimer = window.setTimeout(() => { seatGains = new Map(); draw(); }, 2600);
+  };
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -173,6 +201,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const early = earlyTiles(game);
   if (early) board.preload(early);
 
+  // The tiles of each city the gingerbread man may go to, asked of the server once per version (the board lights them).
+  const cityCells = new Map<string, [number, number][]>();
+  const citiesFor = (marks: Mark[], version: number): CityArea[] => marks.flatMap((m): CityArea[] => {
+    if (m.kind !== 'ginger-city') return [];
+    const key = `${version} ${refKey(m.ref)}`;
+    const cells = cityCells.get(key);
+    if (!cells) {
+      cityCells.set(key, []);
+      featureInfo(game, m.ref).then((f) => { cityCells.set(key, f.cells); if (state?.version === version) draw(); }).catch(() => undefined);
+    }
+    return [{ mark: m, cells: cells ?? [] }];
+  });
   const squareName = (x: number, y: number): string => {
     const c = map?.chumak.find((q) => q.x === x && q.y === y);
     return c ? `the Chumak square ${c.name}` : `the Chumak square at (${x}, ${y})`;
@@ -200,6 +240,26 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     draw();
     if (ui.pending) (side.querySelector('#confirm') as HTMLButtonElement | null)?.focus();
   };
+  // A timed game's clock at each seat (src/clock.ts), counting down for the seat to act; the ticker below rewrites only these.
+  const clockSpan = (s: GameState, seat: number): HTMLElement | null => {
+    if (!s.clock) return null;
+    const c = seatClocks(s.clock, s.players.length, Date.now())[seat];
+    if (!c || (c.ms === null && !c.running)) return null;
+    const running = c.running && s.status === 'playing';
+    return h('span', { class: `clock${running ? ' clock-running' : ''}${running && c.low ? ' clock-low' : ''}`, 'data-seat': seat, 'data-ms': c.ms ?? '', role: 'timer', 'aria-label': `${s.players[seat] ?? ''}'s time: ${formatClock(c.ms ?? 0)}` }, formatClock(c.ms ?? 0));
+  };
+  const tick = window.setInterval(() => {
+    const s = state;
+    if (!s?.clock || s.status !== 'playing') return;
+    for (const c of seatClocks(s.clock, s.players.length, Date.now())) {
+      if (!c.running || c.ms === null) continue;
+      const span = side.querySelector(`.clock[data-seat="${c.seat}"]`);
+      if (!(span instanceof HTMLElement)) continue;
+      span.textContent = formatClock(c.ms);
+      span.dataset.ms = String(c.ms);
+      span.classList.toggle('clock-low', c.low);
+    }
+  }, 200);
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -217,8 +277,10 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       // While a flight, a flea's move or a trade is half made, only what completes it is lit.
       const spots = ui.pick ? [] : spotsFor(s.legal, ui.figure);
       const marks = ui.pending ? [] : boardMarks(s.legal, ui.pick, squareName);
-      void board.render({ view, map, targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
+      const lasts = lastTiles(mergeLog(history, s.log)).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
+      void board.render({ view, map, lastTiles: lasts, cities: citiesFor(marks, s.version), targets: ui.pending || ui.pick ? [] : targetsFor(s.legal, ui.tile, ui.rotation), preview: ui.pending, spots, marks, highlight: ui.highlight, version: s.version });
     }
+    const thinking = botThinking(s.status, view?.currentPlayer ?? null, s.seats);
     const players = h('ul', { class: 'players', 'aria-label': 'Players and scores' }, ...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
@@ -231,6 +293,9 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
+        clockSpan(s, i),
+        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat?.kind ?? 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
+        seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
         h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
@@ -239,10 +304,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
     document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
-    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} to play`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
+    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    if (s.timeout !== null) panels.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
     const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
     const pickTile = (t: string): void => { ui.tile = t; ui.pending = null; ui.rotation = rotateToNext(s.legal, t, 270); draw(); (side.querySelector(`.hand button[data-tile="${CSS.escape(t)}"]`) as HTMLButtonElement | null)?.focus(); };
@@ -283,10 +349,17 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
           ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === ui.figure), onclick: () => chooseFigure(f) },
             figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
     }
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && !onBoard(a));
+    const draft = draftTiles(s.legal);
+    if (draft.length > 0) {
+      // The Half-and-half draft: the halves in the pool as pictures, one click takes one.
+      panels.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
+        h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => send(d.action) },
+          h('img', { src: tileUrl(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+    }
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !onBoard(a));
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
-        ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
+        ...steps.map((a) => h('button', { id: a.kind === 'pass' || a.kind === 'draw' ? a.kind : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
       // The keyboard and screen-reader path to every legal action, in words;
@@ -298,9 +371,10 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const events = scoringEvents(view?.events ?? []);
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
-    if (s.log.length > 0) {
-      panels.push(h('section', { class: 'panel' }, h('h2', {}, 'Moves since this page opened'), h('ol', { class: 'log moves', 'aria-label': 'Moves since this page opened', reversed: true },
-        ...s.log.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
+    const moves = mergeLog(history, s.log);
+    if (moves.length > 0) {
+      panels.push(h('section', { class: 'panel', id: 'moves' }, h('h2', {}, `Moves (${moves.length})`), h('ol', { class: 'log moves', 'aria-label': 'Moves, newest first', reversed: true },
+        ...moves.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
@@ -354,6 +428,16 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const name = typeof state?.config.map === 'string' ? state.config.map : null;
     if (name && !map) void mapInfo(name).then((mi) => { map = mi; draw(); });
   };
+  // The history once at the start, and again after a reconnect if the first try failed (a server down at load).
+  // (At most three times a page: a server that cannot give it is not asked on every move.)
+  let historyAsked = false;
+  let historyTries = 0;
+  const askHistory = (): void => {
+    if (historyAsked || historyTries >= 3) return;
+    historyAsked = true;
+    historyTries += 1;
+    void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } historyAsked = false; });
+  };
   const open = (): Connection => connect(game, token, () => (welcomed && state?.view ? state.version : null), (m) => {
     const before = state;
     if (m.type === 'welcome') {
@@ -394,7 +478,16 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     if (state && shouldStart(state)) start();
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     needMap();
+    // The history misses moves (the server was down at load, or moved on while it was fetched): ask again.
+    if (state && (m.type === 'welcome' || m.type === 'played') && hasGap(mergeLog(history, state.log), state.version)) askHistory();
     if (before?.version !== state?.version) ui.highlight = [];
+    // A move seen live that scored: "+N" over its feature and at the seat.
+    if (m.type === 'played' && state && before && state.version === m.version && before.version === m.version - 1) {
+      const entry = state.log[state.log.length - 1];
+      const all = mergeLog(history, state.log);
+      const placed = [...all].reverse().find((e) => e.action.kind === 'place');
+      if (entry) showScore(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null);
+    }
     draw();
   }, (c) => { conn = c; draw(); });
   if (page) {
@@ -402,6 +495,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     needMap();
   }
   let socket: Connection = open();
+  askHistory();
 
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;
@@ -425,5 +519,5 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   };
   document.addEventListener('keydown', keys);
   draw();
-  return () => { document.removeEventListener('keydown', keys); socket.close(); };
+  return () => { document.removeEventListener('keydown', keys); window.clearTimeout(gainTimer); window.clearInterval(tick); socket.close(); };
 }

@@ -2,12 +2,7 @@
 // actions and screen readers (instead of raw ids such as `base/R, 90°`).
 
 import type { Chip, ChipHand, Corner, Hand } from './protocol';
-
-const SETS: Record<string, string> = {
-  base: 'the base game', river1: 'the River', river2: 'the River II', river20: 'the River (2020)', winter: 'the Winter edition',
-  gingerbread: 'the Gingerbread Man', halfsies1: 'Half-and-half 1', halfsies2: 'Half-and-half 2', plague: 'the Plague',
-  'inns-cathedrals': 'Inns & Cathedrals', cutcassonne: 'Cutcassonne',
-};
+import { setWords } from './sets';
 
 /** Whether a tile id names a half tile (Half-and-half). */
 export function isHalf(id: string): boolean {
@@ -20,7 +15,7 @@ export function tileWords(id: string): string {
   if (i < 0) return `tile ${id}`;
   const set = id.slice(0, i);
   const letter = id.slice(i + 1);
-  return `${isHalf(id) ? 'half tile' : 'tile'} ${letter} of ${SETS[set] ?? set}`;
+  return `${isHalf(id) ? 'half tile' : 'tile'} ${letter} of ${setWords(set)}`;
 }
 
 /** A rotation in words. */

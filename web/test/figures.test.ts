@@ -22,7 +22,7 @@ describe('the large follower', () => {
     expect(figuresOffered(legal.slice(2))).toEqual(['big']);
     expect(figuresOffered([parseAction({ pass: {} })])).toEqual([]);
     const big = spotsFor(legal, 'big');
-    expect(big.map((a) => a.kind)).toEqual(['follower', 'follower', 'gingerbread']);
+    expect(big.map((a) => a.kind)).toEqual(['follower', 'follower']);
     expect(big.every((a) => a.kind !== 'follower' || a.figure === 'big')).toBe(true);
     expect(spotsFor(legal, null).filter((a) => a.kind === 'follower')).toHaveLength(2);
   });

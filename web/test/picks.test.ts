@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inHalf } from '../src/board';
-import { boardMarks, choose, chipText, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
+import { boardMarks, choose, chipText, cityAt, draftTiles, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
 import { parseAction, type Action, type Corner } from '../src/protocol';
 import { handTiles, spotsFor } from '../src/table';
 import { chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
@@ -167,5 +167,46 @@ describe('words instead of raw ids', () => {
     expect(chipsWords({ hidden: 3 })).toBe('3 chips');
     expect(chipsWords({ chips: [{ colour: 'orange', value: 2 }, { colour: 'purple', value: 2 }, { colour: 'purple', value: 1 }] })).toBe('purple 1, 2; orange 2');
     expect(chipsWords({ chips: [] })).toBe('no chips');
+  });
+});
+
+describe('the gingerbread man on the board: a city chosen by clicking it', () => {
+  const g1 = act({ gingerbread: { x: 0, y: 0, place: 'N' } });
+  const g2 = act({ gingerbread: { x: 1, y: 0, place: 'E' } });
+  const g3 = act({ gingerbread: { x: 1, y: 0, place: 'W' } });
+  const legal = [g1, g2, g3];
+
+  it('lights each city he may go to, and a click on one moves him', () => {
+    const ms = boardMarks(legal, null);
+    expect(kinds(ms)).toEqual(['ginger-city', 'ginger-city', 'ginger-city']);
+    expect(ms[0]?.label).toBe('Move the gingerbread man to the city at the north of (0, 0)');
+    expect(choose(legal, null, find(ms, 'ginger-city', 1))).toEqual({ pick: null, send: g2 });
+    expect(onBoard(g1)).toBe(true);
+    expect(spotsFor(legal, null)).toEqual([]);
+  });
+
+  it('a click on any tile of a lit city chooses it; on a tile two cities share, the nearer one', () => {
+    const ms = boardMarks(legal, null).filter((m): m is Extract<Mark, { kind: 'ginger-city' }> => m.kind === 'ginger-city');
+    const [a, b, c] = ms;
+    if (!a || !b || !c) throw new Error('three cities');
+    const cities = [{ mark: a, cells: [[0, 0], [0, -1]] as [number, number][] }, { mark: b, cells: [[1, 0], [2, 0]] as [number, number][] }, { mark: c, cells: [[1, 0], [1, 1]] as [number, number][] }];
+    // Spots in cell units: E of (1, 0) on the right, W on the left.
+    const spot = (r: { x: number; y: number; place: string }): { x: number; y: number } => ({ x: r.x + (r.place === 'E' ? 0.85 : r.place === 'W' ? 0.15 : 0.5), y: r.y + (r.place === 'N' ? 0.15 : 0.5) });
+    expect(cityAt(cities, { x: 0.5, y: -0.5 }, spot)?.mark).toBe(a);
+    expect(cityAt(cities, { x: 2.5, y: 0.5 }, spot)?.mark).toBe(b);
+    expect(cityAt(cities, { x: 1.8, y: 0.5 }, spot)?.mark).toBe(b);
+    expect(cityAt(cities, { x: 1.2, y: 0.5 }, spot)?.mark).toBe(c);
+    expect(cityAt(cities, { x: 5, y: 5 }, spot)).toBeNull();
+    // Before the server told the city's tiles, its own tile still counts.
+    expect(cityAt([{ mark: a, cells: [] }], { x: 0.4, y: 0.4 }, spot)?.mark).toBe(a);
+  });
+});
+
+describe('the Half-and-half draft: halves as pictures', () => {
+  it('offers each half in the pool once', () => {
+    const d1 = act({ draft: { tile: 'halfsies1/A' } });
+    const d2 = act({ draft: { tile: 'halfsies1/B' } });
+    expect(draftTiles([d1, d2, d1, pass]).map((d) => d.tile)).toEqual(['halfsies1/A', 'halfsies1/B']);
+    expect(draftTiles([d1, d2]).map((d) => d.action)).toEqual([d1, d2]);
   });
 });
