@@ -117,6 +117,10 @@ pub(crate) struct ChanceDraws {
     /// Some tile left in the pile fits somewhere: what a draw would find,
     /// known from the pile as a multiset (public).
     pub(crate) drawable: bool,
+    /// On a map: the second start space, while chance has not yet drawn
+    /// the tile that goes there (the first land tile of the pile, in a
+    /// seeded game). The game's first chance node.
+    pub(crate) start: Option<Pos>,
 }
 
 impl Clone for Game {
@@ -322,8 +326,13 @@ impl Game {
                 .iter()
                 .position(|t| !ext::is_prelude_tile(catalog, *t))
             {
-                starts[1] = (self.pile.remove(i), pick(b)?);
-                n_starts = 2;
+                if self.chance.on {
+                    // Chance draws it: the first chance node.
+                    self.chance.start = Some(pick(b)?);
+                } else {
+                    starts[1] = (self.pile.remove(i), pick(b)?);
+                    n_starts = 2;
+                }
             }
         }
         let cells = || {
@@ -1272,6 +1281,11 @@ impl Game {
             return;
         }
         self.phase = Phase::Place;
+        self.find_drawable();
+    }
+
+    /// Explicit chance: whether some tile left in the pile fits somewhere.
+    fn find_drawable(&mut self) {
         let mut kinds = self.pile.clone();
         kinds.sort_unstable();
         kinds.dedup();
@@ -1281,6 +1295,9 @@ impl Game {
     /// Explicit chance: whether chance acts now: a draw is due and no
     /// player chooses first (between a tile held and the draw).
     pub(crate) fn chance_due(&self) -> bool {
+        if self.chance.start.is_some() {
+            return true;
+        }
         if !(self.chance.due && self.phase == Phase::Place && self.drawn.is_none()) {
             return false;
         }
@@ -1300,6 +1317,18 @@ impl Game {
             return;
         }
         let t = self.pile.remove(at);
+        if let Some(p) = self.chance.start.take() {
+            // The map's second start tile, placed as a seeded deal places
+            // it; then the first draw (or a draft before it) as dealt.
+            self.board
+                .place(&self.rules.catalog, t, p, Rotation::default());
+            if self.phase == Phase::Place {
+                self.await_chance();
+            } else {
+                self.find_drawable();
+            }
+            return;
+        }
         if self.offer(t) {
             self.chance.due = false;
         } else if self.pile.is_empty() {

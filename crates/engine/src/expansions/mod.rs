@@ -470,6 +470,19 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Whether `t`, though in the part of the pile drawn now, cannot be the
+    /// next draw under an order rule that parts do not express (the
+    /// Plague's sources while the first 17 land tiles are drawn): chance
+    /// outcomes leave it out.
+    fn holds_back(_g: &Game, _t: TileIdx) -> bool {
+        false
+    }
+
+    /// Puts the pile, just shuffled inside its parts for a determinization,
+    /// in an order its rule allows (the Plague's: no source among the safe
+    /// tiles still to draw), keeping the shuffle uniform over such orders.
+    fn arrange_hidden(_g: &mut Game, _rng: &mut Rng) {}
+
     /// Resamples what the players other than `player` hold in secret.
     fn resample(_g: &mut Game, _player: Seat, _rng: &mut Rng) {}
 
@@ -1080,6 +1093,22 @@ pub(crate) fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
         }
     });
     None
+}
+
+/// Whether an order rule keeps `t` from being the next draw.
+pub(crate) fn holds_back(g: &Game, t: TileIdx) -> bool {
+    each_active!(g, M => {
+        if M::holds_back(g, t) {
+            return true;
+        }
+    });
+    false
+}
+
+/// The expansions put a determinization's shuffled pile in an order their
+/// rules allow.
+pub(crate) fn arrange_hidden(g: &mut Game, rng: &mut Rng) {
+    each_active!(g, M => { M::arrange_hidden(g, rng); });
 }
 
 /// Resamples the other players' secrets.

@@ -77,6 +77,27 @@ impl Game {
         self.pile.iter().map(|t| self.draw_part(*t)).min()
     }
 
+    /// What the next draw may be: the tiles of the part drawn now that no
+    /// order rule holds back (the Plague's sources during the first 17
+    /// land draws). Every tile of the part if a rule would hold them all.
+    fn next_draws(&self) -> impl Fn(&TileIdx) -> bool + '_ {
+        let part = self.next_part();
+        // A map's second start tile is the first land tile (no prelude).
+        let start = self.chance.start.is_some();
+        let in_part = move |t: &TileIdx| {
+            if start {
+                !crate::expansions::is_prelude_tile(&self.rules.catalog, *t)
+            } else {
+                Some(self.draw_part(*t)) == part
+            }
+        };
+        let any_free = self
+            .pile
+            .iter()
+            .any(|t| in_part(t) && !crate::expansions::holds_back(self, *t));
+        move |t: &TileIdx| in_part(t) && !(any_free && crate::expansions::holds_back(self, *t))
+    }
+
     /// The tiles still in the pile, by kind: public, since every player can
     /// count them. The drawn tile is not included, unless it is still
     /// unseen (a Half-and-half player's pending draw).
@@ -99,20 +120,22 @@ impl Game {
         v
     }
 
+    /// Where in the pile a copy of `tile` lies that may be the next draw.
+    fn next_draw_at(&self, tile: TileIdx) -> Option<usize> {
+        let next = self.next_draws();
+        self.pile.iter().rposition(|t| *t == tile && next(t))
+    }
+
     /// The chance event of the next draw from the pile: each tile kind that
     /// may come next with its probability (its count over the tiles of the
     /// part of the pile drawn now: with the river, the river tiles come first,
     /// its lakes last). Sums to 1; empty when the pile is empty. A tile that
     /// then fits nowhere is set aside by the rules and the next one drawn.
     pub fn chance_outcomes(&self) -> Vec<(TileIdx, f64)> {
-        let Some(part) = self.next_part() else {
-            return Vec::new();
-        };
+        let next = self.next_draws();
         let mut counts: BTreeMap<TileIdx, u32> = BTreeMap::new();
-        for t in &self.pile {
-            if self.draw_part(*t) == part {
-                *counts.entry(*t).or_insert(0) += 1;
-            }
+        for t in self.pile.iter().filter(|t| next(t)) {
+            *counts.entry(*t).or_insert(0) += 1;
         }
         let total: u32 = counts.values().sum();
         counts
@@ -125,11 +148,8 @@ impl Game {
     /// `tile` moves to the top of the hidden pile (the order of the others is
     /// kept).
     pub fn set_next_draw(&mut self, tile: TileIdx) -> Result<(), ChanceError> {
-        let part = self.next_part();
         let at = self
-            .pile
-            .iter()
-            .rposition(|t| *t == tile && Some(self.draw_part(*t)) == part)
+            .next_draw_at(tile)
             .ok_or_else(|| ChanceError::NotAnOutcome(self.rules.catalog.tile(tile).id.clone()))?;
         let t = self.pile.remove(at);
         self.pile.push(t);
@@ -201,6 +221,7 @@ impl Game {
         // back in, and the draw is made again.
         let redraw = crate::expansions::unsee_draws(self);
         self.shuffle_pile_parts(rng);
+        crate::expansions::arrange_hidden(self, rng);
         if redraw {
             self.draw();
         }
@@ -439,15 +460,9 @@ impl State {
         if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
-        let part = self.game.next_part();
-        let at = self
-            .game
-            .pile
-            .iter()
-            .rposition(|t| *t == tile && Some(self.game.draw_part(*t)) == part)
-            .ok_or_else(|| {
-                ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
-            })?;
+        let at = self.game.next_draw_at(tile).ok_or_else(|| {
+            ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
+        })?;
         self.game.take_chance_draw(at);
         Ok(())
     }
@@ -518,9 +533,9 @@ impl State {
 
 /// A tile kind of the pile's current part, drawn with its count's weight.
 fn sample_draw(game: &Game, rng: &mut Rng) -> Option<TileIdx> {
-    let part = game.next_part()?;
+    let next = game.next_draws();
     let mut counts: BTreeMap<TileIdx, u64> = BTreeMap::new();
-    for t in game.pile.iter().filter(|t| game.draw_part(**t) == part) {
+    for t in game.pile.iter().filter(|t| next(t)) {
         *counts.entry(*t).or_insert(0) += 1;
     }
     let mut k = rng.below(counts.values().sum::<u64>().max(1));

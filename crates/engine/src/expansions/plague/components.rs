@@ -62,6 +62,79 @@ pub fn setup(cat: &Catalog, bag: &mut Vec<TileIdx>, rng: &mut Rng) {
     }
 }
 
+/// The set-up's rule as the draws go (explicit chance and determinization,
+/// which never read the pile's order): no source comes among the first
+/// [`SAFE_TILES`] land tiles drawn. Counted from the land tiles (neither a
+/// source nor a prelude tile such as the river's) left in the pile, so it
+/// follows every way a tile leaves or goes back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SafeDraws {
+    /// Land tiles in the pile at the start, after the start spaces.
+    land: u16,
+    /// How many of the first land draws are safe (17, fewer when a map's
+    /// second start tile took one, or when the land tiles are fewer).
+    safe: u16,
+}
+
+impl SafeDraws {
+    /// Counts the deal's land tiles in `pile`; `taken` land tiles already
+    /// came off its top for the start spaces.
+    pub fn count(cat: &Catalog, pile: &[TileIdx], taken: usize) -> SafeDraws {
+        let land = pile.iter().filter(|t| is_land(cat, **t)).count();
+        let safe = SAFE_TILES.min(land + taken).saturating_sub(taken);
+        SafeDraws {
+            land: u16::try_from(land).unwrap_or(u16::MAX),
+            safe: u16::try_from(safe).unwrap_or(u16::MAX),
+        }
+    }
+
+    /// Safe land draws still to come, given the land tiles left in `pile`.
+    pub fn left(&self, cat: &Catalog, pile: &[TileIdx]) -> usize {
+        let now = pile.iter().filter(|t| is_land(cat, **t)).count();
+        let drawn = usize::from(self.land).saturating_sub(now);
+        usize::from(self.safe).saturating_sub(drawn)
+    }
+}
+
+/// A land tile: in the set-up's safe top, neither a source nor a prelude
+/// tile (drawn before the land, like the river's).
+fn is_land(cat: &Catalog, t: TileIdx) -> bool {
+    !is_source(cat, t) && !crate::expansions::is_prelude_tile(cat, t)
+}
+
+/// Determinization: `pile` (next draw last) was shuffled uniformly inside
+/// its parts; `left` safe land draws are still to come. Keeps the land
+/// tiles' places and puts on them: the first `left` land tiles in the
+/// shuffled order that are not sources, then the rest of the land part
+/// shuffled again. Uniform over the orders the set-up can make.
+pub fn arrange_safe(cat: &Catalog, pile: &mut [TileIdx], left: usize, rng: &mut Rng) {
+    if left == 0 {
+        return;
+    }
+    // The land places in draw order.
+    let places: Vec<usize> = (0..pile.len())
+        .rev()
+        .filter(|&i| !crate::expansions::is_prelude_tile(cat, pile[i]))
+        .collect();
+    let tiles: Vec<TileIdx> = places.iter().map(|&i| pile[i]).collect();
+    if !tiles.iter().any(|t| is_source(cat, *t)) {
+        return;
+    }
+    let (mut order, mut rest): (Vec<TileIdx>, Vec<TileIdx>) = (Vec::new(), Vec::new());
+    for t in tiles {
+        if order.len() < left && !is_source(cat, t) {
+            order.push(t);
+        } else {
+            rest.push(t);
+        }
+    }
+    rng.shuffle(&mut rest);
+    order.extend(rest);
+    for (&i, t) in places.iter().zip(order) {
+        pile[i] = t;
+    }
+}
+
 /// Whether `tile` is a plague source.
 pub fn is_source(cat: &Catalog, tile: TileIdx) -> bool {
     cat.tile(tile).has_tag(Tag::known(SOURCE_TAG))
@@ -149,6 +222,8 @@ const NO_FLEA: u8 = u8::MAX;
 #[derive(Debug)]
 pub struct Plague {
     pub(super) supply: u8,
+    /// The deal's safe tiles: how the first 17 land draws are counted.
+    pub(super) safe: SafeDraws,
     /// Fleas on the board, ordered by the piece they lie on.
     pub(super) fleas: Vec<Flea>,
     /// Outbreak tokens on the board; token number = index + 1.
@@ -237,6 +312,7 @@ impl Clone for Plague {
     fn clone(&self) -> Plague {
         Plague {
             supply: self.supply,
+            safe: self.safe,
             fleas: self.fleas.clone(),
             outbreaks: self.outbreaks.clone(),
             sources: self.sources.clone(),
@@ -273,6 +349,7 @@ impl Clone for Plague {
     fn clone_from(&mut self, src: &Plague) {
         let Plague {
             supply,
+            safe,
             fleas,
             outbreaks,
             sources,
@@ -300,6 +377,7 @@ impl Clone for Plague {
             scratch,
         } = src;
         self.supply = *supply;
+        self.safe = *safe;
         self.fleas.clone_from(fleas);
         self.outbreaks.clone_from(outbreaks);
         self.sources.clone_from(sources);
@@ -334,6 +412,7 @@ impl Clone for Plague {
 impl PartialEq for Plague {
     fn eq(&self, other: &Plague) -> bool {
         self.supply == other.supply
+            && self.safe == other.safe
             && self.fleas == other.fleas
             && self.outbreaks == other.outbreaks
             && self.sources == other.sources
@@ -384,6 +463,7 @@ impl Plague {
     pub(super) fn blank() -> Plague {
         Plague {
             supply: FLEAS,
+            safe: SafeDraws::default(),
             fleas: Vec::new(),
             outbreaks: Vec::new(),
             sources: Vec::new(),

@@ -41,8 +41,10 @@ mod views;
 mod tests;
 
 pub use crate::action::{FeatureAt, TileAt};
+pub use components::SafeDraws;
 pub use components::{
-    is_source, setup, Flea, Outbreak, Plague, FLEAS, OUTBREAKS, SAFE_TILES, SET, SOURCE_TAG,
+    arrange_safe, is_source, setup, Flea, Outbreak, Plague, FLEAS, OUTBREAKS, SAFE_TILES, SET,
+    SOURCE_TAG,
 };
 pub use regions::adjacent_pieces;
 pub use views::{FleaJson, OutbreakJson, PlagueJson, FLEA_SOURCES, FLIGHT_SOURCES};
@@ -164,6 +166,31 @@ impl Expansion for PlagueRules {
             None => g.ext.plague.insert(Plague::new()),
         };
         p.reserve_lists(pieces, segments, followers);
+        // The start tile is not drawn; a map's second start tile was the
+        // first land tile of the pile.
+        let taken = g.board.pieces().len().saturating_sub(1);
+        p.safe = SafeDraws::count(cat, &g.pile, taken);
+    }
+
+    /// No source may come while safe land draws are left (the set-up put
+    /// the sources below the first 17 tiles).
+    fn holds_back(g: &Game, t: TileIdx) -> bool {
+        let cat = &*g.rules.catalog;
+        is_source(cat, t)
+            && g.ext
+                .plague
+                .as_ref()
+                .is_some_and(|p| p.safe.left(cat, &g.pile) > 0)
+    }
+
+    /// A determinized pile keeps the sources below the safe tiles left.
+    fn arrange_hidden(g: &mut Game, rng: &mut crate::rng::Rng) {
+        let Some(p) = g.ext.plague.as_ref() else {
+            return;
+        };
+        let cat = g.rules.catalog.clone();
+        let left = p.safe.left(&cat, &g.pile);
+        arrange_safe(&cat, &mut g.pile, left, rng);
     }
 
     fn after_place(g: &mut Game, pi: u16) {
