@@ -289,3 +289,33 @@ test('a follower just placed pops in, and not with reduced motion', { timeout: 9
     await page.close();
   }
 });
+
+test('Half-and-half: the pile beside the hand draws a tile instead of playing a half', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], expansions: ['halfsies1'], seed: 9 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  let drew = false;
+  for (let guard = 0; guard < 10 && !drew; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    if (await page.locator('#draw-pile').count() > 0) {
+      assert.equal(await page.locator('#choices [data-kind="draw"]').count(), 0, 'no Draw button besides the pile');
+      await page.click('#draw-pile');
+      await waitForChange(page, turn.version);
+      // Now the drawn tile is the one to place (no half, no pile).
+      await page.locator('#current-tile').waitFor();
+      assert.doesNotMatch(await page.locator('#current-tile').getAttribute('data-tile') ?? '', /^halfsies/);
+      assert.equal(await page.locator('#draw-pile').count(), 0);
+      drew = true;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+      await waitForChange(page, turn.version);
+    } else {
+      await page.click('#pass');
+      await waitForChange(page, turn.version);
+    }
+  }
+  assert.ok(drew, 'the pile was offered and drew');
+  await page.close();
+});
