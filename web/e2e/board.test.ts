@@ -241,8 +241,8 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
       await page.click('#pass');
       await waitForChange(page, s.version);
     } else {
-      // Half-and-half's choice to draw instead of playing a half.
-      await page.locator('#choices button[data-kind="draw"]').click();
+      // Half-and-half's choice to draw instead of playing a half: the face-down pile beside the hand.
+      await page.locator('#draw-pile').click();
       await waitForChange(page, s.version);
     }
   }

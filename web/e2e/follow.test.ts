@@ -258,3 +258,64 @@ test('short time is shown in red, and a seat out of time is named', { timeout: 6
   assert.equal(await page.locator('.clock-running').count(), 0, 'no clock runs once the game is over');
   await page.close();
 });
+
+test('a follower just placed pops in, and not with reduced motion', { timeout: 90_000 }, async () => {
+  const { server, browser } = env;
+  // Bots play a short game; its replay steps through it with nothing else moving the board.
+  const { id } = await createRaw(server, JSON.stringify({ config: { players: ['RED', 'BLUE'], deck: ['base/U', 'base/E', 'base/V', 'base/K', 'base/B', 'base/J'], deck_only: true, seed: 7 }, seats: ['greedy', 'greedy'] }));
+  for (let i = 0; i < 100; i++) {
+    const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { status: string };
+    if (g.status === 'finished') break;
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+  const record = await (await fetch(`${server.url}/api/games/${id}/record`)).json() as { actions: Record<string, unknown>[] };
+  const at = record.actions.findIndex((a) => 'follower' in a) + 1;
+  assert.ok(at > 0, 'a bot placed a follower');
+  for (const reduce of [false, true]) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: reduce ? 'reduce' : 'no-preference' });
+    await page.goto(`${server.url}/replay/${id}`);
+    await page.locator('#replay-status', { hasText: 'Action 0 of' }).waitFor();
+    for (let i = 1; i < at; i++) {
+      await page.click('#forward');
+      await page.locator('#replay-status', { hasText: `Action ${i} of` }).waitFor();
+    }
+    assert.equal(await page.locator('svg.board .just-placed').count(), 0, 'nothing new before the follower');
+    await page.click('#forward');
+    await page.locator(`svg.board[data-version="${at}"]`).waitFor();
+    const fresh = page.locator('svg.board .just-placed');
+    assert.equal(await fresh.count(), 1, 'the follower just placed, and only it');
+    const animation = await fresh.evaluate((e) => getComputedStyle(e).animationName);
+    assert.equal(animation, reduce ? 'none' : 'pop-in');
+    await page.close();
+  }
+});
+
+test('Half-and-half: the pile beside the hand draws a tile instead of playing a half', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const { id, token } = await startedGame(server, { players: ['RED', 'BLUE'], expansions: ['halfsies1'], seed: 9 }, ['human', 'greedy']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  let drew = false;
+  for (let guard = 0; guard < 10 && !drew; guard++) {
+    const turn = await myTurn(page);
+    if (!turn) break;
+    if (await page.locator('#draw-pile').count() > 0) {
+      assert.equal(await page.locator('#choices [data-kind="draw"]').count(), 0, 'no Draw button besides the pile');
+      await page.click('#draw-pile');
+      await waitForChange(page, turn.version);
+      // Now the drawn tile is the one to place (no half, no pile).
+      await page.locator('#current-tile').waitFor();
+      assert.doesNotMatch(await page.locator('#current-tile').getAttribute('data-tile') ?? '', /^halfsies/);
+      assert.equal(await page.locator('#draw-pile').count(), 0);
+      drew = true;
+    } else if (await page.locator('.target').count() > 0) {
+      await place(page);
+      await waitForChange(page, turn.version);
+    } else {
+      await page.click('#pass');
+      await waitForChange(page, turn.version);
+    }
+  }
+  assert.ok(drew, 'the pile was offered and drew');
+  await page.close();
+});

@@ -321,7 +321,10 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         const chosen = t === ui.tile;
         return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(t) },
           h('img', { src: tileUrl(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
-      })) : null;
+      }),
+      // Half-and-half: drawing instead of playing a half is the pile beside the hand, face down.
+      ...s.legal.filter((a) => a.kind === 'draw').slice(0, 1).map((a) => h('button', { type: 'button', id: 'draw-pile', class: 'draw-pile', 'data-kind': 'draw', 'aria-label': `Draw a tile instead (${view?.tilesLeft ?? 0} left)`, title: 'Draw a tile instead of playing a half', onclick: () => send(a) },
+        h('span', { class: 'pile-face', 'aria-hidden': 'true' }, '?'), h('span', { class: 'pile-count', 'aria-hidden': 'true' }, String(view?.tilesLeft ?? 0))))) : null;
     if (ui.tile) {
       const tile = ui.tile;
       const fits = targetsFor(s.legal, tile, ui.rotation).length;
@@ -356,10 +359,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => send(d.action) },
           h('img', { src: tileUrl(d.tile, 0), alt: '', width: 56, height: 56 }))))));
     }
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !onBoard(a));
+    // (Drawing is the pile beside the hand, when there is a hand to show it in.)
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && handGroup) && !onBoard(a));
     if (steps.length > 0) {
       panels.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
-        ...steps.map((a) => h('button', { id: a.kind === 'pass' || a.kind === 'draw' ? a.kind : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
+        ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => send(a) }, describeAction(a))))));
     }
     if (s.legal.length > 0) {
       // The keyboard and screen-reader path to every legal action, in words;
