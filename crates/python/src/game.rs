@@ -104,9 +104,6 @@ pub struct PyGame {
     pub(crate) config: GameConfig,
     /// Player actions taken, in order (for records).
     pub(crate) history: Vec<Action>,
-    /// Explicit mode: the tiles the set-up took from the pile (a map's
-    /// second start tile), the record's deck before the chance outcomes.
-    pub(crate) draws: Vec<TileIdx>,
     /// Explicit mode: the chance outcomes applied, each with the number of
     /// player actions before it (pickling replays both exactly).
     pub(crate) chances: Vec<(usize, TileIdx)>,
@@ -126,18 +123,6 @@ impl PyGame {
         };
         let game = core.game();
         let codec = codec_for(game, radius)?;
-        // On a map the set-up takes the second start tile from the pile:
-        // with explicit chance, it is the record deck's first tile.
-        let draws = if explicit && config.map.is_some() {
-            game.board()
-                .pieces()
-                .iter()
-                .skip(1)
-                .map(|p| p.tile)
-                .collect()
-        } else {
-            Vec::new()
-        };
         let space = codec.num_distinct_actions(core.game());
         let piece_rows = game_piece_rows(core.game());
         Ok(PyGame {
@@ -146,7 +131,6 @@ impl PyGame {
             space,
             config,
             history: Vec::new(),
-            draws,
             chances: Vec::new(),
             piece_rows,
             legal_cache: None,
@@ -355,17 +339,16 @@ impl PyGame {
         let mut config = self.config.clone();
         let game = self.core.game();
         let explicit = matches!(self.core, Core::Explicit(_));
-        if explicit && !(self.draws.is_empty() && self.chances.is_empty()) {
-            // Chance chose the draws: the record fixes the tiles the set-up
-            // took, then every chance outcome (those discarded included) in
-            // order, as the deck's first tiles, so it replays the same
+        if explicit && !self.chances.is_empty() {
+            // Chance chose the draws: the record fixes every chance outcome
+            // (a map's second start tile first, those discarded included)
+            // in order, as the deck's first tiles, so it replays the same
             // game. A `deck_only` pile keeps its other tiles after them.
             let cat = self.catalog();
             let mut deck: Vec<String> = self
-                .draws
+                .chances
                 .iter()
-                .chain(self.chances.iter().map(|c| &c.1))
-                .map(|t| cat.tile(*t).id.clone())
+                .map(|c| cat.tile(c.1).id.clone())
                 .collect();
             if config.deck_only {
                 deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
@@ -468,18 +451,27 @@ impl PyGame {
         let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
         // The draws come in the order the record's own pile gives them
         // (its deck first, then its seeded pile): the order a plain replay
-        // takes them off the pile.
+        // takes them off the pile, a map's second start tile first.
         let order: Vec<TileIdx> = if explicit_chance {
             let plain = Game::new(rec.config.clone()).map_err(|e| config_err(e.to_string()))?;
+            let start = rec
+                .config
+                .map
+                .as_ref()
+                .and_then(|_| plain.board().pieces().get(1));
             let first = plain.drawn_tile();
-            first.into_iter().chain(plain.pile_in_order()).collect()
+            start
+                .map(|p| p.tile)
+                .into_iter()
+                .chain(first)
+                .chain(plain.pile_in_order())
+                .collect()
         } else {
             Vec::new()
         };
         // After the last action, only the draws the deck fixes (those the
         // live game had made): the rest are still to be decided.
         let fixed = rec.config.deck.as_ref().map_or(0, Vec::len);
-        let fixed = fixed.saturating_sub(g.draws.len());
         let mut order = order.into_iter();
         for i in 0..=rec.actions.len() {
             while g.core.is_chance() {

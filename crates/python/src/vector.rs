@@ -477,7 +477,6 @@ impl PyVectorGame {
             space: self.space,
             config,
             history: s.history.clone(),
-            draws: Vec::new(),
             chances: Vec::new(),
             piece_rows,
             legal_cache: None,
