@@ -396,6 +396,45 @@ async fn rated_game_moves_ratings(db: &TestDb) {
 }
 both_stores!(rated_game_moves_ratings);
 
+async fn rated_multi_is_pairwise(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let mut carol = player(&server.base, "carol").await;
+    let a = carol
+        .create(
+            json!({"config": {"players": ["RED", "BLUE", "GREEN"], "seed": 9},
+                       "seats": ["human", "random", "mcts:50"], "rated": true}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let (id, t) = (a.body["id"].as_str().map(str::to_string), token(&a.body, 0));
+    let id = id.expect("an id");
+    assert_eq!(carol.seat(&id, "start", &t).await.status, 200);
+    assert_eq!(carol.seat(&id, "resign", &t).await.status, 200);
+    // Resigned: behind both bots, a loss against each, in one period.
+    let results: Vec<Outcome> = ["random", "mcts:50"]
+        .iter()
+        .map(|b| {
+            let r = rating::bot_rating(b);
+            Outcome {
+                rating: r.rating,
+                deviation: r.deviation,
+                score: 0.0,
+            }
+        })
+        .collect();
+    let expected = rating::update(Glicko::NEW, &results, rating::TAU);
+    let profile = carol.get("/api/players/carol").await;
+    let multi = &profile["ratings"]["multi"];
+    assert!(
+        (multi["rating"].as_f64().expect("a rating") - expected.rating).abs() < 1e-6,
+        "{profile} vs {expected:?}"
+    );
+    assert!(profile["ratings"].get("duel").is_none(), "{profile}");
+    assert_eq!(profile["recent"][0]["place"], json!(3));
+    server.stop().await;
+}
+both_stores!(rated_multi_is_pairwise);
+
 async fn correspondence_timeout(db: &TestDb) {
     let settings = || Settings {
         // A "day" of a few seconds; adjournment as eager as it gets.

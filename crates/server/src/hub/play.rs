@@ -104,6 +104,9 @@ impl Hub {
         if let Some(Occupant::Human { player: p, .. }) = live.seats.get_mut(seat) {
             *p = Some(player);
         }
+        // Other instances read the seat's new holder from the store.
+        self.notify(&handle.id, Notice::Changed { timeout: None })
+            .await;
         Ok(())
     }
 
