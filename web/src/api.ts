@@ -30,7 +30,8 @@ async function callText(path: string, init?: RequestInit): Promise<string> {
   return text;
 }
 
-async function call(path: string, init?: RequestInit): Promise<unknown> {
+/** An answer as JSON; a refusal as an `ApiError`. */
+export async function call(path: string, init?: RequestInit): Promise<unknown> {
   const text = await callText(path, init);
   try { return JSON.parse(text) as unknown; } catch { return null; }
 }
@@ -64,8 +65,9 @@ export async function getGame(id: string): Promise<GameSummary> {
   return parseSummary(await call(`/api/games/${encodeURIComponent(id)}`));
 }
 
-export async function createGame(config: JsonObject, seats: string[]): Promise<Created> {
-  return parseCreated(await post('/api/games', { config, seats }));
+/** Creates a game; `rated` games need a signed-in creator (docs/server.md, "Players"). */
+export async function createGame(config: JsonObject, seats: string[], rated = false): Promise<Created> {
+  return parseCreated(await post('/api/games', rated ? { config, seats, rated } : { config, seats }));
 }
 
 /** Starts the rematch of a game that is over (the server's `rematch`: same set-up, new seed, seats turned by one). */

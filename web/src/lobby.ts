@@ -1,6 +1,7 @@
 // The lobby: create a game (sets, options, seats for people and bots),
 // list open games to join and running or finished ones to watch or replay.
 
+import { accountPanel } from './account';
 import { GameSummary, createGame, listGames, startGame, type Created } from './api';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
@@ -50,6 +51,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const exps = EXPANSIONS.map(([id, name]) => h('label', {}, h('input', { type: 'checkbox', value: id, name: 'expansion' }), ` ${name} `));
   const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
   const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
+  const rated = h('input', { type: 'checkbox', id: 'rated' });
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
@@ -60,7 +62,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
-      const g = await createGame(config, seats);
+      const g = await createGame(config, seats, rated.checked);
       // The creator plays the first person's seat.
       await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
@@ -82,11 +84,13 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     }
   };
   root.replaceChildren(h('div', { class: 'lobby' },
+    accountPanel(navigate, () => { void refresh(); }),
     h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
       h('h1', {}, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Sets'), base, h('br'), ...exps),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
-      h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
+      h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles'), h('br'),
+        h('label', {}, rated, ' rated (every person signed in)')),
       h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
     h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));
   void refresh();
