@@ -52,6 +52,7 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/sessions", post(sign_in).delete(sign_out))
         .route("/api/session", get(session))
         .route("/api/me/games", get(my_games))
+        .route("/api/me/claim", post(claim))
         .route("/api/players/{name}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
 }
@@ -380,6 +381,25 @@ async fn my_games(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<
         Json(json!({"name": account.name, "games": games.into_iter().map(|(_, g)| g).collect::<Vec<_>>()}))
             .into_response(),
     )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Claim {
+    game: String,
+    token: String,
+}
+
+async fn claim(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let account = required(&hub, &headers).await?;
+    let c: Claim = body(&bytes)?;
+    let handle = crate::http::game(&hub, &c.game).await?;
+    let seat = hub.claim_seat(&handle, &c.token, account.clone()).await?;
+    Ok(Json(json!({"game": c.game, "seat": seat, "player": account.name})).into_response())
 }
 
 fn standing_json(s: &crate::store::players::Standing) -> Value {

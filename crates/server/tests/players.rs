@@ -435,10 +435,52 @@ async fn rated_multi_is_pairwise(db: &TestDb) {
 }
 both_stores!(rated_multi_is_pairwise);
 
+async fn a_guest_claims_their_games(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let mut guest = Browser::new(&server.base);
+    let a = guest
+        .create(json!({"config": {"players": ["RED", "BLUE"], "seed": 4},
+                       "seats": ["human", "human"]}))
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let created = a.body;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let t = token(&created, 0);
+    assert_eq!(guest.seat(&id, "start", &t).await.status, 200);
+    assert_eq!(guest.seat(&id, "resign", &t).await.status, 200);
+    let claim = json!({"game": id, "token": t});
+    let a = guest
+        .call(Method::POST, "/api/me/claim", Some(claim.clone()))
+        .await;
+    assert_eq!((a.status, code(&a)), (401, "sign_in_required"));
+    // The guest signs up: the ended game joins their history.
+    let mut dave = player(&server.base, "dave").await;
+    let forged = json!({"game": id, "token": "0".repeat(32)});
+    let a = dave.call(Method::POST, "/api/me/claim", Some(forged)).await;
+    assert_eq!((a.status, code(&a)), (403, "bad_token"), "{}", a.body);
+    let a = dave
+        .call(Method::POST, "/api/me/claim", Some(claim.clone()))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let profile = dave.get("/api/players/dave").await;
+    assert_eq!(profile["recent"][0]["game"], json!(id), "{profile}");
+    assert_eq!(profile["recent"][0]["place"], json!(2), "{profile}");
+    assert_eq!(
+        dave.get(&format!("/api/games/{id}")).await["seats"][0]["player"],
+        json!("dave")
+    );
+    // A seat held by one account is not another's to claim.
+    let mut eve = player(&server.base, "eve").await;
+    let a = eve.call(Method::POST, "/api/me/claim", Some(claim)).await;
+    assert_eq!((a.status, code(&a)), (403, "forbidden"), "{}", a.body);
+    server.stop().await;
+}
+both_stores!(a_guest_claims_their_games);
+
 async fn correspondence_timeout(db: &TestDb) {
     let settings = || Settings {
         // A "day" of a few seconds; adjournment as eager as it gets.
-        correspondence_day: Duration::from_millis(6_000),
+        correspondence_day: Duration::from_millis(15_000),
         adjourn_after: Some(Duration::from_millis(1)),
         ..Settings::unlimited()
     };

@@ -50,8 +50,31 @@ impl Hub {
                 ),
             ));
         }
-        self.bind_player(handle, &mut live, seat, player).await?;
+        self.bind_player(handle, &mut live, seat, player, None)
+            .await?;
         self.mark_joined(handle, &mut live, seat).await?;
+        Ok(seat)
+    }
+
+    /// A guest's seat claimed by the account they signed in with (docs/
+    /// server.md, "Players"): the token's seat is held by the account from
+    /// now on, in a game of any status; an ended game enters the player's
+    /// history with the seat's place (it moves no rating: it was not rated).
+    pub async fn claim_seat(
+        &self,
+        handle: &GameHandle,
+        token: &str,
+        player: Account,
+    ) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        let place = live
+            .status
+            .is_over()
+            .then(|| crate::rating::places(&live.game.scores(), live.resigned))
+            .and_then(|p| p.get(seat).copied());
+        self.bind_player(handle, &mut live, seat, Some(player), place)
+            .await?;
         Ok(seat)
     }
 
@@ -64,6 +87,7 @@ impl Hub {
         live: &mut LiveGame,
         seat: usize,
         player: Option<Account>,
+        place: Option<u8>,
     ) -> Result<(), ProtocolError> {
         let holder = live.seats.get(seat).and_then(Occupant::player).cloned();
         let Some(player) = player else {
@@ -98,7 +122,7 @@ impl Hub {
         }
         // Seats are numbered below six.
         self.store
-            .bind_seat(&handle.id, seat as u8, player.id)
+            .bind_seat(&handle.id, seat as u8, player.id, place)
             .await
             .map_err(unavailable)?;
         if let Some(Occupant::Human { player: p, .. }) = live.seats.get_mut(seat) {

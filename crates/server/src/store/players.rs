@@ -109,8 +109,16 @@ pub trait Players: Send + Sync {
     /// Ends a session (nothing if there is none).
     async fn delete_session(&self, token_hash: &TokenHash) -> Result<(), StoreError>;
 
-    /// Binds a seat to an account (the account's player holds it).
-    async fn bind_seat(&self, id: &GameId, seat: u8, account: i64) -> Result<(), StoreError>;
+    /// Binds a seat to an account (the account's player holds it), with
+    /// the seat's place when the game is over already (a guest's ended
+    /// game claimed).
+    async fn bind_seat(
+        &self,
+        id: &GameId,
+        seat: u8,
+        account: i64,
+        place: Option<u8>,
+    ) -> Result<(), StoreError>;
 
     /// The seats an account holds, newest game first; `over` chooses the
     /// ended games (else the open and running ones).
@@ -267,9 +275,14 @@ macro_rules! players_impl {
                 id: &$crate::store::GameId,
                 seat: u8,
                 account: i64,
+                place: Option<u8>,
             ) -> Result<(), $crate::store::StoreError> {
-                sqlx::query("UPDATE seats SET account = $1 WHERE game = $2 AND seat = $3")
+                sqlx::query(
+                    "UPDATE seats SET account = $1, place = COALESCE($2, place) \
+                     WHERE game = $3 AND seat = $4",
+                )
                     .bind(account)
+                    .bind(place.map(i16::from))
                     .bind(id.as_str())
                     .bind(i16::from(seat))
                     .execute(&self.pool)
