@@ -9,6 +9,8 @@ const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
 export interface GameSummary {
   id: string; status: GameStatus; version: number; players: string[];
   seats: SeatInfo[]; scores: number[]; resigned: number | null; created: number; config: JsonObject;
+  /** The signed-in player holding each seat (`null`: a guest or a bot), and whether the game is rated (docs/server.md, "Players"). */
+  names: (string | null)[]; rated: boolean;
 }
 export interface CreatedSeat { seat: number; kind: string; token: string | null; invite: string | null }
 export interface Created { id: string; status: GameStatus; seats: CreatedSeat[] }
@@ -53,6 +55,8 @@ export function parseSummary(v: unknown, p = 'game'): GameSummary {
     seats: arr(o.seats, `${p}.seats`, (s, q) => { const so = obj(s, q); return { seat: int(so.seat, `${q}.seat`), kind: str(so.kind, `${q}.kind`), joined: bool(so.joined, `${q}.joined`) }; }),
     scores: arr(o.scores, `${p}.scores`, int), resigned: opt(o.resigned, `${p}.resigned`, int),
     created: int(o.created, `${p}.created`), config: obj(json(o.config, `${p}.config`), `${p}.config`),
+    names: arr(o.seats, `${p}.seats`, (s, q) => opt(obj(s, q).player, `${q}.player`, str)),
+    rated: opt(o.rated, `${p}.rated`, bool) ?? false,
   };
 }
 

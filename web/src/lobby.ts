@@ -73,7 +73,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const refresh = async (): Promise<void> => {
     try {
       const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id}${g.rated ? ' (rated)' : ''} — ${g.players.map((p, i) => `${p} (${g.names[i] ?? g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
       lists.replaceChildren(
         h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
         h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),

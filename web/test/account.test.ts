@@ -26,3 +26,18 @@ describe('the player panel', () => {
     expect(changeText(12.25)).toBe('+12.3');
   });
 });
+
+describe('the lobby\'s games', () => {
+  it('name the players holding seats, and say which games are rated', async () => {
+    const { parseSummary } = await import('../src/api');
+    const g = parseSummary({ id: 'ab', status: 'open', version: 0, players: ['RED', 'BLUE'],
+      seats: [{ seat: 0, kind: 'human', joined: true, player: 'Alice' }, { seat: 1, kind: 'greedy', joined: true, player: null }],
+      scores: [0, 0], resigned: null, created: 0, config: {}, rated: true });
+    expect(g.names).toEqual(['Alice', null]);
+    expect(g.rated).toBe(true);
+    // An older server's summary has neither.
+    const old = parseSummary({ id: 'ab', status: 'open', version: 0, players: ['RED'], seats: [{ seat: 0, kind: 'human', joined: false }], scores: [0], resigned: null, created: 0, config: {} });
+    expect(old.names).toEqual([null]);
+    expect(old.rated).toBe(false);
+  });
+});

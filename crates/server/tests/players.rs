@@ -399,6 +399,14 @@ both_stores!(rated_game_moves_ratings);
 async fn rated_multi_is_pairwise(db: &TestDb) {
     let server = TestServer::start(db).await;
     let mut carol = player(&server.base, "carol").await;
+    let alone = carol
+        .create(json!({"config": {"players": ["RED"]}, "seats": ["human"], "rated": true}))
+        .await;
+    assert_eq!(
+        alone.status, 400,
+        "a game alone is not rated: {}",
+        alone.body
+    );
     let a = carol
         .create(
             json!({"config": {"players": ["RED", "BLUE", "GREEN"], "seed": 9},

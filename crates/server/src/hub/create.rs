@@ -107,6 +107,11 @@ impl Hub {
                 config.players.len()
             )));
         }
+        if req.rated && config.players.len() < 2 {
+            return Err(bad(
+                "a rated game has two players at least: a game alone has no result to rate".into(),
+            ));
+        }
         if req.rated && req.creator.is_none() {
             return Err(ProtocolError::new(
                 ErrorCode::SignInRequired,
