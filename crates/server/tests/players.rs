@@ -224,6 +224,26 @@ async fn accounts_and_sessions(db: &TestDb) {
 }
 both_stores!(accounts_and_sessions);
 
+async fn a_session_is_good_on_every_instance(db: &TestDb) {
+    // Two instances on one database, as in shared mode: the session is
+    // in the database, so either knows it.
+    let a = TestServer::start(db).await;
+    let b = TestServer::start(db).await;
+    let mut alice = player(&a.base, "alice").await;
+    alice.base = b.base.clone();
+    assert_eq!(alice.get("/api/session").await["name"], json!("alice"));
+    let cookie = alice.cookie.clone();
+    let out = alice.call(Method::DELETE, "/api/sessions", None).await;
+    assert_eq!(out.status, 200);
+    // Signed out on one instance: the old cookie is good on none.
+    alice.cookie = cookie;
+    alice.base = a.base.clone();
+    assert_eq!(alice.get("/api/session").await["signed_in"], json!(false));
+    a.stop().await;
+    b.stop().await;
+}
+postgres_only!(a_session_is_good_on_every_instance);
+
 async fn sign_in_is_rate_limited(db: &TestDb) {
     let server = TestServer::start_with(
         db,
