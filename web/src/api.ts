@@ -9,6 +9,8 @@ const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
 export interface GameSummary {
   id: string; status: GameStatus; version: number; players: string[];
   seats: SeatInfo[]; scores: number[]; resigned: number | null; created: number; config: JsonObject;
+  /** The signed-in player holding each seat (`null`: a guest or a bot), and whether the game is rated (docs/server.md, "Players"). */
+  names: (string | null)[]; rated: boolean;
 }
 export interface CreatedSeat { seat: number; kind: string; token: string | null; invite: string | null }
 export interface Created { id: string; status: GameStatus; seats: CreatedSeat[] }
@@ -30,7 +32,8 @@ async function callText(path: string, init?: RequestInit): Promise<string> {
   return text;
 }
 
-async function call(path: string, init?: RequestInit): Promise<unknown> {
+/** An answer as JSON; a refusal as an `ApiError`. */
+export async function call(path: string, init?: RequestInit): Promise<unknown> {
   const text = await callText(path, init);
   try { return JSON.parse(text) as unknown; } catch { return null; }
 }
@@ -52,6 +55,8 @@ export function parseSummary(v: unknown, p = 'game'): GameSummary {
     seats: arr(o.seats, `${p}.seats`, (s, q) => { const so = obj(s, q); return { seat: int(so.seat, `${q}.seat`), kind: str(so.kind, `${q}.kind`), joined: bool(so.joined, `${q}.joined`) }; }),
     scores: arr(o.scores, `${p}.scores`, int), resigned: opt(o.resigned, `${p}.resigned`, int),
     created: int(o.created, `${p}.created`), config: obj(json(o.config, `${p}.config`), `${p}.config`),
+    names: arr(o.seats, `${p}.seats`, (s, q) => opt(obj(s, q).player, `${q}.player`, str)),
+    rated: opt(o.rated, `${p}.rated`, bool) ?? false,
   };
 }
 
@@ -64,9 +69,20 @@ export async function getGame(id: string): Promise<GameSummary> {
   return parseSummary(await call(`/api/games/${encodeURIComponent(id)}`));
 }
 
-/** Creates a game; `clock`, when given, is its time control (docs/server.md, "Clocks"). */
-export async function createGame(config: JsonObject, seats: string[], clock: JsonObject | null = null): Promise<Created> {
-  return parseCreated(await post('/api/games', clock ? { config, seats, clock } : { config, seats }));
+/**
+ * Creates a game; `clock`, when given, is its time control (docs/server.md, "Clocks"); `rated` games
+ * need a signed-in creator (docs/server.md, "Players").
+ */
+export async function createGame(
+  config: JsonObject,
+  seats: string[],
+  clock: JsonObject | null = null,
+  rated = false,
+): Promise<Created> {
+  const body: JsonObject = { config, seats };
+  if (clock) body.clock = clock;
+  if (rated) body.rated = true;
+  return parseCreated(await post('/api/games', body));
 }
 
 /** Starts the rematch of a game that is over (the server's `rematch`: same set-up, new seed, seats turned by one). */

@@ -1,6 +1,7 @@
 // The lobby: create a game (sets, options, seats for people and bots),
 // list open games to join and running or finished ones to watch or replay.
 
+import { accountPanel } from './account';
 import { GameSummary, createGame, listGames, startGame, type Created } from './api';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
@@ -71,6 +72,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   // The time control (the server's clocks, for the people; bots have their own budget).
   const time = h('select', { id: 'time-control', 'aria-label': 'Time control' }, ...TIME_CONTROLS.map((t) => h('option', { value: t.id }, t.label)));
   const onTimeout = h('select', { id: 'on-timeout', 'aria-label': 'When a person runs out of time' }, h('option', { value: 'lose' }, 'loses the game'), h('option', { value: 'bot' }, 'a bot plays on'));
+  const rated = h('input', { type: 'checkbox', id: 'rated' });
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
@@ -80,7 +82,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
-      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value));
+      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value), rated.checked);
       // The creator plays the first person's seat.
       await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
@@ -91,7 +93,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const refresh = async (): Promise<void> => {
     try {
       const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id} — ${setsWords(g.config)} — ${g.players.map((p, i) => `${p} (${g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id}${g.rated ? ' (rated)' : ''} — ${setsWords(g.config)} — ${g.players.map((p, i) => `${p} (${g.names[i] ?? g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
       lists.replaceChildren(
         h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
         h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),
@@ -102,13 +104,15 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     }
   };
   root.replaceChildren(h('div', { class: 'lobby' },
+    accountPanel(navigate, () => { void refresh(); }),
     h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
       h('h1', {}, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Presets'), presets, presetAbout),
       h('fieldset', { class: 'sets' }, h('legend', {}, 'Sets'), h('label', {}, 'Base ', base), baseAbout, ...exps),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
       h('fieldset', {}, h('legend', {}, 'Time'), h('label', {}, 'Clock ', time), ' ', h('label', {}, 'Out of time: ', onTimeout)),
-      h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles')),
+      h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles'), h('br'),
+        h('label', {}, rated, ' rated (every person signed in)')),
       h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
     h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));
   void refresh();

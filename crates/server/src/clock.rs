@@ -46,11 +46,31 @@ pub struct ClockSpec {
     /// What happens when a person runs out of time.
     #[serde(default)]
     pub on_timeout: OnTimeout,
+    /// A correspondence game: days per move, one of
+    /// [`CORRESPONDENCE_DAYS`]; the server sets `turn_ms` from it when the
+    /// game is created ([`ClockSpec::settle_days`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u8>,
 }
+
+/// The days per move a correspondence game may have.
+pub const CORRESPONDENCE_DAYS: [u8; 4] = [1, 2, 3, 7];
 
 impl ClockSpec {
     /// Checks the numbers: something must run, nothing beyond 30 days.
     pub fn check(&self) -> Result<(), String> {
+        if let Some(d) = self.days_per_move {
+            if !CORRESPONDENCE_DAYS.contains(&d) {
+                return Err(format!("days_per_move is {d}: give 1, 2, 3 or 7"));
+            }
+            if self.turn_ms.is_some() || self.initial_ms.is_some() {
+                return Err(
+                    "days_per_move is a time control of its own: give it without initial_ms or turn_ms"
+                        .into(),
+                );
+            }
+            return Ok(());
+        }
         if self.initial_ms.is_none() && self.turn_ms.is_none() {
             return Err(
                 "a clock needs initial_ms (time for the game) or turn_ms (time per turn)".into(),
@@ -67,6 +87,21 @@ impl ClockSpec {
             return Err(format!("increment_ms may be at most {MAX_MS} (30 days)"));
         }
         Ok(())
+    }
+
+    /// Turns days per move into the turn timer that enforces them, `day`
+    /// long each (a day; tests shorten it). The spec is stored with the
+    /// timer set, so a restart keeps every deadline.
+    pub fn settle_days(&mut self, day: std::time::Duration) {
+        if let Some(d) = self.days_per_move {
+            let day_ms = u64::try_from(day.as_millis()).unwrap_or(u64::MAX);
+            self.turn_ms = Some(day_ms.saturating_mul(u64::from(d)).clamp(MIN_MS, MAX_MS));
+        }
+    }
+
+    /// Whether this is a correspondence game (days per move).
+    pub fn is_correspondence(&self) -> bool {
+        self.days_per_move.is_some()
     }
 }
 
@@ -161,6 +196,7 @@ mod tests {
             increment_ms: inc,
             turn_ms: turn,
             on_timeout: OnTimeout::Lose,
+            days_per_move: None,
         }
     }
 
@@ -201,5 +237,26 @@ mod tests {
         assert!(spec(Some(1000), MAX_MS + 1, None).check().is_err());
         assert!(spec(Some(1000), 0, None).check().is_ok());
         assert!(spec(None, 0, Some(MAX_MS)).check().is_ok());
+    }
+
+    #[test]
+    fn correspondence_is_days_per_move() {
+        let days = |d| ClockSpec {
+            days_per_move: Some(d),
+            ..spec(None, 0, None)
+        };
+        for d in CORRESPONDENCE_DAYS {
+            assert!(days(d).check().is_ok());
+        }
+        assert!(days(4).check().is_err());
+        assert!(ClockSpec {
+            turn_ms: Some(1000),
+            ..days(1)
+        }
+        .check()
+        .is_err());
+        let mut c = days(7);
+        c.settle_days(std::time::Duration::from_secs(86_400));
+        assert_eq!(c.turn_ms, Some(7 * 86_400_000));
     }
 }

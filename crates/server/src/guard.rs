@@ -68,6 +68,10 @@ pub struct Limits {
     pub messages: Rate,
     /// HTTP requests of any kind per address (pages, pictures, the API).
     pub requests: Rate,
+    /// Sign-in attempts (and accounts created) per address, and sign-in
+    /// attempts per account name from all addresses together: a
+    /// password is not guessed from many addresses either.
+    pub sign_ins: Rate,
     /// Open TCP connections per address (WebSockets included).
     pub connections_per_address: usize,
     /// Open TCP connections in all; past it, new ones are closed at once.
@@ -92,6 +96,8 @@ impl Default for Limits {
             messages: Rate::new(3_000, 300),
             // A page load asks for a few dozen pictures at once.
             requests: Rate::new(3_000, 300),
+            // A person mistypes a few times; a guesser wants thousands.
+            sign_ins: Rate::new(10, 10),
             // Six HTTP connections per browser, a WebSocket per tab, a
             // handful of people behind one address.
             connections_per_address: 64,
@@ -114,6 +120,7 @@ impl Limits {
             connects: all,
             messages: all,
             requests: all,
+            sign_ins: all,
             connections_per_address: usize::MAX,
             connections: usize::MAX,
             ..Limits::default()
@@ -171,6 +178,8 @@ pub enum Action {
     Message,
     /// Any HTTP request.
     Request,
+    /// Signing in or creating an account.
+    SignIn,
 }
 
 impl Action {
@@ -181,6 +190,7 @@ impl Action {
             Action::Connect => "connections opened",
             Action::Message => "messages",
             Action::Request => "requests",
+            Action::SignIn => "sign-in attempts",
         }
     }
 }
@@ -208,8 +218,13 @@ impl Refused {
             format!("{} are not allowed from your address", self.action.what())
         } else {
             format!(
-                "too many {} from your address: at most {} a minute; try again in {} s",
+                "too many {} from your address{}: at most {} a minute; try again in {} s",
                 self.action.what(),
+                if self.action == Action::SignIn {
+                    " or for this name"
+                } else {
+                    ""
+                },
                 self.rate.per_minute,
                 self.retry_secs()
             )
@@ -269,7 +284,10 @@ pub struct Refusals {
 /// per address.
 pub struct Guard {
     limits: Limits,
-    buckets: [Bucket; 5],
+    buckets: [Bucket; 6],
+    /// Sign-in attempts per account name (lower case).
+    names: Option<DefaultKeyedRateLimiter<String>>,
+    names_rate: Rate,
     connections: Mutex<HashMap<ClientKey, usize>>,
     open: AtomicUsize,
     /// Addresses an operator blocked, until when.
@@ -288,7 +306,12 @@ impl Guard {
                 Bucket::new(limits.connects),
                 Bucket::new(limits.messages),
                 Bucket::new(limits.requests),
+                Bucket::new(limits.sign_ins),
             ],
+            names: (limits.sign_ins != Rate::UNLIMITED)
+                .then(|| limits.sign_ins.quota().map(RateLimiter::keyed))
+                .flatten(),
+            names_rate: limits.sign_ins,
             limits,
             connections: Mutex::new(HashMap::new()),
             open: AtomicUsize::new(0),
@@ -309,6 +332,7 @@ impl Guard {
             Action::Connect => 2,
             Action::Message => 3,
             Action::Request => 4,
+            Action::SignIn => 5,
         }]
     }
 
@@ -333,6 +357,38 @@ impl Guard {
         }
     }
 
+    /// Takes one sign-in attempt from the allowance of an account name
+    /// (in any case), or says when to try again.
+    pub fn check_name(&self, name: &str) -> Result<(), Refused> {
+        let refused = |retry_after| {
+            self.refusals.rate.fetch_add(1, Ordering::Relaxed);
+            Refused {
+                action: Action::SignIn,
+                rate: self.names_rate,
+                retry_after,
+            }
+        };
+        match &self.names {
+            None if self.names_rate == Rate::UNLIMITED => Ok(()),
+            None => Err(refused(Duration::from_secs(60))),
+            Some(l) => l.check_key(&name.to_lowercase()).map_err(|not_until| {
+                refused(not_until.wait_time_from(DefaultClock::default().now()))
+            }),
+        }
+    }
+
+    /// Whether a request came over TLS: only a trusted proxy
+    /// ([`Limits::trust_proxy`]) terminates TLS for this server, and says
+    /// so with `X-Forwarded-Proto: https`; anyone else's header is a claim.
+    pub fn forwarded_https(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
+        self.limits.trust_proxy.iter().any(|n| n.contains(&peer))
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next_back())
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+    }
+
     /// Forgets the addresses whose allowance is full again: the buckets'
     /// memory follows the clients of the last minutes, not all since start.
     pub fn forget_idle(&self) {
@@ -341,6 +397,10 @@ impl Guard {
                 l.retain_recent();
                 l.shrink_to_fit();
             }
+        }
+        if let Some(l) = &self.names {
+            l.retain_recent();
+            l.shrink_to_fit();
         }
     }
 
@@ -458,6 +518,9 @@ impl Drop for Slot {
 
 /// Which bucket a request draws from besides the general one.
 fn classify(method: &Method, path: &str) -> Option<Action> {
+    if method == Method::POST && matches!(path, "/api/sessions" | "/api/accounts") {
+        return Some(Action::SignIn);
+    }
     let api = path.strip_prefix("/api/games")?;
     match (method, api) {
         (&Method::POST, "" | "/") => Some(Action::Create),

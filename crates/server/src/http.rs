@@ -39,7 +39,9 @@ impl IntoResponse for ApiError {
             ErrorCode::NotStarted
             | ErrorCode::GameOver
             | ErrorCode::StaleVersion
-            | ErrorCode::RematchExists => StatusCode::CONFLICT,
+            | ErrorCode::RematchExists
+            | ErrorCode::NameTaken => StatusCode::CONFLICT,
+            ErrorCode::BadCredentials | ErrorCode::SignInRequired => StatusCode::UNAUTHORIZED,
             _ => StatusCode::BAD_REQUEST,
         };
         (status, Json(self.0.to_json())).into_response()
@@ -63,6 +65,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/ws", get(ws))
         .merge(crate::admin::router())
+        .merge(crate::players::router())
         .merge(crate::assets::router())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
@@ -182,7 +185,8 @@ async fn create(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
-    let req: CreateGame = body(&bytes)?;
+    let mut req: CreateGame = body(&bytes)?;
+    req.creator = crate::players::signed_in(&hub, &headers).await?;
     // The operator's games are charged to nobody and may have bots that
     // think up to the server's own limit.
     let client = if crate::admin::is_operator(&hub, &headers) {
@@ -234,11 +238,13 @@ struct TokenBody {
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
-    let seat = hub.join(&handle, &t.token).await?;
+    let player = crate::players::signed_in(&hub, &headers).await?;
+    let seat = hub.join(&handle, &t.token, player).await?;
     Ok(Json(json!({"seat": seat})).into_response())
 }
 

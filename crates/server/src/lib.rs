@@ -34,7 +34,9 @@ pub mod http;
 pub mod hub;
 pub mod listen;
 pub mod metrics;
+pub mod players;
 pub mod protocol;
+pub mod rating;
 pub mod store;
 pub mod token;
 pub mod ws;
@@ -129,6 +131,10 @@ pub struct LimitArgs {
     /// HTTP requests of any kind per address.
     #[arg(long, default_value = "3000/300", value_parser = parse_rate)]
     pub request_rate: guard::Rate,
+    /// Sign-in attempts (and accounts created) per address, and sign-in
+    /// attempts per account name.
+    #[arg(long, default_value = "10/10", value_parser = parse_rate)]
+    pub sign_in_rate: guard::Rate,
     /// Open connections per address (WebSockets included).
     #[arg(long, default_value_t = 64)]
     pub max_connections_per_address: usize,
@@ -199,6 +205,7 @@ impl LimitArgs {
                 connects: self.connect_rate,
                 messages: self.message_rate,
                 requests: self.request_rate,
+                sign_ins: self.sign_in_rate,
                 connections_per_address: self.max_connections_per_address,
                 connections: self.max_connections,
                 header_timeout: Duration::from_secs(self.header_timeout_s.max(1)),

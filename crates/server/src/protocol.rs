@@ -64,6 +64,14 @@ pub enum ErrorCode {
     Blocked,
     /// An operator's endpoint without the operator's token.
     Forbidden,
+    /// An account name already taken (in any case).
+    NameTaken,
+    /// An account name or password outside the rules.
+    BadName,
+    /// A name and password that do not sign in.
+    BadCredentials,
+    /// A request that needs a signed-in player.
+    SignInRequired,
 }
 
 impl ErrorCode {
@@ -94,6 +102,10 @@ impl ErrorCode {
             ErrorCode::RematchExists => "rematch_exists",
             ErrorCode::Blocked => "blocked",
             ErrorCode::Forbidden => "forbidden",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::BadName => "bad_name",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::SignInRequired => "sign_in_required",
         }
     }
 }

@@ -44,7 +44,9 @@ impl Hub {
         let mut n = 0;
         for handle in candidates {
             let live = handle.live.lock().await;
-            // Checked again under the lock: a hello may have come.
+            // Checked again under the lock: a hello may have come. A
+            // timed game (correspondence games included, whose people are
+            // away for days by design) is never adjourned: its clock ends it.
             let waits_for_a_person = live.status == Status::Playing
                 && live.clock_spec.is_none()
                 && !live.bot_running

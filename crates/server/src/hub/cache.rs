@@ -88,8 +88,8 @@ impl Hub {
         if live.status != stored.status {
             // Finish what a crash interrupted: the status write after the
             // last action.
-            self.store
-                .set_status(id, live.status, None)
+            // A rated game's ratings move now, with the status.
+            self.write_end(id, &live, live.status, None)
                 .await
                 .map_err(unavailable)?;
         }

@@ -18,6 +18,7 @@ use crate::clock::{ClockSpec, ClockState};
 use crate::cluster::Notice;
 use crate::guard::ClientKey;
 use crate::protocol::{ErrorCode, ProtocolError};
+use crate::store::players::Account;
 use crate::store::{GameId, NewGame, SeatRow, Status};
 use crate::token;
 
@@ -33,6 +34,14 @@ pub struct CreateGame {
     /// A time control for the people (none: untimed).
     #[serde(default)]
     pub clock: Option<ClockSpec>,
+    /// Whether the game moves ratings: its creator must be signed in,
+    /// and it starts only once every person's seat is held by an account.
+    #[serde(default)]
+    pub rated: bool,
+    /// The signed-in player creating the game, who holds its first
+    /// person's seat (set by the server, never read from the request).
+    #[serde(skip)]
+    pub creator: Option<Account>,
 }
 
 /// A created game, as its creator sees it (the only time tokens are shown).
@@ -61,6 +70,9 @@ pub struct CreatedSeat {
     /// A link to hand to the person who will play the seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
+    /// The signed-in player holding the seat (the creator's first seat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 impl Hub {
@@ -73,7 +85,7 @@ impl Hub {
     /// nobody and has the server's own limits.
     pub async fn create(
         self: &Arc<Hub>,
-        req: CreateGame,
+        mut req: CreateGame,
         client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
@@ -95,6 +107,18 @@ impl Hub {
                 config.players.len()
             )));
         }
+        if req.rated && config.players.len() < 2 {
+            return Err(bad(
+                "a rated game has two players at least: a game alone has no result to rate".into(),
+            ));
+        }
+        if req.rated && req.creator.is_none() {
+            return Err(ProtocolError::new(
+                ErrorCode::SignInRequired,
+                "a rated game is created by a signed-in player: sign in first",
+            ));
+        }
+        let mut creator = req.creator;
         let mut seats = Vec::with_capacity(req.seats.len());
         for (i, s) in req.seats.iter().enumerate() {
             seats.push(if s.trim() == "human" {
@@ -102,7 +126,9 @@ impl Hub {
                 (
                     Occupant::Human {
                         hash,
-                        joined: false,
+                        // The creator holds the first person's seat.
+                        joined: creator.is_some(),
+                        player: creator.take(),
                     },
                     Some(token),
                 )
@@ -113,11 +139,16 @@ impl Hub {
                 (Occupant::Bot(spec), None)
             });
         }
-        if let Some(c) = &req.clock {
+        if let Some(c) = &mut req.clock {
             c.check().map_err(|m| bad(format!("clock: {m}")))?;
+            c.settle_days(self.settings.correspondence_day);
         }
         let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
-        self.insert_game(GameId::random(), config, game, seats, req.clock, client)
+        let setup = Setup {
+            clock: req.clock,
+            rated: req.rated,
+        };
+        self.insert_game(GameId::random(), config, game, seats, setup, client)
             .await
     }
 
@@ -189,9 +220,13 @@ impl Hub {
         config: GameConfig,
         game: Game,
         seats: Vec<(Occupant, Option<String>)>,
-        clock_spec: Option<ClockSpec>,
+        setup: Setup,
         client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
+        let Setup {
+            clock: clock_spec,
+            rated,
+        } = setup;
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         let status = if seats
             .iter()
@@ -223,9 +258,11 @@ impl Hub {
                         Occupant::Human { hash, .. } => Some(*hash),
                         Occupant::Bot(_) => None,
                     },
-                    joined: false,
+                    joined: matches!(o, Occupant::Human { joined: true, .. }),
+                    player: o.player().cloned(),
                 })
                 .collect(),
+            rated,
         };
         if let Some(client) = client {
             let charge = Charge {
@@ -261,6 +298,7 @@ impl Hub {
                         )
                     }),
                     token: token.clone(),
+                    player: o.player().map(|p| p.name.clone()),
                 })
                 .collect(),
         };
@@ -281,6 +319,7 @@ impl Hub {
                 .map(|c| ClockState::new(c, n, created_ms)),
             clock_spec,
             timer: None,
+            rated,
         };
         self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);
@@ -326,21 +365,24 @@ impl Hub {
         // New seat i is old seat i + 1.
         let seats: Vec<(Occupant, Option<String>)> = (0..n)
             .map(|i| match (&live.seats[(i + 1) % n], &tokens[i]) {
-                (Occupant::Human { .. }, Some((token, hash))) => (
+                (Occupant::Human { player, .. }, Some((token, hash))) => (
                     Occupant::Human {
                         hash: *hash,
                         joined: false,
+                        // A player keeps their account in the rematch.
+                        player: player.clone(),
                     },
                     Some(token.clone()),
                 ),
                 (Occupant::Bot(spec), _) => (Occupant::Bot(spec.clone()), None),
                 // rematch_tokens gives every person's seat a token.
-                (Occupant::Human { .. }, None) => {
+                (Occupant::Human { player, .. }, None) => {
                     let (token, hash) = token::new_token();
                     (
                         Occupant::Human {
                             hash,
                             joined: false,
+                            player: player.clone(),
                         },
                         Some(token),
                     )
@@ -364,9 +406,12 @@ impl Hub {
             return Err(rematch_exists(&r));
         }
         live.rematch = Some(id.clone());
-        let spec = live.clock_spec.clone();
+        let setup = Setup {
+            clock: live.clock_spec.clone(),
+            rated: live.rated,
+        };
         let created = self
-            .insert_game(id, config, game, seats, spec, client)
+            .insert_game(id, config, game, seats, setup, client)
             .await?;
         let version = live.version();
         let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();
@@ -398,6 +443,12 @@ pub(super) fn rematch_tokens(
             Occupant::Bot(_) => None,
         })
         .collect()
+}
+
+/// What a new game is set up with besides its seats.
+struct Setup {
+    clock: Option<ClockSpec>,
+    rated: bool,
 }
 
 fn rematch_exists(id: &GameId) -> ProtocolError {

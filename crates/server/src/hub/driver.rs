@@ -119,8 +119,7 @@ impl Hub {
         let seat_u8 = seat as u8;
         let written = match policy {
             OnTimeout::Lose => {
-                self.store
-                    .set_status(&handle.id, Status::Resigned, Some(seat_u8))
+                self.write_end(&handle.id, live, Status::Resigned, Some(seat))
                     .await
             }
             OnTimeout::Bot => {

@@ -19,6 +19,7 @@ use tokio::sync::{broadcast, Mutex};
 use super::driver::BotJob;
 use super::updates::{audience_payload, legal_for, Audience, Update, AUDIENCES};
 use crate::clock::{ClockSpec, ClockState};
+use crate::store::players::Account;
 use crate::store::{GameId, Status, StoreError, StoredGame};
 use crate::token::{self, TokenHash};
 
@@ -38,6 +39,8 @@ pub(super) enum Occupant {
         hash: TokenHash,
         /// Whether someone has claimed the seat.
         joined: bool,
+        /// The signed-in player holding the seat, if any.
+        player: Option<Account>,
     },
     /// A bot, played by the server.
     Bot(BotSpec),
@@ -48,6 +51,14 @@ impl Occupant {
         match self {
             Occupant::Human { .. } => "human".into(),
             Occupant::Bot(spec) => spec.to_string(),
+        }
+    }
+
+    /// The signed-in player holding the seat.
+    pub(super) fn player(&self) -> Option<&Account> {
+        match self {
+            Occupant::Human { player, .. } => player.as_ref(),
+            Occupant::Bot(_) => None,
         }
     }
 }
@@ -71,6 +82,8 @@ pub(super) struct LiveGame {
     pub(super) clock: Option<ClockState>,
     /// The task that will call time on the seat to act.
     pub(super) timer: Option<tokio::task::AbortHandle>,
+    /// Whether the game is rated (every person's seat held by an account).
+    pub(super) rated: bool,
 }
 
 impl LiveGame {
@@ -101,6 +114,7 @@ impl LiveGame {
                 ("human", Some(hash)) => Ok(Occupant::Human {
                     hash,
                     joined: s.joined,
+                    player: s.player.clone(),
                 }),
                 ("human", None) => Err(corrupt(format!("seat {} has no token", s.seat))),
                 (spec, _) => BotSpec::parse(spec)
@@ -162,6 +176,7 @@ impl LiveGame {
             clock_spec,
             clock,
             timer: None,
+            rated: stored.rated,
         })
     }
 
@@ -261,6 +276,7 @@ impl LiveGame {
                             Occupant::Human { joined, .. } => *joined,
                             Occupant::Bot(_) => true,
                         },
+                        "player": o.player().map(|p| p.name.as_str()),
                     })
                 })
                 .collect(),
@@ -280,6 +296,7 @@ impl LiveGame {
             created: self.created_ms,
             config: self.public_config(),
             rematch: self.rematch.as_ref().map(ToString::to_string),
+            rated: self.rated,
         }
     }
 
@@ -318,6 +335,7 @@ impl LiveGame {
             "players": self.config.players,
             "seats": self.seats_json(),
             "config": self.public_config(),
+            "rated": self.rated,
         });
         if let (Some(c), Some(o)) = (self.clock_json(), welcome.as_object_mut()) {
             o.insert("clock".into(), c);
@@ -413,6 +431,8 @@ pub struct GameSummary {
     pub config: Value,
     /// The rematch's id, once someone asked for one.
     pub rematch: Option<String>,
+    /// Whether the game is rated.
+    pub rated: bool,
 }
 
 /// One game's handle: its cached state and its update channel.

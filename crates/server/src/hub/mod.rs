@@ -100,6 +100,9 @@ pub struct Settings {
     pub max_live_games: usize,
     /// Rate limits and connection caps per client address.
     pub limits: Limits,
+    /// How long a correspondence game's day is: a day, but tests
+    /// shorten it.
+    pub correspondence_day: Duration,
 }
 
 impl Default for Settings {
@@ -130,6 +133,7 @@ impl Default for Settings {
             // About 23 KiB each: about 1.1 GiB at the limit.
             max_live_games: 50_000,
             limits: Limits::default(),
+            correspondence_day: Duration::from_secs(86_400),
         }
     }
 }
@@ -187,7 +191,8 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-fn now_ms() -> i64 {
+/// Unix time in milliseconds, as the store and the clocks count it.
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
@@ -266,6 +271,14 @@ impl Hub {
             }
         }
         Ok(out)
+    }
+
+    /// The seat a person is to act in, in a running game (a player's
+    /// "your turn"); `None` for a game not running or a bot to move.
+    pub async fn to_act(&self, id: &GameId) -> Option<usize> {
+        let handle = self.get(id).await.ok()?;
+        let live = handle.live.lock().await;
+        live.clocked_seat()
     }
 
     /// A game's summary.

@@ -17,7 +17,9 @@ use super::{now_ms, unavailable, Hub};
 use crate::clock::ClockState;
 use crate::cluster::Notice;
 use crate::protocol::{ErrorCode, ProtocolError};
-use crate::store::{Status, StoreError};
+use crate::rating::{bot_rating, Class, Glicko};
+use crate::store::players::{Account, GameEnd};
+use crate::store::{GameId, Status, StoreError};
 
 impl Hub {
     pub(super) fn seat_of(live: &LiveGame, token: &str) -> Result<usize, ProtocolError> {
@@ -29,8 +31,14 @@ impl Hub {
         })
     }
 
-    /// Claims the seat a token belongs to.
-    pub async fn join(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+    /// Claims the seat a token belongs to; a signed-in `player` holds it
+    /// by their account from then on (docs/server.md, "Players").
+    pub async fn join(
+        &self,
+        handle: &GameHandle,
+        token: &str,
+        player: Option<Account>,
+    ) -> Result<usize, ProtocolError> {
         let mut live = handle.live.lock().await;
         let seat = Hub::seat_of(&live, token)?;
         if live.status.is_over() {
@@ -42,8 +50,129 @@ impl Hub {
                 ),
             ));
         }
+        self.bind_player(handle, &mut live, seat, player, None)
+            .await?;
         self.mark_joined(handle, &mut live, seat).await?;
         Ok(seat)
+    }
+
+    /// A guest's seat claimed by the account they signed in with (docs/
+    /// server.md, "Players"): the token's seat is held by the account from
+    /// now on, in a game of any status; an ended game enters the player's
+    /// history with the seat's place (it moves no rating: it was not rated).
+    pub async fn claim_seat(
+        &self,
+        handle: &GameHandle,
+        token: &str,
+        player: Account,
+    ) -> Result<usize, ProtocolError> {
+        let mut live = handle.live.lock().await;
+        let seat = Hub::seat_of(&live, token)?;
+        let place = live
+            .status
+            .is_over()
+            .then(|| crate::rating::places(&live.game.scores(), live.resigned))
+            .and_then(|p| p.get(seat).copied());
+        self.bind_player(handle, &mut live, seat, Some(player), place)
+            .await?;
+        Ok(seat)
+    }
+
+    /// Binds a seat to the account of the player who joined it: a seat
+    /// held by another account stays theirs, and in a rated game every
+    /// person must be signed in and hold one seat only.
+    async fn bind_player(
+        &self,
+        handle: &GameHandle,
+        live: &mut LiveGame,
+        seat: usize,
+        player: Option<Account>,
+        place: Option<u8>,
+    ) -> Result<(), ProtocolError> {
+        let holder = live.seats.get(seat).and_then(Occupant::player).cloned();
+        let Some(player) = player else {
+            if live.rated && holder.is_none() {
+                return Err(ProtocolError::new(
+                    ErrorCode::SignInRequired,
+                    "this game is rated: sign in to take a seat",
+                ));
+            }
+            return Ok(());
+        };
+        match holder {
+            Some(h) if h.id == player.id => return Ok(()),
+            Some(h) => {
+                return Err(ProtocolError::new(
+                    ErrorCode::Forbidden,
+                    format!("seat {seat} is held by {}", h.name),
+                ))
+            }
+            None => {}
+        }
+        if live.rated
+            && live
+                .seats
+                .iter()
+                .any(|s| s.player().is_some_and(|p| p.id == player.id))
+        {
+            return Err(ProtocolError::new(
+                ErrorCode::Forbidden,
+                "in a rated game a player holds one seat only",
+            ));
+        }
+        // Seats are numbered below six.
+        self.store
+            .bind_seat(&handle.id, seat as u8, player.id, place)
+            .await
+            .map_err(unavailable)?;
+        if let Some(Occupant::Human { player: p, .. }) = live.seats.get_mut(seat) {
+            *p = Some(player);
+        }
+        // Other instances read the seat's new holder from the store.
+        self.notify(&handle.id, Notice::Changed { timeout: None })
+            .await;
+        Ok(())
+    }
+
+    /// Writes a game's end: its status, and for a game with accounts in
+    /// it each seat's place and (rated) the new ratings, all in one
+    /// transaction.
+    pub(super) async fn write_end(
+        &self,
+        id: &GameId,
+        live: &LiveGame,
+        status: Status,
+        resigned: Option<usize>,
+    ) -> Result<(), StoreError> {
+        // Seats are numbered below six.
+        let resigned_row = resigned.map(|s| s as u8);
+        if !live.seats.iter().any(|s| s.player().is_some()) {
+            return self.store.set_status(id, status, resigned_row).await;
+        }
+        let places = crate::rating::places(&live.game.scores(), resigned);
+        // A game stopped (resigned by nobody) is no result to rate.
+        let result = status == Status::Finished || resigned.is_some();
+        let rated = (live.rated && result).then(|| {
+            let accounts = live.seats.iter().map(|s| s.player().map(|p| p.id));
+            let fixed = live.seats.iter().map(|s| match s {
+                Occupant::Bot(spec) => bot_rating(&spec.to_string()),
+                // Read from the store in the transaction.
+                Occupant::Human { .. } => Glicko::NEW,
+            });
+            (
+                Class::of(live.seats.len()),
+                accounts.collect(),
+                fixed.collect(),
+            )
+        });
+        let end = GameEnd {
+            status,
+            resigned: resigned_row,
+            places,
+            rated,
+            at_ms: now_ms(),
+        };
+        self.store.end_game(id, &end).await.map(|_| ())
     }
 
     /// Leaves a seat before the start: the seat shows as free again, and
@@ -113,6 +242,17 @@ impl Hub {
         {
             let mut live = handle.live.lock().await;
             Hub::seat_of(&live, token)?;
+            if let Some(seat) = live
+                .seats
+                .iter()
+                .position(|s| matches!(s, Occupant::Human { player: None, .. }))
+                .filter(|_| live.rated)
+            {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    format!("a rated game starts once every person's seat is held by a signed-in player; seat {seat} is not yet"),
+                ));
+            }
             match live.status {
                 Status::Open => {}
                 Status::Playing => {
@@ -174,9 +314,7 @@ impl Hub {
         live: &mut LiveGame,
         seat: Option<usize>,
     ) -> Result<(), ProtocolError> {
-        self.store
-            // Seats are numbered below six.
-            .set_status(&handle.id, Status::Resigned, seat.map(|s| s as u8))
+        self.write_end(&handle.id, live, Status::Resigned, seat)
             .await
             .map_err(unavailable)?;
         live.status = Status::Resigned;
@@ -313,8 +451,7 @@ impl Hub {
             self.apply_committed(handle, &mut live, next, seat, action, at);
             if live.game.is_finished() {
                 if let Err(e) = self
-                    .store
-                    .set_status(&handle.id, Status::Finished, None)
+                    .write_end(&handle.id, &live, Status::Finished, None)
                     .await
                 {
                     // The log says it is finished; a reload repairs this.

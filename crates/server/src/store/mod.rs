@@ -10,6 +10,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use thiserror::Error;
 
+pub mod players;
 pub mod postgres;
 pub mod sqlite;
 
@@ -94,6 +95,8 @@ pub struct SeatRow {
     pub token_hash: Option<[u8; 32]>,
     /// Whether someone has claimed the seat with its token.
     pub joined: bool,
+    /// The account holding the seat (a signed-in player's), if any.
+    pub player: Option<players::Account>,
 }
 
 /// A game as written when it is created.
@@ -112,6 +115,8 @@ pub struct NewGame {
     pub seats: Vec<SeatRow>,
     /// The time control as JSON, for timed games.
     pub clock: Option<String>,
+    /// Whether the game is rated (docs/server.md, "Players").
+    pub rated: bool,
 }
 
 /// A game as read back: its rows and its whole action log.
@@ -140,6 +145,8 @@ pub struct StoredGame {
     pub started_ms: Option<i64>,
     /// When each action was committed (Unix milliseconds), by index.
     pub action_times: Vec<i64>,
+    /// Whether the game is rated.
+    pub rated: bool,
 }
 
 /// Why the store failed.
@@ -176,7 +183,7 @@ pub enum StoreError {
 /// The game store. Every write is committed before it returns, so the
 /// caller may tell clients about it at once.
 #[async_trait]
-pub trait Store: Send + Sync {
+pub trait Store: players::Players + Send + Sync {
     /// `sqlite` or `postgres`.
     fn backend(&self) -> &'static str;
 
@@ -269,7 +276,7 @@ fn status_counts(rows: Vec<(String, i64)>) -> Vec<(Status, u64)> {
 }
 
 /// Reads a stored game id.
-fn stored_id(id: String) -> Result<GameId, StoreError> {
+pub(crate) fn stored_id(id: String) -> Result<GameId, StoreError> {
     GameId::parse(&id).ok_or_else(|| StoreError::Corrupt {
         message: "malformed game id".into(),
         game: id,

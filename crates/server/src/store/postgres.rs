@@ -63,7 +63,7 @@ impl Store for PgStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started) VALUES ($1, $2, $3, $4, $5, $6)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated) VALUES ($1, $2, $3, $4, $5, $6, $7)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -71,17 +71,19 @@ impl Store for PgStore {
             .bind(&game.clock)
             // A game of bots only starts as it is created.
             .bind((game.status == Status::Playing).then_some(game.created_ms))
+            .bind(game.rated)
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
             sqlx::query(
-                "INSERT INTO seats (game, seat, kind, token_hash, joined) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO seats (game, seat, kind, token_hash, joined, account) VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(game.id.as_str())
             .bind(i16::from(s.seat))
             .bind(&s.kind)
             .bind(s.token_hash.map(|h| h.to_vec()))
             .bind(s.joined)
+            .bind(s.player.as_ref().map(|p| p.id))
             .execute(&mut *tx)
             .await?;
         }
@@ -97,7 +99,7 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started FROM games WHERE id = $1",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -106,7 +108,8 @@ impl Store for PgStore {
             return Ok(None);
         };
         let seats = sqlx::query(
-            "SELECT seat, kind, token_hash, joined FROM seats WHERE game = $1 ORDER BY seat",
+            "SELECT s.seat, s.kind, s.token_hash, s.joined, s.account, a.name FROM seats s \
+             LEFT JOIN accounts a ON a.id = s.account WHERE s.game = $1 ORDER BY s.seat",
         )
         .bind(game)
         .fetch_all(&mut *tx)
@@ -118,6 +121,7 @@ impl Store for PgStore {
                 kind: r.try_get("kind")?,
                 token_hash: hash_from_bytes(game, r.try_get("token_hash")?)?,
                 joined: r.try_get("joined")?,
+                player: super::players::account_of(r.try_get("account")?, r.try_get("name")?),
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
@@ -155,6 +159,7 @@ impl Store for PgStore {
             clock: row.try_get("clock")?,
             started_ms: row.try_get("started")?,
             action_times,
+            rated: row.try_get("rated")?,
         }))
     }
 
@@ -366,3 +371,7 @@ impl Store for PgStore {
         self.pool.close().await;
     }
 }
+
+// The ratings about to be changed are locked as they are read: two games
+// ending at once for one player apply one after the other.
+super::players::players_impl!(PgStore, " FOR UPDATE");

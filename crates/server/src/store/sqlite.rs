@@ -60,7 +60,7 @@ impl Store for SqliteStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started) VALUES (?, ?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -68,17 +68,19 @@ impl Store for SqliteStore {
             .bind(&game.clock)
             // A game of bots only starts as it is created.
             .bind((game.status == Status::Playing).then_some(game.created_ms))
+            .bind(game.rated)
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
             sqlx::query(
-                "INSERT INTO seats (game, seat, kind, token_hash, joined) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats (game, seat, kind, token_hash, joined, account) VALUES (?, ?, ?, ?, ?, ?)",
             )
             .bind(game.id.as_str())
             .bind(i64::from(s.seat))
             .bind(&s.kind)
             .bind(s.token_hash.map(|h| h.to_vec()))
             .bind(s.joined)
+            .bind(s.player.as_ref().map(|p| p.id))
             .execute(&mut *tx)
             .await?;
         }
@@ -91,7 +93,7 @@ impl Store for SqliteStore {
         // One read transaction, so the rows agree with each other.
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started FROM games WHERE id = ?",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -100,7 +102,8 @@ impl Store for SqliteStore {
             return Ok(None);
         };
         let seats = sqlx::query(
-            "SELECT seat, kind, token_hash, joined FROM seats WHERE game = ? ORDER BY seat",
+            "SELECT s.seat, s.kind, s.token_hash, s.joined, s.account, a.name FROM seats s \
+             LEFT JOIN accounts a ON a.id = s.account WHERE s.game = ? ORDER BY s.seat",
         )
         .bind(game)
         .fetch_all(&mut *tx)
@@ -112,6 +115,7 @@ impl Store for SqliteStore {
                 kind: r.try_get("kind")?,
                 token_hash: hash_from_bytes(game, r.try_get("token_hash")?)?,
                 joined: r.try_get("joined")?,
+                player: super::players::account_of(r.try_get("account")?, r.try_get("name")?),
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
@@ -147,6 +151,7 @@ impl Store for SqliteStore {
             clock: row.try_get("clock")?,
             started_ms: row.try_get("started")?,
             action_times,
+            rated: row.try_get("rated")?,
         }))
     }
 
@@ -357,3 +362,7 @@ impl Store for SqliteStore {
         self.pool.close().await;
     }
 }
+
+// SQLite has one writer at a time: the transaction's first write
+// already keeps every other writer out, so its reads need no lock.
+super::players::players_impl!(SqliteStore, "");

@@ -666,11 +666,13 @@ pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store
         status: Status::Playing,
         created_ms: 0,
         clock: None,
+        rated: false,
         seats: vec![SeatRow {
             seat: 0,
             kind: "random".into(),
             token_hash: None,
             joined: false,
+            player: None,
         }],
     }
 }

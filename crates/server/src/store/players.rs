@@ -1,0 +1,499 @@
+//! The players' rows: accounts, their sessions, seats held by account,
+//! ratings and their changes. One implementation serves both databases
+//! ([`players_impl!`]): the queries are written in the SQL both accept
+//! (`$N` parameters, which SQLite reads as numbered ones too).
+
+use async_trait::async_trait;
+
+use super::{GameId, Status, StoreError};
+use crate::rating::{Class, Glicko};
+use crate::token::TokenHash;
+
+/// An account as the server shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Its number.
+    pub id: i64,
+    /// Its name as chosen (unique without regard to case).
+    pub name: String,
+}
+
+/// A player's standing in one rating class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// Rating, deviation and volatility.
+    pub glicko: Glicko,
+    /// Rated games played in the class.
+    pub games: i64,
+    /// Rated games won (first place, alone or shared).
+    pub wins: i64,
+}
+
+/// A game an account holds a seat in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatOf {
+    /// The game.
+    pub game: GameId,
+    /// The seat.
+    pub seat: u8,
+    /// The game's status.
+    pub status: Status,
+    /// When it was created (Unix milliseconds).
+    pub created_ms: i64,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// The seat's place at the end (1 the best), once over.
+    pub place: Option<u8>,
+    /// The rating before and after, for a rated game that ended.
+    pub change: Option<(f64, f64)>,
+}
+
+/// One entry of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    /// The player's name.
+    pub name: String,
+    /// Their standing.
+    pub standing: Standing,
+}
+
+/// What the end of a game with accounts in it writes besides its status:
+/// each seat's place, and for a rated game the new ratings.
+#[derive(Clone, Debug)]
+pub struct GameEnd {
+    /// The status it ends with.
+    pub status: Status,
+    /// The seat that resigned or ran out of time.
+    pub resigned: Option<u8>,
+    /// Each seat's place (1 the best), in seat order.
+    pub places: Vec<u8>,
+    /// For a rated game: the class, each seat's account (`None`: a bot),
+    /// and each seat's rating as far as the server knows it without the
+    /// store (a bot's fixed one; an account's is read in the transaction).
+    pub rated: Option<(Class, Vec<Option<i64>>, Vec<Glicko>)>,
+    /// When it ended (Unix milliseconds).
+    pub at_ms: i64,
+}
+
+/// The players' part of the store.
+#[async_trait]
+pub trait Players: Send + Sync {
+    /// Creates an account; `None` when the name is taken (in any case).
+    async fn create_account(
+        &self,
+        name: &str,
+        password_hash: &str,
+        at_ms: i64,
+    ) -> Result<Option<Account>, StoreError>;
+
+    /// The account of a name (in any case) and its password hash.
+    async fn account_by_name(&self, name: &str) -> Result<Option<(Account, String)>, StoreError>;
+
+    /// Writes a session of `account` whose token hashes to `token_hash`,
+    /// good until `expires_ms`.
+    async fn create_session(
+        &self,
+        token_hash: &TokenHash,
+        account: i64,
+        at_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The account of a session still good at `now_ms`.
+    async fn session_account(
+        &self,
+        token_hash: &TokenHash,
+        now_ms: i64,
+    ) -> Result<Option<Account>, StoreError>;
+
+    /// Ends a session (nothing if there is none).
+    async fn delete_session(&self, token_hash: &TokenHash) -> Result<(), StoreError>;
+
+    /// Binds a seat to an account (the account's player holds it), with
+    /// the seat's place when the game is over already (a guest's ended
+    /// game claimed).
+    async fn bind_seat(
+        &self,
+        id: &GameId,
+        seat: u8,
+        account: i64,
+        place: Option<u8>,
+    ) -> Result<(), StoreError>;
+
+    /// The seats an account holds, newest game first; `over` chooses the
+    /// ended games (else the open and running ones).
+    async fn seats_of(
+        &self,
+        account: i64,
+        over: bool,
+        limit: u32,
+    ) -> Result<Vec<SeatOf>, StoreError>;
+
+    /// Ends a running game: its status, places and (rated) the new
+    /// ratings in one transaction. Says whether this call ended it (a game
+    /// already ended changes no more, and its ratings are not moved twice).
+    async fn end_game(&self, id: &GameId, end: &GameEnd) -> Result<bool, StoreError>;
+
+    /// An account's standing per class.
+    async fn standings(&self, account: i64) -> Result<Vec<(Class, Standing)>, StoreError>;
+
+    /// The best-rated players of a class, at most `limit`.
+    async fn leaderboard(&self, class: Class, limit: u32) -> Result<Vec<Ranked>, StoreError>;
+}
+
+/// An account from a seat's columns (both there, or none).
+pub(crate) fn account_of(id: Option<i64>, name: Option<String>) -> Option<Account> {
+    Some(Account {
+        id: id?,
+        name: name?,
+    })
+}
+
+/// Reads a stored rating class.
+pub(crate) fn class_from_str(s: &str) -> Result<Class, StoreError> {
+    Class::parse(s).ok_or_else(|| StoreError::Corrupt {
+        game: String::new(),
+        message: format!("unknown rating class {s:?}"),
+    })
+}
+
+/// The new rating of every account seat of a rated game, from the
+/// ratings before (`before[seat]`) and the places.
+pub(crate) fn settle(places: &[u8], before: &[Glicko]) -> Vec<Glicko> {
+    (0..places.len())
+        .map(|s| {
+            let results = crate::rating::outcomes(s, places, before);
+            crate::rating::update(before[s], &results, crate::rating::TAU)
+        })
+        .collect()
+}
+
+/// The [`Players`] implementation for a store with a `pool` field
+/// (`SqliteStore`, `PgStore`); `$lock` is what a read of ratings about to
+/// be changed ends with (`FOR UPDATE` where the database has it).
+macro_rules! players_impl {
+    ($store:ty, $lock:literal) => {
+        #[async_trait::async_trait]
+        impl $crate::store::players::Players for $store {
+            async fn create_account(
+                &self,
+                name: &str,
+                password_hash: &str,
+                at_ms: i64,
+            ) -> Result<Option<$crate::store::players::Account>, $crate::store::StoreError> {
+                let r: Result<(i64,), sqlx::Error> = sqlx::query_as(
+                    "INSERT INTO accounts (name, name_key, password, created) \
+                     VALUES ($1, $2, $3, $4) RETURNING id",
+                )
+                .bind(name)
+                .bind(name.to_lowercase())
+                .bind(password_hash)
+                .bind(at_ms)
+                .fetch_one(&self.pool)
+                .await;
+                match r {
+                    Ok((id,)) => Ok(Some($crate::store::players::Account {
+                        id,
+                        name: name.to_string(),
+                    })),
+                    Err(e) if $crate::store::is_unique_violation(&e) => Ok(None),
+                    Err(e) => Err(e.into()),
+                }
+            }
+
+            async fn account_by_name(
+                &self,
+                name: &str,
+            ) -> Result<Option<($crate::store::players::Account, String)>, $crate::store::StoreError>
+            {
+                let row: Option<(i64, String, String)> = sqlx::query_as(
+                    "SELECT id, name, password FROM accounts WHERE name_key = $1",
+                )
+                .bind(name.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(row.map(|(id, name, password)| {
+                    ($crate::store::players::Account { id, name }, password)
+                }))
+            }
+
+            async fn create_session(
+                &self,
+                token_hash: &$crate::token::TokenHash,
+                account: i64,
+                at_ms: i64,
+                expires_ms: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                // Sessions past their time go as new ones come: the table
+                // holds the sessions of the last weeks, not all ever made.
+                sqlx::query("DELETE FROM sessions WHERE expires < $1")
+                    .bind(at_ms)
+                    .execute(&self.pool)
+                    .await?;
+                sqlx::query(
+                    "INSERT INTO sessions (token_hash, account, created, expires) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(token_hash.to_vec())
+                .bind(account)
+                .bind(at_ms)
+                .bind(expires_ms)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn session_account(
+                &self,
+                token_hash: &$crate::token::TokenHash,
+                now_ms: i64,
+            ) -> Result<Option<$crate::store::players::Account>, $crate::store::StoreError> {
+                let row: Option<(i64, String)> = sqlx::query_as(
+                    "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account \
+                     WHERE s.token_hash = $1 AND s.expires > $2",
+                )
+                .bind(token_hash.to_vec())
+                .bind(now_ms)
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(row.map(|(id, name)| $crate::store::players::Account { id, name }))
+            }
+
+            async fn delete_session(
+                &self,
+                token_hash: &$crate::token::TokenHash,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                    .bind(token_hash.to_vec())
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn bind_seat(
+                &self,
+                id: &$crate::store::GameId,
+                seat: u8,
+                account: i64,
+                place: Option<u8>,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "UPDATE seats SET account = $1, place = COALESCE($2, place) \
+                     WHERE game = $3 AND seat = $4",
+                )
+                    .bind(account)
+                    .bind(place.map(i16::from))
+                    .bind(id.as_str())
+                    .bind(i16::from(seat))
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn seats_of(
+                &self,
+                account: i64,
+                over: bool,
+                limit: u32,
+            ) -> Result<Vec<$crate::store::players::SeatOf>, $crate::store::StoreError> {
+                let rows: Vec<(String, i16, String, i64, bool, Option<i16>, Option<f64>, Option<f64>)> =
+                    sqlx::query_as(
+                        "SELECT g.id, s.seat, g.status, g.created, g.rated, s.place, c.before, c.after \
+                         FROM seats s JOIN games g ON g.id = s.game \
+                         LEFT JOIN rating_changes c ON c.game = s.game AND c.seat = s.seat \
+                         WHERE s.account = $1 AND (g.status IN ('finished', 'resigned')) = $2 \
+                         ORDER BY g.created DESC LIMIT $3",
+                    )
+                    .bind(account)
+                    .bind(over)
+                    .bind(i64::from(limit))
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.into_iter()
+                    .map(|(game, seat, status, created_ms, rated, place, before, after)| {
+                        Ok($crate::store::players::SeatOf {
+                            seat: $crate::store::seat_from_i64(&game, i64::from(seat))?,
+                            status: $crate::store::status_from_str(&game, &status)?,
+                            game: $crate::store::stored_id(game)?,
+                            created_ms,
+                            rated,
+                            place: place.and_then(|p| u8::try_from(p).ok()),
+                            change: before.zip(after),
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn end_game(
+                &self,
+                id: &$crate::store::GameId,
+                end: &$crate::store::players::GameEnd,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let mut tx = self.pool.begin().await?;
+                // The write comes first: it takes SQLite's write lock and
+                // PostgreSQL's row lock, so of two racing ends one waits
+                // and then finds the game ended.
+                let ended = sqlx::query(
+                    "UPDATE games SET status = $1, resigned_seat = $2 \
+                     WHERE id = $3 AND status = 'playing'",
+                )
+                .bind(end.status.as_str())
+                .bind(end.resigned.map(i16::from))
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+                if ended.rows_affected() == 0 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+                for (seat, place) in end.places.iter().enumerate() {
+                    sqlx::query("UPDATE seats SET place = $1 WHERE game = $2 AND seat = $3")
+                        .bind(i16::from(*place))
+                        .bind(id.as_str())
+                        // Seats are numbered below six.
+                        .bind(seat as i16)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                if let Some((class, accounts, bots)) = &end.rated {
+                    let mut before = bots.clone();
+                    for (seat, account) in accounts.iter().enumerate() {
+                        let Some(account) = account else { continue };
+                        sqlx::query(
+                            "INSERT INTO ratings (account, class, rating, deviation, volatility, games, wins) \
+                             VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT (account, class) DO NOTHING",
+                        )
+                        .bind(account)
+                        .bind(class.as_str())
+                        .bind($crate::rating::Glicko::NEW.rating)
+                        .bind($crate::rating::Glicko::NEW.deviation)
+                        .bind($crate::rating::Glicko::NEW.volatility)
+                        .execute(&mut *tx)
+                        .await?;
+                        let (rating, deviation, volatility): (f64, f64, f64) = sqlx::query_as(concat!(
+                            "SELECT rating, deviation, volatility FROM ratings \
+                             WHERE account = $1 AND class = $2",
+                            $lock
+                        ))
+                        .bind(account)
+                        .bind(class.as_str())
+                        .fetch_one(&mut *tx)
+                        .await?;
+                        if let Some(b) = before.get_mut(seat) {
+                            *b = $crate::rating::Glicko {
+                                rating,
+                                deviation,
+                                volatility,
+                            };
+                        }
+                    }
+                    let after = $crate::store::players::settle(&end.places, &before);
+                    let at = end.at_ms;
+                    for (seat, account) in accounts.iter().enumerate() {
+                        let Some(account) = account else { continue };
+                        let (Some(b), Some(a)) = (before.get(seat), after.get(seat)) else {
+                            continue;
+                        };
+                        let won = end.places.get(seat) == Some(&1);
+                        sqlx::query(
+                            "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, \
+                             games = games + 1, wins = wins + $4 WHERE account = $5 AND class = $6",
+                        )
+                        .bind(a.rating)
+                        .bind(a.deviation)
+                        .bind(a.volatility)
+                        .bind(i64::from(won))
+                        .bind(account)
+                        .bind(class.as_str())
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query(
+                            "INSERT INTO rating_changes (game, seat, account, class, before, after, deviation, at) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        )
+                        .bind(id.as_str())
+                        // Seats are numbered below six.
+                        .bind(seat as i16)
+                        .bind(account)
+                        .bind(class.as_str())
+                        .bind(b.rating)
+                        .bind(a.rating)
+                        .bind(a.deviation)
+                        .bind(at)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn standings(
+                &self,
+                account: i64,
+            ) -> Result<
+                Vec<($crate::rating::Class, $crate::store::players::Standing)>,
+                $crate::store::StoreError,
+            > {
+                let rows: Vec<(String, f64, f64, f64, i64, i64)> = sqlx::query_as(
+                    "SELECT class, rating, deviation, volatility, games, wins FROM ratings \
+                     WHERE account = $1 ORDER BY class",
+                )
+                .bind(account)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map(|(class, rating, deviation, volatility, games, wins)| {
+                        Ok((
+                            $crate::store::players::class_from_str(&class)?,
+                            $crate::store::players::Standing {
+                                glicko: $crate::rating::Glicko {
+                                    rating,
+                                    deviation,
+                                    volatility,
+                                },
+                                games,
+                                wins,
+                            },
+                        ))
+                    })
+                    .collect()
+            }
+
+            async fn leaderboard(
+                &self,
+                class: $crate::rating::Class,
+                limit: u32,
+            ) -> Result<Vec<$crate::store::players::Ranked>, $crate::store::StoreError> {
+                let rows: Vec<(String, f64, f64, f64, i64, i64)> = sqlx::query_as(
+                    "SELECT a.name, r.rating, r.deviation, r.volatility, r.games, r.wins \
+                     FROM ratings r JOIN accounts a ON a.id = r.account \
+                     WHERE r.class = $1 ORDER BY r.rating DESC, a.name_key LIMIT $2",
+                )
+                .bind(class.as_str())
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                Ok(rows
+                    .into_iter()
+                    .map(|(name, rating, deviation, volatility, games, wins)| {
+                        $crate::store::players::Ranked {
+                            name,
+                            standing: $crate::store::players::Standing {
+                                glicko: $crate::rating::Glicko {
+                                    rating,
+                                    deviation,
+                                    volatility,
+                                },
+                                games,
+                                wins,
+                            },
+                        }
+                    })
+                    .collect())
+            }
+        }
+    };
+}
+
+pub(crate) use players_impl;
