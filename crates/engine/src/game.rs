@@ -295,6 +295,7 @@ impl Game {
                 on: rules.expansions,
                 map: rules.map.as_ref(),
                 tiles: self.pile.len(),
+                explicit_chance: self.chance.on,
             },
             &mut self.ext,
         )?;
@@ -1295,7 +1296,7 @@ impl Game {
     /// Explicit chance: whether chance acts now: a draw is due and no
     /// player chooses first (between a tile held and the draw).
     pub(crate) fn chance_due(&self) -> bool {
-        if self.chance.start.is_some() {
+        if self.chance.start.is_some() || ext::chance_deal(self).is_some() {
             return true;
         }
         if !(self.chance.due && self.phase == Phase::Place && self.drawn.is_none()) {

@@ -9,7 +9,7 @@
 use bastide_engine::openspiel::{ActionCodec, Node, State};
 use bastide_engine::record::{ActionJson, Record, FORMAT};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Game, GameConfig, Seat, TileIdx};
+use bastide_engine::{Action, Game, GameConfig, Seat, Shape, TileIdx};
 
 /// Every expansion alone and the combinations that meet in the hooks.
 const COMBOS: &[(&str, &[&str])] = &[
@@ -36,9 +36,9 @@ const COMBOS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The hands Half-and-half deals from the seed, fixed so that two seeds
-/// deal the same ones (the deal is not a chance node).
-fn config(players: usize, seed: u64, base: &str, exps: &[&str]) -> GameConfig {
+/// Half-and-half's deal is chance nodes; with `fixed_hands` the
+/// configuration fixes the hands instead (no deal).
+fn config(players: usize, seed: u64, base: &str, exps: &[&str], fixed_hands: bool) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
     c.base = base.to_string();
     c.expansions = exps
@@ -49,7 +49,7 @@ fn config(players: usize, seed: u64, base: &str, exps: &[&str]) -> GameConfig {
     if exps.contains(&"ukraine") {
         c.map = Some("ukraine".into());
     }
-    if exps.iter().any(|e| e.starts_with("halfsies")) {
+    if fixed_hands && exps.iter().any(|e| e.starts_with("halfsies")) {
         let set = exps.iter().find(|e| e.starts_with("halfsies")).copied();
         let prefix = set.unwrap_or("halfsies1");
         let ids = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"];
@@ -130,13 +130,25 @@ fn pick(s: &State, rng: &mut Rng) -> Option<Step> {
     }
 }
 
-/// The record of a live explicit game: its configuration with the chance
-/// outcomes as the deck (a map's second start tile the first of them, as
-/// a seeded deal takes it), its actions.
+/// The record of a live explicit game: its configuration with the halves
+/// chance dealt as the hands (round the table) and the tiles it drew as
+/// the deck (a map's second start tile the first of them, as a seeded deal
+/// takes it), its actions.
 fn record_of(s: &State, draws: &[TileIdx], actions: &[Action]) -> Record {
     let cat = s.game().catalog();
     let mut config = s.game().config().clone();
-    let deck = draws.iter().map(|t| cat.tile(*t).id.clone()).collect();
+    let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) = draws
+        .iter()
+        .partition(|t| cat.tile(**t).shape == Shape::Half);
+    if !halves.is_empty() {
+        let n = config.players.len();
+        let mut hands = vec![Vec::new(); n];
+        for (k, t) in halves.iter().enumerate() {
+            hands[k % n].push(cat.tile(*t).id.clone());
+        }
+        config.hands = Some(hands);
+    }
+    let deck = tiles.iter().map(|t| cat.tile(*t).id.clone()).collect();
     config.deck = Some(deck);
     Record {
         format: FORMAT,
@@ -161,8 +173,10 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
     for (n, (base, exps)) in COMBOS.iter().enumerate() {
         for game in 0..3u64 {
             let players = 2 + ((game as usize + n) % 3);
-            let mut a = State::new(config(players, 3 + game, base, exps)).expect("config");
-            let mut b = State::new(config(players, 82 + 7 * game, base, exps)).expect("config");
+            let fixed = game == 2;
+            let mut a = State::new(config(players, 3 + game, base, exps, fixed)).expect("config");
+            let mut b =
+                State::new(config(players, 82 + 7 * game, base, exps, fixed)).expect("config");
             let mut rng = Rng::new(1000 * n as u64 + game);
             let mut draws = Vec::new();
             let mut actions = Vec::new();
@@ -178,7 +192,9 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
                         let left = a.game().tiles_left();
                         a.apply_chance(t).expect("outcome");
                         b.apply_chance(t).expect("outcome");
-                        assert_eq!(a.game().tiles_left() + 1, left, "one tile drawn, {at}");
+                        // A half dealt leaves the pile as it was.
+                        let drawn = usize::from(a.game().catalog().tile(t).shape != Shape::Half);
+                        assert_eq!(a.game().tiles_left() + drawn, left, "one tile drawn, {at}");
                         if a.is_chance() {
                             discarded += 1;
                         }
@@ -222,7 +238,7 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
 
 #[test]
 fn the_seat_to_choose_a_half_or_the_draw_chooses_before_chance() {
-    let mut s = State::new(config(2, 3, "base", &["halfsies1"])).expect("config");
+    let mut s = State::new(config(2, 3, "base", &["halfsies1"], true)).expect("config");
     let mut rng = Rng::new(5);
     let mut choices = 0;
     while let Some(step) = pick(&s, &mut rng) {
@@ -246,4 +262,36 @@ fn the_seat_to_choose_a_half_or_the_draw_chooses_before_chance() {
     }
     assert!(choices > 3, "only {choices} choices");
     let _ = Seat::new(0);
+}
+
+#[test]
+fn the_half_and_half_deal_is_chance_round_the_table() {
+    let mut a = State::new(config(3, 3, "base", &["halfsies1"], false)).expect("config");
+    let b = State::new(config(3, 82, "base", &["halfsies1"], false)).expect("config");
+    assert_eq!(a.chance_outcomes(), b.chance_outcomes(), "no seed shows");
+    let cat = a.game().catalog().clone();
+    let mut dealt = Vec::new();
+    for k in 0..6 {
+        assert_eq!(a.node(), Node::Chance, "deal {k}");
+        let o = a.chance_outcomes();
+        assert!(
+            o.iter().all(|(t, _)| cat.tile(*t).shape == Shape::Half),
+            "halves only"
+        );
+        let t = o[k % o.len()].0;
+        let left = a.game().tiles_left();
+        a.apply_chance(t).expect("a half is an outcome");
+        assert_eq!(a.game().tiles_left(), left, "the pile is not touched");
+        dealt.push(t);
+    }
+    let hands = &a.game().halves().expect("halves").hands;
+    for (seat, hand) in hands.iter().enumerate() {
+        assert_eq!(hand, &vec![dealt[seat], dealt[seat + 3]], "seat {seat}");
+    }
+    // The deal over, the first seat chooses a half or the draw.
+    assert_eq!(a.node(), Node::Player(Seat::default()));
+    // A tile kind is not a deal outcome, nor a half once the deal is over.
+    let mut c = State::new(config(2, 3, "base", &["halfsies1"], false)).expect("config");
+    let tile = c.game().catalog().find("base/U").expect("base/U");
+    assert!(c.apply_chance(tile).is_err());
 }

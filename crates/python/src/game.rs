@@ -107,6 +107,9 @@ pub struct PyGame {
     /// Explicit mode: the chance outcomes applied, each with the number of
     /// player actions before it (pickling replays both exactly).
     pub(crate) chances: Vec<(usize, TileIdx)>,
+    /// Why this game cannot be pickled, if it cannot: a determinized copy
+    /// whose resampled secrets no configuration can fix (Map Chips').
+    pub(crate) unpicklable: Option<&'static str>,
     /// Rows of the compact observation's `pieces` ([`piece_rows`]).
     pub(crate) piece_rows: usize,
     /// The legal codec indices here, once `_legal_actions_cached` asked
@@ -132,6 +135,7 @@ impl PyGame {
             config,
             history: Vec::new(),
             chances: Vec::new(),
+            unpicklable: None,
             piece_rows,
             legal_cache: None,
         })
@@ -340,16 +344,27 @@ impl PyGame {
         let game = self.core.game();
         let explicit = matches!(self.core, Core::Explicit(_));
         if explicit && !self.chances.is_empty() {
-            // Chance chose the draws: the record fixes every chance outcome
-            // (a map's second start tile first, those discarded included)
-            // in order, as the deck's first tiles, so it replays the same
-            // game. A `deck_only` pile keeps its other tiles after them.
+            // Chance chose the deal and the draws: the record fixes the
+            // halves dealt as the hands (round the table, as dealt) and
+            // every tile drawn (a map's second start tile first, those
+            // discarded included) in order as the deck's first tiles, so it
+            // replays the same game. A `deck_only` pile keeps its other
+            // tiles after them.
             let cat = self.catalog();
-            let mut deck: Vec<String> = self
+            let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) = self
                 .chances
                 .iter()
-                .map(|c| cat.tile(c.1).id.clone())
-                .collect();
+                .map(|c| c.1)
+                .partition(|t| cat.tile(*t).shape == Shape::Half);
+            if !halves.is_empty() {
+                let n = game.player_count();
+                let mut hands = vec![Vec::new(); n];
+                for (k, t) in halves.iter().enumerate() {
+                    hands[k % n].push(cat.tile(*t).id.clone());
+                }
+                config.hands = Some(hands);
+            }
+            let mut deck: Vec<String> = tiles.iter().map(|t| cat.tile(*t).id.clone()).collect();
             if config.deck_only {
                 deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
             }
@@ -365,6 +380,48 @@ impl PyGame {
                 .map(|a| ActionJson::from_action(a, cat))
                 .collect(),
         }
+    }
+
+    /// A determinized copy's halves as a deal: each seat was dealt the
+    /// halves it has played and the hand it holds now (`after`, where it
+    /// held `before`), fixed in the configuration's hands; the deal's
+    /// chance outcomes leave the history, so a replay (pickling, records)
+    /// gives the copy's hands.
+    fn deal_again(&mut self, before: &[Vec<TileIdx>], after: &[Vec<TileIdx>]) {
+        // The builtin catalog, every Python game's, not borrowed from self.
+        let cat = Catalog::builtin();
+        let n = before.len();
+        let mut dealt: Vec<Vec<TileIdx>> = match &self.config.hands {
+            Some(h) => h
+                .iter()
+                .map(|hand| hand.iter().filter_map(|id| cat.find(id)).collect())
+                .collect(),
+            None => {
+                let mut d = vec![Vec::new(); n];
+                let halves = self.chances.iter().map(|c| c.1);
+                for (k, t) in halves
+                    .filter(|t| cat.tile(*t).shape == Shape::Half)
+                    .enumerate()
+                {
+                    d[k % n.max(1)].push(t);
+                }
+                d
+            }
+        };
+        for (seat, hand) in dealt.iter_mut().enumerate() {
+            for t in before.get(seat).into_iter().flatten() {
+                if let Some(i) = hand.iter().position(|h| h == t) {
+                    hand.remove(i);
+                }
+            }
+            hand.extend(after.get(seat).into_iter().flatten().copied());
+        }
+        let ids = dealt
+            .iter()
+            .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
+            .collect();
+        self.config.hands = Some(ids);
+        self.chances.retain(|c| cat.tile(c.1).shape != Shape::Half);
     }
 
     /// Applies action `i` of a record being replayed; errors name it.
@@ -712,8 +769,10 @@ impl PyGame {
     /// knows, the hidden part resampled from `seed` (the engine's
     /// determinization: the pile's order, the other seats' face-down
     /// halves and chips). OpenSpiel's `resample_from_infostate`. The copy
-    /// keeps this game's history; pickled, it travels as this game (its
-    /// resampled hands are not in the history).
+    /// keeps this game's history; pickled, it travels with its resampled
+    /// halves as the configuration's dealt hands. With Map Chips it cannot
+    /// be pickled (no configuration fixes resampled chips): pickling it
+    /// raises `TypeError`.
     fn determinize(&self, seat: i64, seed: u64) -> PyResult<PyGame> {
         let seat = self.seat(seat)?;
         let Core::Explicit(s) = &self.core else {
@@ -722,7 +781,19 @@ impl PyGame {
             ));
         };
         let mut g = Clone::clone(self);
-        g.core = Core::Explicit(s.determinize(seat, &mut Rng::new(seed)));
+        let d = s.determinize(seat, &mut Rng::new(seed));
+        if let (Some(before), Some(after)) = (s.game().halves(), d.game().halves()) {
+            if before.hands != after.hands {
+                g.deal_again(&before.hands, &after.hands);
+            }
+        }
+        if d.game().chips().is_some() {
+            g.unpicklable = Some(
+                "a determinized copy with Map Chips cannot be pickled: its resampled chips \
+                 are in no configuration; pickle the game it was made from",
+            );
+        }
+        g.core = Core::Explicit(d);
         g.legal_cache = None;
         Ok(g)
     }
@@ -853,6 +924,9 @@ impl PyGame {
     /// is the same game exactly in both modes (tiles discarded unseen
     /// included, which a record's deck would not fix).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, RestoreArgs)> {
+        if let Some(why) = self.unpicklable {
+            return Err(PyTypeError::new_err(why));
+        }
         let restore = py.get_type::<PyGame>().getattr("_restore")?;
         let cat = self.catalog();
         let steps = Record {

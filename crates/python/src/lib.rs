@@ -20,7 +20,7 @@ use bastide_engine::openspiel::{follower_kind_index, ActionCodec, ObservationTen
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::Catalog;
-use bastide_engine::{Action, Figure, Game, GameConfig, Seat, TileIdx};
+use bastide_engine::{Action, Figure, Game, GameConfig, Seat, Shape, TileIdx};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

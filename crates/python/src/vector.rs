@@ -478,6 +478,7 @@ impl PyVectorGame {
             config,
             history: s.history.clone(),
             chances: Vec::new(),
+            unpicklable: None,
             piece_rows,
             legal_cache: None,
         })

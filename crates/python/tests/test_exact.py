@@ -40,12 +40,13 @@ ALL_SETS = (
 )
 
 
-def explicit(sets: str, seed: int) -> bastide.Game:
-    """An explicit-chance game whose Half-and-half hands are fixed (the deal
-    is by the seed, not a chance node), so that two seeds deal the same."""
+def explicit(sets: str, seed: int, fixed: bool = True) -> bastide.Game:
+    """An explicit-chance game; with `fixed`, its Half-and-half hands are
+    fixed in the configuration, else chance deals them (its first chance
+    nodes)."""
     cfg = bastide.Game(sets=sets, seed=seed).config
     half = next((e for e in cfg["expansions"] if e.startswith("halfsies")), None)
-    if half:
+    if half and fixed:
         cfg["hands"] = [[f"{half}/A", f"{half}/B"], [f"{half}/C", f"{half}/D"]]
     return bastide.Game(config=cfg, explicit_chance=True)
 
@@ -93,10 +94,13 @@ def test_two_seeds_fed_the_same_outcomes_look_the_same(sets):
     assert seen(again) == seen(a)
 
 
-@pytest.mark.parametrize("sets", ["base+halfsies1", "base+river1", "base"])
-def test_a_live_game_is_its_record_replayed_at_every_turn(sets):
+@pytest.mark.parametrize(
+    ("sets", "fixed"),
+    [("base+halfsies1", True), ("base+halfsies1", False), ("base+river1", True), ("base", True)],
+)
+def test_a_live_game_is_its_record_replayed_at_every_turn(sets, fixed):
     rng = random.Random(7)
-    g = explicit(sets, 5)
+    g = explicit(sets, 5, fixed)
     n = 0
     while not g.is_terminal:
         if g.is_chance:
@@ -113,6 +117,15 @@ def test_a_live_game_is_its_record_replayed_at_every_turn(sets):
 def test_the_issues_half_and_half_example_keeps_its_count():
     g = bastide.Game(sets="base,halfsies1", seed=3, explicit_chance=True)
     h = bastide.Game(sets="base,halfsies1", seed=82, explicit_chance=True)
+    # The deal is chance: four halves, round the table, the pile untouched.
+    for k in range(4):
+        assert g.is_chance and h.is_chance and seen(g) == seen(h), f"deal {k}"
+        outcomes = [t for t, _ in g.chance_outcomes()]
+        assert all(g.tile_ids[t].startswith("halfsies1/") for t in outcomes)
+        g.apply_chance(outcomes[k])
+        h.apply_chance(outcomes[k])
+    assert seen(g) == seen(h)
+    assert len(g.view(0)["hands"][0]) == 2 and g.view(0)["hands"][1] == {"hidden": 2}
     # Seat 0 chooses between a half and the draw before chance acts: no
     # tile has left the pile.
     assert not g.is_chance and g.tiles_left == h.tiles_left == 71
@@ -195,6 +208,38 @@ def test_determinize_keeps_what_the_seat_sees():
     assert [x.tobytes() for x in d.observation(0)] == [x.tobytes() for x in g.observation(0)]
     with pytest.raises(ValueError, match="explicit_chance"):
         bastide.Game(sets="base").determinize(0, 1)
+
+
+def _played(g: bastide.Game, steps: int, seed: int) -> bastide.Game:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_terminal:
+            break
+        if g.is_chance:
+            tiles, probs = zip(*g.chance_outcomes())
+            g.apply_chance(rng.choices(tiles, probs)[0])
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_a_determinized_copy_pickles_as_itself():
+    # Dealt by chance, then a few moves: seat 1 still holds hidden halves.
+    g = _played(bastide.Game(sets="base,halfsies1", seed=3, explicit_chance=True), 6, 2)
+    assert g.view(0)["hands"][1]["hidden"] > 0
+    resampled = 0
+    for seed in range(6):
+        d = g.determinize(0, seed)
+        c = pickle.loads(pickle.dumps(d))
+        # Every seat's view, the resampled hand of seat 1 included.
+        assert [c.view(s) for s in range(2)] == [d.view(s) for s in range(2)]
+        resampled += d.view(1) != g.view(1)
+    assert resampled > 0, "no determinization changed seat 1's hand"
+    # Map Chips' resampled chips are in no configuration: refused.
+    chips = _played(bastide.Game(sets="base,map-chips", seed=1, explicit_chance=True), 20, 3)
+    with pytest.raises(TypeError, match="Map Chips"):
+        pickle.dumps(chips.determinize(0, 1))
+    pickle.dumps(chips)
 
 
 # --- OpenSpiel ------------------------------------------------------------

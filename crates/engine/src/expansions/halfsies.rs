@@ -99,6 +99,23 @@ pub struct Halves {
     /// Whether the current player has drawn this turn (the `draw` step of
     /// `notation.md`): then the drawn tile must be placed, no half.
     pub drew: bool,
+    /// Explicit chance: the halves chance deals from while the deal lasts
+    /// (`to_deal` left; the k-th dealt goes to seat k mod players, as the
+    /// seed deals them round the table).
+    pub(crate) supply: Vec<TileIdx>,
+    /// Explicit chance: halves still to deal.
+    pub(crate) to_deal: usize,
+}
+
+/// Who deals the hands.
+#[derive(Clone, Copy, Debug)]
+enum Dealer<'a> {
+    /// The configuration fixes them.
+    Fixed(&'a Vec<Vec<String>>),
+    /// The seed's shuffle.
+    Seed(u64),
+    /// Explicit chance: one chance node per half.
+    Chance,
 }
 
 impl Halves {
@@ -110,26 +127,28 @@ impl Halves {
             draft_order: Vec::new(),
             picks: 0,
             drew: false,
+            supply: Vec::new(),
+            to_deal: 0,
         }
     }
 
     /// Deals the hands or prepares the draft, into these hands and
     /// keeping their memory (a new deal of the same configuration
-    /// allocates nothing). `fixed` hands (from the configuration) replace
-    /// the deal.
+    /// allocates nothing), as `dealer` says.
     fn deal<'a>(
         &mut self,
         cat: &Catalog,
         sets: impl IntoIterator<Item = &'a str>,
         players: usize,
         opts: &HalfOptions,
-        fixed: Option<&Vec<Vec<String>>>,
-        seed: u64,
+        dealer: Dealer<'_>,
     ) -> Result<(), ConfigError> {
         super::empty_hands(&mut self.hands, players);
         self.draft_order.clear();
         self.picks = 0;
         self.drew = false;
+        self.supply.clear();
+        self.to_deal = 0;
         // Every half in play, in the pool while the deal is made.
         let all = &mut self.pool;
         all.clear();
@@ -143,7 +162,7 @@ impl Halves {
                 }
             }
         }
-        if let Some(hands) = fixed {
+        if let Dealer::Fixed(hands) = dealer {
             if opts.draft {
                 return Err(ConfigError::BadOption {
                     name: "hands".into(),
@@ -182,7 +201,6 @@ impl Halves {
                 ),
             });
         }
-        let mut rng = Rng::for_stream(seed, DEAL_STREAM);
         if opts.draft {
             // Last player first, then on in turn order; twice round. The
             // whole pool stays to draft.
@@ -191,7 +209,14 @@ impl Halves {
             }));
             return Ok(());
         }
-        rng.shuffle(all);
+        let Dealer::Seed(seed) = dealer else {
+            // Chance deals them, one chance node per half.
+            std::mem::swap(&mut self.supply, all);
+            all.clear();
+            self.to_deal = players * HAND_SIZE;
+            return Ok(());
+        };
+        Rng::for_stream(seed, DEAL_STREAM).shuffle(all);
         for (i, &t) in all.iter().enumerate().take(players * HAND_SIZE) {
             self.hands[i % players].push(t);
         }
@@ -484,21 +509,20 @@ impl Expansion for Halfsies {
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
         let sets = ctx.on.of_family(Family::Halves).map(ExpansionId::key);
         let (players, opts) = (ctx.config.players.len(), &ctx.options.halves);
-        let (fixed, seed) = (ctx.config.hands.as_ref(), ctx.config.seed);
+        let dealer = match ctx.config.hands.as_ref() {
+            Some(hands) => Dealer::Fixed(hands),
+            None if ctx.explicit_chance => Dealer::Chance,
+            None => Dealer::Seed(ctx.config.seed),
+        };
         // An earlier deal's hands, if any, are dealt again in place.
-        ext.halves.get_or_insert_with(Halves::empty).deal(
-            ctx.catalog,
-            sets,
-            players,
-            opts,
-            fixed,
-            seed,
-        )
+        ext.halves
+            .get_or_insert_with(Halves::empty)
+            .deal(ctx.catalog, sets, players, opts, dealer)
     }
 
     fn extra_cells(ext: &ExpansionState) -> usize {
         ext.halves.as_ref().map_or(0, |h| {
-            h.pool.len() + h.hands.iter().map(Vec::len).sum::<usize>()
+            h.pool.len() + h.supply.len() + h.hands.iter().map(Vec::len).sum::<usize>()
         })
     }
 
@@ -734,6 +758,36 @@ impl Expansion for Halfsies {
         }
         if let Some(h) = &mut game.ext.halves {
             h.hands = hands;
+            // Mid-deal (explicit chance): the rest is what chance deals on.
+            if h.to_deal > 0 {
+                h.supply = unseen;
+            }
+        }
+    }
+
+    /// Explicit chance: the halves not yet dealt, while the deal lasts.
+    fn chance_deal(g: &Game) -> Option<&[TileIdx]> {
+        g.ext
+            .halves
+            .as_ref()
+            .filter(|h| h.to_deal > 0)
+            .map(|h| h.supply.as_slice())
+    }
+
+    /// Explicit chance: the half at `at` goes to the next seat round the
+    /// table; after the last, the halves left leave the game.
+    fn deal_chance(g: &mut Game, at: usize) {
+        let Some(h) = &mut g.ext.halves else { return };
+        if at >= h.supply.len() || h.to_deal == 0 {
+            return;
+        }
+        let players = h.hands.len().max(1);
+        let seat = (players * HAND_SIZE - h.to_deal) % players;
+        let t = h.supply.remove(at);
+        h.hands[seat].push(t);
+        h.to_deal -= 1;
+        if h.to_deal == 0 {
+            h.supply.clear();
         }
     }
 }

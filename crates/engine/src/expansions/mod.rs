@@ -126,6 +126,9 @@ pub(crate) struct SetupCtx<'a> {
     pub map: Option<&'a MapDef>,
     /// Tiles in the pile to draw.
     pub tiles: usize,
+    /// Explicit chance: a deal is chance outcomes the caller chooses, not
+    /// the seed's ([`Expansion::chance_deal`]).
+    pub explicit_chance: bool,
 }
 
 /// What an expansion adds to the longest possible game.
@@ -469,6 +472,16 @@ pub(crate) trait Expansion {
     fn draw_part(_g: &Game, _t: TileIdx) -> Option<u8> {
         None
     }
+
+    /// Explicit chance: what chance deals from while a deal before the
+    /// first draw lasts (Half-and-half's halves), each outcome one item.
+    fn chance_deal(_g: &Game) -> Option<&[TileIdx]> {
+        None
+    }
+
+    /// Explicit chance: the item at `at` of [`Expansion::chance_deal`]'s
+    /// supply is dealt.
+    fn deal_chance(_g: &mut Game, _at: usize) {}
 
     /// Whether `t`, though in the part of the pile drawn now, cannot be the
     /// next draw under an order rule that parts do not express (the
@@ -1093,6 +1106,27 @@ pub(crate) fn draw_part(g: &Game, t: TileIdx) -> Option<u8> {
         }
     });
     None
+}
+
+/// Explicit chance: the supply of the deal chance makes now, if one lasts.
+pub(crate) fn chance_deal(g: &Game) -> Option<&[TileIdx]> {
+    each_active!(g, M => {
+        if let Some(s) = M::chance_deal(g) {
+            return Some(s);
+        }
+    });
+    None
+}
+
+/// Explicit chance: the item at `at` of the deal's supply is dealt.
+pub(crate) fn deal_chance(g: &mut Game, at: usize) {
+    let mut dealt = false;
+    each_active!(g, M => {
+        if !dealt && M::chance_deal(g).is_some() {
+            M::deal_chance(g, at);
+            dealt = true;
+        }
+    });
 }
 
 /// Whether an order rule keeps `t` from being the next draw.

@@ -126,17 +126,28 @@ impl Game {
         self.pile.iter().rposition(|t| *t == tile && next(t))
     }
 
+    /// What the next chance outcome may be, by kind with its count: while
+    /// an expansion's deal lasts (Half-and-half's, with explicit chance),
+    /// what it deals from; else the tiles that may be the next draw.
+    fn chance_counts(&self) -> BTreeMap<TileIdx, u32> {
+        let mut counts: BTreeMap<TileIdx, u32> = BTreeMap::new();
+        let mut add = |t: &TileIdx| *counts.entry(*t).or_insert(0) += 1;
+        if let Some(supply) = crate::expansions::chance_deal(self) {
+            supply.iter().for_each(&mut add);
+        } else {
+            let next = self.next_draws();
+            self.pile.iter().filter(|t| next(t)).for_each(add);
+        }
+        counts
+    }
+
     /// The chance event of the next draw from the pile: each tile kind that
     /// may come next with its probability (its count over the tiles of the
     /// part of the pile drawn now: with the river, the river tiles come first,
     /// its lakes last). Sums to 1; empty when the pile is empty. A tile that
     /// then fits nowhere is set aside by the rules and the next one drawn.
     pub fn chance_outcomes(&self) -> Vec<(TileIdx, f64)> {
-        let next = self.next_draws();
-        let mut counts: BTreeMap<TileIdx, u32> = BTreeMap::new();
-        for t in self.pile.iter().filter(|t| next(t)) {
-            *counts.entry(*t).or_insert(0) += 1;
-        }
+        let counts = self.chance_counts();
         let total: u32 = counts.values().sum();
         counts
             .into_iter()
@@ -460,6 +471,13 @@ impl State {
         if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
+        if let Some(supply) = crate::expansions::chance_deal(&self.game) {
+            let at = supply.iter().rposition(|t| *t == tile).ok_or_else(|| {
+                ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
+            })?;
+            crate::expansions::deal_chance(&mut self.game, at);
+            return Ok(());
+        }
         let at = self.game.next_draw_at(tile).ok_or_else(|| {
             ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
         })?;
@@ -531,15 +549,12 @@ impl State {
     }
 }
 
-/// A tile kind of the pile's current part, drawn with its count's weight.
+/// A chance outcome, drawn with its count's weight.
 fn sample_draw(game: &Game, rng: &mut Rng) -> Option<TileIdx> {
-    let next = game.next_draws();
-    let mut counts: BTreeMap<TileIdx, u64> = BTreeMap::new();
-    for t in game.pile.iter().filter(|t| next(t)) {
-        *counts.entry(*t).or_insert(0) += 1;
-    }
-    let mut k = rng.below(counts.values().sum::<u64>().max(1));
+    let counts = game.chance_counts();
+    let mut k = rng.below(counts.values().map(|n| u64::from(*n)).sum::<u64>().max(1));
     for (t, n) in counts {
+        let n = u64::from(n);
         if k < n {
             return Some(t);
         }

@@ -247,6 +247,11 @@ _NO_INFOSTATE = pyspiel.SpielError(
 )
 
 
+def _dealing(g: bastide.Game) -> bool:
+    """Whether chance deals Half-and-half halves now (not a draw)."""
+    return any(g.tile_ids[t].startswith("halfsies") for t, _ in g.chance_outcomes())
+
+
 def _board_text(g: bastide.Game, player: int | None) -> str:
     """A few lines: the node, scores, supplies and tiles left, the drawn
     tile, the pieces on the board (``tile@x,y/r``) and the followers, as
@@ -255,7 +260,7 @@ def _board_text(g: bastide.Game, player: int | None) -> str:
     if g.is_terminal:
         node = "game over"
     elif g.is_chance:
-        node = "chance: the draw"
+        node = "chance: the deal" if _dealing(g) else "chance: the draw"
     else:
         node = f"seat {g.current_player} to act, step {g.phase}"
     who = "" if player is None else f"seat {player} sees: "
