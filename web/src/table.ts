@@ -4,6 +4,7 @@
 
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, TILE_DRAG, figureIcon } from './board';
+import { isSchematic, setSchematic } from './art';
 import { playerColour, playerMark } from './colours';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
@@ -306,7 +307,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
     const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
-      h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
+      h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ',
+        h('button', { id: 'schematic', type: 'button', 'aria-pressed': String(isSchematic()), title: 'Plain flat tiles instead of the drawn ones', onclick: () => { setSchematic(!isSchematic()); draw(); } }, 'Schematic tiles'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
     if (s.timeout !== null) panels.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
