@@ -5,6 +5,7 @@
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, TILE_DRAG, figureIcon } from './board';
 import { isSchematic, setSchematic } from './art';
+import { FIRST_TURN_HINT, hintSeen, markHintSeen, rulesFor } from './rules';
 import { playerColour, playerMark } from './colours';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
@@ -158,6 +159,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let unacked: Unacked | null = null;
   const send = (a: Action): void => {
     if (!state) return;
+    // The first placement: the first turn's hint has done its work.
+    if (a.kind === 'place') markHintSeen();
     // A closed socket drops it: the reconnect's welcome then re-sends it.
     socket.send(actionMessage(a, state.version));
     unacked = { action: a, version: state.version, legal: state.legal, resent: false };
@@ -261,6 +264,15 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       span.classList.toggle('clock-low', c.low);
     }
   }, 200);
+  // "How to play": a card for the base game and each expansion of this game (src/rules.ts).
+  const rules = h('dialog', { id: 'rules', class: 'rules', 'aria-labelledby': 'rules-title' });
+  root.appendChild(rules);
+  const openRules = (s: GameState): void => {
+    rules.replaceChildren(h('h2', { id: 'rules-title' }, 'How to play'),
+      ...rulesFor(s.config).map((c) => h('section', { class: 'rules-card', 'data-set': c.id }, h('h3', {}, c.title), h('ul', {}, ...c.lines.map((l) => h('li', {}, l))))),
+      h('form', { method: 'dialog' }, h('button', { id: 'rules-close', type: 'submit' }, 'Close')));
+    rules.showModal();
+  };
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -308,8 +320,15 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ',
+        h('button', { id: 'how-to-play', type: 'button', 'aria-haspopup': 'dialog', onclick: () => openRules(s) }, 'How to play'), ' ',
         h('button', { id: 'schematic', type: 'button', 'aria-pressed': String(isSchematic()), title: 'Plain flat tiles instead of the drawn ones', onclick: () => { setSchematic(!isSchematic()); draw(); } }, 'Schematic tiles'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    // The first turn's hint, once per browser: until it is dismissed or the first tile is placed.
+    if (mine && ui.tile && !hintSeen()) {
+      panels.push(h('section', { class: 'panel hint', id: 'first-hint', role: 'note', 'aria-label': 'How to take your turn' }, h('p', {}, FIRST_TURN_HINT),
+        h('button', { id: 'hint-ok', type: 'button', onclick: () => { markHintSeen(); draw(); } }, 'Got it'), ' ',
+        h('button', { id: 'hint-rules', type: 'button', onclick: () => openRules(s) }, 'How to play')));
+    }
     if (s.timeout !== null) panels.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
     const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
@@ -506,6 +525,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+    // The rules card is open: its own keys (Esc closes it).
+    if (rules.open) return;
     const step = 60;
     switch (e.key) {
       case 'r': case 'R': if (state && ui.tile) { ui.rotation = rotateToNext(state.legal, ui.tile, ui.rotation); ui.pending = null; draw(); } break;
