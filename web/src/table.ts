@@ -21,7 +21,7 @@ import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
-import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
+import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, seatKindWords, statusWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
@@ -302,14 +302,14 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const halves = view?.halves?.[i];
       const chips = view?.chipHands?.[i];
       const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
-      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
         clockSpan(s, i),
-        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat?.kind ?? 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
+        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat ? `the ${seatKindWords(seat.kind)}` : 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
         seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
-        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat ? seatKindWords(seat.kind) : ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
@@ -317,7 +317,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
     document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
-    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
+    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${seatKindWords(s.seats[thinking]?.kind ?? 'bot')}) is thinking` : 'to play'}`) : statusWords(s.status)} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
       h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ',
         h('button', { id: 'how-to-play', type: 'button', 'aria-haspopup': 'dialog', onclick: () => openRules(s) }, 'How to play'), ' ',
