@@ -56,7 +56,7 @@ const CARDS: Record<string, string[]> = {
   ],
   plague: [
     'A source tile starts an outbreak; you place no follower on it that turn.',
-    'Every other turn, while an outbreak is active, you must spread a flea to a tile next to an outbreak or another flea: followers on that tile go home without scoring.',
+    'Every turn while an outbreak is active (but not when you lay a source) you must spread a flea to a tile next to an outbreak or an active flea: followers there go home without scoring.',
     'Once a turn you may let one of your followers flee along its road, city or field to another part of it, never onto or across a flea or an outbreak.',
     'When the fleas run out, outbreaks are wiped out one by one and their fleas go quiet (latent).',
   ],
