@@ -429,6 +429,45 @@ export class Board {
   }
 
   /**
+   * Asks for the pictures of tiles not on the board yet (the tile to place
+   * in each rotation, the hand), for the panel's pictures of them; null
+   * when they are all here.
+   */
+  want(tiles: { tile: string; rotation: number }[]): Promise<void> | null {
+    const missing = tiles.filter((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
+    if (missing.length === 0) return null;
+    return Promise.all(this.ensure(missing)).then(() => undefined);
+  }
+
+  private pictures = new Map<string, string>();
+  /**
+   * A tile as an image for the panel (the tile to place, the hand): the
+   * board's drawing of it, with the tile art when `art`, as an SVG data
+   * address — so the tile in hand looks like the tiles on the board. Null
+   * until the board has its picture.
+   */
+  tilePicture(tile: string, rotation: number, art: boolean): string | null {
+    const key = `${tile}@${rotation}`;
+    const cached = this.pictures.get(`${key} ${String(art)}`);
+    if (cached) return cached;
+    const id = this.symbols.get(key);
+    const l = this.layouts.get(key);
+    const symbol = id ? this.defs.querySelector(`symbol[id="${id}"]`) : null;
+    if (!l || !symbol) return null;
+    const xml = new XMLSerializer();
+    const inner = (n: Element | null | undefined): string => (n ? [...n.children].map((c) => xml.serializeToString(c)).join('') : '');
+    // The renderer's style and clip paths (the head of the tile answers), and the art's style and patterns (index.html).
+    const renderer = [...this.defs.querySelectorAll('style')].map((st) => st.textContent).join('');
+    const clips = [...this.defs.querySelectorAll('clipPath, pattern')].map((c) => xml.serializeToString(c)).join('');
+    const artStyle = art ? document.getElementById('bastide-art')?.textContent ?? '' : '';
+    const patterns = art ? inner(document.querySelector('svg.art-defs defs')) : '';
+    const text = `<svg xmlns="${NS}" width="${l.width}" height="${l.height}" viewBox="0 0 ${l.width} ${l.height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><style>${renderer}${artStyle}</style><defs>${clips}${patterns}</defs>${inner(symbol)}</svg>`;
+    const url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+    this.pictures.set(`${key} ${String(art)}`, url);
+    return url;
+  }
+
+  /**
    * Fetches the drawings and layouts the model needs, each tile kind and
    * rotation once: each becomes a <symbol> that every copy of the tile on
    * the board <use>s. The missing ones are asked for in up to

@@ -273,6 +273,19 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       h('form', { method: 'dialog' }, h('button', { id: 'rules-close', type: 'submit' }, 'Close')));
     rules.showModal();
   };
+  // The panel's tiles drawn as the board draws them (its pictures, with the
+  // tile art unless the schematic tiles are chosen); the server's image
+  // until the board has the picture, then the panel is drawn again.
+  const asked = new Set<string>();
+  const picture = (t: string, r: Rotation): string => {
+    const art = board.tilePicture(t, r, !isSchematic());
+    if (art) return art;
+    if (!asked.has(t)) {
+      asked.add(t);
+      board.want(ROTATIONS.map((rotation) => ({ tile: t, rotation })))?.then(() => { if (state) draw(); }, () => undefined);
+    }
+    return tileUrl(t, r);
+  };
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -341,7 +354,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         const can = places.includes(t);
         const chosen = t === ui.tile;
         return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(t) },
-          h('img', { src: tileUrl(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
+          h('img', { src: picture(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
       }),
       // Half-and-half: drawing instead of playing a half is the pile beside the hand, face down.
       ...s.legal.filter((a) => a.kind === 'draw').slice(0, 1).map((a) => h('button', { type: 'button', id: 'draw-pile', class: 'draw-pile', 'data-kind': 'draw', 'aria-label': `Draw a tile instead (${view?.tilesLeft ?? 0} left)`, title: 'Draw a tile instead of playing a half', onclick: () => send(a) },
@@ -351,11 +364,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const fits = targetsFor(s.legal, tile, ui.rotation).length;
       panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, handGroup ? 'Your tiles' : 'Your tile'),
         handGroup,
-        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
+        h('img', { src: picture(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
         h('p', { id: 'tile-line' }, tileLine(tile, ui.rotation, fits)),
         h('button', { id: 'rotate', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }, 'Rotate (R)')));
     } else {
-      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: tileWords(view.drawn) })));
+      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: picture(view.drawn, 0), alt: tileWords(view.drawn) })));
       if (handGroup && s.status === 'playing') panels.push(h('section', { class: 'panel current', 'aria-label': 'Your halves' }, h('h2', {}, 'Your halves'), handGroup));
     }
     if (ui.pending) {
@@ -378,7 +391,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       // The Half-and-half draft: the halves in the pool as pictures, one click takes one.
       panels.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
         h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => send(d.action) },
-          h('img', { src: tileUrl(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+          h('img', { src: picture(d.tile, 0), alt: '', width: 56, height: 56 }))))));
     }
     // (Drawing is the pile beside the hand, when there is a hand to show it in.)
     const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && handGroup) && !onBoard(a));
