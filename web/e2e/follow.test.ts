@@ -206,7 +206,7 @@ test('a bot choosing its move shows as thinking at its seat', { timeout: 60_000 
   const s = await status(page);
   if (s.mine) await page.click('#pass');
   await page.locator('.thinking[data-seat="1"]').waitFor({ timeout: 5000 });
-  assert.match(await page.locator('#status').innerText(), /BLUE \(mcts:2000\) is thinking/);
+  assert.match(await page.locator('#status').innerText(), /BLUE \(look-ahead bot \(2000 tries\)\) is thinking/);
   await shot(page, 'thinking');
   // Its move made, the person is to act again and the bot has stopped thinking.
   await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-mine') === 'true', undefined, { timeout: 30_000 });

@@ -8,6 +8,7 @@
 // ADDR=127.0.0.1:8091 puts the server on that address, so that
 //   BASTIDE_URL=http://127.0.0.1:8091 npx vite preview --port 4173
 // with CLIENT_URL=http://127.0.0.1:4173 measures a client not yet embedded.
+// SCHEMATIC=1 measures the board without its tile art (the schematic tiles).
 // TRACE=file.json also writes a Chromium trace of the first warm visit
 // and prints where its main thread spent the time.
 
@@ -68,6 +69,8 @@ try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.addInitScript('window.__name = (f) => f');
+    // SCHEMATIC=1: the plain tiles, without the tile art (src/art.ts), to measure what the art costs.
+    if (process.env.SCHEMATIC === '1') await page.addInitScript("localStorage.setItem('bastide.schematic', '1')");
     const trace = process.env.TRACE && run === 1 ? process.env.TRACE : null;
     if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
     // CLIENT_URL: a client served elsewhere (vite preview passing /api to BASTIDE_URL).

@@ -117,6 +117,10 @@ try {
     await page.locator('.target').first().waitFor();
     await page.locator('.target').first().click();
     await page.screenshot({ path: `${DOCS}/web-preview.png` });
+    // "How to play": the cards of the game's sets (the base game, the Plague).
+    await page.click('#how-to-play');
+    await page.locator('dialog#rules .rules-card').first().waitFor();
+    await page.screenshot({ path: `${DOCS}/web-rules.png` });
     await page.close();
     writeFileSync(resolve(import.meta.dirname, '../figures.md'), `| game | pieces | first paint (ms) | welcome (ms) | tile batch (ms, size) | board in DOM (ms) | board painted (ms) | tile art painted (ms) | pan/zoom fps | worst frame (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n${figures.join('\n')}\n`);
   }

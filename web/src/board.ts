@@ -14,7 +14,7 @@
 // the board takes that SVG over instead of drawing it again.
 
 import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
-import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, screenToWorld, unionBox, worldToScreen, zoomAt } from './geometry';
+import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, pinchStep, screenToWorld, unionBox, worldToScreen, zoomAt } from './geometry';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, Corner, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
@@ -166,7 +166,8 @@ export class Board {
   private mapKey = '';
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
   private pointers = new Map<number, Pt>();
-  private pinch: number | null = null;
+  /** The two fingers' middle and distance at the last step of a pinch. */
+  private pinch: { mid: Pt; d: number } | null = null;
   /** The viewport's place on the page, read once per gesture (no layout read per event). */
   private rect: DOMRect | null = null;
   /** The viewport's size as the ResizeObserver last saw it (fitting needs no layout read). */
@@ -240,21 +241,31 @@ export class Board {
       this.rect = null;
       this.pointers.set(e.pointerId, this.local(e));
       if (this.pointers.size === 1) this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+      // A second finger: the pinch starts from where both are now.
+      if (this.pointers.size === 2) this.pinch = this.fingers();
     });
     v.addEventListener('pointermove', (e) => {
       if (!this.pointers.has(e.pointerId)) return;
       this.pointers.set(e.pointerId, this.local(e));
       if (this.pointers.size === 2) {
-        // Two fingers: zoom about their middle by the change of their distance.
-        const [a, b] = [...this.pointers.values()] as [Pt, Pt];
-        const d = Math.hypot(a.x - b.x, a.y - b.y);
-        if (this.pinch !== null && d > 0) { this.moving.poke(); this.setCamera(zoomAt(this.camera, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, d / this.pinch)); }
-        this.pinch = d;
-        if (this.drag) this.drag.moved = true;
+        // Two fingers: zoom by the change of their distance, pan by the move of their middle.
+        const now = this.fingers();
+        if (this.pinch !== null && now.d > 0) {
+          this.moving.poke();
+          this.auto = false;
+          this.setCamera(pinchStep(this.camera, this.pinch, now));
+        }
+        this.pinch = now;
+        if (this.drag) {
+          this.drag.moved = true;
+          // The finger that pans after the pinch goes on from where it is.
+          if (this.drag.id === e.pointerId) { this.drag.x = e.clientX; this.drag.y = e.clientY; }
+        }
         return;
       }
       const d = this.drag;
       if (!d || d.id !== e.pointerId) return;
+      if (Number.isNaN(d.x)) { d.x = e.clientX; d.y = e.clientY; return; }
       const dx = e.clientX - d.x;
       const dy = e.clientY - d.y;
       if (!d.moved && Math.hypot(dx, dy) < 5) return;
@@ -283,6 +294,9 @@ export class Board {
     const up = (e: PointerEvent): void => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size < 2) this.pinch = null;
+      // One finger of a pinch lifted: the other pans on (from its next move).
+      const rest = [...this.pointers.keys()][0];
+      if (this.pointers.size === 1 && rest !== undefined && this.drag && this.drag.id !== rest) this.drag = { id: rest, x: NaN, y: NaN, moved: true };
       if (this.pointers.size === 0) window.setTimeout(() => { this.drag = null; }, 0);
     };
     v.addEventListener('pointerup', up);
@@ -317,6 +331,12 @@ export class Board {
     const [map, gaps, tiles, highlights, followers, tokens, targets] = ['map', 'gaps', 'tiles', 'highlights', 'followers', 'tokens', 'targets'].map(layer);
     if (!(view instanceof HTMLDivElement) || !defs || !map || !gaps || !tiles || !highlights || !followers || !tokens || !targets) return null;
     return { view, defs, layers: { map, gaps, tiles, highlights, followers, tokens, targets } };
+  }
+
+  /** The middle of the two fingers on the board and how far apart they are. */
+  private fingers(): { mid: Pt; d: number } {
+    const [a, b] = [...this.pointers.values()] as [Pt, Pt];
+    return { mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, d: Math.hypot(a.x - b.x, a.y - b.y) };
   }
 
   private viewRect(): DOMRect {
@@ -406,6 +426,45 @@ export class Board {
   setHighlight(cells: Pt[]): void {
     this.layers.highlights.replaceChildren();
     for (const h of cells) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, this.layers.highlights);
+  }
+
+  /**
+   * Asks for the pictures of tiles not on the board yet (the tile to place
+   * in each rotation, the hand), for the panel's pictures of them; null
+   * when they are all here.
+   */
+  want(tiles: { tile: string; rotation: number }[]): Promise<void> | null {
+    const missing = tiles.filter((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
+    if (missing.length === 0) return null;
+    return Promise.all(this.ensure(missing)).then(() => undefined);
+  }
+
+  private pictures = new Map<string, string>();
+  /**
+   * A tile as an image for the panel (the tile to place, the hand): the
+   * board's drawing of it, with the tile art when `art`, as an SVG data
+   * address — so the tile in hand looks like the tiles on the board. Null
+   * until the board has its picture.
+   */
+  tilePicture(tile: string, rotation: number, art: boolean): string | null {
+    const key = `${tile}@${rotation}`;
+    const cached = this.pictures.get(`${key} ${String(art)}`);
+    if (cached) return cached;
+    const id = this.symbols.get(key);
+    const l = this.layouts.get(key);
+    const symbol = id ? this.defs.querySelector(`symbol[id="${id}"]`) : null;
+    if (!l || !symbol) return null;
+    const xml = new XMLSerializer();
+    const inner = (n: Element | null | undefined): string => (n ? [...n.children].map((c) => xml.serializeToString(c)).join('') : '');
+    // The renderer's style and clip paths (the head of the tile answers), and the art's style and patterns (index.html).
+    const renderer = [...this.defs.querySelectorAll('style')].map((st) => st.textContent).join('');
+    const clips = [...this.defs.querySelectorAll('clipPath, pattern')].map((c) => xml.serializeToString(c)).join('');
+    const artStyle = art ? document.getElementById('bastide-art')?.textContent ?? '' : '';
+    const patterns = art ? inner(document.querySelector('svg.art-defs defs')) : '';
+    const text = `<svg xmlns="${NS}" width="${l.width}" height="${l.height}" viewBox="0 0 ${l.width} ${l.height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><style>${renderer}${artStyle}</style><defs>${clips}${patterns}</defs>${inner(symbol)}</svg>`;
+    const url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+    this.pictures.set(`${key} ${String(art)}`, url);
+    return url;
   }
 
   /**

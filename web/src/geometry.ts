@@ -30,6 +30,19 @@ export function zoomAt(c: Camera, screen: Pt, factor: number): Camera {
   return { x: w.x - screen.x / scale, y: w.y - screen.y / scale, scale };
 }
 
+/**
+ * One step of a two-finger gesture: the world point that lay under the
+ * fingers' middle `from` lies under their middle now, and the scale
+ * changes by how far apart they moved (pinch to zoom, both fingers
+ * dragged to pan, at once).
+ */
+export function pinchStep(c: Camera, from: { mid: Pt; d: number }, to: { mid: Pt; d: number }): Camera {
+  if (from.d <= 0 || to.d <= 0) return c;
+  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, c.scale * (to.d / from.d)));
+  const w = screenToWorld(c, from.mid);
+  return { x: w.x - to.mid.x / scale, y: w.y - to.mid.y / scale, scale };
+}
+
 export function pan(c: Camera, dxScreen: number, dyScreen: number): Camera {
   return { ...c, x: c.x - dxScreen / c.scale, y: c.y - dyScreen / c.scale };
 }

@@ -5,7 +5,7 @@
 // board only draws the marks and reports which one was clicked.
 
 import type { Action, Chip, Corner, FeatureRef } from './protocol';
-import { featureWords } from './words';
+import { cornerWords, featureWords } from './words';
 
 export type Flea = Extract<Action, { kind: 'flea' }>;
 export type Flee = Extract<Action, { kind: 'flee' }>;
@@ -44,7 +44,7 @@ const fleaTo = (a: Flea): CellRef => ({ x: a.x, y: a.y, half: a.half });
 
 /** A tile in words, for labels: its cell, and which half. */
 export function cellWords(c: CellRef): string {
-  return `the tile at (${c.x}, ${c.y})${c.half ? `, its ${c.half} half` : ''}`;
+  return `the tile at (${c.x}, ${c.y})${c.half ? `, its ${cornerWords(c.half)} half` : ''}`;
 }
 
 /** A follower's place in words. */

@@ -4,6 +4,8 @@
 
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, TILE_DRAG, figureIcon } from './board';
+import { isSchematic, setSchematic } from './art';
+import { FIRST_TURN_HINT, hintSeen, markHintSeen, rulesFor } from './rules';
 import { playerColour, playerMark } from './colours';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
@@ -19,7 +21,7 @@ import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
-import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, tileLine, tileWords } from './words';
+import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, seatKindWords, statusWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
 
@@ -157,6 +159,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   let unacked: Unacked | null = null;
   const send = (a: Action): void => {
     if (!state) return;
+    // The first placement: the first turn's hint has done its work.
+    if (a.kind === 'place') markHintSeen();
     // A closed socket drops it: the reconnect's welcome then re-sends it.
     socket.send(actionMessage(a, state.version));
     unacked = { action: a, version: state.version, legal: state.legal, resent: false };
@@ -260,6 +264,28 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       span.classList.toggle('clock-low', c.low);
     }
   }, 200);
+  // "How to play": a card for the base game and each expansion of this game (src/rules.ts).
+  const rules = h('dialog', { id: 'rules', class: 'rules', 'aria-labelledby': 'rules-title' });
+  root.appendChild(rules);
+  const openRules = (s: GameState): void => {
+    rules.replaceChildren(h('h2', { id: 'rules-title' }, 'How to play'),
+      ...rulesFor(s.config).map((c) => h('section', { class: 'rules-card', 'data-set': c.id }, h('h3', {}, c.title), h('ul', {}, ...c.lines.map((l) => h('li', {}, l))))),
+      h('form', { method: 'dialog' }, h('button', { id: 'rules-close', type: 'submit' }, 'Close')));
+    rules.showModal();
+  };
+  // The panel's tiles drawn as the board draws them (its pictures, with the
+  // tile art unless the schematic tiles are chosen); the server's image
+  // until the board has the picture, then the panel is drawn again.
+  const asked = new Set<string>();
+  const picture = (t: string, r: Rotation): string => {
+    const art = board.tilePicture(t, r, !isSchematic());
+    if (art) return art;
+    if (!asked.has(t)) {
+      asked.add(t);
+      board.want(ROTATIONS.map((rotation) => ({ tile: t, rotation })))?.then(() => { if (state) draw(); }, () => undefined);
+    }
+    return tileUrl(t, r);
+  };
   const draw = (): void => {
     const s = state;
     if (!s) { side.replaceChildren(h('p', { role: 'status' }, `Connecting to game ${game}…`)); return; }
@@ -289,14 +315,14 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const halves = view?.halves?.[i];
       const chips = view?.chipHands?.[i];
       const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
-      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
         clockSpan(s, i),
-        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat?.kind ?? 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
+        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat ? `the ${seatKindWords(seat.kind)}` : 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
         seatGains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': seatGains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${seatGains.get(i) ?? 0}`) : null,
-        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat?.kind ?? ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat ? seatKindWords(seat.kind) : ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
@@ -304,10 +330,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const mine = isMyTurn(s);
     // The tab's title tells a player in another tab that it is their turn.
     document.title = `${mine ? '▶ Your turn — ' : ''}Bastide ${game}`;
-    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${s.seats[thinking]?.kind ?? 'bot'}) is thinking` : 'to play'}`) : s.status} · version ${s.version} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
+    const status = `${s.status === 'playing' ? (mine ? 'Your turn' : `${s.players[view?.currentPlayer ?? 0] ?? ''} ${thinking !== null ? `(${seatKindWords(s.seats[thinking]?.kind ?? 'bot')}) is thinking` : 'to play'}`) : statusWords(s.status)} · ${view?.tilesLeft ?? 0} tiles left · ${conn === 'open' ? 'connected' : 'reconnecting…'}`;
     const panels: HTMLElement[] = [h('section', { class: 'panel' }, h('h2', {}, `Game ${game}`), h('p', { class: 'status', role: 'status', id: 'status', 'data-status': s.status, 'data-mine': String(mine), 'data-version': s.version }, status), players, info,
-      h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
+      h('p', {}, h('button', { onclick: () => board.refit() }, 'Fit board (F)'), ' ',
+        h('button', { id: 'how-to-play', type: 'button', 'aria-haspopup': 'dialog', onclick: () => openRules(s) }, 'How to play'), ' ',
+        h('button', { id: 'schematic', type: 'button', 'aria-pressed': String(isSchematic()), title: 'Plain flat tiles instead of the drawn ones', onclick: () => { setSchematic(!isSchematic()); draw(); } }, 'Schematic tiles'), ' ', h('a', { href: `/api/games/${game}/record`, download: `bastide-${game}.json` }, 'record'), ' ', h('a', { href: `/replay/${game}` }, 'replay')))];
     if (s.error) panels.push(h('p', { class: 'error', role: 'alert' }, s.error));
+    // The first turn's hint, once per browser: until it is dismissed or the first tile is placed.
+    if (mine && ui.tile && !hintSeen()) {
+      panels.push(h('section', { class: 'panel hint', id: 'first-hint', role: 'note', 'aria-label': 'How to take your turn' }, h('p', {}, FIRST_TURN_HINT),
+        h('button', { id: 'hint-ok', type: 'button', onclick: () => { markHintSeen(); draw(); } }, 'Got it'), ' ',
+        h('button', { id: 'hint-rules', type: 'button', onclick: () => openRules(s) }, 'How to play')));
+    }
     if (s.timeout !== null) panels.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     const own = s.seat !== null ? view?.halves?.[s.seat] : undefined;
     const hand = handTiles(places, own && 'tiles' in own ? own.tiles : []);
@@ -320,7 +354,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         const can = places.includes(t);
         const chosen = t === ui.tile;
         return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(t) },
-          h('img', { src: tileUrl(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
+          h('img', { src: picture(t, chosen ? ui.rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
       }),
       // Half-and-half: drawing instead of playing a half is the pile beside the hand, face down.
       ...s.legal.filter((a) => a.kind === 'draw').slice(0, 1).map((a) => h('button', { type: 'button', id: 'draw-pile', class: 'draw-pile', 'data-kind': 'draw', 'aria-label': `Draw a tile instead (${view?.tilesLeft ?? 0} left)`, title: 'Draw a tile instead of playing a half', onclick: () => send(a) },
@@ -330,11 +364,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const fits = targetsFor(s.legal, tile, ui.rotation).length;
       panels.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, handGroup ? 'Your tiles' : 'Your tile'),
         handGroup,
-        h('img', { src: tileUrl(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
+        h('img', { src: picture(tile, ui.rotation), alt: `${tileWords(tile)}, ${rotationWords(ui.rotation)}`, id: 'current-tile', 'data-tile': tile, 'data-rotation': ui.rotation, draggable: 'true', ondragstart: dragTile(tile), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }),
         h('p', { id: 'tile-line' }, tileLine(tile, ui.rotation, fits)),
         h('button', { id: 'rotate', onclick: () => { ui.rotation = rotateToNext(s.legal, tile, ui.rotation); ui.pending = null; draw(); } }, 'Rotate (R)')));
     } else {
-      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: tileUrl(view.drawn, 0), alt: tileWords(view.drawn) })));
+      if (view?.drawn && s.status === 'playing') panels.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: picture(view.drawn, 0), alt: tileWords(view.drawn) })));
       if (handGroup && s.status === 'playing') panels.push(h('section', { class: 'panel current', 'aria-label': 'Your halves' }, h('h2', {}, 'Your halves'), handGroup));
     }
     if (ui.pending) {
@@ -357,7 +391,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       // The Half-and-half draft: the halves in the pool as pictures, one click takes one.
       panels.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
         h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => send(d.action) },
-          h('img', { src: tileUrl(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+          h('img', { src: picture(d.tile, 0), alt: '', width: 56, height: 56 }))))));
     }
     // (Drawing is the pile beside the hand, when there is a hand to show it in.)
     const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && handGroup) && !onBoard(a));
@@ -504,6 +538,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const keys = (e: KeyboardEvent): void => {
     const t = e.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+    // The rules card is open: its own keys (Esc closes it).
+    if (rules.open) return;
     const step = 60;
     switch (e.key) {
       case 'r': case 'R': if (state && ui.tile) { ui.rotation = rotateToNext(state.legal, ui.tile, ui.rotation); ui.pending = null; draw(); } break;

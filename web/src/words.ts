@@ -29,6 +29,39 @@ export function rotationWords(r: number): string {
   }
 }
 
+/** A half tile's corner (where its right angle is) in words: `SW` "south-west". */
+export function cornerWords(c: string): string {
+  const w = { NW: 'north-west', NE: 'north-east', SW: 'south-west', SE: 'south-east' }[c];
+  return w ?? c;
+}
+
+/** A seat's kind in words, for the panel and the status line: "person", "greedy bot", "look-ahead bot (2000 tries)". */
+export function seatKindWords(kind: string): string {
+  if (kind === 'human') return 'person';
+  const m = /^mcts:(\d+)$/.exec(kind);
+  if (m) return `look-ahead bot (${m[1] ?? ''} tries)`;
+  if (kind === 'mcts') return 'look-ahead bot';
+  return /^[a-z]+$/.test(kind) ? `${kind} bot` : kind;
+}
+
+/** A game's status in words ("playing" is said by whose turn it is). */
+export function statusWords(status: string): string {
+  switch (status) {
+    case 'open': return 'Waiting for players';
+    case 'finished': return 'Game over';
+    case 'resigned': return 'Game over (resigned)';
+    default: return status.charAt(0).toUpperCase() + status.slice(1);
+  }
+}
+
+/** An action this client has no words for: its name and fields in words ("volcano: x 1, y 2"), not JSON. */
+export function otherWords(name: string, body: unknown): string {
+  const said = (v: unknown): string => (v === null || v === undefined ? 'none' : typeof v === 'object' ? (Array.isArray(v) ? v.map(said).join(', ') : Object.entries(v).map(([k, x]) => `${k.replace(/_/g, ' ')} ${said(x)}`).join(', ')) : typeof v === 'string' ? v : JSON.stringify(v));
+  const fields = body && typeof body === 'object' && Object.keys(body).length > 0 ? `: ${said(body)}` : '';
+  const n = name.replace(/_/g, ' ');
+  return `${n.charAt(0).toUpperCase()}${n.slice(1)}${fields}`;
+}
+
 /** How many places a tile fits in, in words. */
 export function fitWords(n: number): string {
   return n === 0 ? 'fits nowhere' : `fits in ${n} place${n === 1 ? '' : 's'}`;
@@ -76,5 +109,5 @@ export function placeWords(place: string): string {
 
 /** A feature of a placed tile in words: "the north of (1, 0)", "the east of (2, 1), NW half". */
 export function featureWords(r: { x: number; y: number; place: string; half: Corner | null }): string {
-  return `the ${placeWords(r.place)} of (${r.x}, ${r.y})${r.half ? `, ${r.half} half` : ''}`;
+  return `the ${placeWords(r.place)} of (${r.x}, ${r.y})${r.half ? `, ${cornerWords(r.half)} half` : ''}`;
 }

@@ -74,7 +74,7 @@ describe('actions', () => {
     expect(words[0]).toBe('Place tile U of the base game at (1, -2), turned a quarter left');
     expect(words[10]).toBe('Trade orange 2 on the Chumak square at (12, 0)');
     expect(words[8]).toBe('Move the flea on the tile at (1, -1) to the tile at (6, 0)');
-    expect(words[9]).toBe('Flee from the west of (1, 0), SW half to the east of (0, 0)');
+    expect(words[9]).toBe('Flee from the west of (1, 0), south-west half to the east of (0, 0)');
     expect(words[11]).toBe('Take half tile C of Half-and-half 2');
     for (const w of words.slice(0, -1)) expect(w).not.toMatch(/[a-z0-9]+\/[A-Z]|°/);
   });
@@ -177,5 +177,19 @@ describe('features', () => {
     const f = { kind: 'city', complete: false, points: 5, tiles: 4, extra: 1, cells: [[0, 0]] as [number, number][], followers: [1, 0] };
     expect(featureText(f, ['RED', 'BLUE'])).toBe('city (open): 4 tiles, 1 coat of arms, worth 5 now; followers: RED 1');
     expect(featureText({ ...f, kind: 'field', extra: 2, points: 6, followers: [0, 0] }, ['RED', 'BLUE'])).toBe('field: 4 tiles, 2 completed cities, worth 6 now; no followers');
+  });
+});
+
+describe('the panel in words', () => {
+  it('says seats, statuses, corners and unknown actions in words, not ids', async () => {
+    const { seatKindWords, statusWords, cornerWords, otherWords } = await import('../src/words');
+    expect(seatKindWords('human')).toBe('person');
+    expect(seatKindWords('greedy')).toBe('greedy bot');
+    expect(seatKindWords('mcts:2000')).toBe('look-ahead bot (2000 tries)');
+    expect(statusWords('finished')).toBe('Game over');
+    expect(statusWords('open')).toBe('Waiting for players');
+    expect(cornerWords('NW')).toBe('north-west');
+    expect(otherWords('volcano_choice', { x: 1, y: -2 })).toBe('Volcano choice: x 1, y -2');
+    expect(otherWords('pass_turn', {})).toBe('Pass turn');
   });
 });
