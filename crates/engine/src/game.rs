@@ -1296,7 +1296,7 @@ impl Game {
     /// Explicit chance: whether chance acts now: a draw is due and no
     /// player chooses first (between a tile held and the draw).
     pub(crate) fn chance_due(&self) -> bool {
-        if self.chance.start.is_some() || ext::chance_deal(self).is_some() {
+        if ext::token_due(self) || self.chance.start.is_some() || ext::chance_deal(self).is_some() {
             return true;
         }
         if !(self.chance.due && self.phase == Phase::Place && self.drawn.is_none()) {

@@ -6,7 +6,7 @@
 //! record's deck). Random games of every expansion alone and of the
 //! combinations that meet in the hooks (issue 42).
 
-use bastide_engine::openspiel::{ActionCodec, Node, State};
+use bastide_engine::openspiel::{ActionCodec, Node, Outcome, State};
 use bastide_engine::record::{ActionJson, Record, FORMAT};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Action, Game, GameConfig, Seat, Shape, TileIdx};
@@ -27,6 +27,8 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("base", &["inns-cathedrals"]),
     ("base", &["ukraine"]),
     ("base", &["ukraine", "plague"]),
+    ("base", &["map-chips"]),
+    ("base", &["map-chips", "halfsies1", "plague"]),
     ("base", &["river1", "halfsies1"]),
     ("base", &["plague", "halfsies1", "halfsies2"]),
     ("winter", &["plague", "gingerbread", "river2", "halfsies1"]),
@@ -46,7 +48,7 @@ fn config(players: usize, seed: u64, base: &str, exps: &[&str], fixed_hands: boo
         .filter(|e| **e != "ukraine")
         .map(|s| s.to_string())
         .collect();
-    if exps.contains(&"ukraine") {
+    if exps.contains(&"ukraine") || exps.contains(&"map-chips") {
         c.map = Some("ukraine".into());
     }
     if fixed_hands && exps.iter().any(|e| e.starts_with("halfsies")) {
@@ -98,7 +100,7 @@ fn same_for_every_seat(a: &State, b: &State, codec: &ActionCodec, at: &str) {
 
 /// One step of both games: the same chance outcome or the same action.
 enum Step {
-    Chance(TileIdx),
+    Chance(Outcome),
     Act(Action),
 }
 
@@ -134,12 +136,23 @@ fn pick(s: &State, rng: &mut Rng) -> Option<Step> {
 /// chance dealt as the hands (round the table) and the tiles it drew as
 /// the deck (a map's second start tile the first of them, as a seeded deal
 /// takes it), its actions.
-fn record_of(s: &State, draws: &[TileIdx], actions: &[Action]) -> Record {
+fn record_of(s: &State, draws: &[Outcome], actions: &[Action]) -> Record {
     let cat = s.game().catalog();
     let mut config = s.game().config().clone();
-    let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) = draws
+    let chips: Vec<String> = draws
         .iter()
-        .partition(|t| cat.tile(**t).shape == Shape::Half);
+        .filter(|o| matches!(o, Outcome::Token(_)))
+        .map(|o| s.outcome_name(*o))
+        .collect();
+    if !chips.is_empty() {
+        config.chips = Some(chips);
+    }
+    let drawn = draws.iter().filter_map(|o| match o {
+        Outcome::Tile(t) => Some(*t),
+        Outcome::Token(_) => None,
+    });
+    let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) =
+        drawn.partition(|t| cat.tile(*t).shape == Shape::Half);
     if !halves.is_empty() {
         let n = config.players.len();
         let mut hands = vec![Vec::new(); n];
@@ -170,6 +183,7 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
     let codec = ActionCodec::default();
     let mut steps = 0usize;
     let mut discarded = 0usize;
+    let mut chips = 0usize;
     for (n, (base, exps)) in COMBOS.iter().enumerate() {
         for game in 0..3u64 {
             let players = 2 + ((game as usize + n) % 3);
@@ -192,12 +206,14 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
                         let left = a.game().tiles_left();
                         a.apply_chance(t).expect("outcome");
                         b.apply_chance(t).expect("outcome");
-                        // A half dealt leaves the pile as it was.
-                        let drawn = usize::from(a.game().catalog().tile(t).shape != Shape::Half);
+                        // A half dealt or a chip leaves the pile as it was.
+                        let drawn = usize::from(matches!(t, Outcome::Tile(t)
+                            if a.game().catalog().tile(t).shape != Shape::Half));
                         assert_eq!(a.game().tiles_left() + drawn, left, "one tile drawn, {at}");
                         if a.is_chance() {
                             discarded += 1;
                         }
+                        chips += usize::from(matches!(t, Outcome::Token(_)));
                         draws.push(t);
                     }
                     Step::Act(x) => {
@@ -234,6 +250,8 @@ fn two_seeds_fed_the_same_outcomes_look_the_same_to_every_seat() {
     assert!(steps > 5000, "only {steps} steps");
     // Draws that fit nowhere go through chance too.
     assert!(discarded > 0, "no chance outcome was discarded");
+    // Map Chips' chips go through chance too.
+    assert!(chips > 20, "only {chips} chips were chance outcomes");
 }
 
 #[test]
@@ -275,7 +293,8 @@ fn the_half_and_half_deal_is_chance_round_the_table() {
         assert_eq!(a.node(), Node::Chance, "deal {k}");
         let o = a.chance_outcomes();
         assert!(
-            o.iter().all(|(t, _)| cat.tile(*t).shape == Shape::Half),
+            o.iter()
+                .all(|(t, _)| matches!(t, Outcome::Tile(t) if cat.tile(*t).shape == Shape::Half)),
             "halves only"
         );
         let t = o[k % o.len()].0;
@@ -286,7 +305,8 @@ fn the_half_and_half_deal_is_chance_round_the_table() {
     }
     let hands = &a.game().halves().expect("halves").hands;
     for (seat, hand) in hands.iter().enumerate() {
-        assert_eq!(hand, &vec![dealt[seat], dealt[seat + 3]], "seat {seat}");
+        let hand: Vec<Outcome> = hand.iter().map(|t| Outcome::Tile(*t)).collect();
+        assert_eq!(hand, vec![dealt[seat], dealt[seat + 3]], "seat {seat}");
     }
     // The deal over, the first seat chooses a half or the draw.
     assert_eq!(a.node(), Node::Player(Seat::default()));

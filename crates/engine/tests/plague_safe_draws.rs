@@ -6,7 +6,7 @@
 //! the safe draws still to come). Issue 42.
 
 use bastide_engine::expansions::plague::{is_source, SAFE_TILES};
-use bastide_engine::openspiel::{Node, State};
+use bastide_engine::openspiel::{Node, Outcome, State};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Catalog, Game, GameConfig, Phase, Seat, TileIdx};
 
@@ -35,7 +35,14 @@ fn chance_draws_no_source_among_the_first_17_land_tiles() {
                 Node::Terminal => break,
                 Node::Chance => {
                     let outcomes = s.chance_outcomes();
-                    let sources = outcomes.iter().filter(|o| is_source(&cat, o.0)).count();
+                    let tile = |o: &Outcome| match o {
+                        Outcome::Tile(t) => Some(*t),
+                        Outcome::Token(_) => None,
+                    };
+                    let sources = outcomes
+                        .iter()
+                        .filter(|o| tile(&o.0).is_some_and(|t| is_source(&cat, t)))
+                        .count();
                     if land_drawn < SAFE_TILES {
                         assert_eq!(sources, 0, "a source after {land_drawn} land draws");
                     } else if s.game().pile_in_order().any(|t| is_source(&cat, t)) {
@@ -48,8 +55,9 @@ fn chance_draws_no_source_among_the_first_17_land_tiles() {
                             assert!(s.clone().apply_chance(src).is_err());
                         }
                     }
-                    let t = outcomes[rng.below(outcomes.len() as u64) as usize].0;
-                    s.apply_chance(t).expect("an outcome applies");
+                    let o = outcomes[rng.below(outcomes.len() as u64) as usize].0;
+                    s.apply_chance(o).expect("an outcome applies");
+                    let t = tile(&o).expect("tiles only without Map Chips");
                     if !river(&cat, t) && !is_source(&cat, t) {
                         land_drawn += 1;
                     }

@@ -106,7 +106,7 @@ pub struct PyGame {
     pub(crate) history: Vec<Action>,
     /// Explicit mode: the chance outcomes applied, each with the number of
     /// player actions before it (pickling replays both exactly).
-    pub(crate) chances: Vec<(usize, TileIdx)>,
+    pub(crate) chances: Vec<(usize, Outcome)>,
     /// Why this game cannot be pickled, if it cannot: a determinized copy
     /// whose resampled secrets no configuration can fix (Map Chips').
     pub(crate) unpicklable: Option<&'static str>,
@@ -344,17 +344,29 @@ impl PyGame {
         let game = self.core.game();
         let explicit = matches!(self.core, Core::Explicit(_));
         if explicit && !self.chances.is_empty() {
-            // Chance chose the deal and the draws: the record fixes the
-            // halves dealt as the hands (round the table, as dealt) and
-            // every tile drawn (a map's second start tile first, those
-            // discarded included) in order as the deck's first tiles, so it
-            // replays the same game. A `deck_only` pile keeps its other
-            // tiles after them.
+            // Chance chose the deal, the draws and the chips: the record
+            // fixes the halves dealt as the hands (round the table, as
+            // dealt), every tile drawn (a map's second start tile first,
+            // those discarded included) in order as the deck's first tiles,
+            // and the chips taken in order as its chips, so it replays the
+            // same game. A `deck_only` pile keeps its other tiles after them.
             let cat = self.catalog();
+            let chips: Vec<String> = self
+                .chances
+                .iter()
+                .filter(|c| matches!(c.1, Outcome::Token(_)))
+                .map(|c| self.outcome_name(c.1))
+                .collect();
+            if !chips.is_empty() {
+                config.chips = Some(chips);
+            }
             let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) = self
                 .chances
                 .iter()
-                .map(|c| c.1)
+                .filter_map(|c| match c.1 {
+                    Outcome::Tile(t) => Some(t),
+                    Outcome::Token(_) => None,
+                })
                 .partition(|t| cat.tile(*t).shape == Shape::Half);
             if !halves.is_empty() {
                 let n = game.player_count();
@@ -398,11 +410,11 @@ impl PyGame {
                 .collect(),
             None => {
                 let mut d = vec![Vec::new(); n];
-                let halves = self.chances.iter().map(|c| c.1);
-                for (k, t) in halves
-                    .filter(|t| cat.tile(*t).shape == Shape::Half)
-                    .enumerate()
-                {
+                let halves = self.chances.iter().filter_map(|c| match c.1 {
+                    Outcome::Tile(t) if cat.tile(t).shape == Shape::Half => Some(t),
+                    _ => None,
+                });
+                for (k, t) in halves.enumerate() {
                     d[k % n.max(1)].push(t);
                 }
                 d
@@ -421,7 +433,8 @@ impl PyGame {
             .map(|hand| hand.iter().map(|t| cat.tile(*t).id.clone()).collect())
             .collect();
         self.config.hands = Some(ids);
-        self.chances.retain(|c| cat.tile(c.1).shape != Shape::Half);
+        self.chances
+            .retain(|c| !matches!(c.1, Outcome::Tile(t) if cat.tile(t).shape == Shape::Half));
     }
 
     /// Applies action `i` of a record being replayed; errors name it.
@@ -433,8 +446,19 @@ impl PyGame {
         self.apply_action(a).map_err(|e| at(e.to_string()))
     }
 
+    /// An outcome's name: a tile id, or a chip's (`purple:1`).
+    fn outcome_name(&self, o: Outcome) -> String {
+        match &self.core {
+            Core::Explicit(s) => s.outcome_name(o),
+            Core::Plain(g) => match o {
+                Outcome::Tile(t) => g.catalog().tile(t).id.clone(),
+                Outcome::Token(k) => format!("token {k}"),
+            },
+        }
+    }
+
     /// Applies the chance outcome `t` and remembers it for pickling.
-    fn chance_to(&mut self, t: TileIdx) -> PyResult<()> {
+    fn chance_to(&mut self, t: Outcome) -> PyResult<()> {
         match &mut self.core {
             Core::Explicit(s) => {
                 s.apply_chance(t)
@@ -449,21 +473,27 @@ impl PyGame {
         }
     }
 
-    fn tile_index(&self, tile: &Bound<'_, PyAny>) -> PyResult<TileIdx> {
-        let kinds = self.catalog().tiles().len();
-        if let Ok(i) = tile.extract::<i128>() {
+    /// The chance outcome an index (`chance_ids`) or a name (a tile id
+    /// such as `base/U`, a chip such as `purple:1`) gives.
+    fn outcome_of(&self, x: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+        let Core::Explicit(s) = &self.core else {
+            return Err(illegal(
+                "chance: this game draws by itself; make it with explicit_chance=True",
+            ));
+        };
+        let kinds = s.num_chance_outcomes();
+        if let Ok(i) = x.extract::<i128>() {
             return usize::try_from(i)
                 .ok()
-                .filter(|i| *i < kinds)
-                .map(|i| TileIdx(i as u16))
-                .ok_or_else(|| illegal(format!("tile index {i} is outside 0..{kinds}")));
+                .and_then(|i| Outcome::from_index(i, s.game()))
+                .ok_or_else(|| illegal(format!("outcome index {i} is outside 0..{kinds}")));
         }
-        let id: String = tile
-            .extract()
-            .map_err(|_| illegal("a tile is a catalog index or an id such as \"base/U\""))?;
-        self.catalog().find(&id).ok_or_else(|| {
+        let id: String = x.extract().map_err(|_| {
+            illegal("an outcome is an index or a name such as \"base/U\" or \"purple:1\"")
+        })?;
+        s.outcome_named(&id).ok_or_else(|| {
             illegal(format!(
-                "unknown tile id {}",
+                "unknown tile id or chip {}",
                 bastide_engine::limits::cut(&id)
             ))
         })
@@ -503,9 +533,16 @@ impl PyGame {
         let text = json_text(record)?;
         let rec = Record::parse(&text).map_err(|e| RecordError::new_err(e.to_string()))?;
         // The engine's replay first: its errors name the action's index.
-        rec.replay()
+        let replayed = rec
+            .replay()
             .map_err(|e| RecordError::new_err(e.to_string()))?;
         let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
+        // The chips come in the order the plain replay took them.
+        let mut chips = replayed
+            .chips()
+            .map(|c| c.taken.clone())
+            .unwrap_or_default()
+            .into_iter();
         // The draws come in the order the record's own pile gives them
         // (its deck first, then its seeded pile): the order a plain replay
         // takes them off the pile, a map's second start tile first.
@@ -526,16 +563,33 @@ impl PyGame {
         } else {
             Vec::new()
         };
-        // After the last action, only the draws the deck fixes (those the
-        // live game had made): the rest are still to be decided.
-        let fixed = rec.config.deck.as_ref().map_or(0, Vec::len);
+        // After the last action, only the draws and chips the record fixes
+        // (those the live game had made): the rest are still to be decided.
+        let fixed = rec.config.deck.as_ref().map_or(0, Vec::len)
+            + rec.config.chips.as_ref().map_or(0, Vec::len);
         let mut order = order.into_iter();
         for i in 0..=rec.actions.len() {
             while g.core.is_chance() {
                 if i == rec.actions.len() && g.chances.len() >= fixed {
                     break;
                 }
-                let Some(t) = order.next() else { break };
+                let next = match &g.core {
+                    Core::Explicit(s) => {
+                        let chip_due = s
+                            .chance_outcomes()
+                            .first()
+                            .is_some_and(|o| matches!(o.0, Outcome::Token(_)));
+                        if chip_due {
+                            chips.next().and_then(|c| {
+                                s.outcome_named(&format!("{}:{}", c.colour.name(), c.value))
+                            })
+                        } else {
+                            order.next().map(Outcome::Tile)
+                        }
+                    }
+                    Core::Plain(_) => None,
+                };
+                let Some(t) = next else { break };
                 g.chance_to(t)
                     .map_err(|e| RecordError::new_err(format!("action {i}: {e}")))?;
             }
@@ -622,8 +676,29 @@ impl PyGame {
         self.history.len()
     }
 
-    /// Tile ids in catalog order: a chance outcome's index names one, and
-    /// the observation's tile one-hots follow this order.
+    /// Chance outcome names by index: the tile ids, then (with Map Chips)
+    /// the chips, `purple:1` … `orange:2`.
+    #[getter]
+    fn chance_ids(&self) -> Vec<String> {
+        match &self.core {
+            Core::Explicit(s) => (0..s.num_chance_outcomes())
+                .filter_map(|i| Outcome::from_index(i, s.game()).map(|o| s.outcome_name(o)))
+                .collect(),
+            Core::Plain(_) => self.tile_ids(),
+        }
+    }
+
+    /// How many chance outcome ids there are (`chance_ids`).
+    #[getter]
+    fn num_chance_outcomes(&self) -> usize {
+        match &self.core {
+            Core::Explicit(s) => s.num_chance_outcomes(),
+            Core::Plain(g) => g.catalog().tiles().len(),
+        }
+    }
+
+    /// Tile ids in catalog order: a tile's chance outcome index names one,
+    /// and the observation's tile one-hots follow this order.
     #[getter]
     fn tile_ids(&self) -> Vec<String> {
         self.catalog()
@@ -713,23 +788,25 @@ impl PyGame {
         self.apply_action(a)
     }
 
-    /// At a chance node: the tiles that may be drawn, as `(tile index,
-    /// probability)` (see `tile_ids`). Empty elsewhere.
+    /// At a chance node: what chance may give, as `(index, probability)`
+    /// (`chance_ids` names an index: a tile's is its catalog index, a
+    /// chip's comes after the tiles). Empty elsewhere.
     fn chance_outcomes(&self) -> Vec<(usize, f64)> {
         match &self.core {
             Core::Explicit(s) => s
                 .chance_outcomes()
                 .into_iter()
-                .map(|(t, p)| (t.0 as usize, p))
+                .map(|(o, p)| (o.index(s.game()), p))
                 .collect(),
             Core::Plain(_) => Vec::new(),
         }
     }
 
-    /// Applies a chance outcome: the tile (index or id) drawn now.
-    fn apply_chance(&mut self, tile: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = self.tile_index(tile)?;
-        self.chance_to(t)
+    /// Applies a chance outcome: its index, or its name (the tile id
+    /// drawn, such as `"base/U"`, or the chip taken, such as `"purple:1"`).
+    fn apply_chance(&mut self, outcome: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = self.outcome_of(outcome)?;
+        self.chance_to(o)
     }
 
     /// Zero-sum win/loss returns (zeros while the game runs).
@@ -941,7 +1018,7 @@ impl PyGame {
         let chances = self
             .chances
             .iter()
-            .map(|(at, t)| (*at, cat.tile(*t).id.clone()))
+            .map(|(at, o)| (*at, self.outcome_name(*o)))
             .collect();
         Ok((
             restore,
@@ -967,9 +1044,13 @@ impl PyGame {
         let mut chances = chances.into_iter().peekable();
         for i in 0..=rec.actions.len() {
             while let Some((_, id)) = chances.next_if(|(at, _)| *at == i) {
-                let t = g.catalog().find(&id).ok_or_else(|| {
+                let named = match &g.core {
+                    Core::Explicit(s) => s.outcome_named(&id),
+                    Core::Plain(_) => None,
+                };
+                let t = named.ok_or_else(|| {
                     RecordError::new_err(format!(
-                        "unknown tile id {}",
+                        "unknown tile id or chip {}",
                         bastide_engine::limits::cut(&id)
                     ))
                 })?;

@@ -16,7 +16,9 @@ use std::sync::Mutex;
 use bastide_bots::{Bot, BotSpec, View};
 use bastide_engine::expansions::Family;
 use bastide_engine::limits::MAX_RECORD_BYTES;
-use bastide_engine::openspiel::{follower_kind_index, ActionCodec, ObservationTensor, State};
+use bastide_engine::openspiel::{
+    follower_kind_index, ActionCodec, ObservationTensor, Outcome, State,
+};
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::Catalog;

@@ -64,9 +64,6 @@ def seen(g: bastide.Game) -> list:
 
 @pytest.mark.parametrize("sets", [*ALONE, *MEETING])
 def test_two_seeds_fed_the_same_outcomes_look_the_same(sets):
-    # Map Chips: the chips taken from the supply are dealt by the seed.
-    if "map-chips" in sets:
-        pytest.skip("Map Chips' supply is dealt by the seed, not by chance nodes yet")
     rng = random.Random(sets)
     a, b = explicit(sets, 3), explicit(sets, 82)
     steps = 0
@@ -78,7 +75,8 @@ def test_two_seeds_fed_the_same_outcomes_look_the_same(sets):
             left = a.tiles_left
             a.apply_chance(t)
             b.apply_chance(t)
-            assert a.tiles_left == left - 1
+            # A tile leaves the pile; a Map Chips chip leaves the chip supply.
+            assert a.tiles_left == left - (":" not in a.chance_ids[t])
         else:
             x = rng.choice(a.legal_actions())
             left = a.tiles_left
@@ -112,6 +110,40 @@ def test_a_live_game_is_its_record_replayed_at_every_turn(sets, fixed):
         if n % 10 == 0:
             again = bastide.Game.from_record(g.to_record(), explicit_chance=True)
             assert seen(again) == seen(g), f"{sets}, move {n}"
+
+
+def test_map_chips_are_chance_outcomes_by_name_and_index():
+    g = bastide.Game(sets="base,map-chips", seed=1, explicit_chance=True)
+    ids = g.chance_ids
+    assert ids[: len(g.tile_ids)] == g.tile_ids and ids[len(g.tile_ids) :] == [
+        f"{c}:{v}" for c in ("purple", "blue", "orange") for v in (1, 2)
+    ]
+    assert g.num_chance_outcomes == len(ids)
+    rng = random.Random(5)
+    chips = 0
+    while not g.is_terminal and chips < 6:
+        if g.is_chance:
+            outcomes = g.chance_outcomes()
+            names = {ids[i] for i, _ in outcomes}
+            if all(":" in n for n in names):
+                # A chip owed after a placement: the supply by count.
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                left = g.tiles_left
+                name = sorted(names)[0]
+                g.apply_chance(name if chips % 2 else ids.index(name))
+                assert g.tiles_left == left
+                chips += 1
+                continue
+            with pytest.raises(bastide.IllegalAction):
+                g.apply_chance("purple:1")
+            tiles, probs = zip(*outcomes)
+            g.apply_chance(rng.choices(tiles, probs)[0])
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    assert chips == 6
+    again = bastide.Game.from_record(g.to_record(), explicit_chance=True)
+    assert seen(again) == seen(g)
+    assert pickle.loads(pickle.dumps(g)).view(0) == g.view(0)
 
 
 def test_the_issues_half_and_half_example_keeps_its_count():

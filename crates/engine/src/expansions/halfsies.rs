@@ -459,10 +459,12 @@ impl Expansion for Halfsies {
         let Some(h) = g.halves() else {
             return crate::expansions::MoveBound::default();
         };
-        let halves = h.hands.iter().map(Vec::len).sum::<usize>() + h.pool.len();
+        // With explicit chance, the halves still to deal: a chance node
+        // each, then a turn each.
+        let halves = h.hands.iter().map(Vec::len).sum::<usize>() + h.pool.len() + h.to_deal;
         crate::expansions::MoveBound {
             per_turn: 1,
-            once: h.pool.len(),
+            once: h.pool.len() + h.to_deal,
             turns: halves,
         }
     }

@@ -156,6 +156,17 @@ pub struct Chips {
     pub hands: Vec<Vec<Chip>>,
     /// The map's Chumak squares.
     pub squares: Vec<Chumak>,
+    /// Every chip taken from the supply so far, in order: what a record's
+    /// `chips` fixes to replay the game.
+    pub taken: Vec<Chip>,
+    /// The configuration's first chips to take (the next last), honoured
+    /// across the supply's reshuffles.
+    fixed: Vec<Chip>,
+    /// Explicit chance: the chips taken are chance outcomes.
+    explicit: bool,
+    /// Explicit chance: chips the current player is owed from the supply,
+    /// each a chance node before their follower step.
+    owed: u8,
     rng: Rng,
 }
 
@@ -166,6 +177,10 @@ impl Chips {
             supply: Vec::new(),
             hands: Vec::new(),
             squares: Vec::new(),
+            taken: Vec::new(),
+            fixed: Vec::new(),
+            explicit: false,
+            owed: 0,
             rng: Rng::for_stream(0, CHIP_STREAM),
         }
     }
@@ -173,15 +188,20 @@ impl Chips {
     /// Shuffles the supply, empties the hands and the Chumak squares, into
     /// these vectors and keeping their memory (a new deal on the same map
     /// allocates nothing unless `top` is given); `top` (from the
-    /// configuration) fixes the first chips taken.
+    /// configuration) fixes the first chips taken, reshuffles or not;
+    /// `explicit`: chance gives every chip taken.
     fn deal(
         &mut self,
         map: &MapDef,
         players: usize,
         seed: u64,
         top: Option<&Vec<String>>,
+        explicit: bool,
     ) -> Result<(), ConfigError> {
         self.rng = Rng::for_stream(seed, CHIP_STREAM);
+        self.taken.clear();
+        self.explicit = explicit;
+        self.owed = 0;
         let rest = &mut self.supply;
         rest.clear();
         push_all_chips(rest);
@@ -206,13 +226,18 @@ impl Chips {
         self.rng.shuffle(rest);
         // The supply is taken from the back.
         first.reverse();
-        rest.extend(first);
+        rest.extend(first.iter().copied());
+        self.fixed = first;
         super::empty_hands(&mut self.hands, players);
         // Room in each hand for every chip: a hand never grows in play.
         let all = self.supply.len();
         for hand in &mut self.hands {
             hand.reserve(all);
         }
+        // Chips taken come back when a Chumak square is built and may be
+        // taken again: room for four rounds of the supply, so that a long
+        // game's log does not grow in a search's playouts.
+        self.taken.reserve(4 * all);
         let same_squares = self.squares.len() == map.chumak.len()
             && self
                 .squares
@@ -240,6 +265,44 @@ impl Chips {
     fn square_at(&self, p: Pos) -> Option<usize> {
         self.squares.iter().position(|s| s.pos == p)
     }
+
+    /// `seat` takes a chip from the supply: the configuration's next fixed
+    /// chip if it is there, else the top one; with explicit chance, one
+    /// more chip is owed, for chance to give.
+    fn take(&mut self, seat: usize) {
+        if self.explicit {
+            if usize::from(self.owed) < self.supply.len() {
+                self.owed += 1;
+            }
+            return;
+        }
+        let fixed = self
+            .fixed
+            .pop()
+            .and_then(|c| self.supply.iter().rposition(|x| *x == c))
+            .map(|i| self.supply.remove(i));
+        if let Some(c) = fixed.or_else(|| self.supply.pop()) {
+            self.hands[seat].push(c);
+            self.taken.push(c);
+        }
+    }
+}
+
+/// Chance outcome codes of the chips: colour (purple, blue, orange) × 2 +
+/// value − 1.
+const CHIP_KINDS: u8 = 6;
+
+fn chip_of_kind(kind: u8) -> Option<Chip> {
+    let colour = *Colour::ALL.get(usize::from(kind / 2))?;
+    (kind < CHIP_KINDS).then_some(Chip {
+        colour,
+        value: kind % 2 + 1,
+    })
+}
+
+fn kind_of_chip(c: Chip) -> u8 {
+    let colour = Colour::ALL.iter().position(|k| *k == c.colour).unwrap_or(0) as u8;
+    colour * 2 + (c.value - 1)
 }
 
 impl Game {
@@ -308,9 +371,7 @@ impl Game {
                 let f = o.place_feature[k][side.middle().index()];
                 let road = f != NO_FEATURE && def.features[f as usize].kind == FeatureKind::Road;
                 for _ in 0..if road { 2 } else { 1 } {
-                    if let Some(c) = chips.supply.pop() {
-                        chips.hands[seat].push(c);
-                    }
+                    chips.take(seat);
                 }
             }
         }
@@ -553,6 +614,19 @@ impl Expansion for MapChips {
         matches!(a, Action::Trade { .. }).then_some(("trade", "Map Chips"))
     }
 
+    /// With explicit chance, each chip a placement collects is a chance
+    /// node: at most 2 per side of a two-cell tile (6 sides).
+    fn max_moves(g: &Game) -> crate::expansions::MoveBound {
+        crate::expansions::MoveBound {
+            per_turn: if g.chips().is_some_and(|c| c.explicit) {
+                12
+            } else {
+                0
+            },
+            ..Default::default()
+        }
+    }
+
     /// The registry makes Map Chips need a map; a chip order without
     /// map-chips was refused by `check_shape`.
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
@@ -563,9 +637,13 @@ impl Expansion for MapChips {
                 ctx.config.chips.as_ref(),
             );
             // An earlier deal's chips, if any, are dealt again in place.
-            ext.chips
-                .get_or_insert_with(Chips::empty)
-                .deal(m, players, seed, top)?;
+            ext.chips.get_or_insert_with(Chips::empty).deal(
+                m,
+                players,
+                seed,
+                top,
+                ctx.explicit_chance,
+            )?;
         }
         Ok(())
     }
@@ -618,6 +696,56 @@ impl Expansion for MapChips {
                 })).collect::<Vec<_>>(),
             }),
         );
+    }
+
+    /// Explicit chance: chips are owed to the player who just placed.
+    fn token_due(g: &Game) -> bool {
+        g.chips().is_some_and(|c| c.owed > 0)
+    }
+
+    /// Explicit chance: the chips in the supply, by kind.
+    fn token_draw(g: &Game) -> Option<Vec<(u8, u32)>> {
+        let c = g.chips().filter(|c| c.owed > 0)?;
+        let mut counts = [0u32; CHIP_KINDS as usize];
+        for chip in &c.supply {
+            counts[usize::from(kind_of_chip(*chip))] += 1;
+        }
+        Some(
+            (0..CHIP_KINDS)
+                .zip(counts)
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+        )
+    }
+
+    /// Explicit chance: a chip of `kind` leaves the supply for the hand of
+    /// the player it is owed to.
+    fn take_token(g: &mut Game, kind: u8) -> bool {
+        let seat = g.current.index();
+        let Some(c) = &mut g.ext.chips else {
+            return false;
+        };
+        let Some(chip) = chip_of_kind(kind) else {
+            return false;
+        };
+        let Some(i) = c.supply.iter().rposition(|x| *x == chip) else {
+            return false;
+        };
+        if c.owed == 0 {
+            return false;
+        }
+        c.supply.remove(i);
+        c.hands[seat].push(chip);
+        c.taken.push(chip);
+        c.owed -= 1;
+        true
+    }
+
+    const TOKEN_KINDS: u8 = CHIP_KINDS;
+
+    /// A chip's name in records: `purple:1`.
+    fn token_name(kind: u8) -> Option<String> {
+        chip_of_kind(kind).map(|c| format!("{}:{}", c.colour.name(), c.value))
     }
 
     /// The other hands and the supply order are hidden; their sizes are

@@ -483,6 +483,32 @@ pub(crate) trait Expansion {
     /// supply is dealt.
     fn deal_chance(_g: &mut Game, _at: usize) {}
 
+    /// Explicit chance: whether a token draw is due now (Map Chips' chips
+    /// owed after a placement), before anything else.
+    fn token_due(_g: &Game) -> bool {
+        false
+    }
+
+    /// Explicit chance: the token kinds chance may draw now, each with how
+    /// many are left to draw from.
+    fn token_draw(_g: &Game) -> Option<Vec<(u8, u32)>> {
+        None
+    }
+
+    /// Explicit chance: a token of `kind` is drawn; false if none is due or
+    /// none of that kind is left.
+    fn take_token(_g: &mut Game, _kind: u8) -> bool {
+        false
+    }
+
+    /// How many token kinds it draws at chance nodes (codes `0..`).
+    const TOKEN_KINDS: u8 = 0;
+
+    /// The name of token kind `kind`, as records write it.
+    fn token_name(_kind: u8) -> Option<String> {
+        None
+    }
+
     /// Whether `t`, though in the part of the pile drawn now, cannot be the
     /// next draw under an order rule that parts do not express (the
     /// Plague's sources while the first 17 land tiles are drawn): chance
@@ -1127,6 +1153,55 @@ pub(crate) fn deal_chance(g: &mut Game, at: usize) {
             dealt = true;
         }
     });
+}
+
+/// Explicit chance: whether a token draw is due.
+pub(crate) fn token_due(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::token_due(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Explicit chance: the token kinds chance may draw now, with counts.
+pub(crate) fn token_draw(g: &Game) -> Option<Vec<(u8, u32)>> {
+    each_active!(g, M => {
+        if let Some(d) = M::token_draw(g) {
+            return Some(d);
+        }
+    });
+    None
+}
+
+/// Explicit chance: draws a token of `kind` for the expansion that owes one.
+pub(crate) fn take_token(g: &mut Game, kind: u8) -> bool {
+    let mut taken = false;
+    each_active!(g, M => {
+        if !taken && M::token_due(g) {
+            taken = M::take_token(g, kind);
+        }
+    });
+    taken
+}
+
+/// The token kinds the expansions in play draw at chance nodes.
+pub(crate) fn token_kinds(g: &Game) -> u8 {
+    let mut n = 0;
+    each_active!(g, M => { n += M::TOKEN_KINDS; });
+    n
+}
+
+/// The name of token kind `kind` in this game.
+pub(crate) fn token_name(g: &Game, kind: u8) -> Option<String> {
+    // One expansion in play draws tokens at most (Map Chips).
+    each_active!(g, M => {
+        if let Some(name) = M::token_name(kind) {
+            return Some(name);
+        }
+    });
+    None
 }
 
 /// Whether an order rule keeps `t` from being the next draw.

@@ -53,6 +53,45 @@ pub enum Node {
     Terminal,
 }
 
+/// A chance outcome of a [`State`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// A tile kind: the tile drawn, a half dealt or a map's second start
+    /// tile.
+    Tile(TileIdx),
+    /// A token kind an expansion draws mid-turn (Map Chips' chips, coded
+    /// colour × 2 + value − 1 with purple, blue, orange); its name in
+    /// [`State::outcome_name`].
+    Token(u8),
+}
+
+impl From<TileIdx> for Outcome {
+    fn from(t: TileIdx) -> Outcome {
+        Outcome::Tile(t)
+    }
+}
+
+impl Outcome {
+    /// The outcome's integer id for frameworks: a tile kind's catalog
+    /// index, a token kind's code after the catalog's tiles.
+    pub fn index(self, game: &Game) -> usize {
+        match self {
+            Outcome::Tile(t) => usize::from(t.0),
+            Outcome::Token(k) => game.catalog().tiles().len() + usize::from(k),
+        }
+    }
+
+    /// The outcome of integer id `i` in `game` ([`Outcome::index`]).
+    pub fn from_index(i: usize, game: &Game) -> Option<Outcome> {
+        let tiles = game.catalog().tiles().len();
+        if i < tiles {
+            return u16::try_from(i).ok().map(|i| Outcome::Tile(TileIdx(i)));
+        }
+        let k = u8::try_from(i - tiles).ok()?;
+        (k < crate::expansions::token_kinds(game)).then_some(Outcome::Token(k))
+    }
+}
+
 /// A chance outcome that cannot be applied here.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ChanceError {
@@ -452,25 +491,78 @@ impl State {
         self.node() == Node::Chance
     }
 
-    /// The tile kinds chance may draw now with their probabilities: every
-    /// remaining tile of the pile's current part (the river first, …),
-    /// weighted by count, those that fit nowhere included (they are
+    /// What chance may give now with its probability: a chip owed after a
+    /// placement (Map Chips, by count in the supply); else a half of the
+    /// deal; else every tile that may be the next draw (the river first,
+    /// …), weighted by count, those that fit nowhere included (they are
     /// discarded and chance acts again). Sums to 1. Empty if this is not a
     /// chance node.
-    pub fn chance_outcomes(&self) -> Vec<(TileIdx, f64)> {
+    pub fn chance_outcomes(&self) -> Vec<(Outcome, f64)> {
         if !self.is_chance() {
             return Vec::new();
         }
-        self.game.chance_outcomes()
+        if let Some(tokens) = crate::expansions::token_draw(&self.game) {
+            let total: u32 = tokens.iter().map(|t| t.1).sum();
+            return tokens
+                .into_iter()
+                .map(|(k, n)| (Outcome::Token(k), f64::from(n) / f64::from(total.max(1))))
+                .collect();
+        }
+        self.game
+            .chance_outcomes()
+            .into_iter()
+            .map(|(t, p)| (Outcome::Tile(t), p))
+            .collect()
     }
 
-    /// Applies a chance outcome: a copy of `tile` comes off the pile's
-    /// current part, and is drawn if it fits somewhere (else discarded or
+    /// The integer ids chance outcomes may take in this game
+    /// ([`Outcome::index`]): the catalog's tiles, then the token kinds.
+    pub fn num_chance_outcomes(&self) -> usize {
+        self.game.catalog().tiles().len() + usize::from(crate::expansions::token_kinds(&self.game))
+    }
+
+    /// An outcome's name: a tile id (`base/U`) or a token's (`purple:1`).
+    pub fn outcome_name(&self, o: Outcome) -> String {
+        match o {
+            Outcome::Tile(t) => self.game.catalog().tile(t).id.clone(),
+            Outcome::Token(k) => {
+                crate::expansions::token_name(&self.game, k).unwrap_or_else(|| format!("token {k}"))
+            }
+        }
+    }
+
+    /// The outcome a name names ([`State::outcome_name`]), if any.
+    pub fn outcome_named(&self, name: &str) -> Option<Outcome> {
+        if let Some(t) = self.game.catalog().find(name) {
+            return Some(Outcome::Tile(t));
+        }
+        (0..crate::expansions::token_kinds(&self.game))
+            .find(|k| crate::expansions::token_name(&self.game, *k).as_deref() == Some(name))
+            .map(Outcome::Token)
+    }
+
+    /// Applies a chance outcome: a chip owed goes to the player's hand; a
+    /// half of the deal to the next seat; a tile comes off the pile's
+    /// current part and is drawn if it fits somewhere (else discarded or
     /// held as the rules say, and this stays a chance node).
-    pub fn apply_chance(&mut self, tile: TileIdx) -> Result<(), ChanceError> {
+    pub fn apply_chance(&mut self, outcome: impl Into<Outcome>) -> Result<(), ChanceError> {
         if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
+        let outcome = outcome.into();
+        let refused = |s: &State| ChanceError::NotAnOutcome(s.outcome_name(outcome));
+        let tokens = crate::expansions::token_due(&self.game);
+        let tile = match outcome {
+            Outcome::Token(k) if tokens => {
+                return if crate::expansions::take_token(&mut self.game, k) {
+                    Ok(())
+                } else {
+                    Err(refused(self))
+                };
+            }
+            Outcome::Tile(t) if !tokens => t,
+            _ => return Err(refused(self)),
+        };
         if let Some(supply) = crate::expansions::chance_deal(&self.game) {
             let at = supply.iter().rposition(|t| *t == tile).ok_or_else(|| {
                 ChanceError::NotAnOutcome(self.game.rules.catalog.tile(tile).id.clone())
@@ -486,13 +578,23 @@ impl State {
     }
 
     /// Samples a chance outcome with its probability and applies it.
-    pub fn apply_random_chance(&mut self, rng: &mut Rng) -> Result<TileIdx, ChanceError> {
+    pub fn apply_random_chance(&mut self, rng: &mut Rng) -> Result<Outcome, ChanceError> {
         if !self.is_chance() {
             return Err(ChanceError::NotChance);
         }
-        let t = sample_draw(&self.game, rng).ok_or(ChanceError::NotChance)?;
-        self.apply_chance(t)?;
-        Ok(t)
+        let o = match crate::expansions::token_draw(&self.game) {
+            Some(tokens) => {
+                let tokens: Vec<(Outcome, u32)> = tokens
+                    .into_iter()
+                    .map(|(k, n)| (Outcome::Token(k), n))
+                    .collect();
+                pick_weighted(&tokens, rng)
+            }
+            None => sample_draw(&self.game, rng).map(Outcome::Tile),
+        }
+        .ok_or(ChanceError::NotChance)?;
+        self.apply_chance(o)?;
+        Ok(o)
     }
 
     /// The current player's legal actions (none at chance or terminal nodes).
@@ -549,11 +651,17 @@ impl State {
     }
 }
 
-/// A chance outcome, drawn with its count's weight.
+/// A tile or half chance may give, drawn with its count's weight.
 fn sample_draw(game: &Game, rng: &mut Rng) -> Option<TileIdx> {
-    let counts = game.chance_counts();
-    let mut k = rng.below(counts.values().map(|n| u64::from(*n)).sum::<u64>().max(1));
-    for (t, n) in counts {
+    let counts: Vec<(TileIdx, u32)> = game.chance_counts().into_iter().collect();
+    pick_weighted(&counts, rng)
+}
+
+/// One of `items`, drawn with its count's weight.
+fn pick_weighted<T: Copy>(items: &[(T, u32)], rng: &mut Rng) -> Option<T> {
+    let total: u64 = items.iter().map(|(_, n)| u64::from(*n)).sum();
+    let mut k = rng.below(total.max(1));
+    for &(t, n) in items {
         let n = u64::from(n);
         if k < n {
             return Some(t);

@@ -322,9 +322,14 @@ fn state_chance_nodes_draw_the_chosen_tile() {
                         let o = s.chance_outcomes();
                         let total: f64 = o.iter().map(|x| x.1).sum();
                         assert!((total - 1.0).abs() < 1e-9);
-                        let (t, _) = o[rng.below(o.len() as u64) as usize];
+                        let (outcome, _) = o[rng.below(o.len() as u64) as usize];
                         let left = s.game().tiles_left();
-                        s.apply_chance(t).expect("outcome");
+                        s.apply_chance(outcome).expect("outcome");
+                        // A chip owed leaves the pile as it was.
+                        let Outcome::Tile(t) = outcome else {
+                            assert_eq!(s.game().tiles_left(), left);
+                            continue;
+                        };
                         // A half dealt leaves the pile as it was.
                         let half = s.game().catalog().tile(t).shape == crate::Shape::Half;
                         assert_eq!(s.game().tiles_left() + usize::from(!half), left);

@@ -6,18 +6,21 @@ Importing this module registers the game ``python_bastide``:
 >>> game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base"})
 >>> state = game.new_initial_state()   # a chance node: the first draw
 
-Chance nodes are the draws: a chance outcome is a tile kind (its catalog
-index, see ``Game.tile_ids``), with probability its count among the tiles
-of the part of the pile drawn now; one that fits nowhere is discarded and
-chance acts again. The game never reads its seeded pile. Player actions are the engine
-codec's indices (``Game.legal_actions``). Returns are the engine's zero-sum
-win/loss returns, at the end only.
+Chance nodes are the Half-and-half deal, a map's second start tile, the
+draws and Map Chips' chips: a chance outcome is a tile kind (its catalog
+index) or a chip (after the tiles; ``Game.chance_ids`` names each index),
+with probability its count among what chance draws from now (the part of
+the pile drawn now, the halves not dealt, the chip supply); a tile that
+fits nowhere is discarded and chance acts again. The game never reads
+its seeded pile. Player actions are the engine codec's indices
+(``Game.legal_actions``). Returns are the engine's zero-sum win/loss
+returns, at the end only.
 
 Parameters: ``players`` (2–6), ``sets`` (``"base"``, ``"winter+gingerbread"``
 …: ``+`` separates the sets, since OpenSpiel's game strings separate
 parameters by commas; a comma is still read, and the game string is
-written with ``+`` so it loads again), ``seed`` (only what is dealt by the
-seed rather than drawn: Half-and-half hands, Map Chips), ``radius`` (the
+written with ``+`` so it loads again), ``seed`` (kept in the game string:
+every deal, draw and chip being a chance node, no outcome depends on it), ``radius`` (the
 action and observation window, default
 30), ``action_mode`` (``"codec"``: action ids are codec indices;
 ``"legal"``: id ``i`` is the ``i``-th legal action, of at most
@@ -103,7 +106,7 @@ class BastideGame(pyspiel.Game):
         n = probe.num_players
         info = pyspiel.GameInfo(
             num_distinct_actions=n_actions,
-            max_chance_outcomes=len(probe.tile_ids),
+            max_chance_outcomes=probe.num_chance_outcomes,
             num_players=n,
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,
@@ -171,7 +174,7 @@ class BastideState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"draw {self.game_state.tile_ids[action]}"
+            return f"chance {self.game_state.chance_ids[action]}"
         return str(self.game_state.action_to_json(self._codec_index(int(action))))
 
     def is_terminal(self) -> bool:
@@ -249,7 +252,7 @@ _NO_INFOSTATE = pyspiel.SpielError(
 
 def _dealing(g: bastide.Game) -> bool:
     """Whether chance deals Half-and-half halves now (not a draw)."""
-    return any(g.tile_ids[t].startswith("halfsies") for t, _ in g.chance_outcomes())
+    return any(g.chance_ids[t].startswith("halfsies") for t, _ in g.chance_outcomes())
 
 
 def _board_text(g: bastide.Game, player: int | None) -> str:
