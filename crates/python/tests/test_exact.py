@@ -309,7 +309,7 @@ def test_game_strings_round_trip_and_serialize(sets):
     assert restored.history() == state.history()
 
 
-@pytest.mark.parametrize("sets", ["base", "base+halfsies1", "base+river1", ALL_SETS])
+@pytest.mark.parametrize("sets", [*ALONE, ALL_SETS])
 def test_random_simulation_with_serialization(sets):
     pyspiel = _openspiel()
     # The default window: a smaller one can leave a long river's
