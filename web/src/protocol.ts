@@ -258,13 +258,14 @@ export function parseView(v: unknown, p = 'view'): View {
   };
 }
 
-export interface SeatInfo { seat: number; kind: string; joined: boolean }
+/** A seat: its kind, whether it is taken, and the signed-in player holding it (`null`: a guest or a bot). */
+export interface SeatInfo { seat: number; kind: string; joined: boolean; player?: string | null }
 export type GameStatus = 'open' | 'playing' | 'finished' | 'resigned';
 const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
 
 function seatInfo(v: unknown, p: string): SeatInfo {
   const o = obj(v, p);
-  return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`) };
+  return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`), player: opt(o.player, `${p}.player`, str) };
 }
 
 /** A time control (docs/server.md, "Clocks"): each person's time for the game and its increment, the longest turn. */

@@ -5,6 +5,7 @@
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board, TILE_DRAG, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
+import { playerLink } from './account';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
@@ -292,6 +293,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat?.kind ?? ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
+        seat?.player ? h('span', { class: 'paccount' }, ' ', playerLink(seat.player, navigate)) : null,
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
         clockSpan(s, i),
         thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat?.kind ?? 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,

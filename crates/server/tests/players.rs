@@ -358,6 +358,15 @@ async fn rated_game_moves_ratings(db: &TestDb) {
         assert_eq!(recent["place"], json!(places[seat]));
         let change = recent["rating"]["change"].as_f64().expect("a change");
         assert!((change - (expected[seat].rating - 1500.0)).abs() < 1e-6);
+        // The chart's one point: the rating after the game, its deviation.
+        let history = &profile["history"];
+        assert_eq!(history.as_array().map(Vec::len), Some(1), "{profile}");
+        assert_eq!(history[0]["game"], json!(id));
+        assert_eq!(history[0]["class"], json!("duel"));
+        let after = history[0]["after"].as_f64().expect("after");
+        assert!((after - expected[seat].rating).abs() < 1e-6);
+        let dev = history[0]["deviation"].as_f64().expect("deviation");
+        assert!((dev - expected[seat].deviation).abs() < 1e-6);
     }
     // The record link works; the game is no longer "mine" to play.
     let a = guest
