@@ -6,6 +6,7 @@ import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type
 import { Board, TILE_DRAG, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { playerLink } from './account';
+import { chatPanel, replaceKeeping } from './chat';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
@@ -384,7 +385,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
-    if (!dragging) side.replaceChildren(...panels);
+    if (!dragging) replaceKeeping(side, chat.element, panels);
   };
 
   // The waiting room (src/waiting.ts): starting, once; the invite copied last.
@@ -444,7 +445,12 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     historyTries += 1;
     void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } historyAsked = false; });
   };
+  // The table chat (src/chat.ts): kept below the panels across redraws.
+  const chat = chatPanel((text) => socket.send({ chat: { text } }), (name) => playerLink(name, navigate));
   const open = (): Connection => connect(game, token, () => (welcomed && state?.view ? state.version : null), (m) => {
+    if (m.type === 'welcome') { chat.reset(m.chat); chat.spectating(m.seat === null); }
+    if (m.type === 'chat') { chat.add(m.line); return; }
+    if (m.type === 'error' && chat.claims(m.code)) { chat.error(m.message); return; }
     const before = state;
     if (m.type === 'welcome') {
       welcomed = true;

@@ -46,6 +46,7 @@ use crate::store::{GameId, Status, Store, StoreError};
 mod adjourn;
 mod budget;
 mod cache;
+mod chat;
 mod create;
 mod driver;
 mod lease;
