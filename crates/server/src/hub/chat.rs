@@ -69,6 +69,28 @@ impl Hub {
     }
 }
 
+impl GameHandle {
+    /// The welcome of `audience` with the chat lines it reads (the game's
+    /// lock held: `live` is this game's).
+    pub(super) fn welcome_with_chat(
+        &self,
+        live: &LiveGame,
+        audience: Audience,
+        since: Option<u32>,
+    ) -> serde_json::Value {
+        let mut body = live.welcome(&self.id, audience, since);
+        if let Some(o) = body.as_object_mut() {
+            let chat = self
+                .chat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .for_audience(audience);
+            o.insert("chat".into(), chat);
+        }
+        body
+    }
+}
+
 /// Keeps a line and tells the connected audiences that read its channel.
 /// Called under the game's lock, as `Hub::attach` subscribes: a new
 /// connection gets each line once, in its welcome or as an update.

@@ -310,7 +310,7 @@ impl Hub {
     ) -> (Value, R) {
         let live = handle.live.lock().await;
         (
-            live.welcome(&handle.id, Audience::Spectator, None),
+            handle.welcome_with_chat(&live, Audience::Spectator, None),
             f(&live.game),
         )
     }

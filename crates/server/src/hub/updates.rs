@@ -234,18 +234,10 @@ impl Hub {
                 index,
             }
         };
-        let mut body = live.welcome(&handle.id, audience, since);
-        if let Some(o) = body.as_object_mut() {
-            // Lines are said under the game's lock too: each is in this
-            // history or reaches the receiver subscribed above, not both.
-            let chat = handle
-                .chat
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .for_audience(audience);
-            o.insert("chat".into(), chat);
-        }
-        let welcome = json!({ "welcome": body }).to_string();
+        // Lines are said under the game's lock too: each is in this
+        // welcome or reaches the receiver subscribed above, not both.
+        let welcome =
+            json!({ "welcome": handle.welcome_with_chat(&live, audience, since) }).to_string();
         let missed = since.filter(|s| *s < version).map(|s| {
             // A seat a bot took over is offered no legal actions.
             let person = matches!(audience, Audience::Seat(seat)
