@@ -135,6 +135,12 @@ impl History {
         self.lines.push_back(line);
     }
 
+    /// The lines every audience reads (the players'), oldest first: for
+    /// a game's page, which a seat's player opens too.
+    pub fn for_everyone(&self) -> Value {
+        self.for_audience(Audience::Seat(0))
+    }
+
     /// The lines `audience` reads, oldest first, for the welcome.
     pub fn for_audience(&self, audience: Audience) -> Value {
         Value::Array(

@@ -100,6 +100,18 @@ async fn channels(db: &TestDb) {
             json!("thanks")
         ]
     );
+    // The game's page, which the players open too, has only theirs.
+    let html = reqwest::get(format!("{}/play/{id}", server.base))
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    assert!(html.contains("good luck") && html.contains("thanks"));
+    assert!(
+        !html.contains("close that city"),
+        "a spectator's line on the page"
+    );
     for c in [red, blue, watcher] {
         c.close().await;
     }
