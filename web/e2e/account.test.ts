@@ -1,9 +1,12 @@
 // End-to-end: sign up in the lobby's player panel, play a rated game
-// against a bot to the end by clicking, and see the rating change.
+// against a bot to the end by clicking, and see the rating change in the
+// panel and on the player's page (/players/NAME, loaded by its address so
+// that the server's page route answers it): the rating chart with one
+// point and the game in the history; the leaderboard links to the page.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { act } from './table';
 import { launch, startServer, type Server } from './harness';
 
@@ -21,15 +24,18 @@ after(async () => {
 
 const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
 
-test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+/**
+ * Signs `name` up in the lobby's player panel and plays a rated game on
+ * a fixed deck against the default greedy bot to the end, by clicking;
+ * returns the game's id.
+ */
+async function ratedGameAgainstABot(page: Page, name: string): Promise<string> {
   await page.goto(`${server.url}/`);
-  await page.fill('#account-name', 'e2e_player');
+  await page.fill('#account-name', name);
   await page.fill('#account-password', 'a long password');
   await page.click('#sign-up');
-  await page.locator('#account h2', { hasText: 'Signed in as e2e_player' }).waitFor();
+  await page.locator('#account h2', { hasText: `Signed in as ${name}` }).waitFor();
   await page.locator('#account', { hasText: 'No rated games yet.' }).waitFor();
-  // A rated game on a fixed deck against the default greedy bot.
   await page.fill('#deck', DECK);
   await page.check('#deck-only');
   await page.check('#rated');
@@ -37,8 +43,16 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
   await page.waitForURL(/\/play\/[0-9a-f]+/);
   const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1];
   assert.ok(id);
+  // The seat names its player, linked to their page.
+  await page.locator('.players .player-link', { hasText: name }).waitFor();
   while (await act(page, { followers: true })) { /* play on */ }
   await page.locator('#summary').waitFor();
+  return id;
+}
+
+test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const id = await ratedGameAgainstABot(page, 'e2e_player');
   // The player's rating and history in the lobby.
   await page.goto(`${server.url}/`);
   await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
@@ -51,4 +65,34 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
   // Signing out shows the form again.
   await page.click('#sign-out');
   await page.locator('#sign-in').waitFor();
+});
+
+test('a rated game shows on the player page: one point on the chart, the game in the history', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const id = await ratedGameAgainstABot(page, 'e2e_profile');
+  // The address itself, as a reload or a shared link would open it.
+  const res = await page.goto(`${server.url}/players/e2e_profile`);
+  assert.equal(res?.status(), 200);
+  await page.locator('#profile-name', { hasText: 'e2e_profile' }).waitFor();
+  await page.locator('#profile-ratings li[data-class="duel"]', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
+  const chart = page.locator('svg.rating-chart[data-class="duel"]');
+  await chart.waitFor();
+  assert.equal(await chart.locator('circle.rating-dot').count(), 1);
+  assert.equal(await chart.locator('polygon.rating-band').count(), 1);
+  const row = page.locator(`#profile-history tr[data-game="${id}"]`);
+  await row.waitFor();
+  assert.match(await row.locator('.rating-change').innerText(), /^(\+|−)\d+\.\d$/);
+  assert.equal(await row.locator('a.record-link').getAttribute('href'), `/api/games/${id}/record`);
+  // The leaderboard lists the player and links to the page.
+  await page.click('a[href="/players"]');
+  await page.locator('#leaderboard [data-class="duel"] .player-link', { hasText: 'e2e_profile' }).click();
+  await page.waitForURL(/\/players\/e2e_profile$/);
+  await page.locator('svg.rating-chart').waitFor();
+  // The replay link opens the viewer.
+  await page.locator(`#profile-history tr[data-game="${id}"] a.replay-link`).click();
+  await page.waitForURL(new RegExp(`/replay/${id}$`));
+  // An unknown player's page says so.
+  const missing = await page.goto(`${server.url}/players/nobody_here`);
+  assert.equal(missing?.status(), 404);
+  await page.locator('#missing', { hasText: 'No such player' }).waitFor();
 });

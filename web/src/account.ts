@@ -18,7 +18,10 @@ export interface RecentGame {
   game: string; status: string; rated: boolean; place: number | null; change: number | null; record: string; replay: string;
 }
 
-export interface Profile { name: string; ratings: Record<string, Standing>; games: number; wins: number; recent: RecentGame[] }
+/** What one rated game did to the rating: a point of the profile's chart. */
+export interface RatingPoint { game: string; class: string; before: number; after: number; deviation: number; at: number }
+
+export interface Profile { name: string; ratings: Record<string, Standing>; games: number; wins: number; recent: RecentGame[]; history: RatingPoint[] }
 
 export function parseSession(v: unknown): Session {
   const o = obj(v, 'session');
@@ -56,7 +59,37 @@ export function parseProfile(v: unknown): Profile {
         record: str(x.record, `${p}.record`), replay: str(x.replay, `${p}.replay`),
       };
     }),
+    // Oldest first; a server from before the chart sends none.
+    history: opt(o.history, 'history', (v, q) => arr(v, q, (x, p) => {
+      const y = obj(x, p);
+      return {
+        game: str(y.game, `${p}.game`), class: str(y.class, `${p}.class`), before: num(y.before, `${p}.before`),
+        after: num(y.after, `${p}.after`), deviation: num(y.deviation, `${p}.deviation`), at: int(y.at, `${p}.at`),
+      };
+    })) ?? [],
   };
+}
+
+/** The address of a player's page. */
+export function profileHref(name: string): string {
+  return `/players/${encodeURIComponent(name)}`;
+}
+
+/**
+ * A link to a player's page that stays in the client (`navigate`) on a
+ * plain click; other clicks (a new tab) follow the address.
+ */
+export function playerLink(name: string, navigate: (path: string) => void, attrs: Record<string, string> = {}): HTMLAnchorElement {
+  const href = profileHref(name);
+  return h('a', {
+    ...attrs, href, class: `player-link${attrs.class ? ` ${attrs.class}` : ''}`,
+    onclick: (e: Event) => {
+      const m = e as MouseEvent;
+      if (m.button !== 0 || m.ctrlKey || m.metaKey || m.shiftKey || m.altKey) return;
+      e.preventDefault();
+      navigate(href);
+    },
+  }, name);
 }
 
 /** A rating as people read it: whole points, ± the deviation. */
@@ -128,7 +161,8 @@ export function accountPanel(navigate: (path: string) => void, changed: () => vo
     }
     const ratings = profile ? Object.entries(profile.ratings) : [];
     panel.replaceChildren(
-      h('h2', {}, `Signed in as ${name}`), out,
+      h('h2', {}, 'Signed in as ', playerLink(name, navigate, { id: 'my-profile' })), out, ' ',
+      h('a', { href: '/players', id: 'to-leaderboard', onclick: (e: Event) => { e.preventDefault(); navigate('/players'); } }, 'Leaderboard'),
       h('h3', {}, 'Your games'),
       games.length === 0 ? h('p', {}, 'None open or running.') : h('ul', { id: 'my-games' }, ...games.map((g) => h('li', {},
         g.yourTurn ? h('strong', {}, 'Your turn: ') : '', link(`/play/${g.game}#seat=${g.seat}`, g.game), ` (${g.status}${g.rated ? ', rated' : ''})`))),

@@ -1,7 +1,7 @@
 // The lobby: create a game (sets, options, seats for people and bots),
 // list open games to join and running or finished ones to watch or replay.
 
-import { accountPanel } from './account';
+import { accountPanel, playerLink } from './account';
 import { GameSummary, createGame, listGames, startGame, type Created } from './api';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
@@ -93,7 +93,13 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const refresh = async (): Promise<void> => {
     try {
       const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id}${g.rated ? ' (rated)' : ''} — ${setsWords(g.config)} — ${g.players.map((p, i) => `${p} (${g.names[i] ?? g.seats[i]?.kind ?? '?'}) ${g.scores[i] ?? 0}`).join(', ')} — v${g.version} `, ...links);
+      // A signed-in player's name links to their page (src/profile.ts).
+      const seatText = (g: GameSummary, p: string, i: number): (HTMLElement | string)[] => {
+        const name = g.names[i];
+        return [i > 0 ? ', ' : '', `${p} (`, name ? playerLink(name, navigate) : g.seats[i]?.kind ?? '?', `) ${g.scores[i] ?? 0}`];
+      };
+      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id}${g.rated ? ' (rated)' : ''} — ${setsWords(g.config)} — `,
+        ...g.players.flatMap((p, i) => seatText(g, p, i)), ` — v${g.version} `, ...links);
       lists.replaceChildren(
         h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
         h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),

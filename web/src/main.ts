@@ -1,11 +1,13 @@
 // Routes by the address: / lobby, /play/ID (a seat: token from the invite
-// link's fragment or this browser), /watch/ID (spectate), /replay[/ID].
+// link's fragment or this browser), /watch/ID (spectate), /replay[/ID],
+// /players (the leaderboard) and /players/NAME (a player's page).
 
 import './style.css';
 import { ApiError, getGame, joinGame } from './api';
 import { h } from './dom';
 import { capitalise } from './protocol';
 import { lobby } from './lobby';
+import { leaderboardPage, profilePage } from './profile';
 import { replay } from './replay';
 import { table } from './table';
 import { findToken, parseFragment, saveToken } from './tokens';
@@ -54,9 +56,20 @@ function route(): void {
   const parts = location.pathname.split('/').filter((p) => p.length > 0);
   const game = ['play', 'watch', 'replay'].includes(parts[0] ?? '');
   const id = parts.length === 2 && parts[1] && /^[0-9a-f]{1,64}$/i.test(parts[1]) ? parts[1] : null;
+  // An account's name (crates/server/src/players.rs, check_name).
+  const player = parts[0] === 'players' && parts.length === 2 && /^[A-Za-z0-9_-]{3,20}$/.test(decodeURIComponent(parts[1] ?? '')) ? decodeURIComponent(parts[1] ?? '') : null;
+  const fixed = parts.length === 1 && (parts[0] === 'replay' || parts[0] === 'players');
   // The addresses the server answers with a 404 (crates/server/src/assets.rs, client_page).
-  if (parts.length > 0 && !(parts.length === 1 && parts[0] === 'replay') && !(game && id)) {
+  if (parts.length > 0 && !fixed && !(game && id) && player === null) {
     missing(app, game && parts.length === 2 ? 'no such game' : 'no such page');
+    return;
+  }
+  if (player !== null) {
+    profilePage(app, player, navigate);
+    return;
+  }
+  if (parts[0] === 'players') {
+    leaderboardPage(app, navigate);
     return;
   }
   if (id) checkGame(app, id);

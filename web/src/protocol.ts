@@ -2,6 +2,7 @@
 // every message the server sends and an encoder for what the client sends.
 
 import { cornerWords, featureWords, otherWords, rotationWords, tileWords } from './words';
+import { parseChatLine, type ChatLine } from './chat';
 import {
   InvalidMessage, Json, JsonObject, arr, bool, fail, int, isObject, json, obj, oneOf, opt, str,
 } from './json';
@@ -258,13 +259,14 @@ export function parseView(v: unknown, p = 'view'): View {
   };
 }
 
-export interface SeatInfo { seat: number; kind: string; joined: boolean }
+/** A seat: its kind, whether it is taken, and the signed-in player holding it (`null`: a guest or a bot). */
+export interface SeatInfo { seat: number; kind: string; joined: boolean; player?: string | null }
 export type GameStatus = 'open' | 'playing' | 'finished' | 'resigned';
 const STATUSES = ['open', 'playing', 'finished', 'resigned'] as const;
 
 function seatInfo(v: unknown, p: string): SeatInfo {
   const o = obj(v, p);
-  return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`) };
+  return { seat: int(o.seat, `${p}.seat`), kind: str(o.kind, `${p}.kind`), joined: bool(o.joined ?? false, `${p}.joined`), player: opt(o.player, `${p}.player`, str) };
 }
 
 /** A time control (docs/server.md, "Clocks"): each person's time for the game and its increment, the longest turn. */
@@ -287,13 +289,15 @@ export function parseClock(v: unknown, p = 'clock'): Clock {
 }
 
 export type ServerMessage =
-  | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null; clock: Clock | null }
+  | { type: 'welcome'; game: string; seat: number | null; status: GameStatus; version: number; resigned: number | null; players: string[]; seats: SeatInfo[]; config: JsonObject; view: View | null; legal: Action[] | null; clock: Clock | null; chat: ChatLine[] }
   | { type: 'played'; version: number; seat: number; action: Action; events: ScoreEvent[]; view: View; legal: Action[] | null; clock: Clock | null }
   | { type: 'status'; status: GameStatus; version: number; resigned: number | null; view: View | null; legal: Action[] | null; seats: SeatInfo[] | null; clock: Clock | null; timeout: number | null }
   | { type: 'pong' }
   /** Someone started a rematch of this game: a person's connection gets their own new seat and token. */
   | { type: 'rematch'; game: string; seat: number | null; token: string | null }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  /** A line of table chat (src/chat.ts). */
+  | { type: 'chat'; line: ChatLine };
 
 function legal(v: unknown, p: string): Action[] | null {
   return opt(v, p, (x, q) => arr(x, q, parseAction));
@@ -322,6 +326,7 @@ export function parseServerMessage(text: string): ServerMessage {
         seats: arr(w.seats, 'welcome.seats', seatInfo), config: obj(json(w.config, 'welcome.config'), 'welcome.config'),
         view: opt(w.view, 'welcome.view', parseView), legal: legal(w.legal, 'welcome.legal'),
         clock: opt(w.clock, 'welcome.clock', parseClock),
+        chat: arr(w.chat ?? [], 'welcome.chat', parseChatLine),
       };
     }
     case 'played': {
@@ -343,6 +348,7 @@ export function parseServerMessage(text: string): ServerMessage {
       };
     }
     case 'pong': return { type };
+    case 'chat': return { type, line: parseChatLine(b, 'chat') };
     case 'rematch': {
       const r = obj(b, 'rematch');
       return { type, game: str(r.game, 'rematch.game'), seat: opt(r.seat, 'rematch.seat', int), token: opt(r.token, 'rematch.token', str) };
@@ -360,7 +366,8 @@ export type ClientMessage =
   | { hello: { token: string | null; since: number | null } }
   | { action: JsonObject; version: number }
   | { resign: Record<string, never> }
-  | { ping: Record<string, never> };
+  | { ping: Record<string, never> }
+  | { chat: { text: string } };
 
 export function actionMessage(a: Action, version: number): ClientMessage {
   return { action: encodeAction(a), version };

@@ -82,7 +82,7 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
       };
     }
     // A rematch changes nothing of this game (the table offers it).
-    case 'pong': case 'rematch': return state;
+    case 'pong': case 'rematch': case 'chat': return state;
     case 'error': return state === null ? state : { ...state, error: `${msg.code}: ${msg.message}` };
   }
 }

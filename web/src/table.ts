@@ -7,6 +7,8 @@ import { Board, TILE_DRAG, figureIcon } from './board';
 import { isSchematic, setSchematic } from './art';
 import { FIRST_TURN_HINT, hintSeen, markHintSeen, rulesFor } from './rules';
 import { playerColour, playerMark } from './colours';
+import { playerLink } from './account';
+import { chatPanel, replaceKeeping } from './chat';
 import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
@@ -318,6 +320,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${view?.scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
+        seat?.player ? h('span', { class: 'paccount' }, ' ', playerLink(seat.player, navigate)) : null,
         h('span', { class: 'score', 'data-score': view?.scores[i] ?? 0 }, String(view?.scores[i] ?? 0)),
         clockSpan(s, i),
         thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat ? `the ${seatKindWords(seat.kind)}` : 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
@@ -416,7 +419,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     }
     if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
-    if (!dragging) side.replaceChildren(...panels);
+    if (!dragging) replaceKeeping(side, chat.element, panels);
   };
 
   // The waiting room (src/waiting.ts): starting, once; the invite copied last.
@@ -476,7 +479,12 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     historyTries += 1;
     void fetchHistory(game).then((hs) => { if (hs) { history = hs; draw(); } historyAsked = false; });
   };
+  // The table chat (src/chat.ts): kept below the panels across redraws.
+  const chat = chatPanel((text) => socket.send({ chat: { text } }), (name) => playerLink(name, navigate));
   const open = (): Connection => connect(game, token, () => (welcomed && state?.view ? state.version : null), (m) => {
+    if (m.type === 'welcome') { chat.reset(m.chat); chat.spectating(m.seat === null); }
+    if (m.type === 'chat') { chat.add(m.line); return; }
+    if (m.type === 'error' && chat.claims(m.code)) { chat.error(m.message); return; }
     const before = state;
     if (m.type === 'welcome') {
       welcomed = true;

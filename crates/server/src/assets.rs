@@ -502,6 +502,7 @@ async fn client(axum::extract::State(hub): axum::extract::State<Arc<Hub>>, uri: 
             found => (found_status(&found), None),
         },
         ClientPage::Replay(id) => (found_status(&page_game(&hub, id).await), None),
+        ClientPage::Player(name) => (found_status(&hub.store().account_by_name(name).await), None),
     };
     (
         status,
@@ -519,24 +520,30 @@ async fn client(axum::extract::State(hub): axum::extract::State<Arc<Hub>>, uri: 
 /// its files (`web/src/main.ts` routes the same way).
 #[derive(Debug, PartialEq, Eq)]
 enum ClientPage<'a> {
-    /// The lobby (`/`) or the replay viewer for a file (`/replay`).
+    /// The lobby (`/`), the replay viewer for a file (`/replay`) or the
+    /// leaderboard (`/players`).
     Fixed,
     /// A game's table: `play/ID` or `watch/ID`.
     Table(&'a str),
     /// A game's replay: `replay/ID`.
     Replay(&'a str),
+    /// A player's page: `players/NAME` (a 404 for no such account).
+    Player(&'a str),
     /// Anything else: the client's "no such page".
     Unknown,
 }
 
 fn client_page(path: &str) -> ClientPage<'_> {
     let path = path.trim_end_matches('/');
-    if path.is_empty() || path == "replay" {
+    if path.is_empty() || path == "replay" || path == "players" {
         return ClientPage::Fixed;
     }
     match path.split_once('/') {
         Some(("play" | "watch", id)) if game_address(id) => ClientPage::Table(id),
         Some(("replay", id)) if game_address(id) => ClientPage::Replay(id),
+        Some(("players", name)) if crate::players::check_name(name).is_ok() => {
+            ClientPage::Player(name)
+        }
         _ => ClientPage::Unknown,
     }
 }
@@ -850,6 +857,11 @@ mod tests {
         assert_eq!(client_page("replay/"), ClientPage::Fixed);
         assert_eq!(client_page("replay/00ff"), ClientPage::Replay("00ff"));
         assert_eq!(client_page("watch/00ff/"), ClientPage::Table("00ff"));
+        assert_eq!(client_page("players"), ClientPage::Fixed);
+        assert_eq!(
+            client_page("players/Alice_2"),
+            ClientPage::Player("Alice_2")
+        );
         for path in [
             "nonsense/path",
             "play",
@@ -858,6 +870,9 @@ mod tests {
             "replay/zzz",
             "play/00ff/x",
             "lobby",
+            "players/x",
+            "players/a b c",
+            "players/Alice/games",
         ] {
             assert_eq!(client_page(path), ClientPage::Unknown, "{path}");
         }

@@ -103,6 +103,12 @@ pub enum Notice {
         /// The rematch's id.
         game: String,
     },
+    /// A line of table chat said on that instance (chat lives in the
+    /// instances' memory only: a line lost on NATS is lost).
+    Chat {
+        /// The line.
+        line: crate::chat::Line,
+    },
 }
 
 /// A NATS URL as it may be shown and logged: credentials

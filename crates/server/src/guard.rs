@@ -72,6 +72,9 @@ pub struct Limits {
     /// attempts per account name from all addresses together: a
     /// password is not guessed from many addresses either.
     pub sign_ins: Rate,
+    /// Table chat lines per address, over all its connections (each
+    /// connection also has its own, smaller allowance: `crate::chat`).
+    pub chats: Rate,
     /// Open TCP connections per address (WebSockets included).
     pub connections_per_address: usize,
     /// Open TCP connections in all; past it, new ones are closed at once.
@@ -98,6 +101,8 @@ impl Default for Limits {
             requests: Rate::new(3_000, 300),
             // A person mistypes a few times; a guesser wants thousands.
             sign_ins: Rate::new(10, 10),
+            // People talk a line every few seconds; a flood is refused.
+            chats: Rate::new(30, 10),
             // Six HTTP connections per browser, a WebSocket per tab, a
             // handful of people behind one address.
             connections_per_address: 64,
@@ -121,6 +126,7 @@ impl Limits {
             messages: all,
             requests: all,
             sign_ins: all,
+            chats: all,
             connections_per_address: usize::MAX,
             connections: usize::MAX,
             ..Limits::default()
@@ -180,6 +186,8 @@ pub enum Action {
     Request,
     /// Signing in or creating an account.
     SignIn,
+    /// A line of table chat.
+    Chat,
 }
 
 impl Action {
@@ -191,6 +199,7 @@ impl Action {
             Action::Message => "messages",
             Action::Request => "requests",
             Action::SignIn => "sign-in attempts",
+            Action::Chat => "chat lines",
         }
     }
 }
@@ -284,7 +293,7 @@ pub struct Refusals {
 /// per address.
 pub struct Guard {
     limits: Limits,
-    buckets: [Bucket; 6],
+    buckets: [Bucket; 7],
     /// Sign-in attempts per account name (lower case).
     names: Option<DefaultKeyedRateLimiter<String>>,
     names_rate: Rate,
@@ -307,6 +316,7 @@ impl Guard {
                 Bucket::new(limits.messages),
                 Bucket::new(limits.requests),
                 Bucket::new(limits.sign_ins),
+                Bucket::new(limits.chats),
             ],
             names: (limits.sign_ins != Rate::UNLIMITED)
                 .then(|| limits.sign_ins.quota().map(RateLimiter::keyed))
@@ -333,6 +343,7 @@ impl Guard {
             Action::Message => 3,
             Action::Request => 4,
             Action::SignIn => 5,
+            Action::Chat => 6,
         }]
     }
 

@@ -335,9 +335,17 @@ async fn ws(
     Path(id): Path<String>,
     client: Option<Extension<Client>>,
     slot: Option<Extension<Arc<Slot>>>,
+    headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let handle = fresh_game(&hub, &id).await?;
+    // The signed-in player watching, who is named in the spectators'
+    // chat; a store that cannot say now makes them a plain spectator.
+    let viewer = crate::players::signed_in(&hub, &headers)
+        .await
+        .ok()
+        .flatten()
+        .map(|a| a.name);
     let client = client.map_or(ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()), |c| {
         c.0 .0
     });
@@ -350,5 +358,5 @@ async fn ws(
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| crate::ws::run(hub, handle, socket, client, slot)))
+        .on_upgrade(move |socket| crate::ws::run(hub, handle, socket, client, slot, viewer)))
 }

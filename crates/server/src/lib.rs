@@ -27,6 +27,7 @@ use crate::store::GameId;
 
 pub mod admin;
 pub mod assets;
+pub mod chat;
 pub mod clock;
 pub mod cluster;
 pub mod guard;
@@ -135,6 +136,9 @@ pub struct LimitArgs {
     /// attempts per account name.
     #[arg(long, default_value = "10/10", value_parser = parse_rate)]
     pub sign_in_rate: guard::Rate,
+    /// Table chat lines per address, over all its connections.
+    #[arg(long, default_value = "30/10", value_parser = parse_rate)]
+    pub chat_rate: guard::Rate,
     /// Open connections per address (WebSockets included).
     #[arg(long, default_value_t = 64)]
     pub max_connections_per_address: usize,
@@ -206,6 +210,7 @@ impl LimitArgs {
                 messages: self.message_rate,
                 requests: self.request_rate,
                 sign_ins: self.sign_in_rate,
+                chats: self.chat_rate,
                 connections_per_address: self.max_connections_per_address,
                 connections: self.max_connections,
                 header_timeout: Duration::from_secs(self.header_timeout_s.max(1)),

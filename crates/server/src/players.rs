@@ -25,7 +25,7 @@ use crate::http::{body, ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::rating::Class;
-use crate::store::players::{Account, SeatOf};
+use crate::store::players::{Account, RatingPoint, SeatOf};
 use crate::store::StoreError;
 use crate::token;
 
@@ -44,6 +44,9 @@ pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
 
 /// Games listed on a profile and in "my games".
 const LISTED: u32 = 50;
+
+/// Rating changes on a profile's chart (the newest ones).
+const CHARTED: u32 = 500;
 
 /// The players' routes.
 pub fn router() -> Router<Arc<Hub>> {
@@ -433,6 +436,10 @@ async fn profile(State(hub): State<Arc<Hub>>, Path(name): Path<String>) -> ApiRe
     for (class, s) in &standings {
         ratings.insert(class.as_str().into(), standing_json(s));
     }
+    let history = store
+        .rating_history(account.id, CHARTED)
+        .await
+        .map_err(store_down)?;
     let games: i64 = standings.iter().map(|(_, s)| s.games).sum();
     let wins: i64 = standings.iter().map(|(_, s)| s.wins).sum();
     Ok(Json(json!({
@@ -441,8 +448,20 @@ async fn profile(State(hub): State<Arc<Hub>>, Path(name): Path<String>) -> ApiRe
         "games": games,
         "wins": wins,
         "recent": recent.iter().map(|s| seat_json(s, None)).collect::<Vec<_>>(),
+        "history": history.iter().map(point_json).collect::<Vec<_>>(),
     }))
     .into_response())
+}
+
+fn point_json(p: &RatingPoint) -> Value {
+    json!({
+        "game": p.game.as_str(),
+        "class": p.class.as_str(),
+        "before": p.before,
+        "after": p.after,
+        "deviation": p.deviation,
+        "at": p.at_ms,
+    })
 }
 
 #[derive(Deserialize)]

@@ -72,6 +72,8 @@ pub enum ErrorCode {
     BadCredentials,
     /// A request that needs a signed-in player.
     SignInRequired,
+    /// A chat line that is empty or too long.
+    BadChat,
 }
 
 impl ErrorCode {
@@ -106,6 +108,7 @@ impl ErrorCode {
             ErrorCode::BadName => "bad_name",
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::SignInRequired => "sign_in_required",
+            ErrorCode::BadChat => "bad_chat",
         }
     }
 }
@@ -158,6 +161,12 @@ pub enum ClientMessage {
     Resign,
     /// Asks for a `pong` (keeps idle connections open).
     Ping,
+    /// A line of table chat (its text as sent; `crate::chat::clean`
+    /// cleans and bounds it).
+    Chat {
+        /// The line.
+        text: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -173,8 +182,14 @@ struct HelloBody {
 #[serde(deny_unknown_fields)]
 struct EmptyBody {}
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatBody {
+    text: String,
+}
+
 /// The message types clients may send, for error messages.
-const KNOWN_TYPES: &str = "hello, action, resign, ping";
+const KNOWN_TYPES: &str = "hello, action, resign, ping, chat";
 
 /// Parses one text message from a client.
 pub fn parse_client(text: &str) -> Result<ClientMessage, ProtocolError> {
@@ -244,6 +259,10 @@ pub fn parse_client(text: &str) -> Result<ClientMessage, ProtocolError> {
             let _: EmptyBody = serde_json::from_value(body).map_err(shape)?;
             Ok(ClientMessage::Ping)
         }
+        "chat" => {
+            let c: ChatBody = serde_json::from_value(body).map_err(shape)?;
+            Ok(ClientMessage::Chat { text: c.text })
+        }
         other => Err(ProtocolError::new(
             ErrorCode::UnknownType,
             format!(
@@ -292,6 +311,13 @@ mod tests {
             })
         );
         assert_eq!(parse_client(r#"{"ping": {}}"#), Ok(ClientMessage::Ping));
+        assert_eq!(
+            parse_client(r#"{"chat": {"text": "gl hf"}}"#),
+            Ok(ClientMessage::Chat {
+                text: "gl hf".into()
+            })
+        );
+        assert_eq!(code(r#"{"chat": {"text": 3}}"#), ErrorCode::Malformed);
         assert_eq!(code("{not json"), ErrorCode::Malformed);
         assert_eq!(code("[1, 2]"), ErrorCode::Malformed);
         assert_eq!(code("{}"), ErrorCode::Malformed);

@@ -192,13 +192,15 @@ async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
 
 /// Runs one connection until the client leaves. `client` is the address
 /// its messages count against; `slot`, its place among the open
-/// connections, is held until it closes.
+/// connections, is held until it closes; `viewer`, the signed-in
+/// player's name (a spectator's chat lines carry it).
 pub async fn run(
     hub: Arc<Hub>,
     mut handle: Arc<GameHandle>,
     socket: WebSocket,
     client: ClientKey,
     slot: Option<Arc<Slot>>,
+    viewer: Option<String>,
 ) {
     let _slot = slot;
     let _open = crate::metrics::Gauge::up(&hub.metrics().websockets);
@@ -263,6 +265,11 @@ pub async fn run(
     // Counted among the game's audiences until this function returns.
     let _watch = attached.watch;
     let mut updates = attached.updates;
+    let mut talk = Talk {
+        viewer,
+        allowance: crate::chat::Allowance::default(),
+        client,
+    };
     if !send(&mut sink, attached.welcome).await {
         return;
     }
@@ -314,7 +321,7 @@ pub async fn run(
                         continue;
                     }
                 };
-                let reply = handle_message(&hub, &handle, audience, &text).await;
+                let reply = handle_message(&hub, &handle, audience, &mut talk, &text).await;
                 if let Some(text) = reply {
                     if !send(&mut sink, text).await {
                         return;
@@ -325,12 +332,21 @@ pub async fn run(
     }
 }
 
+/// What a connection needs to chat: who it is, and its own allowance of
+/// lines (its address's is the guard's).
+struct Talk {
+    viewer: Option<String>,
+    allowance: crate::chat::Allowance,
+    client: ClientKey,
+}
+
 /// Acts on one message after hello; returns the direct reply, if any
 /// (updates reach every connection through the game's channel).
 async fn handle_message(
     hub: &Arc<Hub>,
     handle: &Arc<GameHandle>,
     audience: Audience,
+    talk: &mut Talk,
     text: &str,
 ) -> Option<String> {
     let result = match parse_client(text) {
@@ -349,6 +365,20 @@ async fn handle_message(
             }
             Audience::Spectator => Err(spectator()),
         },
+        Ok(ClientMessage::Chat { text }) => {
+            // The text is checked before the allowances are drawn: a line
+            // too long costs nothing, so that its writer can shorten it.
+            let said = async {
+                crate::chat::clean(&text)?;
+                talk.allowance.take()?;
+                hub.guard()
+                    .check(talk.client, Action::Chat)
+                    .map_err(|r| r.error())?;
+                hub.chat(handle, audience, talk.viewer.as_deref(), &text)
+                    .await
+            };
+            said.await
+        }
         Ok(ClientMessage::Resign) => match audience {
             Audience::Seat(seat) => hub.resign(handle, seat).await,
             Audience::Spectator => Err(spectator()),

@@ -685,3 +685,31 @@ async fn rematch_reaches_every_instance(db: &TestDb) {
     assert!(messages > 0, "the instances spoke on NATS");
 }
 postgres_only!(rematch_reaches_every_instance);
+
+async fn chat_reaches_every_instance(db: &TestDb) {
+    let instances = Instances::start(db, &nats_url(), 2, true);
+    let (a, b) = (instances.get(0), instances.get(1));
+    let created = a.api().create(&config(2, 52), &["human", "human"]).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    a.api().start(&id, &token(&created, 0)).await;
+    let (mut red, _) = Client::hello(&a.ws(), &id, Some(&token(&created, 0)), None).await;
+    let (mut blue, _) = Client::hello(&b.ws(), &id, Some(&token(&created, 1)), None).await;
+    let (mut watcher, _) = Client::hello(&b.ws(), &id, None, None).await;
+    let chat = |m: Value| m.get("chat").cloned();
+    red.send(&json!({"chat": {"text": "from instance 0"}}))
+        .await;
+    for c in [&mut blue, &mut watcher] {
+        let line = loop {
+            if let Some(l) = chat(c.next().await) {
+                break l;
+            }
+        };
+        assert_eq!(line["text"], json!("from instance 0"));
+        assert_eq!(line["from"], json!("RED"));
+    }
+    // The other instance keeps the line for its welcomes too.
+    let (_, w) = Client::hello(&b.ws(), &id, None, None).await;
+    assert_eq!(w["welcome"]["chat"][0]["text"], json!("from instance 0"));
+    instances.finish();
+}
+postgres_only!(chat_reaches_every_instance);

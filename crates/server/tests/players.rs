@@ -1,7 +1,8 @@
 //! Players over real sockets against both stores: accounts, sessions and
 //! their cookie, seats held by account, a rated game whose end moves the
-//! ratings by Glicko-2's amounts, and a correspondence game's timeout
-//! across a restart (docs/server.md, "Players").
+//! ratings by Glicko-2's amounts, a correspondence game's timeout
+//! across a restart, and chat lines named by account (docs/server.md,
+//! "Players", "Table chat").
 
 mod common;
 
@@ -358,6 +359,15 @@ async fn rated_game_moves_ratings(db: &TestDb) {
         assert_eq!(recent["place"], json!(places[seat]));
         let change = recent["rating"]["change"].as_f64().expect("a change");
         assert!((change - (expected[seat].rating - 1500.0)).abs() < 1e-6);
+        // The chart's one point: the rating after the game, its deviation.
+        let history = &profile["history"];
+        assert_eq!(history.as_array().map(Vec::len), Some(1), "{profile}");
+        assert_eq!(history[0]["game"], json!(id));
+        assert_eq!(history[0]["class"], json!("duel"));
+        let after = history[0]["after"].as_f64().expect("after");
+        assert!((after - expected[seat].rating).abs() < 1e-6);
+        let dev = history[0]["deviation"].as_f64().expect("deviation");
+        assert!((dev - expected[seat].deviation).abs() < 1e-6);
     }
     // The record link works; the game is no longer "mine" to play.
     let a = guest
@@ -562,3 +572,80 @@ async fn correspondence_timeout(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(correspondence_timeout);
+
+/// The next text frame of a socket opened by hand (with a cookie).
+async fn next_text(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> String {
+    use futures_util::StreamExt;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
+            Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t)))) => return t.to_string(),
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no text frame: {other:?}"),
+        }
+    }
+}
+
+async fn chat_names_signed_in_players(db: &TestDb) {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let server = TestServer::start(db).await;
+    let mut alice = player(&server.base, "Alice").await;
+    let carol = player(&server.base, "carol").await;
+    let game =
+        json!({"config": {"players": ["RED", "BLUE"], "seed": 3}, "seats": ["human", "human"]});
+    let a = alice.create(game).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.body["id"].as_str().expect("an id").to_string();
+    // A signed-in spectator: the session cookie on the WebSocket's request.
+    let mut request = format!("{}/api/games/{id}/ws", server.ws_base)
+        .into_client_request()
+        .expect("a request");
+    let cookie = carol.cookie.clone().expect("carol's cookie");
+    request
+        .headers_mut()
+        .insert("cookie", cookie.parse().expect("a header"));
+    let (mut watcher, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("connect");
+    let hello = json!({"hello": {"token": null, "since": null}}).to_string();
+    watcher
+        .send(Message::Text(hello.into()))
+        .await
+        .expect("send");
+    // Its welcome first: the seat's line then comes as an update.
+    while !next_text(&mut watcher).await.contains("\"welcome\"") {}
+    let (mut seat, _) = Client::hello(&server.ws_base, &id, Some(&token(&a.body, 0)), None).await;
+    seat.send(&json!({"chat": {"text": "hello"}})).await;
+    let said = loop {
+        if let Some(l) = seat.next().await.get("chat") {
+            break l.clone();
+        }
+    };
+    assert_eq!(
+        (said["from"].clone(), said["player"].clone()),
+        (json!("Alice"), json!("Alice"))
+    );
+    let text = json!({"chat": {"text": "hi from the stands"}}).to_string();
+    watcher
+        .send(Message::Text(text.into()))
+        .await
+        .expect("send");
+    // The spectator reads Alice's line, then their own, named.
+    let mut lines = Vec::new();
+    while lines.len() < 2 {
+        let v: Value = serde_json::from_str(&next_text(&mut watcher).await).expect("JSON");
+        if let Some(l) = v.get("chat") {
+            lines.push(l.clone());
+        }
+    }
+    assert_eq!(lines[1]["from"], json!("carol"), "{lines:?}");
+    assert_eq!(lines[1]["channel"], json!("spectators"));
+    server.stop().await;
+}
+both_stores!(chat_names_signed_in_players);

@@ -457,6 +457,9 @@ pub struct GameHandle {
     /// This copy was read from the store when first asked for (not
     /// resumed at start, not created here): it may be adjourned.
     pub(super) loaded_on_demand: std::sync::atomic::AtomicBool,
+    /// The table chat's newest lines, for the welcome (in memory only:
+    /// they go with this copy).
+    pub(super) chat: StdMutex<crate::chat::History>,
 }
 
 /// [`GameHandle::behind_at`] when the copy was not behind.
@@ -475,6 +478,7 @@ impl GameHandle {
             seen_ms: std::sync::atomic::AtomicI64::new(super::now_ms()),
             adjourned: std::sync::atomic::AtomicBool::new(false),
             loaded_on_demand: std::sync::atomic::AtomicBool::new(false),
+            chat: StdMutex::new(crate::chat::History::default()),
         })
     }
 

@@ -46,6 +46,7 @@ use crate::store::{GameId, Status, Store, StoreError};
 mod adjourn;
 mod budget;
 mod cache;
+mod chat;
 mod create;
 mod driver;
 mod lease;
@@ -308,10 +309,18 @@ impl Hub {
         f: impl FnOnce(&Game) -> R,
     ) -> (Value, R) {
         let live = handle.live.lock().await;
-        (
-            live.welcome(&handle.id, Audience::Spectator, None),
-            f(&live.game),
-        )
+        let mut welcome = handle.welcome_with_chat(&live, Audience::Spectator, None);
+        // A seat's player opens the page too: it has only the lines
+        // everyone reads, never the spectators'.
+        if let Some(o) = welcome.as_object_mut() {
+            let everyone = handle
+                .chat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .for_everyone();
+            o.insert("chat".into(), everyone);
+        }
+        (welcome, f(&live.game))
     }
 
     /// Runs `f` on the game in memory, read only (routes outside this

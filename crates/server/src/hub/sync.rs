@@ -180,6 +180,10 @@ impl Hub {
         let Some(handle) = self.cached(id) else {
             return;
         };
+        if let Notice::Chat { line } = notice {
+            // Talk changes nothing in the game.
+            return self.on_chat_notice(&handle, line).await;
+        }
         {
             let mut live = handle.live.lock().await;
             match notice {
@@ -222,6 +226,7 @@ impl Hub {
                     let version = live.version();
                     handle.publish(|| rematch_update(version, n, &game, &tokens, &handle));
                 }
+                Notice::Chat { .. } => {}
             }
             self.arm_timer(&handle, &mut live);
         }

@@ -234,7 +234,10 @@ impl Hub {
                 index,
             }
         };
-        let welcome = json!({ "welcome": live.welcome(&handle.id, audience, since) }).to_string();
+        // Lines are said under the game's lock too: each is in this
+        // welcome or reaches the receiver subscribed above, not both.
+        let welcome =
+            json!({ "welcome": handle.welcome_with_chat(&live, audience, since) }).to_string();
         let missed = since.filter(|s| *s < version).map(|s| {
             // A seat a bot took over is offered no legal actions.
             let person = matches!(audience, Audience::Seat(seat)

@@ -48,6 +48,24 @@ pub struct SeatOf {
     pub change: Option<(f64, f64)>,
 }
 
+/// What one rated game did to a player's rating: a point of the rating
+/// chart on the profile page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    /// The game.
+    pub game: GameId,
+    /// Its rating class.
+    pub class: Class,
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+    /// When the game ended (Unix milliseconds).
+    pub at_ms: i64,
+}
+
 /// One entry of a leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ranked {
@@ -139,6 +157,14 @@ pub trait Players: Send + Sync {
 
     /// The best-rated players of a class, at most `limit`.
     async fn leaderboard(&self, class: Class, limit: u32) -> Result<Vec<Ranked>, StoreError>;
+
+    /// An account's rating changes, oldest first, the newest `limit` of
+    /// them.
+    async fn rating_history(
+        &self,
+        account: i64,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError>;
 }
 
 /// An account from a seat's columns (both there, or none).
@@ -491,6 +517,37 @@ macro_rules! players_impl {
                         }
                     })
                     .collect())
+            }
+
+            async fn rating_history(
+                &self,
+                account: i64,
+                limit: u32,
+            ) -> Result<Vec<$crate::store::players::RatingPoint>, $crate::store::StoreError> {
+                // The newest `limit`, turned oldest first for the chart.
+                let rows: Vec<(String, String, f64, f64, f64, i64)> = sqlx::query_as(
+                    "SELECT game, class, before, after, deviation, at FROM rating_changes \
+                     WHERE account = $1 ORDER BY at DESC, game DESC LIMIT $2",
+                )
+                .bind(account)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                let mut points = rows
+                    .into_iter()
+                    .map(|(game, class, before, after, deviation, at_ms)| {
+                        Ok($crate::store::players::RatingPoint {
+                            class: $crate::store::players::class_from_str(&class)?,
+                            game: $crate::store::stored_id(game)?,
+                            before,
+                            after,
+                            deviation,
+                            at_ms,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, $crate::store::StoreError>>()?;
+                points.reverse();
+                Ok(points)
             }
         }
     };
