@@ -159,9 +159,6 @@ pub struct Chips {
     /// Every chip taken from the supply so far, in order: what a record's
     /// `chips` fixes to replay the game.
     pub taken: Vec<Chip>,
-    /// The configuration's first chips to take (the next last), honoured
-    /// across the supply's reshuffles.
-    fixed: Vec<Chip>,
     /// Explicit chance: the chips taken are chance outcomes.
     explicit: bool,
     /// Explicit chance: chips the current player is owed from the supply,
@@ -178,7 +175,6 @@ impl Chips {
             hands: Vec::new(),
             squares: Vec::new(),
             taken: Vec::new(),
-            fixed: Vec::new(),
             explicit: false,
             owed: 0,
             rng: Rng::for_stream(0, CHIP_STREAM),
@@ -188,8 +184,9 @@ impl Chips {
     /// Shuffles the supply, empties the hands and the Chumak squares, into
     /// these vectors and keeping their memory (a new deal on the same map
     /// allocates nothing unless `top` is given); `top` (from the
-    /// configuration) fixes the first chips taken, reshuffles or not;
-    /// `explicit`: chance gives every chip taken.
+    /// configuration) fixes the first chips taken (on top of the supply,
+    /// so a reshuffle mixes those not yet taken, as the notation's records
+    /// expect); `explicit`: chance gives every chip taken.
     fn deal(
         &mut self,
         map: &MapDef,
@@ -226,8 +223,7 @@ impl Chips {
         self.rng.shuffle(rest);
         // The supply is taken from the back.
         first.reverse();
-        rest.extend(first.iter().copied());
-        self.fixed = first;
+        rest.extend(first);
         super::empty_hands(&mut self.hands, players);
         // Room in each hand for every chip: a hand never grows in play.
         let all = self.supply.len();
@@ -266,8 +262,7 @@ impl Chips {
         self.squares.iter().position(|s| s.pos == p)
     }
 
-    /// `seat` takes a chip from the supply: the configuration's next fixed
-    /// chip if it is there, else the top one; with explicit chance, one
+    /// `seat` takes the top chip of the supply; with explicit chance, one
     /// more chip is owed, for chance to give.
     fn take(&mut self, seat: usize) {
         if self.explicit {
@@ -276,12 +271,7 @@ impl Chips {
             }
             return;
         }
-        let fixed = self
-            .fixed
-            .pop()
-            .and_then(|c| self.supply.iter().rposition(|x| *x == c))
-            .map(|i| self.supply.remove(i));
-        if let Some(c) = fixed.or_else(|| self.supply.pop()) {
+        if let Some(c) = self.supply.pop() {
             self.hands[seat].push(c);
             self.taken.push(c);
         }
