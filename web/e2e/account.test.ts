@@ -5,22 +5,12 @@
 // point and the game in the history; the leaderboard links to the page.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { act } from './table';
-import { launch, startServer, type Server } from './harness';
+import { serverAndBrowser } from './harness';
 
-let server: Server;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
 
@@ -30,7 +20,7 @@ const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
  * returns the game's id.
  */
 async function ratedGameAgainstABot(page: Page, name: string): Promise<string> {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.fill('#account-name', name);
   await page.fill('#account-password', 'a long password');
   await page.click('#sign-up');
@@ -51,15 +41,15 @@ async function ratedGameAgainstABot(page: Page, name: string): Promise<string> {
 }
 
 test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const id = await ratedGameAgainstABot(page, 'e2e_player');
   // The player's rating and history in the lobby.
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
   const entry = page.locator('#my-history li', { hasText: id });
   await entry.waitFor();
   assert.match(await entry.innerText(), /\((\+|−)\d+\.\d\)/);
-  const profile = await (await fetch(`${server.url}/api/players/e2e_player`)).json() as { ratings: { duel: { games: number; rating: number } } };
+  const profile = await (await fetch(`${env.server.url}/api/players/e2e_player`)).json() as { ratings: { duel: { games: number; rating: number } } };
   assert.equal(profile.ratings.duel.games, 1);
   assert.notEqual(profile.ratings.duel.rating, 1500);
   // Signing out shows the form again.
@@ -68,10 +58,10 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
 });
 
 test('a rated game shows on the player page: one point on the chart, the game in the history', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const id = await ratedGameAgainstABot(page, 'e2e_profile');
   // The address itself, as a reload or a shared link would open it.
-  const res = await page.goto(`${server.url}/players/e2e_profile`);
+  const res = await page.goto(`${env.server.url}/players/e2e_profile`);
   assert.equal(res?.status(), 200);
   await page.locator('#profile-name', { hasText: 'e2e_profile' }).waitFor();
   await page.locator('#profile-ratings li[data-class="duel"]', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
@@ -92,7 +82,7 @@ test('a rated game shows on the player page: one point on the chart, the game in
   await page.locator(`#profile-history tr[data-game="${id}"] a.replay-link`).click();
   await page.waitForURL(new RegExp(`/replay/${id}$`));
   // An unknown player's page says so.
-  const missing = await page.goto(`${server.url}/players/nobody_here`);
+  const missing = await page.goto(`${env.server.url}/players/nobody_here`);
   assert.equal(missing?.status(), 404);
   await page.locator('#missing', { hasText: 'No such player' }).waitFor();
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createRaw, serverAndBrowser, startedGame } from './harness';
-import { act, status, waitForChange } from './table';
+import { act, myTurn, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
 
@@ -35,21 +35,6 @@ async function listUnused(page: Page): Promise<void> {
   assert.equal(await page.locator('#legal-list[open]').count(), 0, 'the list of legal actions stayed closed');
 }
 
-/** Waits until it is this seat's turn with its board drawn (false: the game is over). */
-async function myTurn(page: Page): Promise<{ version: number } | null> {
-  for (;;) {
-    const s = await status(page);
-    if (s.status !== 'playing') return null;
-    if (s.mine) {
-      await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
-      return { version: s.version };
-    }
-    await page.waitForFunction((v) => {
-      const e = document.querySelector('#status');
-      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
-    }, s.version, { timeout: 30_000 });
-  }
-}
 
 const hexToRgb = (hex: string): string => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createRaw, serverAndBrowser, startedGame } from './harness';
-import { status, waitForChange } from './table';
+import { myTurn, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
 
@@ -21,22 +21,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${DOCS}/web-follow-${name}.png` });
 }
 
-/** Waits until it is this seat's turn with its board drawn (null: the game is over). */
-async function myTurn(page: Page): Promise<{ version: number } | null> {
-  for (;;) {
-    const s = await status(page);
-    if (s.status !== 'playing') return null;
-    if (s.mine) {
-      // Only on one's own turn: no newer update can take over the drawing of this version.
-      await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
-      return { version: s.version };
-    }
-    await page.waitForFunction((v) => {
-      const e = document.querySelector('#status');
-      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
-    }, s.version, { timeout: 30_000 });
-  }
-}
 
 /** Places a tile on its first lit cell and confirms. */
 async function place(page: Page): Promise<void> {

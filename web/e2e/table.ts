@@ -104,3 +104,20 @@ export async function playBoth(pa: Page, pb: Page): Promise<void> {
   await pa.locator('#summary').waitFor();
   await pb.locator('#summary').waitFor();
 }
+
+/** Waits until it is this seat's turn with its board drawn (null: the game is over). */
+export async function myTurn(page: Page): Promise<{ version: number } | null> {
+  for (;;) {
+    const s = await status(page);
+    if (s.status !== 'playing') return null;
+    if (s.mine) {
+      // Only on one's own turn: no newer update can take over the drawing of this version.
+      await page.locator(`svg.board[data-version="${s.version}"]`).waitFor();
+      return { version: s.version };
+    }
+    await page.waitForFunction((v) => {
+      const e = document.querySelector('#status');
+      return e !== null && (e.getAttribute('data-mine') === 'true' || e.getAttribute('data-status') !== 'playing' || Number(e.getAttribute('data-version')) !== v);
+    }, s.version, { timeout: 30_000 });
+  }
+}

@@ -117,6 +117,16 @@ pub struct PyGame {
     pub(crate) legal_cache: Option<Vec<usize>>,
 }
 
+/// The halves chance dealt, in order, as the hands they went to: the k-th
+/// to seat k mod `players`, as the engine deals them.
+fn round_the_table(halves: impl IntoIterator<Item = TileIdx>, players: usize) -> Vec<Vec<TileIdx>> {
+    let mut hands = vec![Vec::new(); players];
+    for (k, t) in halves.into_iter().enumerate() {
+        hands[k % players.max(1)].push(t);
+    }
+    hands
+}
+
 impl PyGame {
     fn new_from(config: GameConfig, explicit: bool, radius: i32) -> PyResult<PyGame> {
         let core = if explicit {
@@ -369,12 +379,13 @@ impl PyGame {
                 })
                 .partition(|t| cat.tile(*t).shape == Shape::Half);
             if !halves.is_empty() {
-                let n = game.player_count();
-                let mut hands = vec![Vec::new(); n];
-                for (k, t) in halves.iter().enumerate() {
-                    hands[k % n].push(cat.tile(*t).id.clone());
-                }
-                config.hands = Some(hands);
+                let hands = round_the_table(halves, game.player_count());
+                config.hands = Some(
+                    hands
+                        .iter()
+                        .map(|h| h.iter().map(|t| cat.tile(*t).id.clone()).collect())
+                        .collect(),
+                );
             }
             let mut deck: Vec<String> = tiles.iter().map(|t| cat.tile(*t).id.clone()).collect();
             if config.deck_only {
@@ -408,17 +419,13 @@ impl PyGame {
                 .iter()
                 .map(|hand| hand.iter().filter_map(|id| cat.find(id)).collect())
                 .collect(),
-            None => {
-                let mut d = vec![Vec::new(); n];
-                let halves = self.chances.iter().filter_map(|c| match c.1 {
+            None => round_the_table(
+                self.chances.iter().filter_map(|c| match c.1 {
                     Outcome::Tile(t) if cat.tile(t).shape == Shape::Half => Some(t),
                     _ => None,
-                });
-                for (k, t) in halves.enumerate() {
-                    d[k % n.max(1)].push(t);
-                }
-                d
-            }
+                }),
+                n,
+            ),
         };
         for (seat, hand) in dealt.iter_mut().enumerate() {
             for t in before.get(seat).into_iter().flatten() {
