@@ -53,6 +53,17 @@ pub struct GameConfig {
         deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
     )]
     pub chips: Option<Vec<String>>,
+    /// Map Chips: every chip drawn from the supply, in order, across the
+    /// reshuffles when a Chumak square is built (what a record of an
+    /// explicit-chance game fixes, where chance chose each chip); each
+    /// must be in the supply when it is drawn, and the draws after the
+    /// list follow the seed. Not together with `chips`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::bounded_opt_vec::<_, _, { crate::limits::MAX_TILES }>"
+    )]
+    pub chip_draws: Option<Vec<String>>,
 }
 
 fn default_base() -> String {
@@ -64,6 +75,11 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl GameConfig {
+    /// The fields that fix hidden information (the seed gives away every
+    /// shuffle; the others fix draws and deals): what a running game's
+    /// public record leaves out.
+    pub const HIDDEN_FIELDS: [&'static str; 5] = ["seed", "deck", "hands", "chips", "chip_draws"];
+
     /// A base game for `players` players named after the usual colours.
     pub fn new(players: usize, seed: u64) -> GameConfig {
         GameConfig {
@@ -82,6 +98,7 @@ impl GameConfig {
             deck_only: false,
             hands: None,
             chips: None,
+            chip_draws: None,
         }
     }
 
@@ -197,6 +214,11 @@ impl GameConfig {
                 24,
             ),
             ("chips", self.chips.as_ref().map_or(0, Vec::len), MAX_TILES),
+            (
+                "chip_draws",
+                self.chip_draws.as_ref().map_or(0, Vec::len),
+                MAX_TILES,
+            ),
         ];
         for (what, len, max) in lists {
             if len > max {

@@ -34,6 +34,7 @@ impl GameConfig {
         let present = [
             ("hands", self.hands.is_some()),
             ("chips", self.chips.is_some()),
+            ("chip_draws", self.chip_draws.is_some()),
         ];
         for (name, _) in present.iter().filter(|f| f.1) {
             if let Some((family, owner, add)) = ext::owner_of(name) {

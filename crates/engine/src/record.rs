@@ -216,6 +216,16 @@ pub enum RecordError {
         /// What is wrong.
         message: String,
     },
+    /// A configuration field that fixes random events named something the
+    /// game could not give at this action (a chip of `chip_draws` not in
+    /// the supply when drawn).
+    #[error("action {index}: the configuration's {message}")]
+    Misfixed {
+        /// Index in the action list (0-based).
+        index: usize,
+        /// What could not be given.
+        message: String,
+    },
     /// An action that breaks a rule.
     #[error("action {index} ({action}) is illegal: {error}")]
     Illegal {

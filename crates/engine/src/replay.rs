@@ -31,6 +31,9 @@ impl Record {
                     action: written(),
                     error,
                 })?;
+            if let Some(message) = crate::expansions::misfixed(&game) {
+                return Err(RecordError::Misfixed { index, message });
+            }
         }
         Ok(game)
     }

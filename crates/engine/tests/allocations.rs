@@ -169,3 +169,32 @@ fn reset_keeps_the_event_log_off() {
         drop(clone);
     }
 }
+
+#[test]
+fn determinizing_a_plague_game_allocates_nothing_after_warm_up() {
+    // In the first 17 land draws the Plague's sources are kept below the
+    // safe draws still to come (`arrange_safe`): a bot's search
+    // determinizes there on every iteration, into one reused game.
+    let config = GameConfig::from_sets(2, 4, &["base", "plague"]).expect("a valid set");
+    let mut game = Game::new(config).expect("a valid configuration");
+    let mut rng = Rng::for_stream(4, 1);
+    let mut buf = Vec::new();
+    for _ in 0..6 {
+        let a = game.random_action(&mut rng, &mut buf).expect("a move");
+        game.apply_legal(&a);
+    }
+    let seat = game.current_player();
+    let mut out = game.clone();
+    for _ in 0..20 {
+        game.determinize_fast_into(seat, &mut rng, &mut out);
+    }
+    let before = allocations();
+    let mut moved = 0;
+    for _ in 0..200 {
+        game.determinize_fast_into(seat, &mut rng, &mut out);
+        moved += usize::from(out.pile_in_order().ne(game.pile_in_order()));
+    }
+    let made = allocations() - before;
+    assert!(moved > 0, "the piles were shuffled");
+    assert_eq!(made, 0, "{made} allocations in 200 determinizations");
+}

@@ -117,16 +117,6 @@ pub struct PyGame {
     pub(crate) legal_cache: Option<Vec<usize>>,
 }
 
-/// The halves chance dealt, in order, as the hands they went to: the k-th
-/// to seat k mod `players`, as the engine deals them.
-fn round_the_table(halves: impl IntoIterator<Item = TileIdx>, players: usize) -> Vec<Vec<TileIdx>> {
-    let mut hands = vec![Vec::new(); players];
-    for (k, t) in halves.into_iter().enumerate() {
-        hands[k % players.max(1)].push(t);
-    }
-    hands
-}
-
 impl PyGame {
     fn new_from(config: GameConfig, explicit: bool, radius: i32) -> PyResult<PyGame> {
         let core = if explicit {
@@ -350,53 +340,17 @@ impl PyGame {
     }
 
     fn record(&self) -> Record {
-        let mut config = self.config.clone();
         let game = self.core.game();
-        let explicit = matches!(self.core, Core::Explicit(_));
-        if explicit && !self.chances.is_empty() {
+        if matches!(self.core, Core::Explicit(_)) && !self.chances.is_empty() {
             // Chance chose the deal, the draws and the chips: the record
-            // fixes the halves dealt as the hands (round the table, as
-            // dealt), every tile drawn (a map's second start tile first,
-            // those discarded included) in order as the deck's first tiles,
-            // and the chips taken in order as its chips, so it replays the
-            // same game. A `deck_only` pile keeps its other tiles after them.
-            let cat = self.catalog();
-            let chips: Vec<String> = self
-                .chances
-                .iter()
-                .filter(|c| matches!(c.1, Outcome::Token(_)))
-                .map(|c| self.outcome_name(c.1))
-                .collect();
-            if !chips.is_empty() {
-                config.chips = Some(chips);
-            }
-            let (halves, tiles): (Vec<TileIdx>, Vec<TileIdx>) = self
-                .chances
-                .iter()
-                .filter_map(|c| match c.1 {
-                    Outcome::Tile(t) => Some(t),
-                    Outcome::Token(_) => None,
-                })
-                .partition(|t| cat.tile(*t).shape == Shape::Half);
-            if !halves.is_empty() {
-                let hands = round_the_table(halves, game.player_count());
-                config.hands = Some(
-                    hands
-                        .iter()
-                        .map(|h| h.iter().map(|t| cat.tile(*t).id.clone()).collect())
-                        .collect(),
-                );
-            }
-            let mut deck: Vec<String> = tiles.iter().map(|t| cat.tile(*t).id.clone()).collect();
-            if config.deck_only {
-                deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
-            }
-            config.deck = Some(deck);
+            // fixes them, so it replays the same game.
+            let draws: Vec<Outcome> = self.chances.iter().map(|c| c.1).collect();
+            return explicit_record(self.config.clone(), game, &draws, &self.history);
         }
         let cat = self.catalog();
         Record {
             format: bastide_engine::record::FORMAT,
-            config,
+            config: self.config.clone(),
             actions: self
                 .history
                 .iter()
@@ -413,19 +367,15 @@ impl PyGame {
     fn deal_again(&mut self, before: &[Vec<TileIdx>], after: &[Vec<TileIdx>]) {
         // The builtin catalog, every Python game's, not borrowed from self.
         let cat = Catalog::builtin();
-        let n = before.len();
         let mut dealt: Vec<Vec<TileIdx>> = match &self.config.hands {
             Some(h) => h
                 .iter()
                 .map(|hand| hand.iter().filter_map(|id| cat.find(id)).collect())
                 .collect(),
-            None => round_the_table(
-                self.chances.iter().filter_map(|c| match c.1 {
-                    Outcome::Tile(t) if cat.tile(t).shape == Shape::Half => Some(t),
-                    _ => None,
-                }),
-                n,
-            ),
+            None => {
+                let draws: Vec<Outcome> = self.chances.iter().map(|c| c.1).collect();
+                halves_dealt(self.core.game(), &draws)
+            }
         };
         for (seat, hand) in dealt.iter_mut().enumerate() {
             for t in before.get(seat).into_iter().flatten() {
@@ -455,13 +405,7 @@ impl PyGame {
 
     /// An outcome's name: a tile id, or a chip's (`purple:1`).
     fn outcome_name(&self, o: Outcome) -> String {
-        match &self.core {
-            Core::Explicit(s) => s.outcome_name(o),
-            Core::Plain(g) => match o {
-                Outcome::Tile(t) => g.catalog().tile(t).id.clone(),
-                Outcome::Token(k) => format!("token {k}"),
-            },
-        }
+        o.name(self.core.game())
     }
 
     /// Applies the chance outcome `t` and remembers it for pickling.
@@ -545,11 +489,7 @@ impl PyGame {
             .map_err(|e| RecordError::new_err(e.to_string()))?;
         let mut g = PyGame::new_from(rec.config.clone(), explicit_chance, radius)?;
         // The chips come in the order the plain replay took them.
-        let mut chips = replayed
-            .chips()
-            .map(|c| c.taken.clone())
-            .unwrap_or_default()
-            .into_iter();
+        let mut chips = tokens_drawn(&replayed).into_iter();
         // The draws come in the order the record's own pile gives them
         // (its deck first, then its seeded pile): the order a plain replay
         // takes them off the pile, a map's second start tile first.
@@ -573,7 +513,8 @@ impl PyGame {
         // After the last action, only the draws and chips the record fixes
         // (those the live game had made): the rest are still to be decided.
         let fixed = rec.config.deck.as_ref().map_or(0, Vec::len)
-            + rec.config.chips.as_ref().map_or(0, Vec::len);
+            + rec.config.chips.as_ref().map_or(0, Vec::len)
+            + rec.config.chip_draws.as_ref().map_or(0, Vec::len);
         let mut order = order.into_iter();
         for i in 0..=rec.actions.len() {
             while g.core.is_chance() {
@@ -587,9 +528,7 @@ impl PyGame {
                             .first()
                             .is_some_and(|o| matches!(o.0, Outcome::Token(_)));
                         if chip_due {
-                            chips.next().and_then(|c| {
-                                s.outcome_named(&format!("{}:{}", c.colour.name(), c.value))
-                            })
+                            chips.next()
                         } else {
                             order.next().map(Outcome::Tile)
                         }

@@ -17,7 +17,8 @@ use bastide_bots::{Bot, BotSpec, View};
 use bastide_engine::expansions::Family;
 use bastide_engine::limits::MAX_RECORD_BYTES;
 use bastide_engine::openspiel::{
-    follower_kind_index, ActionCodec, ObservationTensor, Outcome, State,
+    explicit_record, follower_kind_index, halves_dealt, tokens_drawn, ActionCodec,
+    ObservationTensor, Outcome, State,
 };
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;

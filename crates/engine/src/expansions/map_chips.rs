@@ -10,7 +10,7 @@
 
 use crate::catalog::{FeatureKind, NO_FEATURE};
 use crate::codec::ActionCodec;
-use crate::config::ConfigError;
+use crate::config::{ConfigError, GameConfig};
 use crate::expansions::{Expansion, ExpansionState, Family, SetupCtx};
 use crate::game::{illegal, Action, Game, IllegalAction, Mode, Phase};
 use crate::geometry::{Pos, Side};
@@ -164,6 +164,13 @@ pub struct Chips {
     /// Explicit chance: chips the current player is owed from the supply,
     /// each a chance node before their follower step.
     owed: u8,
+    /// The configuration's `chip_draws` still to come, the next last.
+    fixed: Vec<Chip>,
+    /// How many chips `chip_draws` named in all.
+    fixed_len: usize,
+    /// The first of `chip_draws` that could not be drawn (not in the
+    /// supply when its turn came), for a replay to stop at.
+    misdrawn: Option<String>,
     rng: Rng,
 }
 
@@ -177,6 +184,9 @@ impl Chips {
             taken: Vec::new(),
             explicit: false,
             owed: 0,
+            fixed: Vec::new(),
+            fixed_len: 0,
+            misdrawn: None,
             rng: Rng::for_stream(0, CHIP_STREAM),
         }
     }
@@ -186,28 +196,42 @@ impl Chips {
     /// allocates nothing unless `top` is given); `top` (from the
     /// configuration) fixes the first chips taken (on top of the supply,
     /// so a reshuffle mixes those not yet taken, as the notation's records
-    /// expect); `explicit`: chance gives every chip taken.
+    /// expect); `draws` (the configuration's `chip_draws`) fixes every
+    /// chip drawn instead, across reshuffles; `explicit`: chance gives
+    /// every chip taken.
     fn deal(
         &mut self,
         map: &MapDef,
         players: usize,
         seed: u64,
-        top: Option<&Vec<String>>,
+        (top, draws): (Option<&Vec<String>>, Option<&Vec<String>>),
         explicit: bool,
     ) -> Result<(), ConfigError> {
         self.rng = Rng::for_stream(seed, CHIP_STREAM);
         self.taken.clear();
         self.explicit = explicit;
         self.owed = 0;
+        self.misdrawn = None;
+        self.fixed.clear();
+        if top.is_some() && draws.is_some() {
+            return Err(ConfigError::BadOption {
+                name: "chip_draws".into(),
+                problem: "give either chips (the top of the supply) or chip_draws (every chip drawn), not both".into(),
+            });
+        }
+        for (i, s) in draws.into_iter().flatten().enumerate() {
+            let chip = parse_chip("chip_draws", i, s)?;
+            self.fixed.push(chip);
+        }
+        self.fixed_len = self.fixed.len();
+        // Drawn from the back, as the supply is.
+        self.fixed.reverse();
         let rest = &mut self.supply;
         rest.clear();
         push_all_chips(rest);
         let mut first = Vec::new();
         for (i, s) in top.into_iter().flatten().enumerate() {
-            let chip = Chip::parse(s).map_err(|problem| ConfigError::BadOption {
-                name: "chips".into(),
-                problem: format!("position {i}: {problem}"),
-            })?;
+            let chip = parse_chip("chips", i, s)?;
             let at =
                 rest.iter()
                     .position(|c| *c == chip)
@@ -262,8 +286,9 @@ impl Chips {
         self.squares.iter().position(|s| s.pos == p)
     }
 
-    /// `seat` takes the top chip of the supply; with explicit chance, one
-    /// more chip is owed, for chance to give.
+    /// `seat` takes the top chip of the supply, or the next of
+    /// `chip_draws`; with explicit chance, one more chip is owed, for
+    /// chance to give.
     fn take(&mut self, seat: usize) {
         if self.explicit {
             if usize::from(self.owed) < self.supply.len() {
@@ -271,11 +296,37 @@ impl Chips {
             }
             return;
         }
-        if let Some(c) = self.supply.pop() {
+        let next = match self.fixed.pop() {
+            Some(want) => match self.supply.iter().rposition(|c| *c == want) {
+                Some(i) => Some(self.supply.remove(i)),
+                None => {
+                    if self.misdrawn.is_none() {
+                        let at = self.fixed_len - self.fixed.len() - 1;
+                        self.misdrawn = Some(format!(
+                            "chip_draws position {at} names {}:{}, but no such chip is in the supply now ({} chips are): name a chip that is there",
+                            want.colour.name(),
+                            want.value,
+                            self.supply.len()
+                        ));
+                    }
+                    self.supply.pop()
+                }
+            },
+            None => self.supply.pop(),
+        };
+        if let Some(c) = next {
             self.hands[seat].push(c);
             self.taken.push(c);
         }
     }
+}
+
+/// Chip `i` of the configuration's list `field`.
+fn parse_chip(field: &str, i: usize, s: &str) -> Result<Chip, ConfigError> {
+    Chip::parse(s).map_err(|problem| ConfigError::BadOption {
+        name: field.into(),
+        problem: format!("position {i}: {problem}"),
+    })
 }
 
 /// Chance outcome codes of the chips: colour (purple, blue, orange) × 2 +
@@ -514,7 +565,7 @@ pub(crate) struct MapChips;
 impl Expansion for MapChips {
     const FAMILY: Family = Family::MapChips;
     const SWITCH_ON: (&'static str, &'static str) = ("Map Chips", "map-chips to \"expansions\"");
-    const FIELDS: &'static [&'static str] = &["chips"];
+    const FIELDS: &'static [&'static str] = &["chips", "chip_draws"];
 
     #[inline]
     fn active(g: &Game) -> bool {
@@ -621,17 +672,17 @@ impl Expansion for MapChips {
     /// map-chips was refused by `check_shape`.
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
         if let Some(m) = ctx.map {
-            let (players, seed, top) = (
+            let (players, seed, fixed) = (
                 ctx.config.players.len(),
                 ctx.config.seed,
-                ctx.config.chips.as_ref(),
+                (ctx.config.chips.as_ref(), ctx.config.chip_draws.as_ref()),
             );
             // An earlier deal's chips, if any, are dealt again in place.
             ext.chips.get_or_insert_with(Chips::empty).deal(
                 m,
                 players,
                 seed,
-                top,
+                fixed,
                 ctx.explicit_chance,
             )?;
         }
@@ -688,6 +739,11 @@ impl Expansion for MapChips {
         );
     }
 
+    /// A `chip_draws` chip that was not in the supply when drawn.
+    fn misfixed(g: &Game) -> Option<String> {
+        g.chips().and_then(|c| c.misdrawn.clone())
+    }
+
     /// Explicit chance: chips are owed to the player who just placed.
     fn token_due(g: &Game) -> bool {
         g.chips().is_some_and(|c| c.owed > 0)
@@ -738,11 +794,25 @@ impl Expansion for MapChips {
         chip_of_kind(kind).map(|c| format!("{}:{}", c.colour.name(), c.value))
     }
 
+    fn tokens_drawn(g: &Game, out: &mut Vec<u8>) {
+        if let Some(c) = g.chips() {
+            out.extend(c.taken.iter().map(|c| kind_of_chip(*c)));
+        }
+    }
+
+    /// The chips drawn, across reshuffles: `chip_draws`.
+    fn fix_tokens(config: &mut GameConfig, tokens: &mut Option<Vec<String>>) {
+        config.chips = None;
+        config.chip_draws = tokens.take();
+    }
+
     /// The other hands and the supply order are hidden; their sizes are
     /// public.
     fn resample(game: &mut Game, player: Seat, rng: &mut Rng) {
         let player = player.index();
         let Some(c) = &mut game.ext.chips else { return };
+        // The fixed draws are the hidden order too.
+        c.fixed.clear();
         let mut pool: Vec<_> = c.supply.drain(..).collect();
         for (seat, hand) in c.hands.iter().enumerate() {
             if seat != player {

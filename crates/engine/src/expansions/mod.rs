@@ -483,6 +483,13 @@ pub(crate) trait Expansion {
     /// supply is dealt.
     fn deal_chance(_g: &mut Game, _at: usize) {}
 
+    /// A configuration field that fixes random events (a chip order, …)
+    /// named something the game could not give when its turn came: why,
+    /// so that a replay stops there instead of going on with another game.
+    fn misfixed(_g: &Game) -> Option<String> {
+        None
+    }
+
     /// Explicit chance: whether a token draw is due now (Map Chips' chips
     /// owed after a placement), before anything else.
     fn token_due(_g: &Game) -> bool {
@@ -508,6 +515,13 @@ pub(crate) trait Expansion {
     fn token_name(_kind: u8) -> Option<String> {
         None
     }
+
+    /// The token kinds drawn so far, in order.
+    fn tokens_drawn(_g: &Game, _out: &mut Vec<u8>) {}
+
+    /// Fixes `tokens` (names, in the order drawn) as the tokens drawn in
+    /// `config`, if it draws tokens.
+    fn fix_tokens(_config: &mut GameConfig, _tokens: &mut Option<Vec<String>>) {}
 
     /// Whether `t`, though in the part of the pile drawn now, cannot be the
     /// next draw under an order rule that parts do not express (the
@@ -1155,6 +1169,16 @@ pub(crate) fn deal_chance(g: &mut Game, at: usize) {
     });
 }
 
+/// A fixed random event the game could not honour, if any.
+pub(crate) fn misfixed(g: &Game) -> Option<String> {
+    each_active!(g, M => {
+        if let Some(why) = M::misfixed(g) {
+            return Some(why);
+        }
+    });
+    None
+}
+
 /// Explicit chance: whether a token draw is due.
 pub(crate) fn token_due(g: &Game) -> bool {
     each_active!(g, M => {
@@ -1191,6 +1215,23 @@ pub(crate) fn token_kinds(g: &Game) -> u8 {
     let mut n = 0;
     each_active!(g, M => { n += M::TOKEN_KINDS; });
     n
+}
+
+/// The token kinds drawn so far in this game, in order.
+pub(crate) fn tokens_drawn(g: &Game) -> Vec<u8> {
+    let mut out = Vec::new();
+    each_active!(g, M => { M::tokens_drawn(g, &mut out); });
+    out
+}
+
+/// Fixes the tokens `g` drew (names, in order) in a configuration of it:
+/// by the expansion in play that draws tokens, when some were drawn.
+pub(crate) fn fix_tokens(g: &Game, config: &mut GameConfig, tokens: Vec<String>) {
+    if tokens.is_empty() {
+        return;
+    }
+    let mut tokens = Some(tokens);
+    each_active!(g, M => { M::fix_tokens(config, &mut tokens); });
 }
 
 /// The name of token kind `kind` in this game.

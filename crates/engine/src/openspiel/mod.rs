@@ -81,6 +81,17 @@ impl Outcome {
         }
     }
 
+    /// Its name in `game`: a tile id (`base/U`) or a token's (`purple:1`),
+    /// as records write them.
+    pub fn name(self, game: &Game) -> String {
+        match self {
+            Outcome::Tile(t) => game.catalog().tile(t).id.clone(),
+            Outcome::Token(k) => {
+                crate::expansions::token_name(game, k).unwrap_or_else(|| format!("token {k}"))
+            }
+        }
+    }
+
     /// The outcome of integer id `i` in `game` ([`Outcome::index`]).
     pub fn from_index(i: usize, game: &Game) -> Option<Outcome> {
         let tiles = game.catalog().tiles().len();
@@ -429,6 +440,87 @@ pub struct State {
     game: Game,
 }
 
+/// The tokens `game` has drawn so far, in order (Map Chips' chips taken
+/// from the supply), as chance outcomes: what chance gives a game rebuilt
+/// from the same record with explicit chance.
+pub fn tokens_drawn(game: &Game) -> Vec<Outcome> {
+    crate::expansions::tokens_drawn(game)
+        .into_iter()
+        .map(Outcome::Token)
+        .collect()
+}
+
+fn is_half(game: &Game, t: TileIdx) -> bool {
+    game.catalog().tile(t).shape == crate::catalog::Shape::Half
+}
+
+/// The halves chance dealt among the chance outcomes `draws` of `game`,
+/// by seat: one a node, round the table from seat 0, as they are dealt.
+pub fn halves_dealt(game: &Game, draws: &[Outcome]) -> Vec<Vec<TileIdx>> {
+    let players = game.player_count().max(1);
+    let mut hands = vec![Vec::new(); players];
+    let halves = draws.iter().filter_map(|o| match o {
+        Outcome::Tile(t) if is_half(game, *t) => Some(*t),
+        _ => None,
+    });
+    for (k, t) in halves.enumerate() {
+        hands[k % players].push(t);
+    }
+    hands
+}
+
+/// The record of an explicit-chance game that started from `config` and
+/// is now `game`, after the chance outcomes `draws` and the `actions`
+/// (each in the order they came). The configuration fixes what chance
+/// chose: the halves dealt as `hands` (round the table, as dealt), every
+/// tile drawn (a map's second start tile first, those passed over too)
+/// as the first tiles of `deck`, the tokens as the expansion's field for
+/// them (Map Chips' `chip_draws`, which holds across reshuffles); so the
+/// record replays the same game. A `deck_only` pile keeps its other tiles
+/// after the drawn ones.
+pub fn explicit_record(
+    mut config: crate::GameConfig,
+    game: &Game,
+    draws: &[Outcome],
+    actions: &[Action],
+) -> crate::record::Record {
+    let cat = game.catalog();
+    let tokens: Vec<String> = draws
+        .iter()
+        .filter(|o| matches!(o, Outcome::Token(_)))
+        .map(|o| o.name(game))
+        .collect();
+    crate::expansions::fix_tokens(game, &mut config, tokens);
+    let hands = halves_dealt(game, draws);
+    if hands.iter().any(|h| !h.is_empty()) {
+        config.hands = Some(
+            hands
+                .iter()
+                .map(|h| h.iter().map(|t| cat.tile(*t).id.clone()).collect())
+                .collect(),
+        );
+    }
+    let mut deck: Vec<String> = draws
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Tile(t) if !is_half(game, *t) => Some(cat.tile(*t).id.clone()),
+            _ => None,
+        })
+        .collect();
+    if config.deck_only {
+        deck.extend(game.pile_in_order().map(|t| cat.tile(t).id.clone()));
+    }
+    config.deck = Some(deck);
+    crate::record::Record {
+        format: crate::record::FORMAT,
+        config,
+        actions: actions
+            .iter()
+            .map(|a| crate::record::ActionJson::from_action(a, cat))
+            .collect(),
+    }
+}
+
 impl State {
     /// A new game at its first chance node (the first draw).
     pub fn new(config: crate::GameConfig) -> Result<State, crate::ConfigError> {
@@ -523,12 +615,7 @@ impl State {
 
     /// An outcome's name: a tile id (`base/U`) or a token's (`purple:1`).
     pub fn outcome_name(&self, o: Outcome) -> String {
-        match o {
-            Outcome::Tile(t) => self.game.catalog().tile(t).id.clone(),
-            Outcome::Token(k) => {
-                crate::expansions::token_name(&self.game, k).unwrap_or_else(|| format!("token {k}"))
-            }
-        }
+        o.name(&self.game)
     }
 
     /// The outcome a name names ([`State::outcome_name`]), if any.

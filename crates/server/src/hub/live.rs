@@ -26,10 +26,6 @@ use crate::token::{self, TokenHash};
 /// Updates a connection may fall behind by before it is told to reconnect.
 const UPDATE_QUEUE: usize = 256;
 
-/// Fields of a configuration that fix hidden information (the draw order,
-/// the deals): kept from clients until the game is over.
-const HIDDEN_CONFIG_FIELDS: [&str; 4] = ["seed", "deck", "hands", "chips"];
-
 /// Who holds a seat.
 #[derive(Clone, Debug)]
 pub(super) enum Occupant {
@@ -255,7 +251,8 @@ impl LiveGame {
         let mut v = serde_json::to_value(&self.config).unwrap_or_default();
         if !self.status.is_over() {
             if let Some(o) = v.as_object_mut() {
-                for f in HIDDEN_CONFIG_FIELDS {
+                // Kept from clients until the game is over.
+                for f in GameConfig::HIDDEN_FIELDS {
                     o.remove(f);
                 }
             }

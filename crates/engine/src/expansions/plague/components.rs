@@ -107,32 +107,65 @@ fn is_land(cat: &Catalog, t: TileIdx) -> bool {
 /// tiles' places and puts on them: the first `left` land tiles in the
 /// shuffled order that are not sources, then the rest of the land part
 /// shuffled again. Uniform over the orders the set-up can make.
-pub fn arrange_safe(cat: &Catalog, pile: &mut [TileIdx], left: usize, rng: &mut Rng) {
+/// `scratch` holds the lists it works in, so that a bot's search does not
+/// allocate for it.
+pub fn arrange_safe(
+    cat: &Catalog,
+    pile: &mut [TileIdx],
+    left: usize,
+    rng: &mut Rng,
+    scratch: &mut SafeScratch,
+) {
     if left == 0 {
         return;
     }
+    let SafeScratch {
+        places,
+        order,
+        rest,
+    } = scratch;
     // The land places in draw order.
-    let places: Vec<usize> = (0..pile.len())
-        .rev()
-        .filter(|&i| !crate::expansions::is_prelude_tile(cat, pile[i]))
-        .collect();
-    let tiles: Vec<TileIdx> = places.iter().map(|&i| pile[i]).collect();
-    if !tiles.iter().any(|t| is_source(cat, *t)) {
+    places.clear();
+    places.extend(
+        (0..pile.len())
+            .rev()
+            .filter(|&i| !crate::expansions::is_prelude_tile(cat, pile[i])),
+    );
+    if !places.iter().any(|&i| is_source(cat, pile[i])) {
         return;
     }
-    let (mut order, mut rest): (Vec<TileIdx>, Vec<TileIdx>) = (Vec::new(), Vec::new());
-    for t in tiles {
+    order.clear();
+    rest.clear();
+    for &i in places.iter() {
+        let t = pile[i];
         if order.len() < left && !is_source(cat, t) {
             order.push(t);
         } else {
             rest.push(t);
         }
     }
-    rng.shuffle(&mut rest);
-    order.extend(rest);
-    for (&i, t) in places.iter().zip(order) {
+    rng.shuffle(rest);
+    order.append(rest);
+    for (&i, &t) in places.iter().zip(order.iter()) {
         pile[i] = t;
     }
+}
+
+/// The lists [`arrange_safe`] works in. Not part of the game's state: a
+/// copy starts empty, and `clone_from` keeps the copy's own memory.
+#[derive(Debug, Default)]
+pub struct SafeScratch {
+    places: Vec<usize>,
+    order: Vec<TileIdx>,
+    rest: Vec<TileIdx>,
+}
+
+impl Clone for SafeScratch {
+    fn clone(&self) -> SafeScratch {
+        SafeScratch::default()
+    }
+
+    fn clone_from(&mut self, _src: &SafeScratch) {}
 }
 
 /// Whether `tile` is a plague source.
@@ -302,6 +335,8 @@ pub struct Plague {
     /// builds' check of the spreads), one flight search, one segment's
     /// neighbours, the flights' groups being replaced.
     pub(super) scratch: (Vec<u16>, Vec<NodeId>, Vec<NodeId>, Vec<FlightGroup>),
+    /// Scratch for a determinization's safe draws ([`arrange_safe`]).
+    pub(super) arrange: SafeScratch,
 }
 
 // By hand, not derived: tree search copies a game into a reused scratch
@@ -343,6 +378,7 @@ impl Clone for Plague {
                 self.scratch.2.clone(),
                 Vec::new(),
             ),
+            arrange: SafeScratch::default(),
         }
     }
 
@@ -375,6 +411,7 @@ impl Clone for Plague {
             flights_followers,
             barred,
             scratch,
+            arrange: _,
         } = src;
         self.supply = *supply;
         self.safe = *safe;
@@ -489,6 +526,7 @@ impl Plague {
             flights_followers: Vec::new(),
             barred: Vec::new(),
             scratch: (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+            arrange: SafeScratch::default(),
         }
     }
 

@@ -41,11 +41,11 @@ mod views;
 mod tests;
 
 pub use crate::action::{FeatureAt, TileAt};
-pub use components::SafeDraws;
 pub use components::{
     arrange_safe, is_source, setup, Flea, Outbreak, Plague, FLEAS, OUTBREAKS, SAFE_TILES, SET,
     SOURCE_TAG,
 };
+pub use components::{SafeDraws, SafeScratch};
 pub use regions::adjacent_pieces;
 pub use views::{FleaJson, OutbreakJson, PlagueJson, FLEA_SOURCES, FLIGHT_SOURCES};
 
@@ -185,12 +185,12 @@ impl Expansion for PlagueRules {
 
     /// A determinized pile keeps the sources below the safe tiles left.
     fn arrange_hidden(g: &mut Game, rng: &mut crate::rng::Rng) {
-        let Some(p) = g.ext.plague.as_ref() else {
+        let Some(p) = g.ext.plague.as_mut() else {
             return;
         };
-        let cat = g.rules.catalog.clone();
-        let left = p.safe.left(&cat, &g.pile);
-        arrange_safe(&cat, &mut g.pile, left, rng);
+        let cat = &g.rules.catalog;
+        let left = p.safe.left(cat, &g.pile);
+        arrange_safe(cat, &mut g.pile, left, rng, &mut p.arrange);
     }
 
     fn after_place(g: &mut Game, pi: u16) {
