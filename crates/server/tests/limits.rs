@@ -722,6 +722,17 @@ async fn play_until(c: &mut Client, welcome: &Value, until: u64) {
     }
 }
 
+/// A started game of a person (seat 0) against a greedy bot: its id and
+/// the person's token.
+async fn started_against_greedy(server: &TestServer, seed: u64) -> (String, String) {
+    let api = Api::new(&server.base);
+    let game = api.create(&config(2, seed), &["human", "greedy"]).await;
+    let id = game["id"].as_str().expect("an id").to_string();
+    let seat0 = token(&game, 0);
+    api.start(&id, &seat0).await;
+    (id, seat0)
+}
+
 async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
     let quick = || Settings {
         adjourn_after: Some(Duration::from_millis(300)),
@@ -729,11 +740,7 @@ async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
         ..Settings::unlimited()
     };
     let server = TestServer::start_with(db, quick()).await;
-    let api = Api::new(&server.base);
-    let game = api.create(&config(2, 3), &["human", "greedy"]).await;
-    let id = game["id"].as_str().expect("an id").to_string();
-    let seat0 = token(&game, 0);
-    api.start(&id, &seat0).await;
+    let (id, seat0) = started_against_greedy(&server, 3).await;
     let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
     play_until(&mut c, &welcome, 2).await;
     // Someone connected: nothing is adjourned however long it waits.
@@ -772,6 +779,83 @@ async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(deserted_games_adjourn_come_back_and_end);
+
+/// Appends the first legal action to a stored game's log until `seat` is
+/// no longer to move, as a driver elsewhere would have; returns the
+/// version reached.
+async fn play_in_store(db: &TestDb, id: &str, seat: usize) -> u64 {
+    let store = db.open().await;
+    let id = bastide_server::store::GameId::parse(id).expect("an id");
+    let stored = store
+        .load_game(&id)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    let config: GameConfig = serde_json::from_str(&stored.config).expect("a configuration");
+    let mut game = bastide_engine::Game::new(config).expect("a game");
+    let replay = |text: &str, game: &mut bastide_engine::Game| {
+        let a: bastide_engine::record::ActionJson = serde_json::from_str(text).expect("an action");
+        let action = a.to_action(game.catalog()).expect("it names real things");
+        game.try_apply(&action).expect("legal");
+    };
+    for a in &stored.actions {
+        replay(a, &mut game);
+    }
+    let mut index = stored.actions.len();
+    while game.current_player().index() == seat && !game.is_finished() {
+        let first = game.legal_actions_json().remove(0);
+        let text = serde_json::to_string(&first).expect("JSON");
+        replay(&text, &mut game);
+        store
+            .append_action(&id, index as u32, &text, 0)
+            .await
+            .expect("appended");
+        index += 1;
+    }
+    store.close().await;
+    index as u64
+}
+
+/// Whether take_up restarts a game's bots. No single instance reaches an
+/// adjourned game with a bot to move by itself: a game is adjourned only
+/// at a person's move, untimed (so it has no timer to restart either),
+/// and nothing moves it while it is out of memory; the person's own move
+/// then sets the bots going. But a game's log may have grown meanwhile
+/// (another driver, in shared mode): here the log is moved on to the bot's
+/// turn behind the server's back, and the person's hello must set the bot
+/// going, or nobody ever will.
+async fn taking_up_an_adjourned_game_restarts_its_bots(db: &TestDb) {
+    let quick = || Settings {
+        adjourn_after: Some(Duration::from_millis(300)),
+        end_adjourned_after: None,
+        ..Settings::unlimited()
+    };
+    let server = TestServer::start_with(db, quick()).await;
+    let (id, seat0) = started_against_greedy(&server, 5).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(server.running.hub.adjourn_pass().await, 1);
+    server.stop().await;
+
+    let at = play_in_store(db, &id, 0).await;
+    assert!(at > 0, "the person moved");
+    let server = TestServer::start_with(db, quick()).await;
+    let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
+    assert_eq!(common::version_of(&welcome), Some(at), "{welcome}");
+    assert!(common::legal_of(&welcome).is_none(), "the bot is to move");
+    let bot_moved = tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            let m = c.next().await;
+            if m["played"]["seat"] == 1 {
+                return m;
+            }
+        }
+    })
+    .await;
+    assert!(bot_moved.is_ok(), "the bot never moved after the take-up");
+    c.close().await;
+    server.stop().await;
+}
+both_stores!(taking_up_an_adjourned_game_restarts_its_bots);
 
 /// Expensive searches from one address queue for the worker pool, so a
 /// greedy bot in someone else's game still answers at once. The figure

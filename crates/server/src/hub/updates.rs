@@ -426,9 +426,21 @@ mod tests {
     #[test]
     fn an_expired_game_says_how_long_it_waited() {
         let said = |s| Gone::Expired.sentence(Some(Duration::from_secs(s)));
-        assert_eq!(said(3600), "This game expired: nobody joined within an hour");
-        assert_eq!(said(5400), "This game expired: nobody joined within 90 minutes");
-        assert_eq!(said(7200), "This game expired: nobody joined within 2 hours");
-        assert_eq!(said(45), "This game expired: nobody joined within 45 seconds");
+        assert_eq!(
+            said(3600),
+            "This game expired: nobody joined within an hour"
+        );
+        assert_eq!(
+            said(5400),
+            "This game expired: nobody joined within 90 minutes"
+        );
+        assert_eq!(
+            said(7200),
+            "This game expired: nobody joined within 2 hours"
+        );
+        assert_eq!(
+            said(45),
+            "This game expired: nobody joined within 45 seconds"
+        );
     }
 }
