@@ -66,6 +66,8 @@ export function connect(
       try {
         const m = parseServerMessage(e.data);
         if (m.type === 'error' && m.code === 'lagged') sock.close();
+        // The game is gone: the server closes the socket, and there is nothing to come back to.
+        if (m.type === 'gone') stopped = true;
         onMessage(m);
       } catch (err) {
         const text = err instanceof InvalidMessage ? err.message : String(err);

@@ -297,7 +297,9 @@ export type ServerMessage =
   | { type: 'rematch'; game: string; seat: number | null; token: string | null }
   | { type: 'error'; code: string; message: string }
   /** A line of table chat (src/chat.ts). */
-  | { type: 'chat'; line: ChatLine };
+  | { type: 'chat'; line: ChatLine }
+  /** The game is gone (an open game expired, or an operator removed it); the server closes the socket next. */
+  | { type: 'gone'; reason: string; message: string };
 
 function legal(v: unknown, p: string): Action[] | null {
   return opt(v, p, (x, q) => arr(x, q, parseAction));
@@ -352,6 +354,10 @@ export function parseServerMessage(text: string): ServerMessage {
     case 'rematch': {
       const r = obj(b, 'rematch');
       return { type, game: str(r.game, 'rematch.game'), seat: opt(r.seat, 'rematch.seat', int), token: opt(r.token, 'rematch.token', str) };
+    }
+    case 'gone': {
+      const g = obj(b, 'gone');
+      return { type, reason: str(g.reason, 'gone.reason'), message: str(g.message, 'gone.message') };
     }
     case 'error': {
       const e = obj(b, 'error');

@@ -81,8 +81,9 @@ export function reduce(state: GameState | null, msg: ServerMessage): GameState |
         seats: msg.seats ?? state.seats.map((s) => ({ ...s, joined: s.joined || msg.status === 'playing' })),
       };
     }
-    // A rematch changes nothing of this game (the table offers it).
-    case 'pong': case 'rematch': case 'chat': return state;
+    // A rematch changes nothing of this game (the table offers it); nor
+    // does `gone` (the waiting room says it, src/waiting.ts).
+    case 'pong': case 'rematch': case 'chat': case 'gone': return state;
     case 'error': return state === null ? state : { ...state, error: `${msg.code}: ${msg.message}` };
   }
 }

@@ -417,7 +417,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       panels.push(h('section', { class: 'panel', id: 'moves' }, h('h2', {}, `Moves (${moves.length})`), h('ol', { class: 'log moves', 'aria-label': 'Moves, newest first', reversed: true },
         ...moves.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, s.players, showFeature)))));
     }
-    if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy }));
+    if (s.status === 'open') panels.splice(1, 0, waitingRoom(s, { game, token, start, copied, copy, gone, toLobby: () => navigate('/') }));
     if (s.seat !== null && token && s.status === 'playing') panels.push(h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign'));
     if (!dragging) replaceKeeping(side, chat.element, panels);
   };
@@ -433,6 +433,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       if (state && state.status === 'open') { state = { ...state, error: `Could not start: ${errorText(e)}` }; draw(); }
     });
   };
+  // The server's sentence once the game is gone (an open game expired): the waiting room says it.
+  let gone: string | null = null;
   let copied: { seat: number; text: string } | null = null;
   const copy = (seat: number, link: string): void => {
     const done = (text: string): void => { copied = { seat, text }; draw(); };
@@ -485,6 +487,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     if (m.type === 'welcome') { chat.reset(m.chat); chat.spectating(m.seat === null); }
     if (m.type === 'chat') { chat.add(m.line); return; }
     if (m.type === 'error' && chat.claims(m.code)) { chat.error(m.message); return; }
+    if (m.type === 'gone') { gone = m.message; draw(); return; }
     const before = state;
     if (m.type === 'welcome') {
       welcomed = true;

@@ -24,9 +24,20 @@ export interface WaitingRoom {
   /** The seat whose link was copied last, and what became of it (shown beside its button). */
   copied: { seat: number; text: string } | null;
   copy: (seat: number, link: string) => void;
+  /** The server's sentence once the game is gone (`gone`: nobody joined in time), or null. */
+  gone: string | null;
+  /** Opens the lobby (without reloading the page). */
+  toLobby: () => void;
 }
 
 export function waitingRoom(s: GameState, room: WaitingRoom): HTMLElement {
+  // Gone: nothing to wait for any more; say so and lead back to the lobby.
+  if (room.gone !== null) {
+    return h('section', { class: 'panel', id: 'waiting', 'aria-label': 'Waiting room' },
+      h('h2', {}, 'Waiting room'),
+      h('p', { id: 'waiting-gone', role: 'status' }, room.gone.endsWith('.') ? room.gone : `${room.gone}.`),
+      h('p', {}, h('a', { href: '/', id: 'gone-to-lobby', onclick: (e: Event) => { e.preventDefault(); room.toLobby(); } }, 'Back to the lobby')));
+  }
   const people = s.seats.filter((x) => x.kind === 'human');
   const here = people.filter((x) => x.joined).length;
   // The other seats' tokens this browser keeps (it created the game); never this seat's own.

@@ -33,4 +33,11 @@ describe('the waiting room', () => {
     const started = full && reduce(full, parseServerMessage(status([true, true, true], 'playing')));
     expect(started && shouldStart(started)).toBe(false);
   });
+  it('an expired game\'s `gone` message is read, and leaves the state as it was', () => {
+    const m = parseServerMessage(JSON.stringify({ gone: { reason: 'expired', message: 'This game expired: nobody joined within an hour' } }));
+    expect(m).toEqual({ type: 'gone', reason: 'expired', message: 'This game expired: nobody joined within an hour' });
+    const s = at(0, [true, false, true]);
+    expect(reduce(s, m)).toBe(s);
+    expect(() => parseServerMessage(JSON.stringify({ gone: { reason: 'expired' } }))).toThrow();
+  });
 });

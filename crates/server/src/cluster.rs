@@ -103,6 +103,12 @@ pub enum Notice {
         /// The rematch's id.
         game: String,
     },
+    /// The open game was removed from the store (it expired, or an
+    /// operator removed it): its connections are told and closed.
+    Gone {
+        /// Why.
+        reason: crate::hub::Gone,
+    },
     /// A line of table chat said on that instance (chat lives in the
     /// instances' memory only: a line lost on NATS is lost).
     Chat {

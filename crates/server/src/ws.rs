@@ -291,6 +291,10 @@ pub async fn run(
                             return;
                         }
                     }
+                    // The game is gone: the message said why.
+                    if let Some(reason) = u.closes() {
+                        return close(&mut sink, crate::hub::GONE_CLOSE_CODE, reason).await;
+                    }
                 }
                 Err(RecvError::Lagged(_)) => {
                     let e = ProtocolError::new(

@@ -172,6 +172,76 @@ async fn one_address_holds_a_bounded_share(db: &TestDb) {
 }
 both_stores!(one_address_holds_a_bounded_share);
 
+async fn caps_hold_across_a_restart_and_spare_the_operator(db: &TestDb) {
+    use reqwest::Method;
+    let caps = Caps {
+        open_games: 1,
+        bot_seats: 1,
+        ..Caps::unlimited()
+    };
+    let quick = || Settings {
+        admin_token: Some(bastide_server::token::hash_token(OPERATOR)),
+        ..settings(Limits::unlimited(), caps)
+    };
+    let server = TestServer::start_with(db, quick()).await;
+    let create = format!("{}/api/games", server.base);
+    // The operator's games are charged to nobody: past the caps, and the
+    // address they came from still has its whole share.
+    for seed in 1..=2 {
+        let body = create_body(seed, &["human", "greedy"]);
+        let (status, text) =
+            as_operator(Method::POST, create.clone(), Some(OPERATOR), Some(body)).await;
+        assert_eq!(status, 201, "{text}");
+    }
+    let mine = Api::new(&server.base)
+        .create(&config(2, 3), &["human", "greedy"])
+        .await;
+    let mine_id = mine["id"].as_str().expect("an id").to_string();
+    let (status, _, body) = post_from(
+        &server.base,
+        "/api/games",
+        &create_body(4, &["human", "greedy"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    server.stop().await;
+
+    // After a restart the address's game is charged to it again, and the
+    // operator's still to nobody.
+    let server = TestServer::start_with(db, quick()).await;
+    assert_eq!(
+        server.running.hub.live_games(),
+        3,
+        "every open game resumed"
+    );
+    let (status, _, body) = post_from(
+        &server.base,
+        "/api/games",
+        &create_body(5, &["human", "greedy"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "the caps hold across a restart: {body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("open games"), "{message}");
+    // Its game removed, the address has its share back: the operator's
+    // two open games with a bot each count against nobody.
+    let (status, text) = as_operator(
+        Method::DELETE,
+        format!("{}/api/admin/games/{mine_id}", server.base),
+        Some(OPERATOR),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    Api::new(&server.base)
+        .create(&config(2, 6), &["human", "greedy"])
+        .await;
+    server.stop().await;
+}
+both_stores!(caps_hold_across_a_restart_and_spare_the_operator);
+
 /// Whether the server closes `tcp` within `within` (reads until EOF,
 /// ignoring what it is sent).
 async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
@@ -293,6 +363,76 @@ async fn open_games_expire_and_are_not_resumed(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(open_games_expire_and_are_not_resumed);
+
+/// The next `gone` message (skipping the waiting room's updates).
+async fn next_gone(c: &mut Client) -> Value {
+    loop {
+        let m = c.next().await;
+        if let Some(g) = m.get("gone") {
+            return g.clone();
+        }
+        assert!(m.get("error").is_none(), "{m}");
+    }
+}
+
+async fn the_waiting_room_is_told_its_game_expired(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        Settings {
+            open_game_ttl: Some(Duration::from_millis(300)),
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let open = api.create(&config(2, 1), &["human", "human"]).await;
+    let id = open["id"].as_str().expect("an id").to_string();
+    let (mut seat, _) = Client::hello(&server.ws_base, &id, Some(&token(&open, 0)), None).await;
+    let (mut spectator, _) = Client::hello(&server.ws_base, &id, None, None).await;
+    // A game started meanwhile is not expired, and its people are told
+    // nothing.
+    let started = api.create(&config(2, 2), &["human", "greedy"]).await;
+    let started_id = started["id"].as_str().expect("an id").to_string();
+    api.start(&started_id, &token(&started, 0)).await;
+    let (mut player, _) = Client::hello(
+        &server.ws_base,
+        &started_id,
+        Some(&token(&started, 0)),
+        None,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    // The pass the server runs every minute, run now.
+    assert_eq!(server.running.hub.expire_pass().await, 1);
+    for c in [&mut seat, &mut spectator] {
+        let gone = next_gone(c).await;
+        assert_eq!(gone["reason"], "expired", "{gone}");
+        let message = gone["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("This game expired: nobody joined within"),
+            "{message}"
+        );
+        assert_eq!(
+            c.close_code().await,
+            Some(bastide_server::hub::GONE_CLOSE_CODE),
+            "closed normally after the message"
+        );
+    }
+    // A newcomer finds no game; the started game's player is still served.
+    let (status, body) = api.get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, 404, "{body}");
+    player.send(&json!({"ping": {}})).await;
+    loop {
+        let m = player.next().await;
+        assert!(m.get("gone").is_none(), "{m}");
+        if m.get("pong").is_some() {
+            break;
+        }
+    }
+    assert_eq!(api.summary(&started_id).await["status"], "playing");
+    server.stop().await;
+}
+both_stores!(the_waiting_room_is_told_its_game_expired);
 
 async fn every_refusal_is_json(db: &TestDb) {
     let server = TestServer::start(db).await;
@@ -582,6 +722,17 @@ async fn play_until(c: &mut Client, welcome: &Value, until: u64) {
     }
 }
 
+/// A started game of a person (seat 0) against a greedy bot: its id and
+/// the person's token.
+async fn started_against_greedy(server: &TestServer, seed: u64) -> (String, String) {
+    let api = Api::new(&server.base);
+    let game = api.create(&config(2, seed), &["human", "greedy"]).await;
+    let id = game["id"].as_str().expect("an id").to_string();
+    let seat0 = token(&game, 0);
+    api.start(&id, &seat0).await;
+    (id, seat0)
+}
+
 async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
     let quick = || Settings {
         adjourn_after: Some(Duration::from_millis(300)),
@@ -589,11 +740,7 @@ async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
         ..Settings::unlimited()
     };
     let server = TestServer::start_with(db, quick()).await;
-    let api = Api::new(&server.base);
-    let game = api.create(&config(2, 3), &["human", "greedy"]).await;
-    let id = game["id"].as_str().expect("an id").to_string();
-    let seat0 = token(&game, 0);
-    api.start(&id, &seat0).await;
+    let (id, seat0) = started_against_greedy(&server, 3).await;
     let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
     play_until(&mut c, &welcome, 2).await;
     // Someone connected: nothing is adjourned however long it waits.
@@ -632,6 +779,83 @@ async fn deserted_games_adjourn_come_back_and_end(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(deserted_games_adjourn_come_back_and_end);
+
+/// Appends the first legal action to a stored game's log until `seat` is
+/// no longer to move, as a driver elsewhere would have; returns the
+/// version reached.
+async fn play_in_store(db: &TestDb, id: &str, seat: usize) -> u64 {
+    let store = db.open().await;
+    let id = bastide_server::store::GameId::parse(id).expect("an id");
+    let stored = store
+        .load_game(&id)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    let config: GameConfig = serde_json::from_str(&stored.config).expect("a configuration");
+    let mut game = bastide_engine::Game::new(config).expect("a game");
+    let replay = |text: &str, game: &mut bastide_engine::Game| {
+        let a: bastide_engine::record::ActionJson = serde_json::from_str(text).expect("an action");
+        let action = a.to_action(game.catalog()).expect("it names real things");
+        game.try_apply(&action).expect("legal");
+    };
+    for a in &stored.actions {
+        replay(a, &mut game);
+    }
+    let mut index = stored.actions.len();
+    while game.current_player().index() == seat && !game.is_finished() {
+        let first = game.legal_actions_json().remove(0);
+        let text = serde_json::to_string(&first).expect("JSON");
+        replay(&text, &mut game);
+        store
+            .append_action(&id, index as u32, &text, 0)
+            .await
+            .expect("appended");
+        index += 1;
+    }
+    store.close().await;
+    index as u64
+}
+
+/// Whether take_up restarts a game's bots. No single instance reaches an
+/// adjourned game with a bot to move by itself: a game is adjourned only
+/// at a person's move, untimed (so it has no timer to restart either),
+/// and nothing moves it while it is out of memory; the person's own move
+/// then sets the bots going. But a game's log may have grown meanwhile
+/// (another driver, in shared mode): here the log is moved on to the bot's
+/// turn behind the server's back, and the person's hello must set the bot
+/// going, or nobody ever will.
+async fn taking_up_an_adjourned_game_restarts_its_bots(db: &TestDb) {
+    let quick = || Settings {
+        adjourn_after: Some(Duration::from_millis(300)),
+        end_adjourned_after: None,
+        ..Settings::unlimited()
+    };
+    let server = TestServer::start_with(db, quick()).await;
+    let (id, seat0) = started_against_greedy(&server, 5).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(server.running.hub.adjourn_pass().await, 1);
+    server.stop().await;
+
+    let at = play_in_store(db, &id, 0).await;
+    assert!(at > 0, "the person moved");
+    let server = TestServer::start_with(db, quick()).await;
+    let (mut c, welcome) = Client::hello(&server.ws_base, &id, Some(&seat0), None).await;
+    assert_eq!(common::version_of(&welcome), Some(at), "{welcome}");
+    assert!(common::legal_of(&welcome).is_none(), "the bot is to move");
+    let bot_moved = tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            let m = c.next().await;
+            if m["played"]["seat"] == 1 {
+                return m;
+            }
+        }
+    })
+    .await;
+    assert!(bot_moved.is_ok(), "the bot never moved after the take-up");
+    c.close().await;
+    server.stop().await;
+}
+both_stores!(taking_up_an_adjourned_game_restarts_its_bots);
 
 /// Expensive searches from one address queue for the worker pool, so a
 /// greedy bot in someone else's game still answers at once. The figure

@@ -143,6 +143,15 @@ impl Hub {
 
     /// A person said hello to a game loaded from the store on demand: if
     /// it was adjourned, it runs again (its bots and its timer).
+    ///
+    /// Alone on its store, this instance adjourned the game at a person's
+    /// move and nothing moved it since, so the bots have nothing to do
+    /// until that person moves (and `submit` sets them going then); but
+    /// the log may have moved on meanwhile (another driver's moves, in
+    /// shared mode), and then the bot to move waits for this call
+    /// (`tests/limits.rs`, `taking_up_an_adjourned_game_restarts_its_bots`).
+    /// The timer is armed for the same reason, though no adjourned game
+    /// has one: timed games are never adjourned (their clocks end them).
     async fn take_up(self: &Arc<Hub>, handle: &Arc<GameHandle>) {
         if !handle.loaded_on_demand.swap(false, Ordering::Relaxed) {
             return;

@@ -5,17 +5,18 @@
 //! or its cores with bots. Bot searches themselves queue for a bounded
 //! pool of workers (`driver.rs`).
 //!
-//! The charges live in this instance's memory: after a restart the games
-//! resumed are charged to nobody (the rate limits and the worker pool
-//! still bound what they cost).
+//! The charges live in this instance's memory, and the creator's address
+//! is stored with the game (as a [`CreatorKey`]): a game read back from
+//! the store (resumed at start, taken up after an adjournment) is charged
+//! to its creator again, so a restart does not reset the caps. The
+//! operator's games are charged to nobody, before and after.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::guard::ClientKey;
 use crate::protocol::{ErrorCode, ProtocolError};
-use crate::store::GameId;
+use crate::store::{CreatorKey, GameId};
 
 /// Caps per client address.
 #[derive(Clone, Copy, Debug)]
@@ -66,10 +67,33 @@ impl Caps {
 /// What a game costs its creator.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Charge {
-    pub(super) client: ClientKey,
+    pub(super) client: CreatorKey,
     pub(super) open: bool,
     pub(super) bot_seats: usize,
     pub(super) bots_only: bool,
+}
+
+impl Charge {
+    /// What a game costs `client`: whether it is open, and its seats
+    /// (`true` for a bot's). A game without a person's seat is of bots
+    /// only.
+    pub(super) fn new(
+        client: CreatorKey,
+        open: bool,
+        bots: impl IntoIterator<Item = bool>,
+    ) -> Charge {
+        let (mut seats, mut bot_seats) = (0, 0);
+        for bot in bots {
+            seats += 1;
+            bot_seats += usize::from(bot);
+        }
+        Charge {
+            client,
+            open,
+            bot_seats,
+            bots_only: bot_seats == seats,
+        }
+    }
 }
 
 /// The charges of the games in memory, by game.
@@ -116,6 +140,16 @@ impl Budget {
         Ok(())
     }
 
+    /// Charges a game read back from the store to its creator, past the
+    /// caps if need be: it was accepted when created, and refusing it now
+    /// would lose a game, not spare a cost.
+    pub(super) fn restore(&self, game: &GameId, charge: Charge) {
+        self.charges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(game.clone(), charge);
+    }
+
     /// The game started: it no longer counts as open.
     pub(super) fn started(&self, game: &GameId) {
         let mut charges = self.charges.lock().unwrap_or_else(|e| e.into_inner());
@@ -137,8 +171,8 @@ impl Budget {
 mod tests {
     use super::*;
 
-    fn key(s: &str) -> ClientKey {
-        ClientKey::of(s.parse().unwrap())
+    fn key(s: &str) -> CreatorKey {
+        CreatorKey::of(crate::guard::ClientKey::of(s.parse().unwrap()))
     }
 
     #[test]

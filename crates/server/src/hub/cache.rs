@@ -7,7 +7,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::live::{GameHandle, LiveGame};
-use super::{now_ms, unavailable, Hub};
+use super::{now_ms, unavailable, Gone, Hub, Update};
+use crate::cluster::Notice;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::GameId;
 
@@ -93,12 +94,48 @@ impl Hub {
                 .await
                 .map_err(unavailable)?;
         }
+        // Charged to its creator again, as when it was created (alone on
+        // the store: in shared mode each instance charges what it creates).
+        if let Some(client) = stored.creator.filter(|_| self.cluster.is_none()) {
+            if !live.status.is_over() {
+                self.budget.restore(id, live.charge(client));
+            }
+        }
         let handle = GameHandle::new(id.clone(), live);
         handle
             .loaded_on_demand
             .store(true, std::sync::atomic::Ordering::Relaxed);
         self.cache(handle.clone());
         Ok(handle)
+    }
+}
+
+impl Hub {
+    /// Drops a game removed from the store (`gone` says why) from memory
+    /// and from its creator's charges; its connections, here and on the
+    /// other instances, are sent a `gone` message and closed.
+    pub(super) async fn let_go(&self, id: &GameId, gone: Gone) {
+        self.forget_gone(id, gone).await;
+        self.notify(id, Notice::Gone { reason: gone }).await;
+    }
+
+    /// [`Hub::let_go`] on this instance only (another instance's notice).
+    pub(super) async fn forget_gone(&self, id: &GameId, gone: Gone) {
+        let handle = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+        self.budget.release(id);
+        let Some(handle) = handle else {
+            return;
+        };
+        // Under the game's lock: a connection attaching meanwhile either
+        // is subscribed already and gets the message, or sees the mark.
+        let live = handle.live.lock().await;
+        handle.gone.store(true, Ordering::Relaxed);
+        let sentence = gone.sentence(self.settings.open_game_ttl);
+        handle.publish(|| Update::gone(live.version(), live.seats.len(), gone, &sentence));
     }
 }
 
@@ -124,12 +161,9 @@ impl Hub {
                     return total;
                 }
             };
-            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             for id in &removed {
-                games.remove(id);
-                self.budget.release(id);
+                self.let_go(id, Gone::Expired).await;
             }
-            drop(games);
             total += removed.len();
             if removed.len() < EXPIRE_BATCH as usize {
                 if total > 0 {

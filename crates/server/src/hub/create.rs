@@ -19,7 +19,7 @@ use crate::cluster::Notice;
 use crate::guard::ClientKey;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::players::Account;
-use crate::store::{GameId, NewGame, SeatRow, Status};
+use crate::store::{CreatorKey, GameId, NewGame, SeatRow, Status};
 use crate::token;
 
 /// A request to create a game.
@@ -263,17 +263,14 @@ impl Hub {
                 })
                 .collect(),
             rated,
+            creator: client.map(CreatorKey::of),
         };
-        if let Some(client) = client {
-            let charge = Charge {
+        if let Some(client) = new.creator {
+            let charge = Charge::new(
                 client,
-                open: status == Status::Open,
-                bot_seats: seats
-                    .iter()
-                    .filter(|(o, _)| matches!(o, Occupant::Bot(_)))
-                    .count(),
-                bots_only: status == Status::Playing,
-            };
+                status == Status::Open,
+                seats.iter().map(|(o, _)| matches!(o, Occupant::Bot(_))),
+            );
             self.budget.charge(&self.settings.caps, &id, charge)?;
         }
         if let Err(e) = self.store.create_game(&new).await {

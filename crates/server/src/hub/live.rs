@@ -176,6 +176,16 @@ impl LiveGame {
         })
     }
 
+    /// What the game costs `client`, its creator, as it stands: open
+    /// until started, its bots until it ends.
+    pub(super) fn charge(&self, client: crate::store::CreatorKey) -> super::budget::Charge {
+        super::budget::Charge::new(
+            client,
+            self.status == Status::Open,
+            self.seats.iter().map(|s| matches!(s, Occupant::Bot(_))),
+        )
+    }
+
     pub(super) fn version(&self) -> u32 {
         // The engine bounds a log far below u32::MAX actions.
         u32::try_from(self.actions.len()).unwrap_or(u32::MAX)
@@ -454,6 +464,9 @@ pub struct GameHandle {
     /// This copy was read from the store when first asked for (not
     /// resumed at start, not created here): it may be adjourned.
     pub(super) loaded_on_demand: std::sync::atomic::AtomicBool,
+    /// The game is gone from the store (expired or removed) and its
+    /// connections were told: a hello on this copy finds no game.
+    pub(super) gone: std::sync::atomic::AtomicBool,
     /// The table chat's newest lines, for the welcome (in memory only:
     /// they go with this copy).
     pub(super) chat: StdMutex<crate::chat::History>,
@@ -475,6 +488,7 @@ impl GameHandle {
             seen_ms: std::sync::atomic::AtomicI64::new(super::now_ms()),
             adjourned: std::sync::atomic::AtomicBool::new(false),
             loaded_on_demand: std::sync::atomic::AtomicBool::new(false),
+            gone: std::sync::atomic::AtomicBool::new(false),
             chat: StdMutex::new(crate::chat::History::default()),
         })
     }

@@ -59,7 +59,7 @@ mod updates;
 pub use budget::Caps;
 pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
-pub use updates::{public_view, Attached, Audience, Update, Watch};
+pub use updates::{public_view, Attached, Audience, Gone, Update, Watch, GONE_CLOSE_CODE};
 
 /// How the server runs games.
 #[derive(Clone, Debug)]

@@ -38,11 +38,7 @@ impl Hub {
                 "only an open game can be removed (a started game's log is kept): stop it instead",
             ));
         }
-        self.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(id);
-        self.budget.release(id);
+        self.let_go(id, super::Gone::Removed).await;
         tracing::info!("game {id}: removed by the operator");
         Ok(())
     }

@@ -184,6 +184,9 @@ impl Hub {
             // Talk changes nothing in the game.
             return self.on_chat_notice(&handle, line).await;
         }
+        if let Notice::Gone { reason } = notice {
+            return self.forget_gone(id, reason).await;
+        }
         {
             let mut live = handle.live.lock().await;
             match notice {
@@ -226,7 +229,7 @@ impl Hub {
                     let version = live.version();
                     handle.publish(|| rematch_update(version, n, &game, &tokens, &handle));
                 }
-                Notice::Chat { .. } => {}
+                Notice::Chat { .. } | Notice::Gone { .. } => {}
             }
             self.arm_timer(&handle, &mut live);
         }

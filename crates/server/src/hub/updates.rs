@@ -34,6 +34,62 @@ pub struct Update {
     /// By audience index; `None` where nobody of that audience was
     /// connected when the update was made.
     texts: [Option<String>; AUDIENCES],
+    /// The connections are closed after this update, with this reason
+    /// (the game is gone: nothing more will come).
+    closes: Option<&'static str>,
+}
+
+/// Why the server let an open game go while people may be connected to
+/// it: each of its connections is sent a `gone` message, then closed
+/// with [`GONE_CLOSE_CODE`] (docs/server.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gone {
+    /// Nobody started it within `Settings::open_game_ttl`.
+    Expired,
+    /// An operator removed it.
+    Removed,
+}
+
+/// The close code after a `gone` message: 1000, a normal closure (the
+/// connection's purpose is over; the message says why, and a client must
+/// not reconnect).
+pub const GONE_CLOSE_CODE: u16 = 1000;
+
+impl Gone {
+    /// The name in the `gone` message's `reason` and the close frame.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gone::Expired => "expired",
+            Gone::Removed => "removed",
+        }
+    }
+
+    /// The sentence a waiting room shows; `ttl` is how long an open game
+    /// waits (`Settings::open_game_ttl`).
+    pub fn sentence(self, ttl: Option<std::time::Duration>) -> String {
+        match self {
+            Gone::Expired => format!(
+                "This game expired: nobody joined within {}",
+                ttl.map_or_else(|| "its time".to_string(), wait_in_words)
+            ),
+            Gone::Removed => "This game was removed by the server's operator".to_string(),
+        }
+    }
+}
+
+/// A wait as a waiting room says it: "an hour", "90 minutes", "30 seconds".
+fn wait_in_words(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        3600 => "an hour".into(),
+        60 => "a minute".into(),
+        _ if s >= 7200 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
+        _ if s >= 120 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
+        1 => "a second".into(),
+        _ if s >= 1 => format!("{s} seconds"),
+        _ => format!("{} ms", d.as_millis()),
+    }
 }
 
 /// Six seats and the spectators.
@@ -65,7 +121,27 @@ impl Update {
                 texts[a.index()] = Some(text(a));
             }
         }
-        Update { version, texts }
+        Update {
+            version,
+            texts,
+            closes: None,
+        }
+    }
+
+    /// The `gone` message for every audience, after which each
+    /// connection is closed.
+    pub(super) fn gone(version: u32, seats: usize, gone: Gone, sentence: &str) -> Update {
+        let text = json!({"gone": {"reason": gone.as_str(), "message": sentence}}).to_string();
+        Update {
+            closes: Some(gone.as_str()),
+            ..Update::build(version, seats, |_| true, |_| text.clone())
+        }
+    }
+
+    /// Whether the connections close after this update, and the close
+    /// frame's reason.
+    pub fn closes(&self) -> Option<&'static str> {
+        self.closes
     }
 
     /// The message for one audience (`None`: nobody of it was connected
@@ -197,6 +273,12 @@ impl Hub {
         since: Option<u32>,
     ) -> Result<Attached, ProtocolError> {
         let mut live = handle.live.lock().await;
+        if handle.gone.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(ProtocolError::new(
+                ErrorCode::NotFound,
+                format!("no game {}", handle.id),
+            ));
+        }
         if handle.is_adjourned() {
             return Err(ProtocolError::new(
                 ErrorCode::Unavailable,
@@ -334,4 +416,31 @@ fn catch_up(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Gone;
+    use std::time::Duration;
+
+    #[test]
+    fn an_expired_game_says_how_long_it_waited() {
+        let said = |s| Gone::Expired.sentence(Some(Duration::from_secs(s)));
+        assert_eq!(
+            said(3600),
+            "This game expired: nobody joined within an hour"
+        );
+        assert_eq!(
+            said(5400),
+            "This game expired: nobody joined within 90 minutes"
+        );
+        assert_eq!(
+            said(7200),
+            "This game expired: nobody joined within 2 hours"
+        );
+        assert_eq!(
+            said(45),
+            "This game expired: nobody joined within 45 seconds"
+        );
+    }
 }

@@ -43,6 +43,51 @@ impl std::fmt::Display for GameId {
     }
 }
 
+/// The address a game is charged to (`hub/budget.rs`), as stored with
+/// the game so that a restart charges it again: the first 16 bytes of the
+/// SHA-256 of the client's address class (an IPv4 address or an IPv6 /64,
+/// `guard::ClientKey`), so the rows do not show the address. It is a
+/// pseudonym, not a secret: whoever reads the database can recover an IPv4
+/// address by trying them all (docs/deploy.md, "Backups").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CreatorKey([u8; 16]);
+
+impl CreatorKey {
+    /// The key of a client address.
+    pub fn of(client: crate::guard::ClientKey) -> CreatorKey {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::new()
+            .chain_update(b"bastide creator\0")
+            .chain_update(client.to_string().as_bytes())
+            .finalize();
+        let mut key = [0u8; 16];
+        key.copy_from_slice(&digest[..16]);
+        CreatorKey(key)
+    }
+
+    /// The stored bytes.
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+
+    /// Reads stored bytes; a length other than 16 is a corrupt row.
+    pub(crate) fn from_stored(
+        game: &str,
+        bytes: Option<Vec<u8>>,
+    ) -> Result<Option<CreatorKey>, StoreError> {
+        bytes
+            .map(|b| {
+                <[u8; 16]>::try_from(b.as_slice())
+                    .map(CreatorKey)
+                    .map_err(|_| StoreError::Corrupt {
+                        game: game.to_string(),
+                        message: format!("the creator's key has {} bytes, not 16", b.len()),
+                    })
+            })
+            .transpose()
+    }
+}
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -117,6 +162,9 @@ pub struct NewGame {
     pub clock: Option<String>,
     /// Whether the game is rated (docs/server.md, "Players").
     pub rated: bool,
+    /// The address the game is charged to (none: the operator's game,
+    /// or the server's own).
+    pub creator: Option<CreatorKey>,
 }
 
 /// A game as read back: its rows and its whole action log.
@@ -147,6 +195,9 @@ pub struct StoredGame {
     pub action_times: Vec<i64>,
     /// Whether the game is rated.
     pub rated: bool,
+    /// The address the game is charged to (none: the operator's game, or
+    /// a game written before addresses were kept).
+    pub creator: Option<CreatorKey>,
 }
 
 /// Why the store failed.

@@ -63,7 +63,7 @@ impl Store for PgStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -72,6 +72,7 @@ impl Store for PgStore {
             // A game of bots only starts as it is created.
             .bind((game.status == Status::Playing).then_some(game.created_ms))
             .bind(game.rated)
+            .bind(game.creator.map(|c| c.as_bytes().to_vec()))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -99,7 +100,7 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated FROM games WHERE id = $1",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -160,6 +161,7 @@ impl Store for PgStore {
             started_ms: row.try_get("started")?,
             action_times,
             rated: row.try_get("rated")?,
+            creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
         }))
     }
 

@@ -60,7 +60,7 @@ impl Store for SqliteStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -69,6 +69,7 @@ impl Store for SqliteStore {
             // A game of bots only starts as it is created.
             .bind((game.status == Status::Playing).then_some(game.created_ms))
             .bind(game.rated)
+            .bind(game.creator.map(|c| c.as_bytes().to_vec()))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -93,7 +94,7 @@ impl Store for SqliteStore {
         // One read transaction, so the rows agree with each other.
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated FROM games WHERE id = ?",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -152,6 +153,7 @@ impl Store for SqliteStore {
             started_ms: row.try_get("started")?,
             action_times,
             rated: row.try_get("rated")?,
+            creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
         }))
     }
 
