@@ -103,8 +103,10 @@ test('each player\'s last tile is outlined in their colour, and the move history
   await shot(page, 'last-tiles');
   const before = await page.locator('#moves li').count();
   assert.ok(before >= 3, `the moves are listed (${before})`);
-  // A reload: the history comes back from the server's log, and so do the outlines.
+  // A reload: the history comes back from the server's log (GET …/log), and so do the outlines.
+  const logAsked = page.waitForResponse((r) => r.url().includes(`/api/games/${id}/log?since=0`));
   await page.reload();
+  assert.equal((await logAsked).status(), 200, 'the history is read from the move log');
   await page.locator('#moves li').first().waitFor();
   const s = await status(page);
   await page.waitForFunction((n) => document.querySelectorAll('#moves li').length >= n, Math.min(s.version, 80));

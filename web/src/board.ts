@@ -28,6 +28,17 @@ export const TILE_DRAG = 'application/x-bastide-tile';
 /** Tile requests in flight at once for one board, and the fewest tiles worth a request of their own. */
 const PARALLEL = 3;
 const MIN_BATCH = 12;
+/** How long a "+N" and its lit tiles stay (ms): the length of their CSS animations (style.css). */
+export const FLASH_MS = 2600;
+
+/** A flash's attributes: its animation stretched to `ms` when that is not the usual length, and the final scoring's step it shows. */
+function stepAttrs(ms: number, step: number | null): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  if (ms !== FLASH_MS) out.style = `animation-duration: ${ms}ms`;
+  if (step !== null) out['data-final-step'] = step;
+  return out;
+}
+
 /** How long a render waits for missing tile art before it draws placeholders (ms). */
 const PLACEHOLDER_MS = 150;
 
@@ -884,32 +895,33 @@ export class Board {
    * effects layer no drawing clears); a gain without a cell is shown at
    * the seat panel only (src/table.ts).
    */
-  flash(items: { x: number; y: number; text: string; colour: string; seat: number }[]): void {
+  flash(items: { x: number; y: number; text: string; colour: string; seat: number }[], ms = FLASH_MS, step: number | null = null): void {
     if (items.length === 0) return;
     let g = this.svg.querySelector('g.layer-effects');
     if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
-    // Several gains on one cell stack upwards.
+    // Several gains on one cell stack upwards, above those still shown there (the final scoring's steps stay).
     const stack = new Map<string, number>();
     for (const it of items) {
       const k = `${it.x},${it.y}`;
-      const n = stack.get(k) ?? 0;
+      const n = stack.get(k) ?? g.querySelectorAll(`text.gain[data-cell="${k}"]`).length;
       stack.set(k, n + 1);
-      const t = el('text', { x: it.x * CELL + CELL / 2, y: it.y * CELL + CELL / 2 + 10 - n * 30, 'text-anchor': 'middle', class: 'gain', fill: it.colour, 'data-seat': it.seat, 'data-cell': k }, g);
+      const t = el('text', { x: it.x * CELL + CELL / 2, y: it.y * CELL + CELL / 2 + 10 - n * 30, 'text-anchor': 'middle', class: 'gain', fill: it.colour, 'data-seat': it.seat, 'data-cell': k, ...stepAttrs(ms, step) }, g);
       t.textContent = it.text;
-      window.setTimeout(() => t.remove(), 2600);
+      window.setTimeout(() => t.remove(), ms);
     }
   }
 
-  /** The tiles of a feature that just scored, lit for a moment under its "+N" (the effects layer). */
-  flashCells(cells: Pt[], colour: string): void {
+  /** The tiles of a feature that just scored, lit for `ms` under its "+N" (the effects layer); `step` names a step of the final scoring. */
+  flashCells(cells: Pt[], colour: string, ms = FLASH_MS, step: number | null = null): void {
     if (cells.length === 0) return;
     let g = this.svg.querySelector('g.layer-effects');
     if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
-    const lit = el('g', { class: 'gain-cells' }, g);
-    for (const c of cells) el('rect', { x: c.x * CELL + 2, y: c.y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4, stroke: colour, class: 'gain-cell', 'data-cell': `${c.x},${c.y}` }, lit);
+    const { style, ...tag } = stepAttrs(ms, step);
+    const lit = el('g', { class: 'gain-cells', ...tag }, g);
+    for (const c of cells) el('rect', { x: c.x * CELL + 2, y: c.y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4, stroke: colour, class: 'gain-cell', 'data-cell': `${c.x},${c.y}`, ...(style === undefined ? {} : { style }) }, lit);
     // Under the numbers.
     g.insertBefore(lit, g.firstChild);
-    window.setTimeout(() => lit.remove(), 2600);
+    window.setTimeout(() => lit.remove(), ms);
   }
 
   private drawTokens(extras: View['extras'], fresh: (key: string) => string = () => ''): void {

@@ -1,11 +1,13 @@
 // Moves a player can follow: each seat's last tile, the points an action
 // scored and where, and the game's move history rebuilt from the server's
-// own log (a spectator's catch-up from version 0), so that a reload does
-// not empty it. Pure functions, tested in test/follow.test.ts, and the
-// one fetch of the history.
+// own log (`GET /api/games/ID/log`), so that a reload does not empty it.
+// Pure functions, tested in test/follow.test.ts, and the one fetch of the
+// history.
 
-import type { Corner } from './protocol';
-import { parseServerMessage } from './protocol';
+import { call } from './api';
+import { arr, int, obj } from './json';
+import type { Corner, ScoreEvent } from './protocol';
+import { parseAction, parseEvent } from './protocol';
 import type { LogEntry } from './state';
 
 /** The last tile a seat placed: its cell (and half). */
@@ -39,6 +41,34 @@ export function gains(entry: LogEntry, fallback: { x: number; y: number } | null
   return out;
 }
 
+/** One feature of the final scoring, shown in its turn: its event, the "+N" it gives, and when it starts (ms after the last move came). */
+export interface FinalStep { index: number; event: ScoreEvent; gains: Gain[]; at: number }
+
+/** The final scoring as shown: its steps, how long each stays lit, and when the result (the end panel) comes. */
+export interface Finale { steps: FinalStep[]; stepMs: number; resultAt: number }
+
+/** Whether a move ended the game by the rules: its events hold the final scoring. */
+export function isFinalMove(entry: LogEntry): boolean {
+  return entry.events.some((e) => e.reason === 'game end');
+}
+
+/**
+ * The events of the game's last move that scored, one step each: first
+ * what the move itself completed and the roads, cities and monasteries
+ * left open (the engine's order), the farms last, as at a table where
+ * they are counted after everything else. A step lasts `stepMs`, shorter
+ * when there are many so that the whole stays within `maxMs`; then the
+ * result. With `reduced` motion (prefers-reduced-motion) every step is at
+ * once and the result with them.
+ */
+export function finalScoring(entry: LogEntry, reduced: boolean, stepMs = 1200, maxMs = 9000): Finale {
+  const scored = entry.events.filter((e) => e.points.some((p) => p > 0));
+  const ordered = [...scored.filter((e) => e.feature !== 'field'), ...scored.filter((e) => e.feature === 'field')];
+  const step = reduced ? 0 : Math.min(stepMs, Math.floor(maxMs / Math.max(1, ordered.length)));
+  const steps = ordered.map((event, index) => ({ index, event, gains: gains({ ...entry, events: [event] }), at: index * step }));
+  return { steps, stepMs: step, resultAt: steps.length * step };
+}
+
 /** Points per seat in a list of gains (the seat panels' "+N"). */
 export function gainsBySeat(gs: Gain[]): Map<number, number> {
   const out = new Map<number, number>();
@@ -57,33 +87,46 @@ export function mergeLog(history: LogEntry[], live: LogEntry[]): LogEntry[] {
   return [...by.values()].sort((a, b) => a.version - b.version);
 }
 
+/** One page of the server's move log (`GET /api/games/ID/log`, docs/server.md, "The move log"). */
+export interface LogPage { version: number; since: number; moves: LogEntry[]; next: number | null }
+
+/** Validates a page of the move log; throws `InvalidMessage` on anything else. */
+export function parseLogPage(v: unknown): LogPage {
+  const o = obj(v, 'log');
+  return {
+    version: int(o.version, 'log.version'), since: int(o.since, 'log.since'),
+    moves: arr(o.moves, 'log.moves', (m, p) => {
+      const e = obj(m, p);
+      return { version: int(e.version, `${p}.version`), seat: int(e.seat, `${p}.seat`), action: parseAction(e.action, `${p}.action`), events: arr(e.events, `${p}.events`, parseEvent) };
+    }),
+    // Always there: null says this page is the last, so a missing one is a fault, not an end.
+    next: o.next === null ? null : int(o.next, 'log.next'),
+  };
+}
+
+/** Pages read at most: far more than the longest game (a page holds some hundreds of moves), so a server that never says "no more" cannot keep a page fetching. */
+const MAX_LOG_PAGES = 50;
+
 /**
- * The game's moves from the server: a spectator's connection that asks
- * for everything after version 0 (`since: 0`), whose `played` messages
- * are the log (seat, action, events), closed once it has caught up.
- * Null when it cannot be had (no WebSocket, a refusal, 15 s).
+ * The game's moves from the server's log, page after page (each page's
+ * `next` is where the following one starts), each move as a spectator is
+ * told of it. Null when it cannot be had (a refusal, a network failure,
+ * an answer not shaped as documented): the caller asks again later.
  */
-export function fetchHistory(game: string): Promise<LogEntry[] | null> {
-  return new Promise((done) => {
-    if (typeof WebSocket === 'undefined') { done(null); return; }
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(game)}/ws`);
-    const out: LogEntry[] = [];
-    let target: number | null = null;
-    const finish = (v: LogEntry[] | null): void => { window.clearTimeout(timer); ws.onclose = null; ws.close(); done(v); };
-    const timer = window.setTimeout(() => finish(null), 15_000);
-    ws.onopen = () => ws.send(JSON.stringify({ hello: { token: null, since: 0 } }));
-    ws.onclose = () => { window.clearTimeout(timer); done(target !== null && out.length >= target ? out : null); };
-    ws.onmessage = (e: MessageEvent<unknown>) => {
-      if (typeof e.data !== 'string') return;
-      let m;
-      try { m = parseServerMessage(e.data); } catch { finish(null); return; }
-      if (m.type === 'welcome') target = m.version;
-      else if (m.type === 'played') out.push({ version: m.version, seat: m.seat, action: m.action, events: m.events });
-      else if (m.type === 'error') { finish(null); return; }
-      if (target !== null && (out[out.length - 1]?.version ?? 0) >= target) finish(out);
-    };
-  });
+export async function fetchHistory(game: string, get: (path: string) => Promise<unknown> = call): Promise<LogEntry[] | null> {
+  const out: LogEntry[] = [];
+  let since: number | null = 0;
+  try {
+    for (let pages = 0; since !== null && pages < MAX_LOG_PAGES; pages++) {
+      const page = parseLogPage(await get(`/api/games/${encodeURIComponent(game)}/log?since=${since}`));
+      out.push(...page.moves);
+      // A next page that does not move on would loop: stop there.
+      since = page.next !== null && page.next > since ? page.next : null;
+    }
+  } catch {
+    return null;
+  }
+  return out;
 }
 
 /**

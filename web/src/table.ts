@@ -3,7 +3,7 @@
 // players, log and the end-of-game summary.
 
 import { earlyTiles, featureInfo, mapInfo, rematchGame, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
-import { Board, TILE_DRAG, figureIcon } from './board';
+import { Board, FLASH_MS, TILE_DRAG, figureIcon } from './board';
 import { isSchematic, setSchematic } from './art';
 import { FIRST_TURN_HINT, hintSeen, markHintSeen, rulesFor } from './rules';
 import { playerColour, playerMark } from './colours';
@@ -17,7 +17,7 @@ import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type 
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
 import { formatClock, seatClocks } from './clock';
-import { botThinking, fetchHistory, gains, gainsBySeat, hasGap, lastTiles, mergeLog } from './follow';
+import { botThinking, fetchHistory, finalScoring, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog, type Finale } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
 import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
@@ -143,6 +143,49 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     window.clearTimeout(gainTimer);
     gainTimer = window.setTimeout(() => { seatGains = new Map(); draw(); }, 2600);
   };
+  // The final scoring seen live, step by step (src/follow.ts): while it
+  // runs, the steps shown so far stand where the end panel will.
+  let finale: { steps: Finale['steps']; shown: number } | null = null;
+  const featureCells = (e: ScoreEvent): Promise<{ x: number; y: number }[]> => {
+    if (e.x === null || e.y === null || !e.place) return Promise.resolve([]);
+    return featureInfo(game, { x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null })
+      .then((f) => f.cells.map(([x, y]) => ({ x, y })), () => []);
+  };
+  const runFinale = (entry: LogEntry): void => {
+    const reduced = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const f = finalScoring(entry, reduced);
+    if (f.steps.length === 0 || !state) return;
+    const players = state.players;
+    const run = { steps: f.steps, shown: 0 };
+    finale = run;
+    // Every feature's tiles first (one lookup each, at once), so that each step lights at its time.
+    void Promise.all(f.steps.map((st) => featureCells(st.event))).then((cells) => {
+      // Each step stays lit until the result, and a moment after it.
+      const hold = (at: number): number => Math.max(FLASH_MS, f.resultAt - at + FLASH_MS);
+      for (const st of f.steps) {
+        window.setTimeout(() => {
+          if (finale !== run) return;
+          const seat = st.event.points.findIndex((p) => p > 0);
+          board.flashCells(cells[st.index] ?? [], playerColour(players[seat] ?? '', seat), hold(st.at), st.index);
+          board.flash(st.gains.filter((g) => g.x !== null && g.y !== null).map((g) => ({ x: g.x ?? 0, y: g.y ?? 0, text: `+${g.points}`, colour: playerColour(players[g.seat] ?? '', g.seat), seat: g.seat })), hold(st.at), st.index);
+          seatGains = gainsBySeat(run.steps.slice(0, st.index + 1).flatMap((x) => x.gains));
+          run.shown = Math.max(run.shown, st.index + 1);
+          draw();
+        }, st.at);
+      }
+      // Then the result: the end panel in place of the steps.
+      window.setTimeout(() => {
+        if (finale !== run) return;
+        finale = null;
+        window.clearTimeout(gainTimer);
+        gainTimer = window.setTimeout(() => { seatGains = new Map(); draw(); }, FLASH_MS);
+        draw();
+      }, f.resultAt);
+    });
+  };
+  const finalePanel = (s: GameState, run: { steps: Finale['steps']; shown: number }): HTMLElement =>
+    h('section', { class: 'panel', id: 'final-scoring', 'aria-live': 'polite', 'data-shown': run.shown, 'data-steps': run.steps.length }, h('h2', {}, 'Final scoring'),
+      h('ol', { class: 'log' }, ...run.steps.slice(0, run.shown).map((st) => h('li', { 'data-final-step': st.index }, eventText(st.event, s.players)))));
   // The server drew the board into this page: take it over, start from
   // the state it embedded (the public view), and let the WebSocket's
   // welcome update it.
@@ -408,7 +451,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       panels.push(h('details', { class: 'panel', id: 'legal-list', open: ui.listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) ui.listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
         ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? (ui.tile = a.tile, ui.rotation = a.rotation, ui.pending = a, draw()) : send(a)) }, describeAction(a))))));
     }
-    if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(summary(view, s.resigned, rematchButton(s)));
+    if (view && (s.status === 'finished' || s.status === 'resigned')) panels.push(finale ? finalePanel(s, finale) : summary(view, s.resigned, rematchButton(s)));
     const events = scoringEvents(view?.events ?? []);
     panels.push(h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
       ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { if (e.x !== null && e.y !== null && e.place) showFeature({ x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null }); } }, eventText(e, s.players)))))));
@@ -535,7 +578,9 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       const entry = state.log[state.log.length - 1];
       const all = mergeLog(history, state.log);
       const placed = [...all].reverse().find((e) => e.action.kind === 'place');
-      if (entry) showScore(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null);
+      // The last move's final scoring one feature after another, then the result.
+      if (entry && isFinalMove(entry)) runFinale(entry);
+      else if (entry) showScore(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null);
     }
     draw();
   }, (c) => { conn = c; draw(); });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botThinking, gains, gainsBySeat, hasGap, lastTiles, mergeLog } from '../src/follow';
+import { botThinking, fetchHistory, finalScoring, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog, parseLogPage } from '../src/follow';
 import { parseAction, parseEvent } from '../src/protocol';
 import type { LogEntry } from '../src/state';
 
@@ -57,5 +57,81 @@ describe('a history with a gap is asked for again', () => {
     expect(hasGap([e(2), e(3)], 3)).toBe(true);
     expect(hasGap([], 0)).toBe(false);
     expect(hasGap([e(1)], 2)).toBe(true);
+  });
+});
+
+describe('the history read from the server\'s move log', () => {
+  const move = (version: number): object => ({ version, seat: version % 2, action: { pass: {} }, events: [] });
+  /** A server whose log holds `n` moves, `size` a page. */
+  const server = (n: number, size: number, asked: string[]) => (path: string): Promise<unknown> => {
+    asked.push(path);
+    const since = Number(new URL(path, 'http://x').searchParams.get('since'));
+    const last = Math.min(n, since + size);
+    const moves = Array.from({ length: last - since }, (_, i) => move(since + i + 1));
+    return Promise.resolve({ game: 'g', version: n, since, moves, next: last < n ? last : null });
+  };
+
+  it('follows each page\'s next until the last, each move once', async () => {
+    const asked: string[] = [];
+    const got = await fetchHistory('g', server(450, 200, asked));
+    expect(got?.map((m) => m.version)).toEqual(Array.from({ length: 450 }, (_, i) => i + 1));
+    expect(asked).toEqual(['/api/games/g/log?since=0', '/api/games/g/log?since=200', '/api/games/g/log?since=400']);
+    expect(hasGap(got ?? [], 450)).toBe(false);
+  });
+
+  it('is nothing (asked again later) when a page is refused or not shaped as documented', async () => {
+    expect(await fetchHistory('g', () => Promise.reject(new Error('503')))).toBeNull();
+    expect(await fetchHistory('g', () => Promise.resolve({ version: 1, since: 0, moves: [{ version: 1 }], next: null }))).toBeNull();
+    expect(() => parseLogPage({ version: 1, since: 0, moves: [] })).toThrow();
+  });
+
+  it('stops at a next page that does not move on', async () => {
+    let calls = 0;
+    const stuck = (): Promise<unknown> => { calls += 1; return Promise.resolve({ version: 5, since: 0, moves: [move(1)], next: 0 }); };
+    expect((await fetchHistory('g', stuck))?.length).toBe(1);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('the final scoring, one feature after another', () => {
+  const end = (feature: string, x: number, points: number[]): object => ({ reason: 'game end', feature, x, y: 0, place: 'N', points });
+  const last = entry(40, 1, { pass: {} }, [
+    { reason: 'completed', feature: 'road', x: 9, y: 9, place: 'E', points: [0, 3] },
+    end('field', 1, [9, 0]), end('city', 2, [0, 4]), end('road', 3, [0, 0]), end('field', 4, [0, 6]), end('monastery', 5, [5, 5]),
+  ]);
+
+  it('is the last move\'s, the one with the game end events', () => {
+    expect(isFinalMove(last)).toBe(true);
+    expect(isFinalMove(entry(3, 0, { pass: {} }, [{ reason: 'completed', points: [2, 0] }]))).toBe(false);
+  });
+
+  it('shows what scored in the engine\'s order, the farms last, each in its turn, then the result', () => {
+    const f = finalScoring(last, false, 1000, 60_000);
+    expect(f.steps.map((s) => [s.event.feature, s.event.x])).toEqual([['road', 9], ['city', 2], ['monastery', 5], ['field', 1], ['field', 4]]);
+    expect(f.steps.map((s) => s.at)).toEqual([0, 1000, 2000, 3000, 4000]);
+    expect(f.resultAt).toBe(5000);
+    // Each step's "+N" over its own feature, for each seat it paid (the monastery shared).
+    expect(f.steps[2]?.gains).toEqual([
+      { seat: 0, points: 5, x: 5, y: 0, reason: 'game end', feature: 'monastery' },
+      { seat: 1, points: 5, x: 5, y: 0, reason: 'game end', feature: 'monastery' },
+    ]);
+    expect(f.steps[4]?.gains).toEqual([{ seat: 1, points: 6, x: 4, y: 0, reason: 'game end', feature: 'field' }]);
+  });
+
+  it('takes shorter steps when there are many, so the whole stays within its bound', () => {
+    const f = finalScoring(last, false, 1000, 2500);
+    expect(f.stepMs).toBe(500);
+    expect(f.resultAt).toBe(2500);
+  });
+
+  it('shows everything at once, the result with it, with reduced motion', () => {
+    const f = finalScoring(last, true);
+    expect(f.steps).toHaveLength(5);
+    expect(f.steps.every((s) => s.at === 0)).toBe(true);
+    expect(f.resultAt).toBe(0);
+  });
+
+  it('has no steps when nothing scored', () => {
+    expect(finalScoring(entry(9, 0, { pass: {} }, [end('field', 1, [0, 0])]), false).steps).toEqual([]);
   });
 });

@@ -63,6 +63,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/view", get(view))
+        .route("/api/games/{id}/log", get(log))
         .route("/api/games/{id}/ws", get(ws))
         .merge(crate::admin::router())
         .merge(crate::players::router())
@@ -319,6 +320,33 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResul
 async fn view(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     Ok(Json(hub.public_view(&handle).await).into_response())
+}
+
+/// `?since=N` of a move log.
+#[derive(Deserialize)]
+struct LogQuery {
+    /// Kept as text so that a bad value gets this API's own message.
+    since: Option<String>,
+}
+
+/// The moves after version `since` (default 0), a page at a time
+/// (`Hub::move_log`).
+async fn log(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<LogQuery>,
+) -> ApiResult<Response> {
+    let since = match q.since.as_deref() {
+        None => 0,
+        Some(s) => s.parse::<u32>().map_err(|_| {
+            ApiError(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "since is a version: a whole number from 0 up to the game's",
+            ))
+        })?,
+    };
+    let handle = fresh_game(&hub, &id).await?;
+    Ok(Json(hub.move_log(&handle, since).await?).into_response())
 }
 
 /// A WebSocket's read buffer: client messages are at most

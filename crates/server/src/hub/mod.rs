@@ -28,6 +28,7 @@
 //!   a game, and taking a game over.
 //! - `sync.rs`: shared mode's news, keeping this instance's copies in
 //!   step with the log.
+//! - `log.rs`: the move history a page at a time, as spectators see it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,6 +52,7 @@ mod create;
 mod driver;
 mod lease;
 mod live;
+mod log;
 mod operate;
 mod play;
 mod sync;
@@ -59,6 +61,7 @@ mod updates;
 pub use budget::Caps;
 pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
+pub use log::LOG_PAGE;
 pub use updates::{public_view, Attached, Audience, Gone, Update, Watch, GONE_CLOSE_CODE};
 
 /// How the server runs games.

@@ -384,13 +384,30 @@ fn catch_up(
     audience: Audience,
     offers_legal: bool,
 ) -> Result<Vec<String>, StoreError> {
+    let mut out = Vec::with_capacity(actions.len().saturating_sub(since as usize));
+    replay_after(config, actions, since, |game, played| {
+        // Legal actions as the audience would be offered them now: only
+        // the last of these messages can be acted on anyway. Past clocks
+        // are not rebuilt; the welcome has today's.
+        out.push(played_text(game, played, audience, offers_legal, None));
+    })?;
+    Ok(out)
+}
+
+/// Replays `actions` from the configuration and calls `each` for every
+/// action after the first `since`, with the game after it and what every
+/// audience is told of it (a reconnect's catch-up, the move log).
+pub(super) fn replay_after(
+    config: GameConfig,
+    actions: &[ActionJson],
+    since: u32,
+    mut each: impl FnMut(&Game, &Played<'_>),
+) -> Result<(), StoreError> {
     let corrupt = |message: String| StoreError::Corrupt {
         game: String::new(),
         message,
     };
     let mut game = Game::new(config).map_err(|e| corrupt(e.to_string()))?;
-    let since = since as usize;
-    let mut out = Vec::with_capacity(actions.len().saturating_sub(since));
     for (i, a) in actions.iter().enumerate() {
         let action = a
             .to_action(game.catalog())
@@ -399,23 +416,18 @@ fn catch_up(
         let actor = game.current_player().index();
         game.try_apply(&action)
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
-        if i >= since {
+        if i >= since as usize {
             let events = new_events(&game, before);
-            // Legal actions as the audience would be offered them now:
-            // only the last of these messages can be acted on anyway.
-            let playing = offers_legal;
-            let version = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            // Past clocks are not rebuilt; the welcome has today's.
             let played = Played {
-                version,
+                version: u32::try_from(i + 1).unwrap_or(u32::MAX),
                 seat: actor,
                 action: a,
                 events: &events,
             };
-            out.push(played_text(&game, &played, audience, playing, None));
+            each(&game, &played);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
