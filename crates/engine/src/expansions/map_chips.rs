@@ -838,3 +838,38 @@ impl Expansion for MapChips {
         c.supply = pool;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dealt(explicit: bool) -> Chips {
+        let map = MapDef::builtin("ukraine").expect("the Ukraine map");
+        let mut c = Chips::empty();
+        c.deal(&map, 2, 7, (None, None), explicit).expect("a deal");
+        c
+    }
+
+    #[test]
+    fn explicit_chance_owes_no_more_chips_than_the_supply_holds() {
+        let mut c = dealt(true);
+        c.supply.truncate(1);
+        c.take(0);
+        c.take(0);
+        c.take(0);
+        // One chance node for the one chip left, none for the others.
+        assert_eq!(c.owed, 1);
+        assert!(c.hands[0].is_empty(), "chance gives the chips");
+    }
+
+    #[test]
+    fn a_seeded_take_from_an_empty_supply_takes_nothing() {
+        let mut c = dealt(false);
+        c.supply.truncate(1);
+        let last = c.supply[0];
+        c.take(1);
+        c.take(1);
+        assert_eq!(c.hands[1], vec![last]);
+        assert_eq!(c.taken, vec![last]);
+    }
+}
