@@ -52,6 +52,18 @@ struct Args {
     /// The server binary for the idle sockets (skipped if missing).
     #[arg(long, default_value = "target/release/bastide-server")]
     server_bin: String,
+    /// Bursts of idle sockets, each opened then closed: whether memory
+    /// comes back after each.
+    #[arg(long, default_value_t = 1)]
+    bursts: usize,
+    /// `NAME=VALUE` in the server process's environment (repeatable):
+    /// `LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libmimalloc.so.2` tries
+    /// another allocator without building again.
+    #[arg(long)]
+    server_env: Vec<String>,
+    /// Only the idle sockets (no creates, no bots).
+    #[arg(long)]
+    only_sockets: bool,
 }
 
 fn body(seats: &[&str], seed: u64) -> Value {
@@ -247,6 +259,7 @@ async fn idle_sockets(args: &Args) {
             "--request-rate",
             "1000000/1000000",
         ])
+        .envs(args.server_env.iter().filter_map(|e| e.split_once('=')))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
@@ -272,42 +285,52 @@ async fn idle_sockets(args: &Args) {
     .await;
     let id = created["id"].as_str().expect("an id").to_string();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = rss_kib(&pid);
-    let mut sockets = Vec::with_capacity(args.sockets);
-    let mut config = WebSocketConfig::default();
-    config.read_buffer_size = 4096;
-    config.write_buffer_size = 0;
-    for _ in 0..args.sockets {
-        let Ok((mut ws, _)) = tokio_tungstenite::connect_async_with_config(
-            format!("ws://{addr}/api/games/{id}/ws"),
-            Some(config),
-            false,
-        )
-        .await
-        else {
-            break;
-        };
-        let hello = json!({"hello": {"token": null, "since": null}}).to_string();
-        let _ = ws.send(Message::Text(hello.into())).await;
-        let _ = ws.next().await;
-        sockets.push(ws);
+    let start = rss_kib(&pid);
+    for burst in 1..=args.bursts.max(1) {
+        let before = rss_kib(&pid);
+        let mut sockets = Vec::with_capacity(args.sockets);
+        let mut config = WebSocketConfig::default();
+        config.read_buffer_size = 4096;
+        config.write_buffer_size = 0;
+        for _ in 0..args.sockets {
+            let Ok((mut ws, _)) = tokio_tungstenite::connect_async_with_config(
+                format!("ws://{addr}/api/games/{id}/ws"),
+                Some(config),
+                false,
+            )
+            .await
+            else {
+                break;
+            };
+            let hello = json!({"hello": {"token": null, "since": null}}).to_string();
+            let _ = ws.send(Message::Text(hello.into())).await;
+            let _ = ws.next().await;
+            sockets.push(ws);
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let held = rss_kib(&pid);
+        let n = sockets.len().max(1) as u64;
+        // Closed as a browser leaves: a close frame, then the TCP close.
+        for mut ws in sockets {
+            let _ = ws.close(None).await;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let after = rss_kib(&pid);
+        println!(
+            "idle sockets, burst {burst}: {n} spectators: server RSS {before} → {held} KiB ({:.1} KiB each); {after} KiB after all closed ({:+} KiB since the server started)",
+            held.saturating_sub(before) as f64 / n as f64,
+            after as i64 - start as i64
+        );
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let held = rss_kib(&pid);
-    let n = sockets.len().max(1) as u64;
-    drop(sockets);
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let after = rss_kib(&pid);
-    println!(
-        "idle sockets: {n} spectators: server RSS {before} → {held} KiB ({:.1} KiB each); {after} KiB after all closed",
-        held.saturating_sub(before) as f64 / n as f64
-    );
     let _ = child.kill().await;
 }
 
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
+    if args.only_sockets {
+        return idle_sockets(&args).await;
+    }
     creates(args.create_seconds).await;
     let before = std::thread::available_parallelism().map_or(2, |n| n.get()) * 8;
     bots(&args, Some(before), "before (every bot thinks at once)").await;

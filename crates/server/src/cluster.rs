@@ -117,6 +117,15 @@ pub enum Notice {
     },
 }
 
+/// The game ids in one column of rows (a malformed one is skipped: ids
+/// are written by this server).
+fn game_ids(rows: &[sqlx::postgres::PgRow], column: &str) -> Vec<GameId> {
+    rows.iter()
+        .filter_map(|r| r.try_get::<String, _>(column).ok())
+        .filter_map(|g| GameId::parse(&g))
+        .collect()
+}
+
 /// A NATS URL as it may be shown and logged: credentials
 /// (`nats://user:password@host`, `nats://token@host`) replaced by `***`.
 pub fn redacted(url: &str) -> String {
@@ -330,11 +339,7 @@ impl Cluster {
         .await?;
         let until = asked + self.lease;
         let now = Instant::now();
-        let renewed: Vec<GameId> = rows
-            .iter()
-            .filter_map(|r| r.try_get::<String, _>("game").ok())
-            .filter_map(|g| GameId::parse(&g))
-            .collect();
+        let renewed = game_ids(&rows, "game");
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         let lapsed = renewed
             .iter()
@@ -348,7 +353,8 @@ impl Cluster {
     }
 
     /// Running games that need a driver (a bot seat or a clock) and whose
-    /// lease nobody holds: the ones to take over.
+    /// lease nobody holds, adjourned games aside (they wait for a person,
+    /// `hub/adjourn.rs`): the ones to take over.
     pub async fn orphans(&self) -> Result<Vec<GameId>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id FROM games g LEFT JOIN leases l ON l.game = g.id \
@@ -356,16 +362,25 @@ impl Cluster {
              AND (g.clock IS NOT NULL OR EXISTS \
                   (SELECT 1 FROM seats s WHERE s.game = g.id AND s.kind <> 'human')) \
              AND (l.game IS NULL OR l.until < clock_timestamp()) \
+             AND NOT EXISTS (SELECT 1 FROM adjourned a WHERE a.game = g.id) \
              ORDER BY random() LIMIT $1",
         )
         .bind(ORPHANS_PER_PASS)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| r.try_get::<String, _>("id").ok())
-            .filter_map(|g| GameId::parse(&g))
-            .collect())
+        Ok(game_ids(&rows, "id"))
+    }
+
+    /// Takes the games of `ids` that are adjourned out of the adjourned
+    /// ones; returns those this call took (of several instances asking,
+    /// one takes each).
+    pub async fn take_up(&self, ids: &[GameId]) -> Result<Vec<GameId>, StoreError> {
+        let ids: Vec<&str> = ids.iter().map(GameId::as_str).collect();
+        let rows = sqlx::query("DELETE FROM adjourned WHERE game = ANY($1) RETURNING game")
+            .bind(&ids)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(game_ids(&rows, "game"))
     }
 
     /// Gives up a game's lease (it ended, or this instance stops).

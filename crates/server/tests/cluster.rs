@@ -713,3 +713,126 @@ async fn chat_reaches_every_instance(db: &TestDb) {
     instances.finish();
 }
 postgres_only!(chat_reaches_every_instance);
+
+/// An instance in this process, in shared mode over the test's database,
+/// with `settings` (adjournment in milliseconds, which the binary's flags
+/// count in minutes).
+async fn instance_here(db: &TestDb, settings: bastide_server::Settings) -> bastide_server::Running {
+    use bastide_server::cluster::{Cluster, ClusterConfig};
+    use bastide_server::store::postgres::PgStore;
+    let pg = PgStore::open(&db.url()).await.expect("PostgreSQL");
+    let config = ClusterConfig {
+        nats_url: nats_url(),
+        prefix: db.name(),
+        lease: Duration::from_millis(1500),
+        sync: Duration::from_millis(500),
+    };
+    let cluster = Cluster::connect(&config, pg.pool().clone())
+        .await
+        .expect("NATS");
+    bastide_server::start_shared(
+        "127.0.0.1:0".parse().expect("an address"),
+        std::sync::Arc::new(pg),
+        bastide_server::Settings {
+            public_url: String::new(),
+            ..settings
+        },
+        Some(cluster),
+    )
+    .await
+    .expect("an instance")
+}
+
+/// Plays seat 0 (its first legal action whenever offered) until the bot
+/// of seat 1 has moved and seat 0 is offered moves again; returns that
+/// message.
+async fn until_the_bot_answers(c: &mut Client, last: Value) -> Value {
+    let mut last = last;
+    let mut bot_moved = false;
+    loop {
+        if bot_moved && legal_of(&last).is_some_and(|l| !l.is_empty()) {
+            return last;
+        }
+        if let Some(action) = legal_of(&last).and_then(|l| l.first().cloned()) {
+            let version = version_of(&last).unwrap_or(0);
+            c.send(&json!({"action": action, "version": version})).await;
+        }
+        let m = c.next().await;
+        assert!(m.get("error").is_none(), "{m}");
+        bot_moved |= m["played"]["seat"] == 1;
+        if body_of(&m).is_some() {
+            last = m;
+        }
+    }
+}
+
+/// The games adjourned, as the store has them.
+async fn adjourned(running: &bastide_server::Running) -> Vec<String> {
+    running
+        .hub
+        .store()
+        .adjourned_before(i64::MAX, 100)
+        .await
+        .expect("the store answers")
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+async fn adjourned_across_instances(db: &TestDb) {
+    let quick = || bastide_server::Settings {
+        adjourn_after: Some(Duration::from_millis(300)),
+        end_adjourned_after: None,
+        ..bastide_server::Settings::unlimited()
+    };
+    let a = instance_here(db, quick()).await;
+    let b = instance_here(db, quick()).await;
+    let (http_a, ws_a, ws_b) = (
+        format!("http://{}", a.addr),
+        format!("ws://{}", a.addr),
+        format!("ws://{}", b.addr),
+    );
+    let api = Api::new(&http_a);
+    let created = api.create(&config(2, 61), &["human", "greedy"]).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let seat0 = token(&created, 0);
+    // Started on A: A holds the lease and drives the bot; the person
+    // plays on B.
+    api.start(&id, &seat0).await;
+    let (mut c, welcome) = Client::hello(&ws_b, &id, Some(&seat0), None).await;
+    let last = until_the_bot_answers(&mut c, welcome).await;
+
+    // Nobody on A's copy: A adjourns it, B (not the driver) does not...
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(b.hub.adjourn_pass().await, 0, "only the driver adjourns");
+    assert_eq!(a.hub.adjourn_pass().await, 1);
+    // ...and B, whose person is still here, takes it up and drives it.
+    let start = Instant::now();
+    while !adjourned(&a).await.is_empty() {
+        assert!(start.elapsed() < WAIT, "never taken up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let last = until_the_bot_answers(&mut c, last).await;
+    let at = version_of(&last).unwrap_or(0);
+
+    // The person leaves: the driver (B now) adjourns it, and no instance
+    // takes it over while it waits, however long.
+    c.close().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(a.hub.adjourn_pass().await, 0, "A drives it no more");
+    assert_eq!(b.hub.adjourn_pass().await, 1);
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(adjourned(&a).await, vec![id.clone()], "nobody took it over");
+    assert_eq!(a.hub.live_games(), 0, "out of A's memory");
+    assert_eq!(b.hub.live_games(), 0, "out of B's memory");
+
+    // The person comes back on A: A takes it up, its bot plays again.
+    let (mut c, welcome) = Client::hello(&ws_a, &id, Some(&seat0), None).await;
+    assert_eq!(version_of(&welcome), Some(at), "{welcome}");
+    until_the_bot_answers(&mut c, welcome).await;
+    assert!(adjourned(&a).await.is_empty());
+    c.close().await;
+    a.shutdown().await;
+    b.shutdown().await;
+}
+postgres_only!(adjourned_across_instances);

@@ -7,8 +7,14 @@
 //! is ended as resigned by nobody, its log kept. Timed games need none of
 //! this: their clock ends them.
 //!
-//! Shared mode (several instances) leaves games in memory: a game's copy
-//! lives on every instance that serves it, and its lease holder drives it.
+//! Shared mode (several instances, `lease.rs`): the instance holding a
+//! game's lease adjourns it when nobody has been connected to its own copy
+//! for the while, and gives the lease up; an adjourned game is no orphan,
+//! so no instance takes it over. A person connected to another instance
+//! at that moment is not left alone: that instance's next lease pass finds
+//! a game its people watch adjourned, takes it up (one instance wins the
+//! mark's removal), takes the lease and drives it. A person's hello on any
+//! instance takes it up the same way.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -28,9 +34,6 @@ impl Hub {
         let Some(after) = self.settings.adjourn_after else {
             return 0;
         };
-        if self.cluster.is_some() {
-            return 0;
-        }
         let now = now_ms();
         let cutoff = now.saturating_sub(millis(after));
         let candidates: Vec<Arc<GameHandle>> = self
@@ -55,7 +58,12 @@ impl Hub {
                     .seats
                     .iter()
                     .any(|s| matches!(s, Occupant::Human { .. }));
-            if !waits_for_a_person || !handle.deserted_since(cutoff) {
+            // In shared mode a game with a driver is adjourned by its
+            // driver only (whose lease says nobody else moves its bots
+            // meanwhile); one of people only, by any instance it is
+            // deserted on.
+            let ours = self.drives(&handle.id) || !live.needs_driver();
+            if !waits_for_a_person || !ours || !handle.deserted_since(cutoff) {
                 continue;
             }
             if let Err(e) = self.store.adjourn(&handle.id, now).await {
@@ -65,15 +73,20 @@ impl Hub {
             // A connection that found this copy before it went waits for
             // the lock; it sees the mark and loads the game afresh.
             handle.adjourned.store(true, Ordering::Relaxed);
-            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            if games
-                .get(&handle.id)
-                .is_some_and(|h| Arc::ptr_eq(h, &handle))
             {
-                games.remove(&handle.id);
+                let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+                if games
+                    .get(&handle.id)
+                    .is_some_and(|h| Arc::ptr_eq(h, &handle))
+                {
+                    games.remove(&handle.id);
+                }
             }
-            drop(games);
             self.budget.release(&handle.id);
+            if let Some(c) = &self.cluster {
+                // Nobody drives an adjourned game (it is no orphan either).
+                c.release(&handle.id).await;
+            }
             n += 1;
         }
         if n > 0 {
@@ -98,14 +111,22 @@ impl Hub {
         };
         let mut n = 0;
         for id in ids {
+            // The mark is removed first: of several instances ending the
+            // same games, one removes it and ends the game (a rated game's
+            // ratings move once). A game whose end then fails runs again,
+            // and is adjourned again once deserted.
+            match self.store.unadjourn(&id).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!("game {id}: {e}");
+                    continue;
+                }
+            }
             if let Ok(handle) = self.get(&id).await {
                 if self.stop(&handle, "adjourned too long").await.is_ok() {
                     n += 1;
                 }
-            }
-            // Ended (or over already, or gone): no longer adjourned.
-            if let Err(e) = self.store.unadjourn(&id).await {
-                tracing::warn!("game {id}: {e}");
             }
         }
         n
@@ -153,10 +174,16 @@ impl Hub {
     /// The timer is armed for the same reason, though no adjourned game
     /// has one: timed games are never adjourned (their clocks end them).
     async fn take_up(self: &Arc<Hub>, handle: &Arc<GameHandle>) {
-        if !handle.loaded_on_demand.swap(false, Ordering::Relaxed) {
+        // Alone, only a copy read from the store may be adjourned; in
+        // shared mode another instance may have adjourned any copy.
+        if !handle.loaded_on_demand.swap(false, Ordering::Relaxed) && self.cluster.is_none() {
             return;
         }
         match self.store.unadjourn(&handle.id).await {
+            Ok(true) if self.cluster.is_some() => {
+                tracing::info!("game {}: taken up again", handle.id);
+                self.drive_taken_up(&handle.id).await;
+            }
             Ok(true) => {
                 tracing::info!("game {}: taken up again", handle.id);
                 self.arm_timer(handle, &mut *handle.live.lock().await);
@@ -164,6 +191,52 @@ impl Hub {
             }
             Ok(false) => {}
             Err(e) => tracing::warn!("game {}: {e}", handle.id),
+        }
+    }
+}
+
+impl Hub {
+    /// Shared mode: this instance removed a game's adjourned mark, so it
+    /// drives the game: it takes the lease (the adjourning instance gave
+    /// it up) and, brought up to the log, sets its bots and timer going.
+    pub(super) async fn drive_taken_up(self: &Arc<Hub>, id: &crate::store::GameId) {
+        let Some(c) = self.cluster.clone() else {
+            return;
+        };
+        match c.acquire(id).await {
+            Ok(true) => self.take_over(id).await,
+            // Someone holds it: they drive it.
+            Ok(false) => {}
+            // Left an orphan: the lease pass of some instance takes it.
+            Err(e) => tracing::warn!("game {id}: lease not taken ({e}); another instance will"),
+        }
+    }
+
+    /// Shared mode, in the lease pass: the games in memory with a person
+    /// connected here that another instance adjourned meanwhile are taken
+    /// up and driven here.
+    pub(super) async fn take_up_watched(self: &Arc<Hub>) {
+        let Some(c) = self.cluster.clone() else {
+            return;
+        };
+        let watched: Vec<crate::store::GameId> = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|h| h.watched_by_a_seat() && !h.over.load(Ordering::Relaxed))
+            .map(|h| h.id.clone())
+            .collect();
+        if watched.is_empty() {
+            return;
+        }
+        let taken = match c.take_up(&watched).await {
+            Ok(t) => t,
+            Err(e) => return tracing::warn!("cannot look for adjourned games watched here: {e}"),
+        };
+        for id in taken {
+            tracing::info!("game {id}: adjourned elsewhere while a person is here; taken up");
+            self.drive_taken_up(&id).await;
         }
     }
 }

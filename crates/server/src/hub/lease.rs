@@ -41,6 +41,13 @@ impl Hub {
             Err(e) => return tracing::warn!("leases not renewed: {e}"),
         };
         for id in lapsed {
+            // Not in memory: this instance let the game go (adjourned it)
+            // while the renewal ran, which renewed it once more: let it
+            // go again rather than drive a game nobody should.
+            if self.cached(&id).is_none() {
+                c.release(&id).await;
+                continue;
+            }
             // Held all along by the database, but not by this instance's
             // clock for a moment: its bots or timer may have stopped.
             tracing::warn!(
@@ -48,6 +55,7 @@ impl Hub {
             );
             self.take_over(&id).await;
         }
+        self.take_up_watched().await;
         let orphans = match c.orphans().await {
             Ok(o) => o,
             Err(e) => return tracing::warn!("cannot look for games to take over: {e}"),
@@ -70,7 +78,7 @@ impl Hub {
     /// after its own clock had let it go: the cache is brought up to the
     /// log first (the last driver may have committed moves nobody here
     /// heard of).
-    async fn take_over(self: &Arc<Hub>, id: &GameId) {
+    pub(super) async fn take_over(self: &Arc<Hub>, id: &GameId) {
         let fresh = self.cached(id).is_none();
         let Ok(handle) = self.get(id).await else {
             return;

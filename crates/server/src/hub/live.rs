@@ -506,6 +506,12 @@ impl GameHandle {
         self.adjourned.load(Ordering::Relaxed)
     }
 
+    /// Whether a person is connected to one of the seats.
+    pub(super) fn watched_by_a_seat(&self) -> bool {
+        let w = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
+        w[..AUDIENCES - 1].iter().any(|n| *n > 0)
+    }
+
     /// Whether anyone is connected as `audience`.
     pub(super) fn watched(&self, audience: Audience) -> bool {
         self.watchers.lock().unwrap_or_else(|e| e.into_inner())[audience.index()] > 0
