@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 mod bench;
 mod human;
+mod ladder;
 mod render_cmd;
 mod tournament;
 
@@ -89,6 +90,9 @@ enum Command {
     /// Bots play each other round-robin, seats rotated; win rates and
     /// mean scores with 95% confidence intervals.
     Tournament(tournament::TournamentArgs),
+    /// Rate the server's bots: they play each other, seats rotated, and
+    /// fixed ratings are fitted (the file the server rates bots by).
+    Ladder(ladder::LadderArgs),
     /// Draw a board (SVG or PNG) after some actions of a record, or one tile.
     Render(render_cmd::RenderArgs),
     /// Draw a contact sheet of every tile of a set (default: all sets).
@@ -253,6 +257,7 @@ fn run(cli: Cli) -> Result<()> {
         } => simulate(games, players, seed, &sets, threads)?,
         Command::Bench { seconds, sets } => bench::run(seconds, &sets, &mut stdout())?,
         Command::Tournament(args) => tournament::run(args)?,
+        Command::Ladder(args) => ladder::run(args)?,
         Command::Render(args) => render_cmd::render(args)?,
         Command::Catalog(args) => render_cmd::catalog(args)?,
         Command::Serve(args) => bastide_server::serve(*args)?,

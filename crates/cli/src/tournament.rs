@@ -46,6 +46,19 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 2, allow_negative_numbers = true,
           value_parser = crate::parse_players)]
     pub players: usize,
+    /// The sets, the seed, the threads.
+    #[command(flatten)]
+    pub deal: DealArgs,
+    /// Write every game record into this directory, as
+    /// `t<table>-g<game>-<bots>.json` (tables numbered as in the output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The flags of every bot match (`tournament`, `ladder`): what is
+/// played, from which seed, on how many threads.
+#[derive(Args, Debug)]
+pub struct DealArgs {
     /// Base game and expansions, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "base", long_help = crate::sets_help())]
     pub sets: Vec<String>,
@@ -53,32 +66,28 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = crate::parse_seed)]
     pub seed: u64,
-    /// Write every game record into this directory, as
-    /// `t<table>-g<game>-<bots>.json` (tables numbered as in the output).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// Worker threads, 1 to 256 (default: all cores).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::parse_threads)]
     pub threads: Option<usize>,
 }
 
-/// One game of the tournament.
+/// One game of the tournament (or of the ladder).
 #[derive(Clone, Debug)]
-struct Job {
+pub(crate) struct Job {
     /// Table, counted from 0 (printed from 1).
-    table: usize,
+    pub(crate) table: usize,
     /// Game of the table, counted from 0.
-    index: u64,
+    pub(crate) index: u64,
     /// Bot entry (index into the list) per seat.
-    seats: Vec<usize>,
-    seed: u64,
+    pub(crate) seats: Vec<usize>,
+    pub(crate) seed: u64,
 }
 
 /// The result of one game.
 #[derive(Clone, Debug)]
-struct Outcome {
-    job: Job,
-    scores: Vec<u32>,
+pub(crate) struct Outcome {
+    pub(crate) job: Job,
+    pub(crate) scores: Vec<u32>,
     record: Option<Record>,
 }
 
@@ -103,7 +112,7 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 
 /// Game `index` of table `table`: seats rotated by one each game, each deal
 /// played once per rotation.
-fn job(table: usize, lineup: &[usize], index: u64, seed: u64) -> Job {
+pub(crate) fn job(table: usize, lineup: &[usize], index: u64, seed: u64) -> Job {
     let n = lineup.len();
     let rot = (index % n as u64) as usize;
     Job {
@@ -133,7 +142,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let config = crate::config_for(args.players, args.seed, &args.sets)?;
+    let config = crate::config_for(args.players, args.deal.seed, &args.deal.sets)?;
     let labels = labels(&args.bots);
     // Tables: every group of `players` entries; with fewer entries than
     // seats, one table with the entries repeated in turn.
@@ -151,17 +160,10 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.deal.threads.unwrap_or(0))
         .build()
         .context("cannot start worker threads")?;
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  eta {eta}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    if std::env::var_os("CI").is_some() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = progress_bar(total);
     // Not `eprintln!`: it panics if standard error is closed.
     let _ = writeln!(
         std::io::stderr(),
@@ -169,7 +171,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         crate::plural(total, "game"),
         crate::plural(pool.current_num_threads() as u64, "thread"),
         labels.join(", "),
-        args.sets.join("+")
+        args.deal.sets.join("+")
     );
     let start = Instant::now();
     let keep = args.out.is_some();
@@ -182,7 +184,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         (0..total).into_par_iter().try_for_each(|k| -> Result<()> {
             // `k / games` < tables.len(), a usize.
             let t = (k / games) as usize;
-            let j = job(t, &tables[t], k % games, args.seed);
+            let j = job(t, &tables[t], k % games, args.deal.seed);
             let o = play_job(&j, &specs, &config, keep);
             if let (Some(dir), Some(rec)) = (&args.out, &o.record) {
                 write_record(dir, &o, rec, &labels)?;
@@ -206,9 +208,9 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         "{} in {:.1} s ({}; {} players; seeds from {})",
         crate::plural(total, "game"),
         secs,
-        args.sets.join("+"),
+        args.deal.sets.join("+"),
         n,
-        args.seed
+        args.deal.seed
     )?;
     print_tables(&mut out, &labels, &tables, &tally, n)?;
     if let Some(dir) = &args.out {
@@ -216,6 +218,20 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// A progress bar of `total` games on standard error, hidden when `CI`
+/// is set (test logs would fill with redraws).
+pub(crate) fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  eta {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if std::env::var_os("CI").is_some() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar
 }
 
 /// File name of a game's record: table numbered from 1 as in the output.
@@ -235,7 +251,7 @@ fn write_record(dir: &Path, o: &Outcome, rec: &Record, labels: &[String]) -> Res
         .with_context(|| format!("cannot write {}", file.display()))
 }
 
-fn play_job(job: &Job, specs: &[BotSpec], config: &GameConfig, keep: bool) -> Outcome {
+pub(crate) fn play_job(job: &Job, specs: &[BotSpec], config: &GameConfig, keep: bool) -> Outcome {
     let mut c = config.clone();
     c.seed = job.seed;
     let game = Game::new(c.clone()).expect("configuration checked before the tournament");
@@ -298,16 +314,16 @@ const Z95: f64 = 1.96;
 /// Running sums of one bot entry's games (at one table, or overall): enough
 /// for the means and intervals without keeping every game.
 #[derive(Default, Clone, Copy, Debug, PartialEq)]
-struct Tally {
-    games: u64,
+pub(crate) struct Tally {
+    pub(crate) games: u64,
     /// Wins, a tie shared between the tied players.
-    wins: f64,
-    scores: f64,
+    pub(crate) wins: f64,
+    pub(crate) scores: f64,
     squares: f64,
 }
 
 impl Tally {
-    fn add(&mut self, win: f64, score: f64) {
+    pub(crate) fn add(&mut self, win: f64, score: f64) {
         self.games += 1;
         self.wins += win;
         self.scores += score;
@@ -353,7 +369,7 @@ impl Tally {
     }
 }
 
-fn win_share(scores: &[u32], seat: usize) -> f64 {
+pub(crate) fn win_share(scores: &[u32], seat: usize) -> f64 {
     let best = scores.iter().copied().max().unwrap_or(0);
     if scores[seat] != best {
         return 0.0;
@@ -362,7 +378,7 @@ fn win_share(scores: &[u32], seat: usize) -> f64 {
 }
 
 /// `  50.0% ( 21.4– 78.6%)`: win rate and Wilson interval.
-fn win_cell(t: &Tally) -> String {
+pub(crate) fn win_cell(t: &Tally) -> String {
     let (p, lo, hi) = t.win_rate();
     format!(
         "{:5.1}% ({:5.1}–{:5.1}%)",

@@ -148,3 +148,79 @@ fn a_person_may_quit_or_run_out_of_input() {
         .failure()
         .stderr(predicate::str::contains("input ended"));
 }
+
+#[test]
+fn a_tiny_ladder_fits_ratings_and_writes_the_servers_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ladder.json");
+    bastide()
+        .args([
+            "ladder",
+            "--bots",
+            "greedy,random,mcts:3",
+            "--games",
+            "4",
+            "--max-iterations",
+            "300",
+            "--reach",
+            "1",
+            "--seed",
+            "5",
+            "--out",
+        ])
+        .arg(&file)
+        .assert()
+        .stdout(
+            predicate::str::contains("random vs greedy")
+                .and(predicate::str::contains("greedy vs mcts:3"))
+                .and(predicate::str::contains("ratings (greedy fixed at 1500)")),
+        );
+    let ladder: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(ladder["seed"], 5);
+    assert!(
+        ladder["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("bastide ladder --bots greedy,random,mcts:3 --games 4"),
+        "{ladder}"
+    );
+    let entries = ladder["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    let ratings: Vec<f64> = entries
+        .iter()
+        .map(|e| e["rating"].as_f64().unwrap())
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] <= w[1]), "{ratings:?}");
+    let greedy = entries.iter().find(|e| e["spec"] == "greedy").unwrap();
+    assert_eq!(greedy["rating"], 1500.0);
+    // random never beats greedy: far below it, by the virtual draw alone.
+    assert_eq!(entries[0]["spec"], "random");
+    // 3 iterations a move, 35 moves a game: 300 pays for two games, one
+    // deal played both ways.
+    let pairs = ladder["pairs"].as_array().unwrap();
+    assert_eq!(pairs[0]["games"], 4);
+    assert_eq!(pairs[1]["games"], 2);
+}
+
+#[test]
+fn a_ladder_refuses_what_it_cannot_rate() {
+    for (args, message) in [
+        (&["--games", "7"][..], "6 or 8"),
+        (&["--games", "1"][..], "from 2 to 100000"),
+        (&["--bots", "greedy,mcts:500ms"][..], "time budget"),
+        (&["--bots", "greedy,mcts:20:width=1"][..], "ladder"),
+        (
+            &["--bots", "greedy,random", "--anchor", "mcts"][..],
+            "not one of --bots",
+        ),
+        (&["--bots", "greedy"][..], "2 to 12"),
+    ] {
+        bastide()
+            .arg("ladder")
+            .args(args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -16,7 +16,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -56,6 +56,8 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/session", get(session))
         .route("/api/me/games", get(my_games))
         .route("/api/me/claim", post(claim))
+        .route("/api/me/password", post(change_password))
+        .route("/api/me/sessions", delete(sign_out_everywhere))
         .route("/api/players/{name}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
 }
@@ -316,6 +318,77 @@ async fn sign_out(
     }
     let secure = hub.guard().forwarded_https(peer(info), &headers);
     let mut response = Json(json!({"signed_in": false})).into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(None, secure)?);
+    Ok(response)
+}
+
+/// A password change: the current password (proof that whoever holds the
+/// session knows it) and the new one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PasswordChange {
+    current: String,
+    new: String,
+}
+
+/// `POST /api/me/password`: checks the current password (counted against
+/// the name's sign-in allowance, as a sign-in is), sets the new one and
+/// signs out every other session of the account; this one stays.
+async fn change_password(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult<Response> {
+    let account = required(&hub, &headers).await?;
+    let c: PasswordChange = body(&bytes)?;
+    check_password(&c.new).map_err(|m| refuse(ErrorCode::BadName, format!("new: {m}")))?;
+    // A stolen cookie must not let its thief guess the password quickly
+    // and lock the owner out.
+    if let Err(r) = hub.guard().check_name(&account.name) {
+        return Ok(r.into_response());
+    }
+    let stored = hub
+        .store()
+        .account_by_name(&account.name)
+        .await
+        .map_err(store_down)?
+        .map(|(_, h)| h);
+    if !(check_password(&c.current).is_ok() && verify_password(c.current, stored).await) {
+        return Err(refuse(
+            ErrorCode::BadCredentials,
+            "current is not this account's password: give the one you sign in with",
+        ));
+    }
+    let hash = hash_password(c.new).await?;
+    // `required` found the session, so its cookie is there.
+    let keep = session_token(&headers).map(|t| token::hash_token(&t));
+    let keep = keep.ok_or_else(|| refuse(ErrorCode::SignInRequired, "sign in first"))?;
+    let ended = hub
+        .store()
+        .set_password(account.id, &hash, &keep)
+        .await
+        .map_err(store_down)?;
+    Ok(Json(json!({"name": account.name, "signed_out": ended})).into_response())
+}
+
+/// `DELETE /api/me/sessions`: ends every session of the signed-in
+/// account, this one included (a lost phone, a shared computer), and
+/// removes this cookie.
+async fn sign_out_everywhere(
+    State(hub): State<Arc<Hub>>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let account = required(&hub, &headers).await?;
+    let ended = hub
+        .store()
+        .delete_sessions(account.id)
+        .await
+        .map_err(store_down)?;
+    let secure = hub.guard().forwarded_https(peer(info), &headers);
+    let mut response = Json(json!({"signed_in": false, "signed_out": ended})).into_response();
     response
         .headers_mut()
         .insert(header::SET_COOKIE, cookie(None, secure)?);

@@ -284,7 +284,9 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     let mut alice = player(&server.base, "Alice").await;
     let mut bob = player(&server.base, "bob").await;
     let mut guest = Browser::new(&server.base);
-    let config = json!({"players": ["RED", "BLUE"], "seed": 11});
+    // No seed: a rated game is dealt by the server (see
+    // `a_rated_game_cannot_fix_the_draws`).
+    let config = json!({"players": ["RED", "BLUE"]});
     let game = json!({"config": config, "seats": ["human", "human"], "rated": true});
     // A guest cannot create a rated game.
     let a = guest.create(game.clone()).await;
@@ -387,7 +389,7 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     );
     // A rated game against a bot moves only the person's rating.
     let a = alice
-        .create(json!({"config": {"players": ["RED", "BLUE"], "seed": 5},
+        .create(json!({"config": {"players": ["RED", "BLUE"]},
                         "seats": ["human", "greedy"], "rated": true}))
         .await;
     assert_eq!(a.status, 201, "{}", a.body);
@@ -438,10 +440,8 @@ async fn rated_multi_is_pairwise(db: &TestDb) {
         alone.body
     );
     let a = carol
-        .create(
-            json!({"config": {"players": ["RED", "BLUE", "GREEN"], "seed": 9},
-                       "seats": ["human", "random", "mcts:50"], "rated": true}),
-        )
+        .create(json!({"config": {"players": ["RED", "BLUE", "GREEN"]},
+                       "seats": ["human", "random", "mcts:50"], "rated": true}))
         .await;
     assert_eq!(a.status, 201, "{}", a.body);
     let (id, t) = (a.body["id"].as_str().map(str::to_string), token(&a.body, 0));
@@ -472,6 +472,140 @@ async fn rated_multi_is_pairwise(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(rated_multi_is_pairwise);
+
+async fn a_rated_game_cannot_fix_the_draws(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let mut erin = player(&server.base, "erin").await;
+    let players = json!(["RED", "BLUE"]);
+    // Each field fixes hidden information its creator would then know.
+    for (field, value) in [
+        ("seed", json!(7)),
+        ("deck", json!(["base/U", "base/E", "base/V"])),
+        ("deck_only", json!(true)),
+        ("hands", json!([[], []])),
+        ("chips", json!([])),
+        ("chip_draws", json!([])),
+    ] {
+        let mut config = json!({ "players": players });
+        config[field] = value;
+        let game = json!({"config": config, "seats": ["human", "greedy"], "rated": true});
+        let a = erin.create(game.clone()).await;
+        assert_eq!(
+            (a.status, code(&a)),
+            (400, "bad_request"),
+            "{field}: {}",
+            a.body
+        );
+        let message = a.body["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("config.{field}")) && message.contains("unrated"),
+            "{field}: {message}"
+        );
+        // Unrated, the same request is the creator's business (the
+        // engine may still refuse a field it does not know).
+        let mut unrated = game;
+        unrated["rated"] = json!(false);
+        let a = erin.create(unrated).await;
+        assert!(
+            a.status == 201 || !a.body.to_string().contains("rated game"),
+            "{field}: {}",
+            a.body
+        );
+    }
+    // A bot whose settings the ladder never rated is refused too; its
+    // budget alone is fine.
+    let odd = json!({"config": {"players": players},
+                     "seats": ["human", "mcts:50:width=1"], "rated": true});
+    let a = erin.create(odd).await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let message = a.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("seat 1") && message.contains("ladder"),
+        "{message}"
+    );
+    let plain = json!({"config": {"players": players},
+                       "seats": ["human", "mcts:50"], "rated": true});
+    assert_eq!(erin.create(plain).await.status, 201);
+    server.stop().await;
+}
+both_stores!(a_rated_game_cannot_fix_the_draws);
+
+async fn signed_in(b: &mut Browser) -> bool {
+    b.get("/api/session").await["signed_in"] == json!(true)
+}
+
+async fn a_password_change_and_signing_out_everywhere(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let mut phone = player(&server.base, "frank").await;
+    let mut laptop = Browser::new(&server.base);
+    assert_eq!(laptop.sign_in("frank", "pass-word-1").await.status, 200);
+    let change = |current: &str, new: &str| json!({"current": current, "new": new});
+    let path = "/api/me/password";
+    let mut guest = Browser::new(&server.base);
+    let a = guest
+        .call(
+            Method::POST,
+            path,
+            Some(change("pass-word-1", "new-pass-word")),
+        )
+        .await;
+    assert_eq!(
+        (a.status, code(&a)),
+        (401, "sign_in_required"),
+        "{}",
+        a.body
+    );
+    // The current password is needed, and checked; a bad new one is named.
+    let a = phone
+        .call(
+            Method::POST,
+            path,
+            Some(change("not-my-password", "new-pass-word")),
+        )
+        .await;
+    assert_eq!((a.status, code(&a)), (401, "bad_credentials"), "{}", a.body);
+    let a = phone
+        .call(Method::POST, path, Some(change("pass-word-1", "short")))
+        .await;
+    assert_eq!((a.status, code(&a)), (400, "bad_name"), "{}", a.body);
+    assert!(signed_in(&mut phone).await && signed_in(&mut laptop).await);
+    // Changed: this session stays, the other one is signed out.
+    let a = phone
+        .call(
+            Method::POST,
+            path,
+            Some(change("pass-word-1", "new-pass-word")),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["signed_out"], json!(1), "{}", a.body);
+    assert!(signed_in(&mut phone).await);
+    assert!(!signed_in(&mut laptop).await);
+    assert_eq!(laptop.sign_in("frank", "pass-word-1").await.status, 401);
+    assert_eq!(laptop.sign_in("frank", "new-pass-word").await.status, 200);
+    // Signing out everywhere ends both sessions and removes this cookie.
+    let a = laptop.call(Method::DELETE, "/api/me/sessions", None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["signed_out"], json!(2), "{}", a.body);
+    assert!(
+        a.set_cookie
+            .as_deref()
+            .is_some_and(|c| c.contains("Max-Age=0")),
+        "{:?}",
+        a.set_cookie
+    );
+    assert!(!signed_in(&mut phone).await);
+    assert!(!signed_in(&mut laptop).await);
+    let a = phone.call(Method::DELETE, "/api/me/sessions", None).await;
+    assert_eq!(
+        (a.status, code(&a)),
+        (401, "sign_in_required"),
+        "{}",
+        a.body
+    );
+    server.stop().await;
+}
+both_stores!(a_password_change_and_signing_out_everywhere);
 
 async fn a_guest_claims_their_games(db: &TestDb) {
     let server = TestServer::start(db).await;

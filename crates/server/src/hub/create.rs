@@ -95,6 +95,15 @@ impl Hub {
                 "config must be a JSON object, the \"config\" of a game record".into(),
             ));
         };
+        // Read before the server draws its own seed: only the request's
+        // fields say what its creator chose.
+        if req.rated {
+            if let Some(field) = FIXED_DRAWS.iter().find(|f| config.contains_key(**f)) {
+                return Err(bad(format!(
+                    "a rated game cannot set config.{field}: it fixes the draws, which the game's creator would then know; leave it out (the server deals a rated game itself) or create the game unrated"
+                )));
+            }
+        }
         if !config.contains_key("seed") {
             config.insert("seed".into(), token::random_u64().into());
         }
@@ -136,6 +145,9 @@ impl Hub {
                 let spec = self
                     .parse_bot(s, client.is_some())
                     .map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
+                if req.rated {
+                    crate::rating::rated_bot(&spec).map_err(|e| bad(format!("seat {i}: {e}")))?;
+                }
                 (Occupant::Bot(spec), None)
             });
         }
@@ -441,6 +453,12 @@ pub(super) fn rematch_tokens(
         })
         .collect()
 }
+
+/// The configuration fields a rated game may not have: each fixes hidden
+/// information (the seed every shuffle comes from, the draw order, the
+/// dealt halves, the map chips and their draws), so a creator who set one
+/// would know what is coming and could farm rating from it.
+const FIXED_DRAWS: [&str; 6] = ["seed", "deck", "deck_only", "hands", "chips", "chip_draws"];
 
 /// What a new game is set up with besides its seats.
 struct Setup {

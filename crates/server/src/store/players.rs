@@ -127,6 +127,20 @@ pub trait Players: Send + Sync {
     /// Ends a session (nothing if there is none).
     async fn delete_session(&self, token_hash: &TokenHash) -> Result<(), StoreError>;
 
+    /// Sets an account's password hash and ends its sessions but `keep`
+    /// (the one changing it), together: a thief signed in elsewhere is
+    /// signed out by the change. Returns the sessions ended.
+    async fn set_password(
+        &self,
+        account: i64,
+        password_hash: &str,
+        keep: &TokenHash,
+    ) -> Result<u64, StoreError>;
+
+    /// Ends every session of an account (signing out everywhere);
+    /// returns how many there were.
+    async fn delete_sessions(&self, account: i64) -> Result<u64, StoreError>;
+
     /// Binds a seat to an account (the account's player holds it), with
     /// the seat's place when the game is over already (a guest's ended
     /// game claimed).
@@ -294,6 +308,36 @@ macro_rules! players_impl {
                     .execute(&self.pool)
                     .await?;
                 Ok(())
+            }
+
+            async fn set_password(
+                &self,
+                account: i64,
+                password_hash: &str,
+                keep: &$crate::token::TokenHash,
+            ) -> Result<u64, $crate::store::StoreError> {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query("UPDATE accounts SET password = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(account)
+                    .execute(&mut *tx)
+                    .await?;
+                let ended = sqlx::query("DELETE FROM sessions WHERE account = $1 AND token_hash <> $2")
+                    .bind(account)
+                    .bind(keep.to_vec())
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                tx.commit().await?;
+                Ok(ended)
+            }
+
+            async fn delete_sessions(&self, account: i64) -> Result<u64, $crate::store::StoreError> {
+                Ok(sqlx::query("DELETE FROM sessions WHERE account = $1")
+                    .bind(account)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected())
             }
 
             async fn bind_seat(
