@@ -36,7 +36,7 @@ async function playToEnd(page: Page): Promise<void> {
 }
 
 /** What the page showed of the final scoring, in order: each step's lit tiles and "+N" (board), its line in the panel, and the end panel. */
-interface Shown { kind: 'cells' | 'gain' | 'line' | 'summary'; step: number; t: number; text: string; cells: number }
+interface Shown { kind: 'cells' | 'gain' | 'line' | 'summary'; step: number; t: number; text: string; cells: number; scores: number[] }
 
 /** Starts recording the final scoring's drawings (a MutationObserver in the page); `shown` reads them back. */
 async function recordFinale(page: Page): Promise<() => Promise<Shown[]>> {
@@ -45,14 +45,16 @@ async function recordFinale(page: Page): Promise<() => Promise<Shown[]>> {
     (window as unknown as { finale: Shown[] }).finale = out;
     new MutationObserver((records) => {
       const t = performance.now();
+      // The seats' scores as this batch of changes left them.
+      const scores = [...document.querySelectorAll('.players .score')].map((e) => Number(e.textContent));
       for (const r of records) for (const n of r.addedNodes) {
         if (!(n instanceof Element)) continue;
         for (const e of [n, ...n.querySelectorAll('[data-final-step], #summary')]) {
-          if (e.id === 'summary') out.push({ kind: 'summary', step: -1, t, text: '', cells: 0 });
+          if (e.id === 'summary') out.push({ kind: 'summary', step: -1, t, text: '', cells: 0, scores });
           const step = e.getAttribute('data-final-step');
           if (step === null) continue;
           const kind = e.classList.contains('gain-cells') ? 'cells' : e.classList.contains('gain') ? 'gain' : 'line';
-          out.push({ kind, step: Number(step), t, text: e.textContent ?? '', cells: e.querySelectorAll('.gain-cell').length });
+          out.push({ kind, step: Number(step), t, text: e.textContent ?? '', cells: e.querySelectorAll('.gain-cell').length, scores });
         }
       }
     }).observe(document.body, { childList: true, subtree: true });
@@ -104,6 +106,11 @@ test('the final scoring is shown one feature after another, the farms lit last, 
   for (let k = end.length - fields; k < end.length; k++) assert.ok((got.find((s) => s.kind === 'cells' && s.step === k)?.cells ?? 0) >= 1, `farm step ${k}'s tiles lit`);
   const result = got.find((s) => s.kind === 'summary');
   assert.ok(result && result.t >= Math.max(...times) + 300, `the result comes after the last step (${result?.t} vs ${times.join(', ')})`);
+  // The seats' scores climb with the steps, to the record's final scores.
+  const final = replayScores(env.server.dir, await (await fetch(`${env.server.url}/api/games/${id}/record`)).text());
+  const scoresAt = (k: number): number[] => lines.find((l) => l.step === k)?.scores ?? [];
+  assert.notDeepEqual(scoresAt(0), final, 'not yet final at the first step');
+  assert.deepEqual(scoresAt(end.length - 1), final, 'final at the last step');
   await page.close();
 });
 

@@ -15,6 +15,7 @@
 
 import { MapInfo, TileLayout, tileBatch, type TileBatch } from './api';
 import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, pinchStep, screenToWorld, unionBox, worldToScreen, zoomAt } from './geometry';
+import { adorn } from './art';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, Corner, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
@@ -208,6 +209,8 @@ export class Board {
       for (const t of page.tiles) {
         this.symbols.set(t.key, t.symbol);
         this.layouts.set(t.key, t.layout);
+        const sym = page.svg.querySelector(`symbol[id="${t.symbol}"]`);
+        if (sym) adorn(sym);
       }
       this.headDone = page.tiles.length > 0;
       this.adopted = [...taken.layers.tiles.children];
@@ -521,6 +524,8 @@ export class Board {
     const text = `<svg xmlns="${NS}">${this.headDone ? '' : head}${parts.join('')}</svg>`;
     this.headDone = true;
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    // The art's own marks, once per symbol before it joins the page (src/art.ts).
+    for (const sym of doc.querySelectorAll('symbol')) adorn(sym);
     // One insertion into the page for the whole answer.
     const batch = document.createDocumentFragment();
     for (const n of [...doc.documentElement.childNodes]) batch.appendChild(document.importNode(n, true));

@@ -69,6 +69,16 @@ export function finalScoring(entry: LogEntry, reduced: boolean, stepMs = 1200, m
   return { steps, stepMs: step, resultAt: steps.length * step };
 }
 
+/**
+ * The scores the seats show while the final scoring runs: the final ones
+ * (the view's, which the last move brought at once) less what the steps
+ * not yet shown will add, so that each seat's score climbs with its steps.
+ */
+export function scoresDuring(scores: number[], steps: FinalStep[], shown: number): number[] {
+  const pending = gainsBySeat(steps.slice(shown).flatMap((st) => st.gains));
+  return scores.map((p, seat) => Math.max(0, p - (pending.get(seat) ?? 0)));
+}
+
 /** Points per seat in a list of gains (the seat panels' "+N"). */
 export function gainsBySeat(gs: Gain[]): Map<number, number> {
   const out = new Map<number, number>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botThinking, fetchHistory, finalScoring, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog, parseLogPage } from '../src/follow';
+import { botThinking, fetchHistory, finalScoring, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog, parseLogPage, scoresDuring } from '../src/follow';
 import { parseAction, parseEvent } from '../src/protocol';
 import type { LogEntry } from '../src/state';
 
@@ -129,6 +129,15 @@ describe('the final scoring, one feature after another', () => {
     expect(f.steps).toHaveLength(5);
     expect(f.steps.every((s) => s.at === 0)).toBe(true);
     expect(f.resultAt).toBe(0);
+  });
+
+  it('lets each seat\'s score climb with its steps, to the final one', () => {
+    const f = finalScoring(last, false);
+    // Final 14 and 18: the road 3, city 4, monastery 5 + 5, farms 9 and 6 still to come at first.
+    expect(scoresDuring([14, 18], f.steps, 0)).toEqual([0, 0]);
+    expect(scoresDuring([14, 18], f.steps, 1)).toEqual([0, 3]);
+    expect(scoresDuring([14, 18], f.steps, 3)).toEqual([5, 12]);
+    expect(scoresDuring([14, 18], f.steps, 5)).toEqual([14, 18]);
   });
 
   it('has no steps when nothing scored', () => {
