@@ -12,22 +12,20 @@ import { serverAndBrowser } from './harness';
 
 const env = serverAndBrowser();
 
-const DECK = 'base/U base/E base/V base/K base/D base/B base/J base/L';
-
 /**
- * Signs `name` up in the lobby's player panel and plays a rated game on
- * a fixed deck against the default greedy bot to the end, by clicking;
- * returns the game's id.
+ * Signs `name` up in the lobby's player panel and plays a rated game
+ * against the default greedy bot by clicking: the whole game, or (`whole`
+ * false) two actions and then resigning; returns the game's id. A rated
+ * game is dealt by the server (a fixed deck is refused: its creator would
+ * know the draws), so the whole game is a full base game.
  */
-async function ratedGameAgainstABot(page: Page, name: string): Promise<string> {
+async function ratedGameAgainstABot(page: Page, name: string, whole: boolean): Promise<string> {
   await page.goto(`${env.server.url}/`);
   await page.fill('#account-name', name);
   await page.fill('#account-password', 'a long password');
   await page.click('#sign-up');
   await page.locator('#account h2', { hasText: `Signed in as ${name}` }).waitFor();
   await page.locator('#account', { hasText: 'No rated games yet.' }).waitFor();
-  await page.fill('#deck', DECK);
-  await page.check('#deck-only');
   await page.check('#rated');
   await page.click('#create');
   await page.waitForURL(/\/play\/[0-9a-f]+/);
@@ -35,14 +33,20 @@ async function ratedGameAgainstABot(page: Page, name: string): Promise<string> {
   assert.ok(id);
   // The seat names its player, linked to their page.
   await page.locator('.players .player-link', { hasText: name }).waitFor();
-  while (await act(page, { followers: true })) { /* play on */ }
+  if (whole) {
+    while (await act(page, { followers: true })) { /* play on */ }
+  } else {
+    for (let i = 0; i < 2 && await act(page, { followers: true }); i++) { /* two actions */ }
+    page.once('dialog', (d) => { void d.accept(); });
+    await page.getByRole('button', { name: 'Resign' }).click();
+  }
   await page.locator('#summary').waitFor();
   return id;
 }
 
-test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 120_000 }, async () => {
+test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 600_000 }, async () => {
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const id = await ratedGameAgainstABot(page, 'e2e_player');
+  const id = await ratedGameAgainstABot(page, 'e2e_player', true);
   // The player's rating and history in the lobby.
   await page.goto(`${env.server.url}/`);
   await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
@@ -59,7 +63,7 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
 
 test('a rated game shows on the player page: one point on the chart, the game in the history', { timeout: 120_000 }, async () => {
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const id = await ratedGameAgainstABot(page, 'e2e_profile');
+  const id = await ratedGameAgainstABot(page, 'e2e_profile', false);
   // The address itself, as a reload or a shared link would open it.
   const res = await page.goto(`${env.server.url}/players/e2e_profile`);
   assert.equal(res?.status(), 200);

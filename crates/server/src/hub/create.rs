@@ -98,7 +98,7 @@ impl Hub {
         // Read before the server draws its own seed: only the request's
         // fields say what its creator chose.
         if req.rated {
-            if let Some(field) = FIXED_DRAWS.iter().find(|f| config.contains_key(**f)) {
+            if let Some(field) = config.keys().find(|f| fixes_draws(f)) {
                 return Err(bad(format!(
                     "a rated game cannot set config.{field}: it fixes the draws, which the game's creator would then know; leave it out (the server deals a rated game itself) or create the game unrated"
                 )));
@@ -458,7 +458,9 @@ pub(super) fn rematch_tokens(
 /// information (the seed every shuffle comes from, the draw order, the
 /// dealt halves, the map chips and their draws), so a creator who set one
 /// would know what is coming and could farm rating from it.
-const FIXED_DRAWS: [&str; 6] = ["seed", "deck", "deck_only", "hands", "chips", "chip_draws"];
+fn fixes_draws(field: &str) -> bool {
+    GameConfig::HIDDEN_FIELDS.contains(&field) || field == "deck_only"
+}
 
 /// What a new game is set up with besides its seats.
 struct Setup {
