@@ -56,8 +56,26 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
   const profile = await (await fetch(`${env.server.url}/api/players/e2e_player`)).json() as { ratings: { duel: { games: number; rating: number } } };
   assert.equal(profile.ratings.duel.games, 1);
   assert.notEqual(profile.ratings.duel.rating, 1500);
+  // A new password: the old one no longer signs in, the new one does.
+  await page.click('#account-manage summary');
+  await page.fill('#password-current', 'a long password');
+  await page.fill('#password-new', 'another long password');
+  await page.click('#change-password');
+  await page.locator('#account-status', { hasText: 'Password changed' }).waitFor();
   // Signing out shows the form again.
   await page.click('#sign-out');
+  await page.locator('#sign-in').waitFor();
+  await page.fill('#account-name', 'e2e_player');
+  await page.fill('#account-password', 'a long password');
+  await page.click('#sign-in');
+  await page.locator('#account .status', { hasText: /./ }).waitFor();
+  assert.equal(await page.locator('#sign-out').count(), 0, 'the old password signs in no more');
+  await page.fill('#account-password', 'another long password');
+  await page.click('#sign-in');
+  await page.locator('#account h2', { hasText: 'Signed in as e2e_player' }).waitFor();
+  // Signing out everywhere ends this session too.
+  await page.click('#account-manage summary');
+  await page.click('#sign-out-everywhere');
   await page.locator('#sign-in').waitFor();
 });
 

@@ -160,6 +160,28 @@ export function accountPanel(navigate: (path: string) => void, changed: () => vo
       panel.append(h('p', { class: 'error' }, `Could not read your games: ${errorText(err)}`));
     }
     const ratings = profile ? Object.entries(profile.ratings) : [];
+    // Changing the password needs the current one; it ends every other
+    // session of the account (the server's rule), this one stays.
+    const current = h('input', { id: 'password-current', type: 'password', autocomplete: 'current-password', required: true, maxlength: 128, 'aria-label': 'Current password' });
+    const fresh = h('input', { id: 'password-new', type: 'password', autocomplete: 'new-password', required: true, minlength: 8, maxlength: 128, 'aria-label': 'New password' });
+    const said = h('p', { role: 'status', class: 'status', id: 'account-status' });
+    const change = async (): Promise<void> => {
+      try {
+        const r = await send('/api/me/password', 'POST', { current: current.value, new: fresh.value });
+        const ended = typeof r === 'object' && r !== null && 'signed_out' in r ? Number(r.signed_out) : 0;
+        current.value = '';
+        fresh.value = '';
+        said.textContent = `Password changed${ended > 0 ? `; ${ended} other session${ended === 1 ? '' : 's'} signed out` : ''}.`;
+      } catch (err) {
+        said.textContent = errorText(err);
+      }
+    };
+    const everywhere = h('button', { type: 'button', id: 'sign-out-everywhere', onclick: () => { void send('/api/me/sessions', 'DELETE').then(() => { changed(); return draw(); }).catch((err: unknown) => { said.textContent = errorText(err); }); } }, 'Sign out everywhere');
+    const manage = h('details', { id: 'account-manage' }, h('summary', {}, 'Password and sessions'),
+      h('form', { onsubmit: (e: Event) => { e.preventDefault(); void change(); }, 'aria-label': 'Change password' },
+        h('label', {}, 'Current password ', current), ' ', h('label', {}, 'New password ', fresh), ' ',
+        h('button', { type: 'submit', id: 'change-password' }, 'Change password')),
+      everywhere, said);
     panel.replaceChildren(
       h('h2', {}, 'Signed in as ', playerLink(name, navigate, { id: 'my-profile' })), out, ' ',
       h('a', { href: '/players', id: 'to-leaderboard', onclick: (e: Event) => { e.preventDefault(); navigate('/players'); } }, 'Leaderboard'),
@@ -171,7 +193,8 @@ export function accountPanel(navigate: (path: string) => void, changed: () => vo
       h('h3', {}, 'Recent games'),
       !profile || profile.recent.length === 0 ? h('p', {}, 'None finished yet.') : h('ul', { id: 'my-history' }, ...profile.recent.map((g) => h('li', {},
         `${g.game}: ${g.place === null ? g.status : g.place === 1 ? 'won' : `place ${g.place}`}`, g.change === null ? '' : ` (${changeText(g.change)})`, ' ',
-        link(g.replay, 'replay'), ' ', h('a', { href: g.record, download: `bastide-${g.game}.json` }, 'record')))));
+        link(g.replay, 'replay'), ' ', h('a', { href: g.record, download: `bastide-${g.game}.json` }, 'record')))),
+      manage);
   };
   void draw();
   return panel;
