@@ -274,6 +274,7 @@ impl Running {
     /// Stops accepting, lets requests finish, gives up its leases (other
     /// instances take the games over at once), and closes the store.
     pub async fn shutdown(self) {
+        self.hub.stop_driving();
         let _ = self.stop.send(());
         let _ = self.task.await;
         for t in &self.background {

@@ -12,9 +12,10 @@ use crate::store::GameId;
 
 impl Hub {
     /// Whether this instance drives the game's bots and timer: always
-    /// when alone; in shared mode, while it holds the game's lease.
+    /// when alone; in shared mode, while it holds the game's lease; never
+    /// once the server stops.
     pub(super) fn drives(&self, id: &GameId) -> bool {
-        self.cluster.as_ref().is_none_or(|c| c.holds(id))
+        !self.stopped() && self.cluster.as_ref().is_none_or(|c| c.holds(id))
     }
 
     /// Takes the lease of a game that needs a driver (shared mode); the

@@ -31,7 +31,7 @@
 //! - `log.rs`: the move history a page at a time, as spectators see it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -177,6 +177,24 @@ pub struct Hub {
     guard: Arc<Guard>,
     /// Running counts for operators (`GET /metrics`).
     metrics: crate::metrics::Metrics,
+    /// Set when the server shuts down: no game's bots or timer go on.
+    stopped: AtomicBool,
+}
+
+impl Hub {
+    /// Stops driving games: no bot starts another move and no timer calls
+    /// time (a search under way ends, its move refused). A server that
+    /// shuts down calls it first, so that its bots do not search on and
+    /// on against a closed store (another server in the same process, as
+    /// in tests and the abuse example, would pay for it).
+    pub fn stop_driving(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Hub::stop_driving`] was called.
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
 }
 
 /// A store failure as a client is told of it (the cause goes to the log,
@@ -219,6 +237,7 @@ impl Hub {
             store,
             games: StdMutex::new(HashMap::new()),
             swept_at: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
             loading: Mutex::new(()),
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
             search_permits: Arc::new(Semaphore::new(settings.bot_workers.max(1))),
