@@ -911,3 +911,50 @@ async fn expensive_bots_leave_a_greedy_reply_quick() {
     server.stop().await;
     db.cleanup().await;
 }
+
+/// A server that shuts down stops its bots: none starts another search
+/// (before `Hub::stop_driving`, each bot, its move refused by the closed
+/// store, searched again every second, up to 30 times, on the cores of
+/// whatever else ran in the process).
+#[tokio::test]
+async fn a_stopped_server_starts_no_more_searches() {
+    let db = TestDb::sqlite().await;
+    let server = TestServer::start_with(
+        &db,
+        Settings {
+            bot_workers: 2,
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    for i in 0..2 {
+        api.create(&config(2, 60 + i), &["mcts:300ms", "mcts:300ms"])
+            .await;
+    }
+    let hub = server.running.hub.clone();
+    let thinking = || {
+        hub.metrics()
+            .bots_thinking
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let until = Instant::now() + Duration::from_secs(10);
+    while thinking() == 0 && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(thinking() > 0, "the bots search before the shutdown");
+    server.stop().await;
+    // The searches under way end within their 300 ms (generously, for a
+    // loaded machine).
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let mut busy = 0;
+    for _ in 0..50 {
+        busy += usize::from(thinking() > 0);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        busy, 0,
+        "bots searched after the shutdown in {busy} of 50 looks"
+    );
+    db.cleanup().await;
+}
