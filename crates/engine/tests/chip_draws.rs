@@ -3,6 +3,7 @@
 //! of an explicit-chance game writes, issue 42). A chip it names that is
 //! not in the supply when drawn stops a replay at that action.
 
+use bastide_engine::openspiel::tokens_drawn;
 use bastide_engine::record::{ActionJson, Record, RecordError, FORMAT};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Action, ConfigError, Game, GameConfig};
@@ -39,13 +40,9 @@ fn record_of(config: GameConfig, g: &Game, actions: &[Action]) -> Record {
     }
 }
 
+/// The chips taken so far, by their names in records.
 fn taken(g: &Game) -> Vec<String> {
-    g.chips()
-        .expect("map chips")
-        .taken
-        .iter()
-        .map(|c| format!("{}:{}", c.colour.name(), c.value))
-        .collect()
+    tokens_drawn(g).iter().map(|o| o.name(g)).collect()
 }
 
 /// 22 chips, no kind more often than the map has it (six 1s and four 2s
