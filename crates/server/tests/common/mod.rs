@@ -477,6 +477,15 @@ pub async fn play_seat(mut c: Client, welcome: Value, seed: u64) -> Vec<Value> {
         }
         let m = c.next().await;
         if let Some(e) = m.get("error") {
+            // Against a bot that answers in a millisecond this seat acts
+            // faster than the server's sustained message rate; the server
+            // ignored the message, so wait as a client should and send the
+            // same action again.
+            if e["code"] == json!("rate_limited") {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                acted_at = None;
+                continue;
+            }
             panic!("the server refused a legal action: {e}");
         }
         if let Some(b) = m.get("played").or_else(|| m.get("status")) {
