@@ -20,7 +20,7 @@ import { formatClock, seatClocks } from './clock';
 import { botThinking, fetchHistory, finalScoring, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog, scoresDuring, type Finale } from './follow';
 import { summary } from './summary';
 import { saveToken } from './tokens';
-import { LOST, onPlayed, onWelcome, type Unacked } from './unacked';
+import { LOST, onPlayed, onRefused, onWelcome, RATE_RETRY_MS, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
 import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, seatKindWords, statusWords, tileLine, tileWords } from './words';
@@ -563,6 +563,13 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
         unacked = null;
         socket.close();
         socket = open();
+      } else if (m.type === 'error' && m.code !== 'lagged' && onRefused(sent, m.code) === 'retry') {
+        unacked = { ...sent, resent: true };
+        state = { ...state, error: null, legal: [] };
+        window.setTimeout(() => {
+          if (unacked === null || unacked.action !== sent.action) return;
+          socket.send(actionMessage(sent.action, sent.version));
+        }, RATE_RETRY_MS);
       } else if (m.type === 'error' && m.code !== 'lagged') {
         // (A lagged connection reconnects: its welcome settles the action.)
         unacked = null;

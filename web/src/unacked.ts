@@ -41,3 +41,16 @@ export function onPlayed(sent: Unacked, played: { version: number; seat: number;
   if (played.version <= sent.version) return 'pending';
   return played.version === sent.version + 1 && played.seat === seat && sameAction(played.action, sent.action) ? 'acked' : 'lost';
 }
+
+/** How long to wait before sending again an action the server ignored for its message rate. */
+export const RATE_RETRY_MS = 1000;
+
+/**
+ * An error answering `sent`: `retry` (the server ignored it for its
+ * message rate, and it was not sent again already: send it again after
+ * `RATE_RETRY_MS`, a click is not lost for being quick) or `offer` (it was
+ * refused: offer the legal actions it was chosen from again).
+ */
+export function onRefused(sent: Unacked, code: string): 'retry' | 'offer' {
+  return code === 'rate_limited' && !sent.resent ? 'retry' : 'offer';
+}

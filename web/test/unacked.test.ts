@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../src/protocol';
-import { onPlayed, onWelcome, type Unacked } from '../src/unacked';
+import { onPlayed, onRefused, onWelcome, type Unacked } from '../src/unacked';
 
 const pass: Action = { kind: 'pass' };
 const place: Action = { kind: 'place', tile: 'base/U', x: 1, y: 0, rotation: 90, half: null };
@@ -27,5 +27,10 @@ describe('an action the connection lost', () => {
     expect(onPlayed(sent(pass), { version: 6, seat: 0, action: place }, 0)).toBe('lost');
     expect(onPlayed(sent(pass), { version: 7, seat: 0, action: pass }, 0)).toBe('lost');
     expect(onPlayed(sent(pass), { version: 5, seat: 0, action: place }, 0)).toBe('pending');
+  });
+  it('is sent again once when the server ignored it for its message rate, and offered again when refused', () => {
+    expect(onRefused(sent(pass), 'rate_limited')).toBe('retry');
+    expect(onRefused(sent(pass, true), 'rate_limited')).toBe('offer');
+    expect(onRefused(sent(pass), 'illegal_action')).toBe('offer');
   });
 });
