@@ -18,7 +18,8 @@ import { CELL, Box, Camera, Pt, cameraTransform, cellBox, fit, pan, pinchStep, s
 import { adorn } from './art';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
-import { Action, Corner, FeatureRef, Piece, View, describeAction, figureLook, figureName, type FigureLook } from './protocol';
+import { Action, Corner, FeatureRef, Piece, View, figureLook, figureName, type FigureLook } from './protocol';
+import { describeAction } from './words';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';

@@ -1,7 +1,6 @@
 // The server's protocol (docs/server.md) as types, with a validator for
 // every message the server sends and an encoder for what the client sends.
 
-import { cornerWords, featureWords, otherWords, rotationWords, tileWords } from './words';
 import { parseChatLine, type ChatLine } from './chat';
 import {
   InvalidMessage, Json, JsonObject, arr, bool, fail, int, isObject, json, obj, oneOf, opt, str,
@@ -142,25 +141,6 @@ export function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-
-/** The action in words, for buttons, the log and screen readers. */
-export function describeAction(a: Action): string {
-  switch (a.kind) {
-    case 'place': return `Place ${tileWords(a.tile)} at (${a.x}, ${a.y}), ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
-    case 'follower': return `${capitalise(figureName(a.figure))} on ${featureWords(a.at)}`;
-    case 'draw': return 'Draw a tile';
-    case 'pass': return 'Pass';
-    case 'gingerbread': return `Move the gingerbread man to the city at ${featureWords(a.at)}`;
-    case 'flea': {
-      const to = `the tile at (${a.x}, ${a.y})${a.half ? `, ${cornerWords(a.half)} half` : ''}`;
-      return a.from ? `Move the flea on the tile at (${a.from.x}, ${a.from.y}) to ${to}` : `Spread a flea to ${to}`;
-    }
-    case 'flee': return `Flee from ${featureWords(a.from)} to ${featureWords(a.to)}`;
-    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on the Chumak square at (${a.x}, ${a.y})`;
-    case 'draft': return `Take ${tileWords(a.tile)}`;
-    case 'other': return otherWords(a.name, a.body);
-  }
-}
 
 export interface Piece { tile: string; x: number; y: number; rotation: Rotation; half: Corner | null }
 export interface PlacedFollower { seat: number; x: number; y: number; place: string; half: Corner | null; feature: string | null; figure: string | null }

@@ -6,7 +6,8 @@ import { getRecord, mapInfo, replayStep, type MapInfo } from './api';
 import { Board, figureIcon } from './board';
 import { playerColour, playerMark } from './colours';
 import { h, errorText } from './dom';
-import { describeAction, parseAction, parseView } from './protocol';
+import { parseAction, parseView } from './protocol';
+import { describeAction } from './words';
 import { readRecord, type RecordText } from './record';
 import { summary } from './summary';
 

@@ -13,7 +13,7 @@ import { errorText, h } from './dom';
 import { nextRotation } from './geometry';
 import { connect, type Connection, type ConnectionState } from './net';
 import { serverPage } from './page';
-import { ROTATIONS, actionMessage, capitalise, describeAction, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
+import { ROTATIONS, actionMessage, capitalise, figureName, type Action, type FeatureRef, type Rotation, type ScoreEvent } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { openCreated } from './lobby';
 import { formatClock, seatClocks } from './clock';
@@ -23,7 +23,7 @@ import { saveToken } from './tokens';
 import { LOST, onPlayed, onRefused, onWelcome, RATE_RETRY_MS, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, draftTiles, keepPick, onBoard, refKey, type CityArea, type Mark, type Pick } from './picks';
-import { chipsByColour, chipsWords, halvesWords, isHalf, rotationWords, seatKindWords, statusWords, tileLine, tileWords } from './words';
+import { chipsByColour, chipsWords, describeAction, halvesWords, isHalf, rotationWords, seatKindWords, statusWords, tileLine, tileWords } from './words';
 
 type Place = Extract<Action, { kind: 'place' }>;
 

@@ -1,7 +1,7 @@
 // Tiles, turns and hands in words, for the panel, the list of legal
 // actions and screen readers (instead of raw ids such as `base/R, 90°`).
 
-import type { Chip, ChipHand, Corner, Hand } from './protocol';
+import { capitalise, figureName, type Action, type Chip, type ChipHand, type Corner, type Hand } from './protocol';
 import { setWords } from './sets';
 
 /** Whether a tile id names a half tile (Half-and-half). */
@@ -110,4 +110,23 @@ export function placeWords(place: string): string {
 /** A feature of a placed tile in words: "the north of (1, 0)", "the east of (2, 1), NW half". */
 export function featureWords(r: { x: number; y: number; place: string; half: Corner | null }): string {
   return `the ${placeWords(r.place)} of (${r.x}, ${r.y})${r.half ? `, ${cornerWords(r.half)} half` : ''}`;
+}
+
+/** The action in words, for buttons, the log and screen readers. */
+export function describeAction(a: Action): string {
+  switch (a.kind) {
+    case 'place': return `Place ${tileWords(a.tile)} at (${a.x}, ${a.y}), ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
+    case 'follower': return `${capitalise(figureName(a.figure))} on ${featureWords(a.at)}`;
+    case 'draw': return 'Draw a tile';
+    case 'pass': return 'Pass';
+    case 'gingerbread': return `Move the gingerbread man to the city at ${featureWords(a.at)}`;
+    case 'flea': {
+      const to = `the tile at (${a.x}, ${a.y})${a.half ? `, ${cornerWords(a.half)} half` : ''}`;
+      return a.from ? `Move the flea on the tile at (${a.from.x}, ${a.from.y}) to ${to}` : `Spread a flea to ${to}`;
+    }
+    case 'flee': return `Flee from ${featureWords(a.from)} to ${featureWords(a.to)}`;
+    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on the Chumak square at (${a.x}, ${a.y})`;
+    case 'draft': return `Take ${tileWords(a.tile)}`;
+    case 'other': return otherWords(a.name, a.body);
+  }
 }

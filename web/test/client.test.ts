@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CELL, cellAt, fit, screenToWorld, worldToScreen, zoomAt } from '../src/geometry';
 import { InvalidMessage } from '../src/json';
-import { describeAction, encodeAction, parseAction, parseServerMessage } from '../src/protocol';
+import { encodeAction, parseAction, parseServerMessage } from '../src/protocol';
+import { describeAction } from '../src/words';
 import { pointsByCategory, reduce, scoreSeries, type GameState } from '../src/state';
 import { featureText, rotateToNext, targetsFor, placeableTiles } from '../src/table';
 import { inHalf } from '../src/board';

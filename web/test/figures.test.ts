@@ -1,7 +1,8 @@
 // Inns & Cathedrals' large follower: offered beside the follower, named,
 // drawn bigger, parsed from the view.
 import { describe, expect, it } from 'vitest';
-import { describeAction, figureLook, figureName, parseAction, parseView } from '../src/protocol';
+import { figureLook, figureName, parseAction, parseView } from '../src/protocol';
+import { describeAction } from '../src/words';
 import { figuresOffered, moveText, spotsFor } from '../src/table';
 
 const spot = { x: 1, y: 0, place: 'N' };
