@@ -16,8 +16,8 @@ use serde::Deserialize;
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
+use crate::api::{body, game, ApiError, ApiResult, ListQuery};
 use crate::guard::ClientKey;
-use crate::http::{body, game, ApiError, ApiResult, ListQuery};
 use crate::hub::Hub;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, Status};

@@ -13,8 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::hub::Audience;
-use crate::protocol::{ErrorCode, ProtocolError};
+use crate::protocol::{Audience, ErrorCode, ProtocolError};
 
 /// The longest line, in characters (after cleaning).
 pub const MAX_CHARS: usize = 300;

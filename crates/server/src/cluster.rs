@@ -107,7 +107,7 @@ pub enum Notice {
     /// operator removed it): its connections are told and closed.
     Gone {
         /// Why.
-        reason: crate::hub::Gone,
+        reason: crate::protocol::Gone,
     },
     /// A line of table chat said on that instance (chat lives in the
     /// instances' memory only: a line lost on NATS is lost).

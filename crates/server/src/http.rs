@@ -12,43 +12,11 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::api::{body, game, ApiError, ApiResult, ListQuery};
 use crate::guard::{Client, ClientKey, Slot};
 use crate::hub::{CreateGame, GameHandle, Hub};
 use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
-use crate::store::{GameId, Status};
-
-/// An error as an HTTP response: a status and `{"error": {…}}`.
-pub(crate) struct ApiError(pub(crate) ProtocolError);
-
-impl From<ProtocolError> for ApiError {
-    fn from(e: ProtocolError) -> ApiError {
-        ApiError(e)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = match self.0.code {
-            ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::BadToken | ErrorCode::Blocked | ErrorCode::Forbidden => {
-                StatusCode::FORBIDDEN
-            }
-            ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::NotStarted
-            | ErrorCode::GameOver
-            | ErrorCode::StaleVersion
-            | ErrorCode::RematchExists
-            | ErrorCode::NameTaken => StatusCode::CONFLICT,
-            ErrorCode::BadCredentials | ErrorCode::SignInRequired => StatusCode::UNAUTHORIZED,
-            _ => StatusCode::BAD_REQUEST,
-        };
-        (status, Json(self.0.to_json())).into_response()
-    }
-}
-
-pub(crate) type ApiResult<T> = Result<T, ApiError>;
+use crate::store::Status;
 
 /// The server's routes.
 pub fn router(hub: Arc<Hub>) -> Router {
@@ -154,22 +122,6 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
     }
 }
 
-/// Parses a JSON body into `T`, with errors in the protocol's form.
-pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| {
-        ApiError(ProtocolError::new(
-            ErrorCode::Malformed,
-            format!("body: {e}"),
-        ))
-    })
-}
-
-pub(crate) async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiError> {
-    let id =
-        GameId::parse(id).ok_or_else(|| ProtocolError::new(ErrorCode::NotFound, "no such game"))?;
-    Ok(hub.get(&id).await?)
-}
-
 /// A game brought up to the log first (shared mode: news of another
 /// instance's last change may be on its way still, or may have come
 /// while the game was being read): for a client's first view, and for
@@ -197,27 +149,6 @@ async fn create(
     };
     let created = hub.create(req, client).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
-}
-
-/// `?status=…` of a list of games.
-#[derive(Deserialize)]
-pub(crate) struct ListQuery {
-    status: Option<String>,
-}
-
-impl ListQuery {
-    /// The status asked for, `default` if none.
-    pub(crate) fn status(&self, default: Status) -> Result<Status, ApiError> {
-        match self.status.as_deref() {
-            None => Ok(default),
-            Some(s) => Status::parse(s).ok_or_else(|| {
-                ApiError(ProtocolError::new(
-                    ErrorCode::BadRequest,
-                    "status is one of open, playing, finished, resigned",
-                ))
-            }),
-        }
-    }
 }
 
 async fn list(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {

@@ -26,6 +26,7 @@ use crate::cluster::{Cluster, ClusterConfig, ClusterError, Notice};
 use crate::store::GameId;
 
 pub mod admin;
+pub(crate) mod api;
 pub mod assets;
 pub mod chat;
 pub mod clock;

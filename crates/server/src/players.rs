@@ -21,7 +21,7 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::http::{body, ApiError, ApiResult};
+use crate::api::{body, ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::rating::Class;
@@ -473,7 +473,7 @@ async fn claim(
 ) -> ApiResult<Response> {
     let account = required(&hub, &headers).await?;
     let c: Claim = body(&bytes)?;
-    let handle = crate::http::game(&hub, &c.game).await?;
+    let handle = crate::api::game(&hub, &c.game).await?;
     let seat = hub.claim_seat(&handle, &c.token, account.clone()).await?;
     Ok(Json(json!({"game": c.game, "seat": seat, "player": account.name})).into_response())
 }

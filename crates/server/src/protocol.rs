@@ -286,6 +286,82 @@ fn cut(s: &str) -> String {
     bastide_engine::limits::cut(s)
 }
 
+/// Who a connection speaks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// The person in this seat: sees that seat's view.
+    Seat(usize),
+    /// Anyone else: sees the public view.
+    Spectator,
+}
+
+/// Six seats and the spectators.
+pub(crate) const AUDIENCES: usize = 7;
+
+impl Audience {
+    /// Its place among a game's audiences: seats first, then the
+    /// spectators.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Audience::Seat(s) => s.min(AUDIENCES - 2),
+            Audience::Spectator => AUDIENCES - 1,
+        }
+    }
+}
+
+/// Why the server let an open game go while people may be connected to
+/// it: each of its connections is sent a `gone` message, then closed
+/// with [`GONE_CLOSE_CODE`] (docs/server.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gone {
+    /// Nobody started it within `Settings::open_game_ttl`.
+    Expired,
+    /// An operator removed it.
+    Removed,
+}
+
+/// The close code after a `gone` message: 1000, a normal closure (the
+/// connection's purpose is over; the message says why, and a client must
+/// not reconnect).
+pub const GONE_CLOSE_CODE: u16 = 1000;
+
+impl Gone {
+    /// The name in the `gone` message's `reason` and the close frame.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gone::Expired => "expired",
+            Gone::Removed => "removed",
+        }
+    }
+
+    /// The sentence a waiting room shows; `ttl` is how long an open game
+    /// waits (`Settings::open_game_ttl`).
+    pub fn sentence(self, ttl: Option<std::time::Duration>) -> String {
+        match self {
+            Gone::Expired => format!(
+                "This game expired: nobody joined within {}",
+                ttl.map_or_else(|| "its time".to_string(), wait_in_words)
+            ),
+            Gone::Removed => "This game was removed by the server's operator".to_string(),
+        }
+    }
+}
+
+/// A wait as a waiting room says it: "an hour", "90 minutes", "30 seconds".
+fn wait_in_words(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        3600 => "an hour".into(),
+        60 => "a minute".into(),
+        _ if s >= 7200 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
+        _ if s >= 120 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
+        1 => "a second".into(),
+        _ if s >= 1 => format!("{s} seconds"),
+        _ => format!("{} ms", d.as_millis()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +416,26 @@ mod tests {
             "x".repeat(MAX_MESSAGE_BYTES)
         );
         assert_eq!(code(&huge), ErrorCode::TooLarge);
+    }
+
+    #[test]
+    fn an_expired_game_says_how_long_it_waited() {
+        let said = |s| Gone::Expired.sentence(Some(std::time::Duration::from_secs(s)));
+        assert_eq!(
+            said(3600),
+            "This game expired: nobody joined within an hour"
+        );
+        assert_eq!(
+            said(5400),
+            "This game expired: nobody joined within 90 minutes"
+        );
+        assert_eq!(
+            said(7200),
+            "This game expired: nobody joined within 2 hours"
+        );
+        assert_eq!(
+            said(45),
+            "This game expired: nobody joined within 45 seconds"
+        );
     }
 }

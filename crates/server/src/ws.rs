@@ -293,7 +293,7 @@ pub async fn run(
                     }
                     // The game is gone: the message said why.
                     if let Some(reason) = u.closes() {
-                        return close(&mut sink, crate::hub::GONE_CLOSE_CODE, reason).await;
+                        return close(&mut sink, crate::protocol::GONE_CLOSE_CODE, reason).await;
                     }
                 }
                 Err(RecvError::Lagged(_)) => {

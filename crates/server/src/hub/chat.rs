@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use super::live::{GameHandle, LiveGame, Occupant};
-use super::updates::{Audience, Update};
+use super::messages::Update;
 use super::Hub;
 use crate::chat::{self, Channel, Line};
 use crate::cluster::Notice;
+use crate::protocol::Audience;
 use crate::protocol::ProtocolError;
 
 impl Hub {

@@ -9,24 +9,14 @@ use std::time::Duration;
 
 use bastide_bots::{BotSpec, View};
 use bastide_engine::record::ActionJson;
-use bastide_engine::Game;
 
-use super::live::{GameHandle, LiveGame, Occupant};
+use super::live::{BotJob, GameHandle, LiveGame, Occupant};
 use super::{now_ms, Hub};
 use crate::clock::OnTimeout;
 use crate::cluster::Notice;
 use crate::metrics::Gauge;
 use crate::protocol::ErrorCode;
 use crate::store::{GameId, Status, StoreError};
-
-/// A bot's move to make.
-pub(super) struct BotJob {
-    pub(super) game: Game,
-    pub(super) spec: BotSpec,
-    pub(super) seat: usize,
-    pub(super) version: u32,
-    pub(super) seed: u64,
-}
 
 impl Hub {
     /// Loads every open and running game into memory and sets their bots

@@ -16,12 +16,21 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex};
 
-use super::driver::BotJob;
-use super::updates::{audience_payload, legal_for, Audience, Update, AUDIENCES};
+use super::messages::{audience_payload, legal_for, Update};
 use crate::clock::{ClockSpec, ClockState};
+use crate::protocol::{Audience, AUDIENCES};
 use crate::store::players::Account;
 use crate::store::{GameId, Status, StoreError, StoredGame};
 use crate::token::{self, TokenHash};
+
+/// A bot's move to make.
+pub(super) struct BotJob {
+    pub(super) game: Game,
+    pub(super) spec: BotSpec,
+    pub(super) seat: usize,
+    pub(super) version: u32,
+    pub(super) seed: u64,
+}
 
 /// Updates a connection may fall behind by before it is told to reconnect.
 const UPDATE_QUEUE: usize = 256;

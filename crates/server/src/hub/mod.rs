@@ -53,16 +53,19 @@ mod driver;
 mod lease;
 mod live;
 mod log;
+mod messages;
 mod operate;
 mod play;
 mod sync;
 mod updates;
 
+pub use crate::protocol::{Audience, Gone, GONE_CLOSE_CODE};
 pub use budget::Caps;
 pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
 pub use log::LOG_PAGE;
-pub use updates::{public_view, Attached, Audience, Gone, Update, Watch, GONE_CLOSE_CODE};
+pub use messages::{public_view, Update};
+pub use updates::{Attached, Watch};
 
 /// How the server runs games.
 #[derive(Clone, Debug)]

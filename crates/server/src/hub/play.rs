@@ -12,7 +12,7 @@ use bastide_engine::record::{ActionError, ActionJson};
 use bastide_engine::Game;
 
 use super::live::{GameHandle, LiveGame, Occupant};
-use super::updates::{new_events, played_text, Played, Update};
+use super::messages::{new_events, played_text, Played, Update};
 use super::{now_ms, unavailable, Hub};
 use crate::clock::ClockState;
 use crate::cluster::Notice;
