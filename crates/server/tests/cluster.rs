@@ -836,3 +836,41 @@ async fn adjourned_across_instances(db: &TestDb) {
     b.shutdown().await;
 }
 postgres_only!(adjourned_across_instances);
+
+/// One address's games count against its caps over every instance: an
+/// open game on A counts when the same address creates on B, and no more
+/// once it has started (B reads it from the store).
+async fn caps_count_across_instances(db: &TestDb) {
+    let capped = || bastide_server::Settings {
+        caps: bastide_server::Caps {
+            open_games: 1,
+            ..bastide_server::Caps::unlimited()
+        },
+        ..bastide_server::Settings::unlimited()
+    };
+    let a = instance_here(db, capped()).await;
+    let b = instance_here(db, capped()).await;
+    let (api_a, api_b) = (
+        Api::new(&format!("http://{}", a.addr)),
+        Api::new(&format!("http://{}", b.addr)),
+    );
+    let create = |seed| json!({"config": config(2, seed), "seats": ["human", "greedy"]});
+    let (status, first) = api_a.post("/api/games", &create(71)).await;
+    assert_eq!(status, 201, "{first}");
+    let (status, refused) = api_b.post("/api/games", &create(72)).await;
+    assert_eq!(status, 429, "B counts A's open game: {refused}");
+    assert_eq!(refused["error"]["code"], "rate_limited", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("1 open games"), "{message}");
+    // A refused create on A too: its own memory says so.
+    let (status, _) = api_a.post("/api/games", &create(73)).await;
+    assert_eq!(status, 429);
+    // Started on A: open no more, on B either.
+    let id = first["id"].as_str().expect("an id").to_string();
+    api_a.start(&id, &token(&first, 0)).await;
+    let (status, second) = api_b.post("/api/games", &create(74)).await;
+    assert_eq!(status, 201, "{second}");
+    a.shutdown().await;
+    b.shutdown().await;
+}
+postgres_only!(caps_count_across_instances);

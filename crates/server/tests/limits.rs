@@ -242,6 +242,76 @@ async fn caps_hold_across_a_restart_and_spare_the_operator(db: &TestDb) {
 }
 both_stores!(caps_hold_across_a_restart_and_spare_the_operator);
 
+/// What an instance in shared mode reads to count an address's games over
+/// every instance (`Store::charged_to`): its open and running games with
+/// their seats, not its finished or adjourned ones, nor another address's.
+async fn charged_games_are_read_back(db: &TestDb) {
+    use bastide_server::guard::ClientKey;
+    use bastide_server::store::{ChargedGame, CreatorKey, GameId, SeatRow, Status};
+    let store = db.open().await;
+    let key = |ip: &str| CreatorKey::of(ClientKey::of(ip.parse().expect("an address")));
+    let (mine, theirs) = (key("203.0.113.7"), key("198.51.100.9"));
+    let seat = |seat: u8, kind: &str| SeatRow {
+        seat,
+        kind: kind.into(),
+        token_hash: None,
+        joined: false,
+        player: None,
+    };
+    let write = |status: Status, creator: CreatorKey, kinds: &[&str]| {
+        let id = GameId::random();
+        let mut row = common::bot_game_row(&id);
+        row.status = status;
+        row.creator = Some(creator);
+        row.seats = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| seat(i as u8, k))
+            .collect();
+        (id, row)
+    };
+    let (running, running_row) = write(Status::Playing, mine, &["human", "greedy"]);
+    let (open, open_row) = write(Status::Open, mine, &["human", "human"]);
+    let (_, finished_row) = write(Status::Playing, mine, &["random", "random"]);
+    let (adjourned, adjourned_row) = write(Status::Playing, mine, &["human", "random"]);
+    let (_, other_row) = write(Status::Open, theirs, &["human"]);
+    for row in [
+        &running_row,
+        &open_row,
+        &finished_row,
+        &adjourned_row,
+        &other_row,
+    ] {
+        store.create_game(row).await.expect("written");
+    }
+    store
+        .set_status(&finished_row.id, Status::Finished, None)
+        .await
+        .expect("finished");
+    store.adjourn(&adjourned, 1).await.expect("adjourned");
+    let mut got = store.charged_to(&mine).await.expect("the store answers");
+    got.sort_by_key(|g| g.open);
+    assert_eq!(
+        got,
+        vec![
+            ChargedGame {
+                id: running,
+                open: false,
+                seats: 2,
+                bot_seats: 1
+            },
+            ChargedGame {
+                id: open,
+                open: true,
+                seats: 2,
+                bot_seats: 0
+            },
+        ]
+    );
+    store.close().await;
+}
+both_stores!(charged_games_are_read_back);
+
 /// Whether the server closes `tcp` within `within` (reads until EOF,
 /// ignoring what it is sent).
 async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {

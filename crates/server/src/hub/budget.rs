@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::protocol::{ErrorCode, ProtocolError};
-use crate::store::{CreatorKey, GameId};
+use crate::store::{ChargedGame, CreatorKey, GameId};
 
 /// Caps per client address.
 #[derive(Clone, Copy, Debug)]
@@ -104,11 +104,15 @@ pub(super) struct Budget {
 
 impl Budget {
     /// Charges `game` to its creator, or refuses it past a cap.
+    /// `elsewhere`: the creator's games as the store has them (shared
+    /// mode: other instances' games count too); a game in this instance's
+    /// memory counts once, as this instance has it.
     pub(super) fn charge(
         &self,
         caps: &Caps,
         game: &GameId,
         charge: Charge,
+        elsewhere: &[ChargedGame],
     ) -> Result<(), ProtocolError> {
         let mut charges = self.charges.lock().unwrap_or_else(|e| e.into_inner());
         let (mut open, mut bots, mut bots_only) = (0, 0, 0);
@@ -116,6 +120,11 @@ impl Budget {
             open += usize::from(c.open);
             bots += c.bot_seats;
             bots_only += usize::from(c.bots_only);
+        }
+        for g in elsewhere.iter().filter(|g| !charges.contains_key(&g.id)) {
+            open += usize::from(g.open);
+            bots += g.bot_seats;
+            bots_only += usize::from(g.bot_seats == g.seats);
         }
         let refuse = |m: String| Err(ProtocolError::new(ErrorCode::RateLimited, m));
         if charge.open && open >= caps.open_games {
@@ -192,8 +201,10 @@ mod tests {
             bots_only: false,
         };
         let g1 = GameId::random();
-        budget.charge(&caps, &g1, open).unwrap();
-        let e = budget.charge(&caps, &GameId::random(), open).unwrap_err();
+        budget.charge(&caps, &g1, open, &[]).unwrap();
+        let e = budget
+            .charge(&caps, &GameId::random(), open, &[])
+            .unwrap_err();
         assert!(e.message.contains("open games"), "{}", e.message);
         // Another address is not charged for it.
         budget
@@ -204,22 +215,25 @@ mod tests {
                     client: key("2.2.2.2"),
                     ..open
                 },
+                &[],
             )
             .unwrap();
         // Started: no longer open, its bot still counts.
         budget.started(&g1);
-        budget.charge(&caps, &GameId::random(), open).unwrap();
+        budget.charge(&caps, &GameId::random(), open, &[]).unwrap();
         let bots = Charge {
             client: a,
             open: false,
             bot_seats: 2,
             bots_only: true,
         };
-        let e = budget.charge(&caps, &GameId::random(), bots).unwrap_err();
+        let e = budget
+            .charge(&caps, &GameId::random(), bots, &[])
+            .unwrap_err();
         assert!(e.message.contains("bot seats"), "{}", e.message);
         budget.release(&g1);
         let g2 = GameId::random();
-        budget.charge(&caps, &g2, bots).unwrap();
+        budget.charge(&caps, &g2, bots, &[]).unwrap();
         let e = budget
             .charge(
                 &caps,
@@ -228,6 +242,7 @@ mod tests {
                     bot_seats: 0,
                     ..bots
                 },
+                &[],
             )
             .unwrap_err();
         assert!(e.message.contains("bots only"), "{}", e.message);
@@ -240,7 +255,60 @@ mod tests {
                     bot_seats: 0,
                     ..bots
                 },
+                &[],
             )
             .unwrap();
+    }
+
+    #[test]
+    fn games_elsewhere_count_once() {
+        let caps = Caps {
+            open_games: 2,
+            bots_only_games: 1,
+            ..Caps::unlimited()
+        };
+        let budget = Budget::default();
+        let a = key("1.1.1.1");
+        let open = Charge {
+            client: a,
+            open: true,
+            bot_seats: 0,
+            bots_only: false,
+        };
+        let here = GameId::random();
+        budget.charge(&caps, &here, open, &[]).unwrap();
+        // The store has the game held here and one of another instance:
+        // two open games, not three.
+        let stored = |id: &GameId| ChargedGame {
+            id: id.clone(),
+            open: true,
+            seats: 2,
+            bot_seats: 0,
+        };
+        let elsewhere = [stored(&here), stored(&GameId::random())];
+        let e = budget
+            .charge(&caps, &GameId::random(), open, &elsewhere)
+            .unwrap_err();
+        assert!(e.message.contains("2 open games"), "{}", e.message);
+        assert!(budget
+            .charge(&caps, &GameId::random(), open, &elsewhere[..1])
+            .is_ok());
+        // A game of bots only on another instance counts for that cap.
+        let bots = ChargedGame {
+            id: GameId::random(),
+            open: false,
+            seats: 2,
+            bot_seats: 2,
+        };
+        let all_bots = Charge {
+            client: a,
+            open: false,
+            bot_seats: 2,
+            bots_only: true,
+        };
+        let e = budget
+            .charge(&caps, &GameId::random(), all_bots, &[bots])
+            .unwrap_err();
+        assert!(e.message.contains("bots only"), "{}", e.message);
     }
 }

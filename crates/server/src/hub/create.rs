@@ -283,7 +283,16 @@ impl Hub {
                 status == Status::Open,
                 seats.iter().map(|(o, _)| matches!(o, Occupant::Bot(_))),
             );
-            self.budget.charge(&self.settings.caps, &id, charge)?;
+            // Shared mode: the address's games on other instances count
+            // too (one query; each instance still counts its own in
+            // memory, so a game whose rows lag counts here at once).
+            let elsewhere = if self.cluster.is_some() {
+                self.store.charged_to(&client).await.map_err(unavailable)?
+            } else {
+                Vec::new()
+            };
+            self.budget
+                .charge(&self.settings.caps, &id, charge, &elsewhere)?;
         }
         if let Err(e) = self.store.create_game(&new).await {
             self.budget.release(&id);

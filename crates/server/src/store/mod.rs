@@ -200,6 +200,50 @@ pub struct StoredGame {
     pub creator: Option<CreatorKey>,
 }
 
+/// A game that is charged to an address and not over: what
+/// [`Store::charged_to`] reads, so that an instance in shared mode counts
+/// the caps per address over every instance's games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargedGame {
+    /// Its id.
+    pub id: GameId,
+    /// Whether it is still open (created, not started).
+    pub open: bool,
+    /// Its seats.
+    pub seats: usize,
+    /// How many of them are bots'.
+    pub bot_seats: usize,
+}
+
+/// The most games [`Store::charged_to`] reads: far above the caps an
+/// operator sets, so a count that reaches it refuses as the exact one would.
+pub const CHARGED_LIMIT: u32 = 1000;
+
+/// The query behind [`Store::charged_to`], the same for both databases
+/// (`$1`, `$2` are positional parameters in both): open and running games
+/// charged to `$1` that are not adjourned, at most `$2` (an adjourned game's bots do
+/// not think, as it is in no instance's memory).
+const CHARGED_QUERY: &str = "SELECT g.id, g.status, COUNT(*) AS seats, \
+     SUM(CASE WHEN s.kind = 'human' THEN 0 ELSE 1 END) AS bots \
+     FROM games g JOIN seats s ON s.game = g.id \
+     WHERE g.creator = $1 AND g.status IN ('open', 'playing') \
+     AND NOT EXISTS (SELECT 1 FROM adjourned a WHERE a.game = g.id) \
+     GROUP BY g.id, g.status LIMIT $2";
+
+/// Reads [`CHARGED_QUERY`]'s rows.
+fn charged_games(rows: Vec<(String, String, i64, i64)>) -> Result<Vec<ChargedGame>, StoreError> {
+    rows.into_iter()
+        .map(|(id, status, seats, bots)| {
+            Ok(ChargedGame {
+                id: stored_id(id)?,
+                open: status == Status::Open.as_str(),
+                seats: usize::try_from(seats).unwrap_or(0),
+                bot_seats: usize::try_from(bots).unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
 /// Why the store failed.
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -311,6 +355,10 @@ pub trait Store: players::Players + Send + Sync {
     /// Up to `limit` games adjourned before `before_ms`, the oldest first.
     async fn adjourned_before(&self, before_ms: i64, limit: u32)
         -> Result<Vec<GameId>, StoreError>;
+
+    /// The open and running games charged to `creator` that are not
+    /// adjourned, at most [`CHARGED_LIMIT`].
+    async fn charged_to(&self, creator: &CreatorKey) -> Result<Vec<ChargedGame>, StoreError>;
 
     /// How many games have each status.
     async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError>;

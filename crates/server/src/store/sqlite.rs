@@ -352,6 +352,18 @@ impl Store for SqliteStore {
             .collect()
     }
 
+    async fn charged_to(
+        &self,
+        creator: &super::CreatorKey,
+    ) -> Result<Vec<super::ChargedGame>, StoreError> {
+        let rows = sqlx::query_as(super::CHARGED_QUERY)
+            .bind(creator.as_bytes().to_vec())
+            .bind(i64::from(super::CHARGED_LIMIT))
+            .fetch_all(&self.pool)
+            .await?;
+        super::charged_games(rows)
+    }
+
     async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
         let rows: Vec<(String, i64)> =
             sqlx::query_as("SELECT status, COUNT(*) FROM games GROUP BY status")
