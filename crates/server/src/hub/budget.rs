@@ -87,6 +87,17 @@ impl Charge {
             seats += 1;
             bot_seats += usize::from(bot);
         }
+        Charge::of_counts(client, open, seats, bot_seats)
+    }
+
+    /// What a game of `seats` seats, `bot_seats` of them bots', costs
+    /// `client` (a game as the store counts it, `Store::charged_to`).
+    pub(super) fn of_counts(
+        client: CreatorKey,
+        open: bool,
+        seats: usize,
+        bot_seats: usize,
+    ) -> Charge {
         Charge {
             client,
             open,
@@ -115,16 +126,20 @@ impl Budget {
         elsewhere: &[ChargedGame],
     ) -> Result<(), ProtocolError> {
         let mut charges = self.charges.lock().unwrap_or_else(|e| e.into_inner());
+        let stored = elsewhere
+            .iter()
+            .filter(|g| !charges.contains_key(&g.id))
+            .map(|g| Charge::of_counts(charge.client, g.open, g.seats, g.bot_seats));
         let (mut open, mut bots, mut bots_only) = (0, 0, 0);
-        for c in charges.values().filter(|c| c.client == charge.client) {
+        for c in charges
+            .values()
+            .filter(|c| c.client == charge.client)
+            .copied()
+            .chain(stored)
+        {
             open += usize::from(c.open);
             bots += c.bot_seats;
             bots_only += usize::from(c.bots_only);
-        }
-        for g in elsewhere.iter().filter(|g| !charges.contains_key(&g.id)) {
-            open += usize::from(g.open);
-            bots += g.bot_seats;
-            bots_only += usize::from(g.bot_seats == g.seats);
         }
         let refuse = |m: String| Err(ProtocolError::new(ErrorCode::RateLimited, m));
         if charge.open && open >= caps.open_games {
@@ -269,12 +284,7 @@ mod tests {
         };
         let budget = Budget::default();
         let a = key("1.1.1.1");
-        let open = Charge {
-            client: a,
-            open: true,
-            bot_seats: 0,
-            bots_only: false,
-        };
+        let open = Charge::of_counts(a, true, 2, 0);
         let here = GameId::random();
         budget.charge(&caps, &here, open, &[]).unwrap();
         // The store has the game held here and one of another instance:
@@ -300,12 +310,8 @@ mod tests {
             seats: 2,
             bot_seats: 2,
         };
-        let all_bots = Charge {
-            client: a,
-            open: false,
-            bot_seats: 2,
-            bots_only: true,
-        };
+        let all_bots = Charge::of_counts(a, false, 2, 2);
+        assert!(all_bots.bots_only);
         let e = budget
             .charge(&caps, &GameId::random(), all_bots, &[bots])
             .unwrap_err();

@@ -9,8 +9,7 @@ use super::messages::Update;
 use super::Hub;
 use crate::chat::{self, Channel, Line};
 use crate::cluster::Notice;
-use crate::protocol::Audience;
-use crate::protocol::ProtocolError;
+use crate::protocol::{Audience, ProtocolError};
 
 impl Hub {
     /// Says `text` at the table as `audience`; `viewer` is the signed-in
