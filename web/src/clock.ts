@@ -25,7 +25,7 @@ export function seatClocks(c: Clock, seats: number, now: number): SeatClock[] {
   return Array.from({ length: seats }, (_, seat) => {
     const running = c.running === seat;
     const game = c.remainingMs?.[seat] ?? null;
-    let ms: number | null = game === null ? null : running ? game - Math.max(0, now - c.since) : game;
+    let ms: number | null = game === null ? null : running && c.since !== null ? game - Math.max(0, now - c.since) : game;
     if (running && c.deadline !== null) ms = Math.min(ms ?? Number.POSITIVE_INFINITY, c.deadline - now);
     if (ms !== null) ms = Math.max(0, ms);
     const given = game !== null ? c.spec.initialMs : c.spec.turnMs;

@@ -251,8 +251,12 @@ function seatInfo(v: unknown, p: string): SeatInfo {
 
 /** A time control (docs/server.md, "Clocks"): each person's time for the game and its increment, the longest turn. */
 export interface ClockSpec { initialMs: number | null; incrementMs: number; turnMs: number | null; onTimeout: string }
-/** A timed game's clocks: each seat's time as of `since` (Unix ms), the seat whose time runs and when it runs out. */
-export interface Clock { spec: ClockSpec; remainingMs: number[] | null; since: number; running: number | null; turnStarted: number; deadline: number | null }
+/**
+ * A timed game's clocks: each seat's time as of `since` (Unix ms), the seat
+ * whose time runs and when it runs out. A game still waiting for its
+ * players has only the spec: no time has been charged yet, so `since` is null.
+ */
+export interface Clock { spec: ClockSpec; remainingMs: number[] | null; since: number | null; running: number | null; turnStarted: number | null; deadline: number | null }
 
 export function parseClock(v: unknown, p = 'clock'): Clock {
   const o = obj(v, p);
@@ -263,8 +267,8 @@ export function parseClock(v: unknown, p = 'clock'): Clock {
       turnMs: opt(sp.turn_ms, `${p}.spec.turn_ms`, int), onTimeout: str(sp.on_timeout ?? 'lose', `${p}.spec.on_timeout`),
     },
     remainingMs: opt(o.remaining_ms, `${p}.remaining_ms`, (r, q) => arr(r, q, int)),
-    since: int(o.since, `${p}.since`), running: opt(o.running, `${p}.running`, int),
-    turnStarted: int(o.turn_started ?? o.since, `${p}.turn_started`), deadline: opt(o.deadline, `${p}.deadline`, int),
+    since: opt(o.since, `${p}.since`, int), running: opt(o.running, `${p}.running`, int),
+    turnStarted: opt(o.turn_started ?? o.since, `${p}.turn_started`, int), deadline: opt(o.deadline, `${p}.deadline`, int),
   };
 }
 

@@ -15,6 +15,16 @@ describe('clocks at the table', () => {
     expect(m.type === 'status' && m.clock?.spec.turnMs).toBe(60000);
   });
 
+  it('reads the welcome of a timed game still waiting for players (the spec alone)', () => {
+    const m = parseServerMessage(JSON.stringify({ welcome: {
+      game: 'g', seat: 0, status: 'open', version: 0, resigned: null, players: ['Ann', 'Bea'], seats: [], config: {}, view: null, legal: null,
+      clock: { spec: { initial_ms: 180000, increment_ms: 5000, on_timeout: 'lose' } }, chat: [],
+    } }));
+    expect(m.type === 'welcome' && m.clock).toMatchObject({ since: null, remainingMs: null, running: null, spec: { initialMs: 180000 } });
+    const open = parseClock({ spec: { turn_ms: 86_400_000 } });
+    expect(seatClocks(open, 2, 5)).toEqual([{ seat: 0, ms: null, running: false, low: false }, { seat: 1, ms: null, running: false, low: false }]);
+  });
+
   it('counts the running seat down, the others stay', () => {
     const [a, b] = seatClocks(clock, 2, 1_010_000);
     expect(a).toEqual({ seat: 0, ms: 588200, running: true, low: false });
