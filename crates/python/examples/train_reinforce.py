@@ -29,9 +29,13 @@ from bastide.pettingzoo import raw_env
 # each of up to two cells), then placements.
 N_PLACES = 16
 N_FEATURES = 2 * (1 + N_PLACES + 1)  # (pass, places, placement) x (1, supply)
-# globals: phase (3), then scores (one per seat), then supply per seat.
+# globals (docs/openspiel.md, "Globals"): the phase one-hot (6), then the
+# scores (one per relative seat), then the followers in supply per relative
+# seat, the observer's own first. tests/test_examples.py checks this offset
+# against a real game's supply, so a change of layout fails there.
 PLAYERS = 2
-SUPPLY_AT = 3 + PLAYERS
+PHASES = 6
+SUPPLY_AT = PHASES + PLAYERS
 
 
 def action_features(actions: np.ndarray, glob: np.ndarray) -> np.ndarray:

@@ -433,15 +433,21 @@ impl PyGame {
             ));
         };
         let kinds = s.num_chance_outcomes();
-        if let Ok(i) = x.extract::<i128>() {
+        // `index_of` refuses bools and floats with a TypeError, as `apply`
+        // does: `True` is not outcome 1.
+        if let Some(i) = index_of(x)? {
             return usize::try_from(i)
                 .ok()
                 .and_then(|i| Outcome::from_index(i, s.game()))
                 .ok_or_else(|| illegal(format!("outcome index {i} is outside 0..{kinds}")));
         }
-        let id: String = x.extract().map_err(|_| {
-            illegal("an outcome is an index or a name such as \"base/U\" or \"purple:1\"")
-        })?;
+        let id: String =
+            x.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                "an outcome is an int index or a name such as \"base/U\" or \"purple:1\", not {}",
+                x.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+            })?;
         s.outcome_named(&id).ok_or_else(|| {
             illegal(format!(
                 "unknown tile id or chip {}",
@@ -796,8 +802,11 @@ impl PyGame {
     /// halves as the configuration's dealt hands. With Map Chips it cannot
     /// be pickled (no configuration fixes resampled chips): pickling it
     /// raises `TypeError`.
-    fn determinize(&self, seat: i64, seed: u64) -> PyResult<PyGame> {
+    fn determinize(&self, seat: i64, seed: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let seat = self.seat(seat)?;
+        // Checked here, so a negative seed is a ValueError naming the range
+        // rather than PyO3's bare OverflowError.
+        let seed = int_in(seed, "seed", 0, u64::MAX as i128)? as u64;
         let Core::Explicit(s) = &self.core else {
             return Err(PyValueError::new_err(
                 "determinize needs a game made with explicit_chance=True",

@@ -232,6 +232,20 @@ def test_loose_input_is_a_type_error():
     assert bastide.Game(sets="base+river1").config == bastide.Game(sets="base,river1").config
 
 
+def test_loose_chance_outcomes_and_seeds_are_type_and_value_errors():
+    g = explicit("base", 1)
+    # `True` is not outcome 1, nor `1.0`: the same types `apply` refuses.
+    for bad in (True, 1.0, None, [1]):
+        with pytest.raises(TypeError, match="an int"):
+            g.apply_chance(bad)
+    assert g.is_chance, "a refused outcome draws nothing"
+    g.apply_chance(g.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="seed must be from 0 to"):
+        g.determinize(0, -1)
+    with pytest.raises(ValueError, match="seed must be from 0 to"):
+        g.determinize(0, 1 << 64)
+
+
 def test_environments_refuse_loose_actions():
     need("pettingzoo")
     need("gymnasium")

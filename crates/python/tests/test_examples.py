@@ -8,6 +8,8 @@ import sys
 
 import numpy as np
 
+import bastide
+
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -43,3 +45,23 @@ def test_action_features_name_pass_follower_places_and_placements():
     half = ex.N_FEATURES // 2
     assert [int(np.flatnonzero(row[:half])[0]) for row in f] == [0, 1, 13, 1, 17]
     assert np.allclose(f[:, half:], 0.5 * f[:, :half])
+
+
+def test_the_supply_feature_reads_the_observers_own_followers_left():
+    # The offset is the documented layout's; a real game checks it, seat by
+    # seat, as followers leave the supply (it once read the Plague's phase).
+    ex = load("train_reinforce")
+    g = bastide.Game(sets="base", seed=3, players=ex.PLAYERS)
+    seen = set()
+    for _ in range(200):
+        if g.is_terminal:
+            break
+        for seat in range(ex.PLAYERS):
+            supply = g.view(seat)["supply"][seat]
+            glob = g.observation(seat)[1]
+            assert glob[ex.SUPPLY_AT] == np.float32(supply / 7), (seat, supply)
+            seen.add(supply)
+        legal = g.legal_actions()
+        # Followers whenever offered, so the supply moves.
+        g.apply(next((a for a in legal if 0 < a < 33), legal[-1]))
+    assert len(seen) > 2, "the supply never changed, so the check proved nothing"

@@ -107,6 +107,18 @@ def test_the_plague_plays_in_legal_mode_by_default_and_in_codec_mode_on_request(
     # Id i is the i-th legal action in codec order.
     expected = state.game_state.action_to_json(state.game_state.legal_actions()[-1])
     assert state.action_to_string(0, legal[-1]) == str(expected)
+    # Ids outside the legal list are refused by name, never read as list
+    # positions from the end, and never applied.
+    # (OpenSpiel itself refuses -1, its kInvalidAction, before asking us.)
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(-1)
+    for bad in (-1, -2, len(legal)):
+        if bad != -1:
+            with pytest.raises(bastide.IllegalAction, match=f"action {bad} is not legal"):
+                state.apply_action(bad)
+        with pytest.raises(bastide.IllegalAction, match=f"action {bad} is not legal"):
+            state.action_to_string(0, bad)
+    assert state.game_state.move_number == 0 and len(state.history()) == 1
     state.apply_action(legal[-1])
     assert state.game_state.move_number == 1
     with pytest.raises(ValueError, match="action_mode"):

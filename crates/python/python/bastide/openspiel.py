@@ -157,9 +157,19 @@ class BastideState(pyspiel.State):
         return legal
 
     def _codec_index(self, action: int) -> int:
-        """The codec index of an OpenSpiel action id."""
+        """The codec index of an OpenSpiel action id. In "legal" mode an id
+        is a position in the legal list, so one outside it (negative, past
+        its end or past ``max_legal``) is refused here: a Python list would
+        otherwise read -2 as the second-to-last legal action."""
         if self._legal_mode:
-            return self.game_state.legal_actions()[action]
+            legal = self.game_state.legal_actions()
+            n = min(len(legal), self._max_legal)
+            if not 0 <= action < n:
+                raise bastide.IllegalAction(
+                    f"action {action} is not legal here: in legal mode the ids are "
+                    f"0 to {n - 1} (the legal actions in codec order)"
+                )
+            return legal[action]
         return action
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
