@@ -113,6 +113,28 @@ def pettingzoo_steps(
     return work
 
 
+def openspiel_rl_steps(radius: int) -> Callable[[], int]:
+    """Random steps through OpenSpiel's ``rl_environment`` (its learning
+    agents' loop: every step builds each seat's observation tensor)."""
+    from open_spiel.python import rl_environment
+
+    import bastide.openspiel  # noqa: F401  (registers the game)
+
+    env = rl_environment.Environment("python_bastide", players=2, sets="base", radius=radius)
+    pick = random.Random(0)
+
+    def work() -> int:
+        ts = env.reset()
+        n = 0
+        while not ts.last():
+            p = ts.observations["current_player"]
+            ts = env.step([pick.choice(ts.observations["legal_actions"][p])])
+            n += 1
+        return n
+
+    return work
+
+
 def ray_games(cpus: int, games: int) -> float:
     """Games per second of ``mcts:30`` against itself on ``cpus`` Ray CPUs
     (about 0.1 s a game, so the task overhead is small)."""
@@ -171,6 +193,7 @@ def main() -> None:
             lambda: pettingzoo_steps(15, "compact", "info"),
             "steps",
         ),
+        ("OpenSpiel rl_environment, radius 30", lambda: openspiel_rl_steps(30), "steps"),
     ]
     for name, make, unit in rows:
         if a.only not in name:

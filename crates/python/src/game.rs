@@ -47,42 +47,73 @@ impl Core {
         }
     }
 
-    /// `seat`'s observation as NumPy `float32` arrays `(cells, globals)`,
-    /// the cell planes written straight into the memory their array owns
-    /// (no second 0.5 MB copy: that copy was most of an observation's cost).
+    /// The observation of `seat` in one `float32` buffer: the cell planes
+    /// (`planes × W × W`) then the globals, written in place (no copy);
+    /// with the shape `(planes, W, globals)`.
+    fn tensor_buffer<'py>(
+        &self,
+        py: Python<'py>,
+        codec: &ActionCodec,
+        seat: Seat,
+    ) -> PyResult<(Bound<'py, PyByteArray>, (usize, usize, usize))> {
+        let w = codec.width();
+        let (planes, n_globals) = codec.tensor_shape(self.game());
+        let n_cells = codec.tensor_cells(self.game());
+        let mut written = false;
+        let buf = PyByteArray::new_with(py, (n_cells + n_globals) * 4, |bytes| {
+            let (cell_bytes, global_bytes) = bytes.split_at_mut(n_cells * 4);
+            // A bytearray's memory comes from Python's allocator, aligned
+            // for `f32` in practice; a misaligned one takes the copy.
+            let globals = match bytemuck::try_cast_slice_mut::<u8, f32>(cell_bytes) {
+                Ok(cells) => match self {
+                    Core::Plain(g) => codec.observation_tensor_into(g, seat, cells),
+                    Core::Explicit(s) => codec.state_tensor_into(s, seat, cells),
+                },
+                Err(_) => {
+                    let t = self.tensor(codec, seat);
+                    cell_bytes.copy_from_slice(bytemuck::cast_slice(&t.cells));
+                    Some(t.globals)
+                }
+            };
+            if let Some(g) = globals.filter(|g| g.len() == n_globals) {
+                global_bytes.copy_from_slice(bytemuck::cast_slice(&g));
+                written = true;
+            }
+            Ok(())
+        })?;
+        if !written {
+            return Err(PyValueError::new_err(
+                "the observation's size did not match",
+            ));
+        }
+        Ok((buf, (planes, w, n_globals)))
+    }
+
+    /// The observation as NumPy views of one buffer: `(cells, globals)`.
     fn tensor_arrays<'py>(
         &self,
         py: Python<'py>,
         codec: &ActionCodec,
         seat: Seat,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let w = codec.width();
-        let planes = codec.tensor_shape(self.game()).0;
-        let mut globals = None;
-        let buf = PyByteArray::new_with(py, codec.tensor_cells(self.game()) * 4, |bytes| {
-            // A bytearray's memory comes from Python's allocator, aligned
-            // for `f32` in practice; a misaligned one takes the copy.
-            match bytemuck::try_cast_slice_mut::<u8, f32>(bytes) {
-                Ok(cells) => {
-                    globals = match self {
-                        Core::Plain(g) => codec.observation_tensor_into(g, seat, cells),
-                        Core::Explicit(s) => codec.state_tensor_into(s, seat, cells),
-                    };
-                }
-                Err(_) => {
-                    let t = self.tensor(codec, seat);
-                    bytes.copy_from_slice(bytemuck::cast_slice(&t.cells));
-                    globals = Some(t.globals);
-                }
-            }
-            Ok(())
-        })?;
-        let globals =
-            globals.ok_or_else(|| PyValueError::new_err("the observation's size did not match"))?;
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat)?;
+        let f32 = &numpy(py)?.float32;
         Ok((
-            view(&buf, &numpy(py)?.float32, &[planes, w, w], 0)?,
-            f32_array(py, &globals, &[globals.len()])?,
+            view(&buf, f32, &[planes, w, w], 0)?,
+            view(&buf, f32, &[n_globals], planes * w * w * 4)?,
         ))
+    }
+
+    /// The observation as one flat NumPy `float32` array, cells then
+    /// globals: OpenSpiel's observation tensor, without a copy.
+    fn tensor_flat<'py>(
+        &self,
+        py: Python<'py>,
+        codec: &ActionCodec,
+        seat: Seat,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat)?;
+        view(&buf, &numpy(py)?.float32, &[planes * w * w + n_globals], 0)
     }
 }
 
@@ -782,6 +813,14 @@ impl PyGame {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let seat = self.seat(seat)?;
         self.core.tensor_arrays(py, &self.codec, seat)
+    }
+
+    /// `observation(seat)` as one flat `float32` array, the cells (in
+    /// `observation`'s order) then the globals: OpenSpiel's observation
+    /// tensor, filled in place, no copy.
+    fn observation_flat<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        self.core.tensor_flat(py, &self.codec, seat)
     }
 
     /// What `seat` sees as the engine's JSON view (a dict): the state with

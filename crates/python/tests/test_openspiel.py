@@ -93,6 +93,26 @@ def test_chance_nodes_are_the_draws_and_observations_hide_them():
     assert state.action_to_string(0, state.legal_actions()[0]).startswith("{'place'")
 
 
+def test_observation_tensor_is_an_array_equal_to_the_observers():
+    # A NumPy array filled by the engine, not a list of ~127,000 floats
+    # (rl_environment stepped at 189/s with the list); the same values as
+    # the observer's tensor and the engine's (cells, globals).
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base"})
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    for seat in (0, 1):
+        t = state.observation_tensor(seat)
+        assert isinstance(t, np.ndarray) and t.dtype == np.float32
+        observer = game.make_py_observer()
+        observer.set_from(state, seat)
+        assert np.array_equal(t, observer.tensor)
+        cells, glob = state.game_state.observation(seat)
+        assert np.array_equal(t, np.concatenate([cells.ravel(), glob]))
+    assert np.array_equal(state.observation_tensor(), state.observation_tensor(0))
+    with pytest.raises(ValueError, match="player must be a seat"):
+        state.observation_tensor(2)
+
+
 def test_the_plague_plays_in_legal_mode_by_default_and_in_codec_mode_on_request():
     codec = pyspiel.load_game("python_bastide", {"sets": "base,plague", "action_mode": "codec"})
     assert codec.num_distinct_actions() == bastide.Game(sets="base,plague").num_actions

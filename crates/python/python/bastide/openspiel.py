@@ -222,6 +222,18 @@ class BastideState(pyspiel.State):
         s.game_state = self.game_state.determinize(player_id, seed)
         return s
 
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """What ``player`` (default: the seat to act) sees, as one flat
+        NumPy ``float32`` array (cells, then globals), filled in place by
+        the engine. OpenSpiel's default would turn the observer's tensor
+        into a Python list of ~127,000 floats each call (3.4 ms, most of an
+        ``rl_environment`` step); agents take an array as they take a list."""
+        seat = self.current_player() if player is None else int(player)
+        n = self.game_state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, not {player}")
+        return self.game_state.observation_flat(seat)
+
     def __str__(self) -> str:
         return _board_text(self.game_state, None)
 
