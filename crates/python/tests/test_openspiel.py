@@ -143,3 +143,20 @@ def test_the_plague_plays_in_legal_mode_by_default_and_in_codec_mode_on_request(
     assert state.game_state.move_number == 1
     with pytest.raises(ValueError, match="action_mode"):
         pyspiel.load_game("python_bastide", {"action_mode": "dense"})
+
+
+def test_the_state_string_is_the_full_state():
+    # Two deals that differ only in seat 1's halves: seat 0's view is the
+    # same, the state's string is not (it was seat 0's view).
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base+halfsies1"})
+    texts, views = [], []
+    for hand in (["halfsies1/C", "halfsies1/D"], ["halfsies1/E", "halfsies1/F"]):
+        state = game.new_initial_state()
+        cfg = state.game_state.config
+        cfg["hands"] = [["halfsies1/A", "halfsies1/B"], hand]
+        state.game_state = bastide.Game(config=cfg, explicit_chance=True)
+        texts.append(str(state))
+        views.append(state.game_state.view(0))
+    assert views[0] == views[1]
+    assert texts[0] != texts[1]
+    assert "halfsies1/E" in texts[1] and "seat 1 holds" in texts[1]

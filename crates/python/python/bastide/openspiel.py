@@ -36,6 +36,7 @@ Half-and-half it does see the other players' hands.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -235,7 +236,10 @@ class BastideState(pyspiel.State):
         return self.game_state.observation_flat(seat)
 
     def __str__(self) -> str:
-        return _board_text(self.game_state, None)
+        """The full state: the public board, then each seat's own part of
+        what it alone sees (its halves, its chips), so that two states that
+        differ only in a hand print differently."""
+        return _board_text(self.game_state, None) + _private_text(self.game_state)
 
 
 class BastideObserver:
@@ -305,6 +309,23 @@ def _board_text(g: bastide.Game, player: int | None) -> str:
     if followers:
         lines.append("followers: " + " ".join(_follower_text(f) for f in followers))
     return "\n".join(lines)
+
+
+def _private_text(g: bastide.Game) -> str:
+    """One line per seat of what that seat's view shows and seat 0's does
+    not (or shows otherwise): the hidden parts, found by comparing views, so
+    no expansion is named here."""
+    views = [g.view(seat) for seat in range(g.num_players)]
+    keys = sorted(
+        k for k in views[0] if k != "seat" and any(v.get(k) != views[0][k] for v in views)
+    )
+    if not keys:
+        return ""
+    lines = [
+        f"seat {seat} holds: " + json.dumps({k: v.get(k) for k in keys}, sort_keys=True)
+        for seat, v in enumerate(views)
+    ]
+    return "\n" + "\n".join(lines)
 
 
 def _follower_text(f: dict[str, Any]) -> str:
