@@ -1,0 +1,108 @@
+// The choices: the figure the follower spots place, the Half-and-half
+// draft, the actions that are no place on the board (Pass, draw, …) and
+// the list of every legal move in words. One section of the side panel;
+// its state (the figure chosen, whether the list is open) its own.
+
+import { figureIcon } from '../board';
+import { playerColour, playerMark } from '../colours';
+import { h } from '../dom';
+import { onBoard, draftTiles } from '../picks';
+import { capitalise, figureName, type Action, type Rotation } from '../protocol';
+import type { GameState } from '../state';
+import { describeAction } from '../words';
+import type { Place } from './hand';
+
+/** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
+export function figuresOffered(legal: Action[]): (string | null)[] {
+  const out = [...new Set(legal.flatMap((a) => (a.kind === 'follower' ? [a.figure] : [])))];
+  return out.sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+}
+
+/** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
+export function spotsFor(legal: Action[], figure: string | null): Action[] {
+  return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
+}
+
+/** What the choices need of the table. */
+export interface ChoicesContext {
+  send(a: Action): void;
+  /** A placement chosen from the list: previewed on the board. */
+  preview(a: Place): void;
+  /** The figure changed: the board shows its spots. */
+  changed(): void;
+  picture(tile: string, rotation: Rotation): string;
+}
+
+export interface ChoicesPanel {
+  element: HTMLElement;
+  /** The figure the follower spots place (null: the normal follower). */
+  readonly figure: string | null;
+  /** Keeps the figure one that is offered. */
+  sync(s: GameState): void;
+  /** Chooses a figure (the keyboard stays on its button). */
+  choose(f: string | null): void;
+  /** The next figure offered (L). */
+  next(s: GameState): void;
+  /** `inHand`: drawing is the pile beside the hand, not a button here. */
+  update(s: GameState, inHand: boolean): void;
+}
+
+export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
+  const element = h('div', { class: 'slot', id: 'choices-slot' });
+  let figure: string | null = null;
+  let listOpen = false;
+  const panel: ChoicesPanel = {
+    element,
+    get figure() { return figure; },
+    sync(s) {
+      const figures = figuresOffered(s.legal);
+      if (!figures.includes(figure)) figure = figures[0] ?? null;
+    },
+    choose(f) {
+      figure = f;
+      ctx.changed();
+      // The panel was drawn again: keep the keyboard where it was.
+      (element.querySelector(`#figure-${f ?? 'normal'}`) as HTMLButtonElement | null)?.focus();
+    },
+    next(s) {
+      const f = figuresOffered(s.legal);
+      if (f.length > 1) panel.choose(f[(f.indexOf(figure) + 1) % f.length] ?? null);
+    },
+    update(s, inHand) { element.replaceChildren(...draw(s, inHand)); },
+  };
+  const draw = (s: GameState, inHand: boolean): HTMLElement[] => {
+    const out: HTMLElement[] = [];
+    const view = s.view;
+    const figures = figuresOffered(s.legal);
+    if (figures.length > 1) {
+      // Both figures may go on the board: the markers place the chosen one.
+      const me = s.seat ?? view?.currentPlayer ?? 0;
+      const colour = playerColour(s.players[me] ?? '', me);
+      out.push(h('section', { class: 'panel', 'aria-label': 'Figure to place' }, h('h2', {}, 'Figure'),
+        h('div', { class: 'figures', role: 'group', 'aria-label': 'Choose the figure the marked places take (L switches)' },
+          ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === figure), onclick: () => panel.choose(f) },
+            figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
+    }
+    const draft = draftTiles(s.legal);
+    if (draft.length > 0) {
+      // The Half-and-half draft: the halves in the pool as pictures, one click takes one.
+      out.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
+        h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => ctx.send(d.action) },
+          h('img', { src: ctx.picture(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+    }
+    // (Drawing is the pile beside the hand, when there is a hand to show it in.)
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && inHand) && !onBoard(a));
+    if (steps.length > 0) {
+      out.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
+        ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => ctx.send(a) }, describeAction(a))))));
+    }
+    if (s.legal.length > 0) {
+      // The keyboard and screen-reader path to every legal move, in words;
+      // closed unless the player opened it (and then kept open across moves).
+      out.push(h('details', { class: 'panel', id: 'legal-list', open: listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a))))));
+    }
+    return out;
+  };
+  return panel;
+}

@@ -1,0 +1,64 @@
+// The log: the scores of the game (a click lights the feature) and the
+// moves, newest first. Two sections of the side panel, drawn only by
+// their own update.
+
+import { figureIcon } from '../board';
+import { playerColour, playerMark } from '../colours';
+import { h } from '../dom';
+import type { ScoreEvent } from '../protocol';
+import type { LogEntry } from '../state';
+import { describeAction } from '../words';
+
+const MOVES_SHOWN = 80;
+
+/** A move in the log: who did what. */
+export function moveText(m: LogEntry, players: string[]): string {
+  return `${players[m.seat] ?? `seat ${m.seat}`}: ${describeAction(m.action)}`;
+}
+
+/** A score in the log: what scored, for whom. */
+export function eventText(e: ScoreEvent, players: string[]): string {
+  const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
+  const where = e.x !== null && e.y !== null ? ` at (${e.x}, ${e.y})` : '';
+  return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${where}${pts ? `: ${pts}` : ''}`;
+}
+
+/** A feature as the server's feature lookup takes it (src/api.ts). */
+export interface FeatureAt { x: number; y: number; place: string; half: string | null }
+
+/** The feature a score is about (null: none on the board). */
+export function eventRef(e: ScoreEvent): FeatureAt | null {
+  if (e.x === null || e.y === null || !e.place) return null;
+  return { x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null };
+}
+
+/** A move with its follower's picture (the large one bigger); a follower's move lights its feature. */
+function moveItem(m: LogEntry, players: string[], show: (ref: FeatureAt) => void): HTMLLIElement {
+  const a = m.action;
+  const text = moveText(m, players);
+  if (a.kind !== 'follower') return h('li', { 'data-kind': a.kind }, text);
+  return h('li', { 'data-kind': a.kind, 'data-figure': a.figure ?? '', class: a.figure ? 'move-big' : '' },
+    h('button', { onclick: () => show(a.at) }, figureIcon(a.figure, playerColour(players[m.seat] ?? '', m.seat), playerMark(m.seat)), ` ${text}`));
+}
+
+export interface LogPanel {
+  /** The scores, then the moves. */
+  element: HTMLElement;
+  /** `events`: the scores shown (the final scoring's only as its steps come); `moves`: the whole game's. */
+  update(events: ScoreEvent[], moves: LogEntry[], players: string[]): void;
+}
+
+/** The log; `show` lights a feature on the board. */
+export function logPanel(show: (ref: FeatureAt) => void): LogPanel {
+  const element = h('div', { class: 'slot', id: 'log-slot' });
+  return {
+    element,
+    update(events, moves, players) {
+      const scores = h('section', { class: 'panel' }, h('h2', {}, `Log (${events.length} scores)`), h('ol', { class: 'log', 'aria-label': 'Scoring events', reversed: true },
+        ...events.slice().reverse().map((e) => h('li', {}, h('button', { onclick: () => { const r = eventRef(e); if (r) show(r); } }, eventText(e, players))))));
+      const list = moves.length > 0 ? h('section', { class: 'panel', id: 'moves' }, h('h2', {}, `Moves (${moves.length})`), h('ol', { class: 'log moves', 'aria-label': 'Moves, newest first', reversed: true },
+        ...moves.slice(-MOVES_SHOWN).reverse().map((m) => moveItem(m, players, show)))) : null;
+      element.replaceChildren(scores, ...(list ? [list] : []));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// The seats: each player's colour, name, score, clock, followers left and
+// hand, the seat to act lit. Its own list element, redrawn only by its
+// own update; the clocks tick in place and a score's "+N" fades at the
+// seat without moving the line (style.css).
+
+import { playerLink } from '../account';
+import { formatClock, seatClocks } from '../clock';
+import { playerColour, playerMark } from '../colours';
+import { h } from '../dom';
+import type { GameState } from '../state';
+import { chipsByColour, chipsWords, halvesWords, seatKindWords } from '../words';
+
+/** How long a seat's "+N" stays (ms): the length of its CSS animation. */
+const GAIN_MS = 2600;
+
+export interface SeatsPanel {
+  element: HTMLUListElement;
+  /** Draws the seats of `s` with these scores; `thinking` is the bot choosing its move. */
+  update(s: GameState, scores: number[], thinking: number | null): void;
+  /** "+N" at each seat of `gains` for `ms`, then gone. */
+  gain(gains: Map<number, number>, ms?: number): void;
+  /** Stops the clocks' ticker and the gains' timer. */
+  stop(): void;
+}
+
+/** The seats' list; `navigate` follows a signed-in player's link. */
+export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
+  const element = h('ul', { class: 'players', 'aria-label': 'Players and scores' });
+  let gains = new Map<number, number>();
+  let gainTimer: number | undefined;
+  let last: { s: GameState; scores: number[]; thinking: number | null } | null = null;
+  const redraw = (): void => { if (last) draw(last.s, last.scores, last.thinking); };
+  // A timed game's clock at each seat (src/clock.ts), counting down for the seat to act; the ticker below rewrites only these.
+  const clockSpan = (s: GameState, seat: number): HTMLElement | null => {
+    if (!s.clock) return null;
+    const c = seatClocks(s.clock, s.players.length, Date.now())[seat];
+    if (!c || (c.ms === null && !c.running)) return null;
+    const running = c.running && s.status === 'playing';
+    return h('span', { class: `clock${running ? ' clock-running' : ''}${running && c.low ? ' clock-low' : ''}`, 'data-seat': seat, 'data-ms': c.ms ?? '', role: 'timer', 'aria-label': `${s.players[seat] ?? ''}'s time: ${formatClock(c.ms ?? 0)}` }, formatClock(c.ms ?? 0));
+  };
+  const draw = (s: GameState, scores: number[], thinking: number | null): void => {
+    const view = s.view;
+    element.replaceChildren(...s.players.map((name, i) => {
+      const seat = s.seats[i];
+      const turn = view?.currentPlayer === i && s.status === 'playing';
+      const big = view?.bigFollowers ? (view.bigFollowers[i] ?? false) : null;
+      // Half-and-half and Map Chips: one's own hand is shown in full elsewhere (halves) or here (chips by colour), others' as counts.
+      const halves = view?.halves?.[i];
+      const chips = view?.chipHands?.[i];
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
+      return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
+        h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
+        h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
+        seat?.player ? h('span', { class: 'paccount' }, ' ', playerLink(seat.player, navigate)) : null,
+        h('span', { class: 'score', 'data-score': scores[i] ?? 0 }, String(scores[i] ?? 0)),
+        clockSpan(s, i),
+        thinking === i ? h('span', { class: 'thinking', 'data-seat': i, title: `${seat ? `the ${seatKindWords(seat.kind)}` : 'the bot'} is choosing its move` }, h('span', { class: 'thinking-dots', 'aria-hidden': 'true' }, '•••'), ' thinking') : null,
+        gains.has(i) ? h('span', { class: 'seat-gain', 'data-gain': gains.get(i) ?? 0, 'aria-hidden': 'true' }, `+${gains.get(i) ?? 0}`) : null,
+        h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat ? seatKindWords(seat.kind) : ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
+        halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
+        chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
+          ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
+    }));
+  };
+  const tick = window.setInterval(() => {
+    const s = last?.s;
+    if (!s?.clock || s.status !== 'playing') return;
+    for (const c of seatClocks(s.clock, s.players.length, Date.now())) {
+      if (!c.running || c.ms === null) continue;
+      const span = element.querySelector(`.clock[data-seat="${c.seat}"]`);
+      if (!(span instanceof HTMLElement)) continue;
+      span.textContent = formatClock(c.ms);
+      span.dataset.ms = String(c.ms);
+      span.classList.toggle('clock-low', c.low);
+    }
+  }, 200);
+  return {
+    element,
+    update(s, scores, thinking) { last = { s, scores, thinking }; draw(s, scores, thinking); },
+    gain(g, ms = GAIN_MS) {
+      gains = g;
+      window.clearTimeout(gainTimer);
+      gainTimer = window.setTimeout(() => { gains = new Map(); redraw(); }, ms);
+      redraw();
+    },
+    stop() { window.clearInterval(tick); window.clearTimeout(gainTimer); },
+  };
+}
