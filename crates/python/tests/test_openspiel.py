@@ -160,3 +160,17 @@ def test_the_state_string_is_the_full_state():
     assert views[0] == views[1]
     assert texts[0] != texts[1]
     assert "halfsies1/E" in texts[1] and "seat 1 holds" in texts[1]
+
+
+def test_rule_options_are_game_parameters():
+    game = pyspiel.load_game(
+        "python_bastide", {"sets": "base+river1", "options": "followers:4+river_shuffle_all"}
+    )
+    state = game.new_initial_state()
+    assert state.game_state.config["options"] == {"followers": 4, "river_shuffle_all": True}
+    assert state.game_state.view(0)["supply"] == [4, 4]
+    # The game string round-trips with its options.
+    again = pyspiel.load_game(str(game))
+    assert again.new_initial_state().game_state.config == state.game_state.config
+    with pytest.raises(ValueError, match="followers"):
+        pyspiel.load_game("python_bastide", {"options": "followers:99"})

@@ -57,7 +57,30 @@ _DEFAULTS: dict[str, Any] = {
     "radius": 30,
     "action_mode": "auto",
     "max_legal": 4096,
+    # Rule options (notation.md), `+`-separated as the sets are: a bare name
+    # is true, `name:value` takes a JSON value ("river_shuffle_all+followers:6";
+    # not `=` or `,`, which OpenSpiel's game string uses).
+    "options": "",
 }
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """The rule options of the OpenSpiel parameter ``options``: ``a+b:3``
+    is ``{"a": True, "b": 3}``; a value that is not JSON is a string."""
+    out: dict[str, Any] = {}
+    for item in (x.strip() for x in text.split("+")):
+        if not item:
+            continue
+        name, eq, value = item.partition(":")
+        if not eq:
+            out[name.strip()] = True
+            continue
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value.strip()
+    return out
+
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -94,6 +117,9 @@ class BastideGame(pyspiel.Game):
             "seed": int(p["seed"]),
             "radius": int(p["radius"]),
         }
+        options = parse_options(str(p["options"]))
+        if options:
+            self._kwargs["options"] = options
         probe = bastide.Game(**self._kwargs, explicit_chance=True)
         mode = str(p["action_mode"])
         mode = action_mode_for(probe.num_actions, None if mode == "auto" else mode, _MAX_ACTIONS)
