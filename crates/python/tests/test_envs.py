@@ -27,6 +27,7 @@ from bastide import pettingzoo as bp
         {"sets": "winter,gingerbread", "players": 3, "radius": 15, "observation": "compact"},
         {"sets": "base,river1,halfsies1", "players": 2, "observation": "compact"},
         {"sets": "base,plague", "players": 2, "radius": 12, "observation": "compact"},
+        {"sets": "base", "players": 3, "radius": 12, "max_steps": 7},
     ],
 )
 def test_pettingzoo_api(kwargs):
@@ -34,6 +35,25 @@ def test_pettingzoo_api(kwargs):
     for e, cycles in ((bp.env(**kwargs), 1000), (bp.raw_env(**kwargs), 200)):
         api_test(e, num_cycles=cycles)
         assert e.unwrapped.game.move_number > 0
+
+
+def test_pettingzoo_truncates_after_max_steps():
+    e = bp.raw_env(sets="base", players=2, radius=12, max_steps=5)
+    for _ in range(2):  # and again after a reset
+        e.reset(seed=4)
+        steps = 0
+        for _agent in e.agent_iter():
+            _, reward, term, trunc, info = e.last()
+            if term or trunc:
+                assert trunc and not term and reward == 0.0
+                e.step(None)
+                continue
+            e.step(info["legal_actions"][0])
+            steps += 1
+        assert steps == 5 and e.agents == []
+        assert not e.game.is_terminal
+    with pytest.raises(ValueError, match="max_steps"):
+        bp.raw_env(sets="base", max_steps=0)
 
 
 def test_pettingzoo_seed():

@@ -94,6 +94,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         reward: ``"win"`` (default) or ``"score"``.
         observation: ``"planes"`` (default) or ``"compact"``.
         render_mode: ``None`` or ``"ansi"``.
+        max_steps: truncate the game after this many agent steps (every
+            agent then gets ``truncated`` and a zero reward, and takes its
+            ``None`` step); ``None`` (default): play to the end. (Gymnasium's
+            ``BastideEnv`` has ``gymnasium.make(..., max_episode_steps=N)``.)
     """
 
     metadata = {
@@ -115,9 +119,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         reward: str = "win",
         observation: str = "planes",
         render_mode: str | None = None,
+        max_steps: int | None = None,
     ) -> None:
         super().__init__()
         self._kwargs = game_kwargs(sets, players, config, options, radius)
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+        ):
+            raise ValueError(f"max_steps must be a positive int or None, not {max_steps!r}")
+        self._max_steps = max_steps
+        self._steps = 0
         # Built once here, so a bad configuration fails at construction.
         self.game = bastide.Game(**self._kwargs, seed=0)
         if reward not in ("win", "score"):
@@ -173,6 +184,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        self._steps = 0
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._selector = AgentSelector(self.agents)
         self._update_turn()
@@ -268,6 +280,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self._accumulate_rewards()
         # With win/loss rewards every reward stays 0 until the end: nothing
         # to accumulate.
+        self._steps += 1
+        if self._max_steps is not None and self._steps >= self._max_steps:
+            # Cut short: no result, so no win/loss reward; each agent then
+            # takes its `None` step, as at the end of a game.
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self._selector.reset()
+            return
         self._turn(seat, legal)
 
     def render(self) -> str | None:
