@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,63 @@ def test_rule_options_are_game_parameters():
     assert again.new_initial_state().game_state.config == state.game_state.config
     with pytest.raises(ValueError, match="followers"):
         pyspiel.load_game("python_bastide", {"options": "followers:99"})
+
+
+def _dealt(game, seat1_pick: int):
+    """A new game whose Half-and-half deal (chance: the k-th half to seat
+    k mod 2) gives seat 0 the first halves offered and seat 1 the
+    ``seat1_pick``-th."""
+    state = game.new_initial_state()
+    k = 0
+    while state.is_chance_node() and bastide.openspiel._dealing(state.game_state):
+        outcomes = [t for t, _ in state.chance_outcomes()]
+        state.apply_action(outcomes[0] if k % 2 == 0 else outcomes[seat1_pick % len(outcomes)])
+        k += 1
+    return state
+
+
+def _forms(state) -> dict:
+    """The legal actions by their record form (a hand's halves may number
+    the codec's ids differently in two deals)."""
+    g = state.game_state
+    return {json.dumps(g.action_to_json(x), sort_keys=True): x for x in state.legal_actions()}
+
+
+def test_information_states_tell_apart_what_a_seat_saw_and_nothing_else():
+    # Two deals differing only in seat 1's halves, then the same actions:
+    # seat 0 cannot tell them apart, seat 1 can.
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base+halfsies1"})
+    a, b = _dealt(game, 1), _dealt(game, 3)
+    assert a.game_state.view(0) == b.game_state.view(0)
+    assert a.game_state.view(1) != b.game_state.view(1)
+    rng = np.random.default_rng(5)
+    for step in range(12):
+        for s in (a, b):
+            if step % 3 == 0:
+                s.information_state_string(0)  # asked midway: kept up to date
+        if a.is_chance_node():
+            outcome = int(a.chance_outcomes()[rng.integers(len(a.chance_outcomes()))][0])
+            a.apply_action(outcome)
+            b.apply_action(outcome)
+            continue
+        fa, fb = _forms(a), _forms(b)
+        common = sorted(set(fa) & set(fb))
+        assert common, "the two deals allow no common action"
+        pick = common[int(rng.integers(len(common)))]
+        a.apply_action(fa[pick])
+        b.apply_action(fb[pick])
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    # The same as a state that never asked before (replayed from history).
+    fresh = a.clone()
+    fresh._recall = None
+    assert fresh.information_state_string(0) == a.information_state_string(0)
+    # The perfect-recall observer says the same; there is no tensor.
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert observer.string_from(a, 0) == a.information_state_string(0)
+    assert observer.tensor is None
+    with pytest.raises(pyspiel.SpielError, match="tensor"):
+        a.information_state_tensor(0)
+    # A resampled state is the same information state for the seat.
+    r = a.resample_from_infostate(0, lambda: 0.25)
+    assert r.information_state_string(0) == a.information_state_string(0)

@@ -36,6 +36,7 @@ Half-and-half it does see the other players' hands.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -92,7 +93,7 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=6,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -152,10 +153,11 @@ class BastideGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BastideObserver:
-        """The observer of the engine's observation tensor. There is no
-        information state (perfect recall): asking for one raises."""
+        """The observer of the engine's observation tensor, or with
+        ``perfect_recall`` the information state (a string; there is no
+        information-state tensor)."""
         if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
-            raise _NO_INFOSTATE
+            return InfoStateObserver(params)
         return BastideObserver(self._probe, params)
 
 
@@ -167,6 +169,10 @@ class BastideState(pyspiel.State):
         self.game_state = bastide.Game(**game._kwargs, explicit_chance=True)
         self._legal_mode = game.action_mode == "legal"
         self._max_legal = game.num_distinct_actions()
+        #: Each seat's recall (``information_state_string``), one entry a
+        #: node; None until some information state is asked for, so play
+        #: without them pays nothing.
+        self._recall: list[list[str]] | None = None
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
@@ -204,10 +210,18 @@ class BastideState(pyspiel.State):
         return self.game_state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.game_state.is_chance:
-            self.game_state.apply_chance(int(action))
+        g = self.game_state
+        actor = g.current_player
+        if g.is_chance:
+            g.apply_chance(int(action))
+            act = None
         else:
-            self.game_state.apply(self._codec_index(int(action)))
+            index = self._codec_index(int(action))
+            act = json.dumps(g.action_to_json(index), sort_keys=True)
+            g.apply(index)
+        if self._recall is not None:
+            for seat, entries in enumerate(self._recall):
+                entries.append(_recall_entry(g, seat, actor, act))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -223,11 +237,21 @@ class BastideState(pyspiel.State):
         return self.game_state.returns()
 
     def information_state_string(self, player: int | None = None) -> str:
-        """Refused: the game provides no information state."""
-        raise _NO_INFOSTATE
+        """Everything ``player`` (default: the seat to act) has seen, in
+        order: what it saw at the start and after every step of the
+        history (its own halves and chips, never another seat's or the
+        pile's order). Two histories give the same string exactly when the
+        seat cannot tell them apart by what it saw."""
+        seat = self.current_player() if player is None else int(player)
+        n = self.game_state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, not {player}")
+        if self._recall is None:
+            self._recall = _replayed_recall(self.get_game(), self.history())
+        return "\n".join([*self._recall[seat], _board_text(self.game_state, seat)])
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """Refused: the game provides no information state."""
+        """Refused: the information state is a string only."""
         raise _NO_INFOSTATE
 
     def undo_action(self, player: int, action: int) -> None:
@@ -297,9 +321,54 @@ class BastideObserver:
 
 
 _NO_INFOSTATE = pyspiel.SpielError(
-    "python_bastide provides no information state (string or tensor): "
-    "use the observation (observation_string / observation_tensor)"
+    "python_bastide provides no information-state tensor: use "
+    "information_state_string, or the observation tensor"
 )
+
+
+class InfoStateObserver:
+    """The perfect-recall observer (PyObserver interface): a string only
+    (``tensor`` is None, as OpenSpiel's observers of string-only games)."""
+
+    def __init__(self, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self.tensor = None
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: BastideState, player: int) -> None:
+        """Nothing to fill: there is no tensor."""
+
+    def string_from(self, state: BastideState, player: int) -> str:
+        """``state.information_state_string(player)``."""
+        return state.information_state_string(player)
+
+
+def _recall_entry(g: bastide.Game, seat: int, actor: int, act: str | None) -> str:
+    """What ``seat`` learnt at the node just reached, for its recall: who
+    acted (its own action in full: it knows what it chose), then a digest
+    of its whole view, the engine's statement of what a seat sees (public
+    state, its own halves and chips, never another's or the pile's order).
+    The digest keeps the string short (a view is kilobytes a node) while
+    two histories give the same recall exactly when every view matched."""
+    if actor < 0:
+        who = "chance"
+    elif actor == seat:
+        who = f"me {act}"
+    else:
+        who = f"seat {actor}"
+    view = json.dumps(g.view(seat), sort_keys=True, separators=(",", ":"))
+    return f"{who} -> {hashlib.blake2b(view.encode(), digest_size=8).hexdigest()}"
+
+
+def _replayed_recall(game: BastideGame, history: list[int]) -> list[list[str]]:
+    """Every seat's recall of ``history``, replayed from the start."""
+    s = game.new_initial_state()
+    n = s.game_state.num_players
+    s._recall = [[_recall_entry(s.game_state, seat, -1, None)] for seat in range(n)]
+    for action in history:
+        s.apply_action(action)
+    return s._recall
 
 
 def _dealing(g: bastide.Game) -> bool:
