@@ -265,6 +265,7 @@ pub async fn run(
     // Counted among the game's audiences until this function returns.
     let _watch = attached.watch;
     let mut updates = attached.updates;
+    let mut backlog = attached.backlog;
     let mut talk = Talk {
         viewer,
         allowance: crate::chat::Allowance::default(),
@@ -273,7 +274,7 @@ pub async fn run(
     if !send(&mut sink, attached.welcome).await {
         return;
     }
-    for text in attached.backlog {
+    while let Some(text) = backlog.next().await {
         if !send(&mut sink, text).await {
             return;
         }

@@ -156,6 +156,9 @@ impl Hub {
             c.settle_days(self.settings.correspondence_day);
         }
         let game = Game::new(config.clone()).map_err(|e| bad(format!("config: {e}")))?;
+        if client.is_some() {
+            super::bounds::within_sets(&config).map_err(bad)?;
+        }
         let setup = Setup {
             clock: req.clock,
             rated: req.rated,

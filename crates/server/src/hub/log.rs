@@ -10,7 +10,7 @@ use bastide_engine::GameConfig;
 use serde_json::{json, Value};
 
 use super::live::GameHandle;
-use super::updates::replay_after;
+use super::updates::{replay_after, Flow};
 use super::{unavailable, Hub};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::StoreError;
@@ -77,6 +77,7 @@ fn replay_moves(
             "action": played.action,
             "events": played.events,
         }));
+        Flow::Go
     })?;
     Ok(out)
 }

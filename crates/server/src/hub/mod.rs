@@ -19,6 +19,8 @@
 //! - `updates.rs`: who a connection speaks for, the message each
 //!   audience is sent, and how a connection attaches and catches up.
 //! - `create.rs`: new games and rematches, checked and written.
+//! - `bounds.rs`: what a stranger's game may ask for beyond the
+//!   engine's own limits.
 //! - `play.rs`: seats and actions, the check-commit-broadcast path.
 //! - `driver.rs`: the bots and the clocks, which move games by
 //!   themselves.
@@ -45,6 +47,7 @@ use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::{GameId, Status, Store, StoreError};
 
 mod adjourn;
+mod bounds;
 mod budget;
 mod cache;
 mod chat;
@@ -65,7 +68,7 @@ pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
 pub use log::LOG_PAGE;
 pub use messages::{public_view, Update};
-pub use updates::{Attached, Watch};
+pub use updates::{Attached, Backlog, Watch, CATCH_UP_MOVES};
 
 /// How the server runs games.
 #[derive(Clone, Debug)]

@@ -1,17 +1,19 @@
 //! A connection attaches to a game's audiences here (only audiences
 //! someone listens as are written for, `messages.rs`), and a client that
-//! reconnects is sent the `played` messages it missed.
+//! reconnects is sent the `played` messages it missed: at most
+//! [`CATCH_UP_MOVES`] of them, streamed one at a time; a client further
+//! behind gets a snapshot (the welcome with today's view) instead.
 
 use std::sync::Arc;
 
 use bastide_engine::record::ActionJson;
 use bastide_engine::{Game, GameConfig};
 use serde_json::json;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use super::live::{GameHandle, Occupant};
 use super::messages::{new_events, played_text, Played, Update};
-use super::{unavailable, Hub};
+use super::Hub;
 use crate::protocol::{Audience, ErrorCode, ProtocolError};
 use crate::store::{Status, StoreError};
 
@@ -45,9 +47,29 @@ pub struct Attached {
     /// The welcome message.
     pub welcome: String,
     /// The `played` messages the client missed, in order.
-    pub backlog: Vec<String>,
+    pub backlog: Backlog,
     /// Who the connection speaks for.
     pub audience: Audience,
+}
+
+/// The most missed versions a reconnect is sent as `played` messages; a
+/// client further behind is sent the current view in its welcome, as if
+/// it had nothing (a long game's catch-up would otherwise be one message
+/// with the whole board per version).
+pub const CATCH_UP_MOVES: u32 = 32;
+
+/// The `played` messages a reconnecting client missed, written one at a
+/// time on the blocking pool as the connection takes them: nothing is
+/// written ahead of a connection that does not read, and the writing
+/// stops when the connection is dropped.
+pub struct Backlog(Option<mpsc::Receiver<String>>);
+
+impl Backlog {
+    /// The next message, `None` once all are sent (or the catch-up failed:
+    /// the cause is logged, and the client sees a gap and asks again).
+    pub async fn next(&mut self) -> Option<String> {
+        self.0.as_mut()?.recv().await
+    }
 }
 
 impl Hub {
@@ -103,6 +125,8 @@ impl Hub {
                 index,
             }
         };
+        // Too far behind: the client is sent a snapshot, not every move.
+        let since = since.filter(|s| version - s <= CATCH_UP_MOVES);
         // Lines are said under the game's lock too: each is in this
         // welcome or reaches the receiver subscribed above, not both.
         let welcome =
@@ -119,15 +143,17 @@ impl Hub {
             )
         });
         drop(live);
-        let backlog = match missed {
-            None => Vec::new(),
-            Some((config, actions, since, offers)) => tokio::task::spawn_blocking(move || {
-                catch_up(config, &actions, since, audience, offers)
-            })
-            .await
-            .map_err(|e| unavailable(StoreError::Url(format!("catch-up failed: {e}"))))?
-            .map_err(unavailable)?,
-        };
+        let backlog = Backlog(missed.map(|(config, actions, since, offers)| {
+            // One message ahead of the connection at most.
+            let (tx, rx) = mpsc::channel(1);
+            let id = handle.id.clone();
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = catch_up(config, &actions, since, audience, offers, &tx) {
+                    tracing::error!("game {id}: catch-up failed: {e}");
+                }
+            });
+            rx
+        }));
         Ok(Attached {
             watch,
             updates,
@@ -162,33 +188,49 @@ pub(super) fn rematch_update(
     Update::build(version, n, |a| handle.watched(a), text)
 }
 
-/// The `played` messages for one audience after version `since`, replayed
-/// from the configuration.
+/// Sends the `played` messages for one audience after version `since`,
+/// replayed from the configuration, one at a time: it stops as soon as
+/// the connection is gone.
 fn catch_up(
     config: GameConfig,
     actions: &[ActionJson],
     since: u32,
     audience: Audience,
     offers_legal: bool,
-) -> Result<Vec<String>, StoreError> {
-    let mut out = Vec::with_capacity(actions.len().saturating_sub(since as usize));
+    out: &mpsc::Sender<String>,
+) -> Result<(), StoreError> {
     replay_after(config, actions, since, |game, played| {
+        if out.is_closed() {
+            return Flow::Stop;
+        }
         // Legal actions as the audience would be offered them now: only
         // the last of these messages can be acted on anyway. Past clocks
         // are not rebuilt; the welcome has today's.
-        out.push(played_text(game, played, audience, offers_legal, None));
-    })?;
-    Ok(out)
+        let text = played_text(game, played, audience, offers_legal, None);
+        match out.blocking_send(text) {
+            Ok(()) => Flow::Go,
+            Err(_) => Flow::Stop,
+        }
+    })
+}
+
+/// Whether a replay goes on ([`replay_after`]'s callback says).
+pub(super) enum Flow {
+    /// On to the next action.
+    Go,
+    /// Nobody wants the rest.
+    Stop,
 }
 
 /// Replays `actions` from the configuration and calls `each` for every
 /// action after the first `since`, with the game after it and what every
-/// audience is told of it (a reconnect's catch-up, the move log).
+/// audience is told of it (a reconnect's catch-up, the move log), until
+/// `each` says stop.
 pub(super) fn replay_after(
     config: GameConfig,
     actions: &[ActionJson],
     since: u32,
-    mut each: impl FnMut(&Game, &Played<'_>),
+    mut each: impl FnMut(&Game, &Played<'_>) -> Flow,
 ) -> Result<(), StoreError> {
     let corrupt = |message: String| StoreError::Corrupt {
         game: String::new(),
@@ -211,7 +253,9 @@ pub(super) fn replay_after(
                 action: a,
                 events: &events,
             };
-            each(&game, &played);
+            if let Flow::Stop = each(&game, &played) {
+                break;
+            }
         }
     }
     Ok(())
