@@ -177,3 +177,31 @@ def test_environments_refuse_an_unknown_observation_form():
         bp.raw_env(sets="base", observation="dense")
     with pytest.raises(ValueError, match="compact"):
         bg.BastideEnv(sets="base", observation="dense")
+
+
+def test_gymnasium_vector_env_plays_self_play_games_with_same_step_autoreset():
+    env = bg.BastideVectorEnv(4, sets="base", radius=12, threads=2)
+    assert env.metadata["autoreset_mode"].value == "SameStep"
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    again, _ = bg.BastideVectorEnv(4, sets="base", radius=12).reset(seed=3)
+    assert all(np.array_equal(obs[k], again[k]) for k in obs), "the same seed, the same games"
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(400):
+        seats = info["seat"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert obs["observation"].shape[0] == 4 and not truncated.any()
+        for i in np.flatnonzero(terminated):
+            # The acting seat's return, and a fresh game already.
+            # (Zero for a tie: the returns are zero-sum.)
+            assert rewards[i] == info["returns"][i][seats[i]]
+            assert abs(info["returns"][i].sum()) < 1e-9
+            assert info["_returns"][i]
+            assert env.vector.game(i).move_number == 0
+            finished += 1
+        assert (rewards[~terminated] == 0.0).all()
+    assert finished >= 4, "every game ended at least once in 400 steps"
+    with pytest.raises(TypeError, match="4 ints"):
+        env.step([0, 1])

@@ -25,11 +25,13 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 import bastide
 from bastide._config import action_index, action_mode_for, game_kwargs, observation_space
 
-__all__ = ["BastideEnv"]
+__all__ = ["BastideEnv", "BastideVectorEnv"]
 
 
 class BastideEnv(gymnasium.Env):
@@ -164,3 +166,83 @@ class BastideEnv(gymnasium.Env):
 
 
 gymnasium.register(id="bastide/Bastide-v0", entry_point="bastide.gymnasium:BastideEnv")
+
+
+class BastideVectorEnv(VectorEnv):
+    """``num_envs`` games in self-play as one Gymnasium ``VectorEnv``, on
+    :class:`bastide.VectorGame` (the stepping in Rust, over ``threads``).
+
+    In each game the seat to act is the agent: the observation is that
+    seat's (``observation``, ``globals``, ``action_mask``, batched), the
+    action one codec index per game, and the reward is the return of the
+    seat that just acted when its game ends at that step (+1 a win, -1 a
+    loss with two players), else 0. A finished game restarts in the same
+    step (Gymnasium's ``SAME_STEP`` autoreset): the step returns the new
+    game's first observation, ``terminated`` true, and the finished
+    game's returns for every seat in ``info["returns"]`` (``info["_returns"]``
+    marks the games). Illegal actions raise :class:`bastide.IllegalAction`
+    naming the first game that refused, the others having moved. Planes
+    observations and codec actions only (the Plague's codec space is too
+    large for a dense mask: use the PettingZoo environment's legal mode).
+
+    Args:
+        num_envs: games, 1 to 65,536.
+        sets, players, config, options, radius: as :class:`BastideEnv`.
+        threads: threads the games are split over (results do not depend
+            on it).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        sets: str | list[str] | None = None,
+        players: int | None = None,
+        *,
+        config: dict[str, Any] | str | None = None,
+        options: dict[str, Any] | None = None,
+        radius: int = 30,
+        threads: int | None = None,
+    ) -> None:
+        kwargs = game_kwargs(sets, players, config, options, radius)
+        probe = bastide.Game(**kwargs, seed=0)
+        action_mode_for(probe.num_actions, "codec", bastide.MAX_MASK)
+        self._kwargs = kwargs
+        self._threads = threads
+        self.num_envs = int(num_envs)
+        self.vector = bastide.VectorGame(self.num_envs, **kwargs, seed=0, threads=threads)
+        self.single_observation_space = observation_space(probe, "planes", probe.num_actions)
+        self.single_action_space = spaces.Discrete(probe.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        cells, glob = self.vector.observations()
+        return {"observation": cells, "globals": glob, "action_mask": self.vector.legal_masks()}
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Restarts every game: game ``i`` from seed ``seed + i`` (default:
+        the next unused seeds)."""
+        if isinstance(seed, list):
+            seed = seed[0] if seed else None
+        if seed is not None and (isinstance(seed, bool) or not 0 <= int(seed) < 2**63):
+            raise ValueError(f"seed must be an int from 0 to 2**63-1, not {seed!r}")
+        self.vector.reset(None if seed is None else int(seed))
+        return self._obs(), {"seat": self.vector.current_players()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per game, for its seat to act; see the class."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise TypeError(f"actions must be {self.num_envs} ints, not {acts.dtype} {acts.shape}")
+        seats = self.vector.current_players()
+        returns, done = self.vector.step([int(a) for a in acts])
+        rewards = np.where(done, returns[np.arange(self.num_envs), np.maximum(seats, 0)], 0.0)
+        info = {"seat": self.vector.current_players(), "returns": returns, "_returns": done.copy()}
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._obs(), rewards.astype(np.float64), done.copy(), truncated, info
