@@ -56,6 +56,7 @@ mod log;
 mod messages;
 mod operate;
 mod play;
+mod seat;
 mod sync;
 mod updates;
 
@@ -65,6 +66,7 @@ pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
 pub use log::LOG_PAGE;
 pub use messages::{public_view, Update};
+pub use seat::Seated;
 pub use updates::{Attached, Watch};
 
 /// How the server runs games.
@@ -293,7 +295,12 @@ impl Hub {
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             if let Ok(h) = self.get(&id).await {
-                out.push(h.live.lock().await.summary(&id));
+                let live = h.live.lock().await;
+                // A private game is seated by its invite links: not listed
+                // as open (it is listed once it runs, to be watched).
+                if !(status == Status::Open && live.private) {
+                    out.push(live.summary(&id));
+                }
             }
         }
         Ok(out)
