@@ -49,8 +49,8 @@ test('sign up, play a rated game against a bot to the end, see the rating move',
   const id = await ratedGameAgainstABot(page, 'e2e_player', true);
   // The player's rating and history in the lobby.
   await page.goto(`${env.server.url}/`);
-  await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
-  const entry = page.locator('#my-history li', { hasText: id });
+  await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 game,/ }).waitFor();
+  const entry = page.locator(`#my-history li[data-game="${id}"]`);
   await entry.waitFor();
   assert.match(await entry.innerText(), /\((\+|−)\d+\.\d\)/);
   const profile = await (await fetch(`${env.server.url}/api/players/e2e_player`)).json() as { ratings: { duel: { games: number; rating: number } } };
@@ -86,7 +86,7 @@ test('a rated game shows on the player page: one point on the chart, the game in
   const res = await page.goto(`${env.server.url}/players/e2e_profile`);
   assert.equal(res?.status(), 200);
   await page.locator('#profile-name', { hasText: 'e2e_profile' }).waitFor();
-  await page.locator('#profile-ratings li[data-class="duel"]', { hasText: /Two players: \d+ ± \d+ \(1 games/ }).waitFor();
+  await page.locator('#profile-ratings li[data-class="duel"]', { hasText: /Two players: \d+ ± \d+ \(1 game,/ }).waitFor();
   const chart = page.locator('svg.rating-chart[data-class="duel"]');
   await chart.waitFor();
   assert.equal(await chart.locator('circle.rating-dot').count(), 1);

@@ -174,7 +174,7 @@ test('a lobby preset chooses the sets, says what they are, and the game is creat
   assert.equal(ga.config.map, 'ukraine');
   assert.equal(ga.config.expansions.length, 9);
   await page.goto(`${server.url}/`);
-  await page.locator('li', { hasText: `${id} — Winter Edition + Gingerbread Man — ` }).waitFor();
+  await page.locator(`#playing-games li[data-game="${id}"]`, { hasText: 'Winter Edition + Gingerbread Man' }).waitFor();
   await page.close();
 });
 

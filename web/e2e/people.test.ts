@@ -1,6 +1,8 @@
 // End-to-end: two people play each other with every clock the lobby
 // offers. The first creates the game in the lobby (a small fixed deck),
-// the second takes the other seat in another browser context, and both
+// the second takes the other seat from the lobby's list of open games in
+// another browser context (a seat of their own, its token kept in that
+// browser), and both
 // see the game playing with its clocks. One game is played to the end
 // through a server restart; the shortest turn limit runs into a timeout
 // (that game waits while the others are played, so the run stays short).
@@ -32,17 +34,13 @@ async function meet(clock: string): Promise<Meeting> {
   await a.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
   const id = /\/play\/([0-9a-f]+)/.exec(a.url())?.[1] ?? '';
   await a.locator('#waiting').waitFor();
+  // The second person finds the game in the lobby's open games and takes its seat.
   const b = await ctxB.newPage();
-  await b.goto(await seatLink(a, id));
+  await b.goto(`${origin}/`);
+  await b.locator(`.take-seat[data-game="${id}"]`).click();
+  await b.waitForURL(new RegExp(`/play/${id}#seat=1$`));
   for (const p of [a, b]) await p.locator('#status[data-status="playing"]').waitFor({ timeout: 20_000 });
   return { id, a, b, contexts: [ctxA, ctxB] };
-}
-
-/** The second seat's invite link as the creator's browser keeps it. */
-async function seatLink(a: Page, id: string): Promise<string> {
-  const token = await a.evaluate((g) => (JSON.parse(localStorage.getItem('bastide.invites') ?? '{}') as Record<string, Record<string, string>>)[g]?.['1'] ?? '', id);
-  assert.ok(token.length > 0, 'the creator keeps the second seat\'s invite');
-  return `${env.server.url}/play/${id}#seat=1&token=${token}`;
 }
 
 /** Both tables show a clock for the seat to act, running (a timed game), or none at all (untimed). */

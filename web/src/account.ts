@@ -70,6 +70,12 @@ export function parseProfile(v: unknown): Profile {
   };
 }
 
+/** The signed-in player's open and running games (none when signed out). */
+export async function myGames(): Promise<MyGame[]> {
+  const session = parseSession(await call('/api/session'));
+  return session.name === null ? [] : parseMyGames(await call('/api/me/games'));
+}
+
 /** The address of a player's page. */
 export function profileHref(name: string): string {
   return `/players/${encodeURIComponent(name)}`;
@@ -94,7 +100,7 @@ export function playerLink(name: string, navigate: (path: string) => void, attrs
 
 /** A rating as people read it: whole points, ± the deviation. */
 export function ratingText(s: Standing): string {
-  return `${Math.round(s.rating)} ± ${Math.round(s.deviation)} (${s.games} games, ${s.wins} won)`;
+  return `${Math.round(s.rating)} ± ${Math.round(s.deviation)} (${s.games} game${s.games === 1 ? '' : 's'}, ${s.wins} won)`;
 }
 
 /** A rating change with its sign: "+12.3", "−4.0". */
@@ -149,13 +155,9 @@ export function accountPanel(navigate: (path: string) => void, changed: () => vo
   const signedIn = async (name: string): Promise<void> => {
     const out = h('button', { id: 'sign-out', onclick: () => { void send('/api/sessions', 'DELETE').then(() => { changed(); return draw(); }).catch((err: unknown) => { panel.append(h('p', { class: 'error' }, errorText(err))); }); } }, 'Sign out');
     const link = (href: string, text: string): HTMLElement => h('a', { href, onclick: (e: Event) => { e.preventDefault(); navigate(href); } }, text);
-    let games: MyGame[] = [];
     let profile: Profile | null = null;
     try {
-      [games, profile] = await Promise.all([
-        call('/api/me/games').then(parseMyGames),
-        call(`/api/players/${encodeURIComponent(name)}`).then(parseProfile),
-      ]);
+      profile = await call(`/api/players/${encodeURIComponent(name)}`).then(parseProfile);
     } catch (err) {
       panel.append(h('p', { class: 'error' }, `Could not read your games: ${errorText(err)}`));
     }
@@ -185,14 +187,11 @@ export function accountPanel(navigate: (path: string) => void, changed: () => vo
     panel.replaceChildren(
       h('h2', {}, 'Signed in as ', playerLink(name, navigate, { id: 'my-profile' })), out, ' ',
       h('a', { href: '/players', id: 'to-leaderboard', onclick: (e: Event) => { e.preventDefault(); navigate('/players'); } }, 'Leaderboard'),
-      h('h3', {}, 'Your games'),
-      games.length === 0 ? h('p', {}, 'None open or running.') : h('ul', { id: 'my-games' }, ...games.map((g) => h('li', {},
-        g.yourTurn ? h('strong', {}, 'Your turn: ') : '', link(`/play/${g.game}#seat=${g.seat}`, g.game), ` (${g.status}${g.rated ? ', rated' : ''})`))),
       h('h3', {}, 'Ratings'),
       ratings.length === 0 ? h('p', {}, 'No rated games yet.') : h('ul', { id: 'my-ratings' }, ...ratings.map(([c, s]) => h('li', {}, `${c === 'duel' ? 'Two players' : 'Three to six'}: ${ratingText(s)}`))),
       h('h3', {}, 'Recent games'),
-      !profile || profile.recent.length === 0 ? h('p', {}, 'None finished yet.') : h('ul', { id: 'my-history' }, ...profile.recent.map((g) => h('li', {},
-        `${g.game}: ${g.place === null ? g.status : g.place === 1 ? 'won' : `place ${g.place}`}`, g.change === null ? '' : ` (${changeText(g.change)})`, ' ',
+      !profile || profile.recent.length === 0 ? h('p', {}, 'None finished yet.') : h('ul', { id: 'my-history' }, ...profile.recent.map((g) => h('li', { 'data-game': g.game },
+        `${g.rated ? 'Rated game' : 'Game'}: ${g.place === null ? g.status : g.place === 1 ? 'won' : `place ${g.place}`}`, g.change === null ? '' : ` (${changeText(g.change)})`, ' ',
         link(g.replay, 'replay'), ' ', h('a', { href: g.record, download: `bastide-${g.game}.json` }, 'record')))),
       manage);
   };

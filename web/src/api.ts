@@ -11,6 +11,8 @@ export interface GameSummary {
   seats: SeatInfo[]; scores: number[]; resigned: number | null; created: number; config: JsonObject;
   /** The signed-in player holding each seat (`null`: a guest or a bot), and whether the game is rated (docs/server.md, "Players"). */
   names: (string | null)[]; rated: boolean;
+  /** The time control (docs/server.md, "Clocks"), null: untimed; whether the game is private (seated by invite link only). */
+  clock: JsonObject | null; private: boolean;
 }
 export interface CreatedSeat { seat: number; kind: string; token: string | null; invite: string | null }
 export interface Created { id: string; status: GameStatus; seats: CreatedSeat[] }
@@ -57,6 +59,8 @@ export function parseSummary(v: unknown, p = 'game'): GameSummary {
     created: int(o.created, `${p}.created`), config: obj(json(o.config, `${p}.config`), `${p}.config`),
     names: arr(o.seats, `${p}.seats`, (s, q) => opt(obj(s, q).player, `${q}.player`, str)),
     rated: opt(o.rated, `${p}.rated`, bool) ?? false,
+    clock: opt(o.clock, `${p}.clock`, (c, q) => obj(json(c, q), q)),
+    private: opt(o.private, `${p}.private`, bool) ?? false,
   };
 }
 
@@ -78,10 +82,12 @@ export async function createGame(
   seats: string[],
   clock: JsonObject | null = null,
   rated = false,
+  secret = false,
 ): Promise<Created> {
   const body: JsonObject = { config, seats };
   if (clock) body.clock = clock;
   if (rated) body.rated = true;
+  if (secret) body.private = true;
   return parseCreated(await post('/api/games', body));
 }
 
@@ -100,6 +106,12 @@ function parseCreated(v: unknown): Created {
 
 export async function joinGame(id: string, token: string): Promise<number> {
   return int(obj(await post(`/api/games/${encodeURIComponent(id)}/join`, { token }), 'join').seat, 'seat');
+}
+
+/** Takes the first free person's seat of a public open game (`POST /api/games/ID/sit`): the seat, its new token, and the game's status. */
+export async function sitGame(id: string): Promise<{ seat: number; token: string; status: string }> {
+  const o = obj(await post(`/api/games/${encodeURIComponent(id)}/sit`, {}), 'sit');
+  return { seat: int(o.seat, 'seat'), token: str(o.token, 'token'), status: str(o.status, 'status') };
 }
 
 export async function startGame(id: string, token: string): Promise<void> {

@@ -60,3 +60,29 @@ export function clockRequest(id: string, onTimeout: string): JsonObject | null {
   const c = TIME_CONTROLS.find((t) => t.id === id)?.clock ?? null;
   return c ? { ...c, on_timeout: onTimeout === 'bot' ? 'bot' : 'lose' } : null;
 }
+
+/** A duration in words for a time control: "3 min", "5 s", "1 day", "90 min". */
+function spanWords(ms: number): string {
+  const day = 86_400_000;
+  if (ms >= day && ms % day === 0) return `${ms / day} day${ms === day ? '' : 's'}`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * A game's time control in words, for the lists of games: the lobby's own
+ * label when it is one of `TIME_CONTROLS` ("3 min + 5 s a turn"), else
+ * made from its parts; "no clock" for none.
+ */
+export function clockWords(spec: JsonObject | null): string {
+  if (!spec) return 'no clock';
+  const n = (k: string): number | null => (typeof spec[k] === 'number' ? spec[k] : null);
+  const [initial, increment, turn] = [n('initial_ms'), n('increment_ms') ?? 0, n('turn_ms')];
+  const same = TIME_CONTROLS.find((t) => t.clock !== null && (t.clock.initial_ms ?? null) === initial && (t.clock.increment_ms ?? 0) === increment && (t.clock.turn_ms ?? null) === turn);
+  if (same) return same.label;
+  const parts: string[] = [];
+  if (initial !== null) parts.push(`${spanWords(initial)}${increment > 0 ? ` + ${spanWords(increment)} a turn` : ''}`);
+  if (turn !== null) parts.push(`${spanWords(turn)} a turn`);
+  return parts.join(', at most ') || 'no clock';
+}

@@ -1,13 +1,16 @@
-// The lobby: create a game (sets, options, seats for people and bots),
-// list open games to join and running or finished ones to watch or replay.
+// The lobby: a game against a bot in one click, this person's own games
+// (continue, resign), open games to take a seat in, running or finished
+// ones to watch or replay (src/gamelist.ts), the account, and a game set
+// up in full (sets, options, seats for people and bots, clock, private).
 
-import { accountPanel, playerLink } from './account';
-import { GameSummary, createGame, listGames, startGame, type Created } from './api';
+import { accountPanel, myGames } from './account';
+import { createGame, startGame, type Created } from './api';
+import { gameLists } from './gamelist';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
 import { saveInvite, saveToken } from './tokens';
 import { TIME_CONTROLS, clockRequest } from './clock';
-import { PRESETS, SEAT_KINDS, SETS, setInfo, setsConfig, setsWords } from './sets';
+import { PRESETS, SEAT_KINDS, SETS, setInfo, setsConfig } from './sets';
 
 const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
 
@@ -73,6 +76,7 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
   const time = h('select', { id: 'time-control', 'aria-label': 'Time control' }, ...TIME_CONTROLS.map((t) => h('option', { value: t.id }, t.label)));
   const onTimeout = h('select', { id: 'on-timeout', 'aria-label': 'When a person runs out of time' }, h('option', { value: 'lose' }, 'loses the game'), h('option', { value: 'bot' }, 'a bot plays on'));
   const rated = h('input', { type: 'checkbox', id: 'rated' });
+  const secret = h('input', { type: 'checkbox', id: 'private' });
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
@@ -82,44 +86,43 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     try {
-      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value), rated.checked);
+      const g = await createGame(config, seats, clockRequest(time.value, onTimeout.value), rated.checked, secret.checked);
       // The creator plays the first person's seat.
       await openCreated(g, g.seats.find((s) => s.token !== null)?.seat ?? null, navigate);
     } catch (err) {
       message.textContent = `Could not create the game: ${errorText(err)}`;
     }
   };
-  const lists = h('div', {});
-  const refresh = async (): Promise<void> => {
+  const lists = gameLists(navigate, () => myGames(), (t) => { message.textContent = t; });
+  const refresh = lists.refresh;
+  // One click to a game: the base game against a greedy bot, untimed.
+  const quick = h('p', { role: 'status', class: 'status', id: 'quick-status' });
+  const playBot = async (): Promise<void> => {
     try {
-      const [open, playing, finished] = await Promise.all([listGames('open'), listGames('playing'), listGames('finished')]);
-      // A signed-in player's name links to their page (src/profile.ts).
-      const seatText = (g: GameSummary, p: string, i: number): (HTMLElement | string)[] => {
-        const name = g.names[i];
-        return [i > 0 ? ', ' : '', `${p} (`, name ? playerLink(name, navigate) : g.seats[i]?.kind ?? '?', `) ${g.scores[i] ?? 0}`];
-      };
-      const row = (g: GameSummary, links: (HTMLElement | string)[]): HTMLElement => h('li', {}, `${g.id}${g.rated ? ' (rated)' : ''} — ${setsWords(g.config)} — `,
-        ...g.players.flatMap((p, i) => seatText(g, p, i)), ` — v${g.version} `, ...links);
-      lists.replaceChildren(
-        h('h2', {}, 'Open games'), h('ul', {}, ...open.map((g) => row(g, [h('a', { href: `/play/${g.id}` }, 'join')]))),
-        h('h2', {}, 'Games in progress'), h('ul', {}, ...playing.map((g) => row(g, [h('a', { href: `/watch/${g.id}` }, 'watch'), ' ', h('a', { href: `/play/${g.id}` }, 'play my seat')]))),
-        h('h2', {}, 'Finished games'), h('ul', {}, ...finished.map((g) => row(g, [h('a', { href: `/replay/${g.id}` }, 'replay'), ' ', h('a', { href: `/watch/${g.id}` }, 'summary')]))),
-      );
+      const g = await createGame({ players: COLOURS.slice(0, 2), base: 'base', expansions: [], options: {} }, ['human', 'greedy']);
+      await openCreated(g, 0, navigate);
     } catch (err) {
-      lists.replaceChildren(h('p', { class: 'error' }, `Could not list games: ${errorText(err)}`));
+      quick.textContent = `Could not start a game: ${errorText(err)}`;
     }
   };
   root.replaceChildren(h('div', { class: 'lobby' },
+    h('section', { id: 'play-now', 'aria-label': 'Play now' },
+      h('h1', {}, 'Bastide'),
+      h('button', { type: 'button', id: 'play-bot', class: 'primary', onclick: () => { void playBot(); } }, 'Play against a bot now'),
+      h('span', { class: 'hint' }, ' the base game against a quick bot; or take a seat in an open game below, or set up your own.'),
+      quick),
+    lists.mine,
+    h('section', {}, h('button', { type: 'button', id: 'refresh', onclick: () => { void refresh(); } }, 'Refresh'), lists.others),
     accountPanel(navigate, () => { void refresh(); }),
     h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
-      h('h1', {}, 'New game'),
+      h('h2', {}, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Presets'), presets, presetAbout),
       h('fieldset', { class: 'sets' }, h('legend', {}, 'Sets'), h('label', {}, 'Base ', base), baseAbout, ...exps),
-      h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox),
+      h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox,
+        h('label', {}, secret, ' private: people take its seats by invite link only (not listed as open)')),
       h('fieldset', {}, h('legend', {}, 'Time'), h('label', {}, 'Clock ', time), ' ', h('label', {}, 'Out of time: ', onTimeout)),
       h('fieldset', {}, h('legend', {}, 'Options'), deck, h('label', {}, deckOnly, ' only these tiles'), h('br'),
         h('label', {}, rated, ' rated (every person signed in)')),
-      h('button', { type: 'submit', id: 'create' }, 'Create game'), message),
-    h('section', {}, h('button', { onclick: () => { void refresh(); } }, 'Refresh'), lists)));
+      h('button', { type: 'submit', id: 'create' }, 'Create game'), message)));
   void refresh();
 }

@@ -144,7 +144,7 @@ export function leaderboardPage(root: HTMLElement, navigate: (path: string) => v
     body.replaceChildren(...boards.map((b) => h('section', { 'data-class': b.class },
       h('h2', {}, className(b.class)),
       b.players.length === 0 ? h('p', {}, 'No rated games yet.') : h('ol', { class: 'ranking' }, ...b.players.map((r) => h('li', {},
-        playerLink(r.name, navigate), ` ${Math.round(r.rating)} ± ${Math.round(r.deviation)} · ${r.games} games, ${r.wins} won`))))));
+        playerLink(r.name, navigate), ` ${Math.round(r.rating)} ± ${Math.round(r.deviation)} · ${r.games} game${r.games === 1 ? '' : 's'}, ${r.wins} won`))))));
   }).catch((err: unknown) => {
     body.replaceChildren(h('p', { class: 'error' }, `Could not read the leaderboard: ${errorText(err)}`));
   });

@@ -36,6 +36,20 @@ export function findToken(game: string, seat: number | null): { seat: number; to
   return held(game, seat, KEY)[0] ?? null;
 }
 
+/** Every game this browser holds a seat of, with the seat and its token (one seat per game: the first kept). */
+export function heldGames(): { game: string; seat: number; token: string }[] {
+  return Object.keys(load(KEY)).flatMap((game) => {
+    const t = findToken(game, null);
+    return t ? [{ game, ...t }] : [];
+  });
+}
+
+/** Forgets this browser's seats of `game` (a game the server no longer has). */
+export function forgetGame(game: string): void {
+  const t = Object.fromEntries(Object.entries(load(KEY)).filter(([g]) => g !== game));
+  localStorage.setItem(KEY, JSON.stringify(t));
+}
+
 /** Keeps another seat's token of a game created here, to invite its player. */
 export function saveInvite(game: string, seat: number, token: string): void {
   saveToken(game, seat, token, INVITES);

@@ -21,7 +21,7 @@ describe('the player panel', () => {
     expect(p.recent[0]?.place).toBe(2);
     const duel = p.ratings.duel;
     if (!duel) throw new Error('a duel rating');
-    expect(ratingText(duel)).toBe('1338 ± 290 (1 games, 0 won)');
+    expect(ratingText(duel)).toBe('1338 ± 290 (1 game, 0 won)');
     expect(changeText(-162.4)).toBe('−162.4');
     expect(changeText(12.25)).toBe('+12.3');
   });

@@ -37,7 +37,8 @@ impl IntoResponse for ApiError {
             | ErrorCode::GameOver
             | ErrorCode::StaleVersion
             | ErrorCode::RematchExists
-            | ErrorCode::NameTaken => StatusCode::CONFLICT,
+            | ErrorCode::NameTaken
+            | ErrorCode::NoFreeSeat => StatusCode::CONFLICT,
             ErrorCode::BadCredentials | ErrorCode::SignInRequired => StatusCode::UNAUTHORIZED,
             _ => StatusCode::BAD_REQUEST,
         };

@@ -536,7 +536,7 @@ fn classify(method: &Method, path: &str) -> Option<Action> {
     match (method, api) {
         (&Method::POST, "" | "/") => Some(Action::Create),
         (&Method::POST, p) if p.ends_with("/rematch") => Some(Action::Create),
-        (&Method::POST, p) if p.ends_with("/join") => Some(Action::Join),
+        (&Method::POST, p) if p.ends_with("/join") || p.ends_with("/sit") => Some(Action::Join),
         (&Method::GET, p) if p.ends_with("/ws") => Some(Action::Connect),
         _ => None,
     }

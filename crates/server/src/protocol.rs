@@ -74,6 +74,8 @@ pub enum ErrorCode {
     SignInRequired,
     /// A chat line that is empty or too long.
     BadChat,
+    /// No person's seat of the game is free to take from the lobby.
+    NoFreeSeat,
 }
 
 impl ErrorCode {
@@ -109,6 +111,7 @@ impl ErrorCode {
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::SignInRequired => "sign_in_required",
             ErrorCode::BadChat => "bad_chat",
+            ErrorCode::NoFreeSeat => "no_free_seat",
         }
     }
 }

@@ -38,6 +38,10 @@ pub struct CreateGame {
     /// and it starts only once every person's seat is held by an account.
     #[serde(default)]
     pub rated: bool,
+    /// Whether the game is private: its seats are taken by invite link
+    /// only, and the lobby does not list it as open.
+    #[serde(default)]
+    pub private: bool,
     /// The signed-in player creating the game, who holds its first
     /// person's seat (set by the server, never read from the request).
     #[serde(skip)]
@@ -162,6 +166,7 @@ impl Hub {
         let setup = Setup {
             clock: req.clock,
             rated: req.rated,
+            private: req.private,
         };
         self.insert_game(GameId::random(), config, game, seats, setup, client)
             .await
@@ -241,6 +246,7 @@ impl Hub {
         let Setup {
             clock: clock_spec,
             rated,
+            private,
         } = setup;
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
         let status = if seats
@@ -278,6 +284,7 @@ impl Hub {
                 })
                 .collect(),
             rated,
+            private,
             creator: client.map(CreatorKey::of),
         };
         if let Some(client) = new.creator {
@@ -341,6 +348,7 @@ impl Hub {
             clock_spec,
             timer: None,
             rated,
+            private,
         };
         self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);
@@ -430,6 +438,7 @@ impl Hub {
         let setup = Setup {
             clock: live.clock_spec.clone(),
             rated: live.rated,
+            private: live.private,
         };
         let created = self
             .insert_game(id, config, game, seats, setup, client)
@@ -478,6 +487,7 @@ fn fixes_draws(field: &str) -> bool {
 struct Setup {
     clock: Option<ClockSpec>,
     rated: bool,
+    private: bool,
 }
 
 fn rematch_exists(id: &GameId) -> ProtocolError {

@@ -89,6 +89,9 @@ pub(super) struct LiveGame {
     pub(super) timer: Option<tokio::task::AbortHandle>,
     /// Whether the game is rated (every person's seat held by an account).
     pub(super) rated: bool,
+    /// Whether the game is private: seated by invite link only, never
+    /// listed as open (docs/server.md, "Taking a seat").
+    pub(super) private: bool,
 }
 
 impl LiveGame {
@@ -182,6 +185,7 @@ impl LiveGame {
             clock,
             timer: None,
             rated: stored.rated,
+            private: stored.private,
         })
     }
 
@@ -313,6 +317,8 @@ impl LiveGame {
             config: self.public_config(),
             rematch: self.rematch.as_ref().map(ToString::to_string),
             rated: self.rated,
+            private: self.private,
+            clock: self.clock_spec.clone(),
         }
     }
 
@@ -449,6 +455,10 @@ pub struct GameSummary {
     pub rematch: Option<String>,
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether the game is private (seated by invite link only).
+    pub private: bool,
+    /// The time control (none: untimed).
+    pub clock: Option<ClockSpec>,
 }
 
 /// One game's handle: its cached state and its update channel.

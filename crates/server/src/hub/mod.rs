@@ -59,6 +59,7 @@ mod log;
 mod messages;
 mod operate;
 mod play;
+mod seat;
 mod sync;
 mod updates;
 
@@ -68,6 +69,7 @@ pub use create::{CreateGame, Created, CreatedSeat};
 pub use live::{GameHandle, GameSummary};
 pub use log::LOG_PAGE;
 pub use messages::{public_view, Update};
+pub use seat::Seated;
 pub use updates::{Attached, Backlog, Watch, CATCH_UP_MOVES};
 
 /// How the server runs games.
@@ -296,7 +298,12 @@ impl Hub {
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             if let Ok(h) = self.get(&id).await {
-                out.push(h.live.lock().await.summary(&id));
+                let live = h.live.lock().await;
+                // A private game is seated by its invite links: not listed
+                // as open (it is listed once it runs, to be watched).
+                if !(status == Status::Open && live.private) {
+                    out.push(live.summary(&id));
+                }
             }
         }
         Ok(out)

@@ -81,7 +81,7 @@ impl Hub {
     /// Binds a seat to the account of the player who joined it: a seat
     /// held by another account stays theirs, and in a rated game every
     /// person must be signed in and hold one seat only.
-    async fn bind_player(
+    pub(super) async fn bind_player(
         &self,
         handle: &GameHandle,
         live: &mut LiveGame,

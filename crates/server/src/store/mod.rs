@@ -162,6 +162,8 @@ pub struct NewGame {
     pub clock: Option<String>,
     /// Whether the game is rated (docs/server.md, "Players").
     pub rated: bool,
+    /// Whether the game is private: seated by invite link only.
+    pub private: bool,
     /// The address the game is charged to (none: the operator's game,
     /// or the server's own).
     pub creator: Option<CreatorKey>,
@@ -195,6 +197,8 @@ pub struct StoredGame {
     pub action_times: Vec<i64>,
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether the game is private: seated by invite link only.
+    pub private: bool,
     /// The address the game is charged to (none: the operator's game, or
     /// a game written before addresses were kept).
     pub creator: Option<CreatorKey>,
@@ -331,6 +335,16 @@ pub trait Store: players::Players + Send + Sync {
 
     /// Marks a seat as claimed.
     async fn mark_joined(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;
+
+    /// Takes a free person's seat for someone from the lobby: its token's
+    /// hash replaced and the seat marked joined, only if it was not
+    /// joined (false: someone took it first).
+    async fn take_seat(
+        &self,
+        id: &GameId,
+        seat: u8,
+        hash: &crate::token::TokenHash,
+    ) -> Result<bool, StoreError>;
 
     /// Marks a seat as free again (its person left before the start).
     async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError>;

@@ -63,7 +63,7 @@ impl Store for PgStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -73,6 +73,7 @@ impl Store for PgStore {
             .bind((game.status == Status::Playing).then_some(game.created_ms))
             .bind(game.rated)
             .bind(game.creator.map(|c| c.as_bytes().to_vec()))
+            .bind(game.private)
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -100,7 +101,7 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator FROM games WHERE id = $1",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -161,6 +162,7 @@ impl Store for PgStore {
             started_ms: row.try_get("started")?,
             action_times,
             rated: row.try_get("rated")?,
+            private: row.try_get("private")?,
             creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
         }))
     }
@@ -273,6 +275,23 @@ impl Store for PgStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn take_seat(
+        &self,
+        id: &GameId,
+        seat: u8,
+        hash: &crate::token::TokenHash,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET token_hash = $1, joined = TRUE WHERE game = $2 AND seat = $3 AND NOT joined AND account IS NULL",
+        )
+        .bind(hash.to_vec())
+        .bind(id.as_str())
+        .bind(i16::from(seat))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {

@@ -60,7 +60,7 @@ impl Store for SqliteStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -70,6 +70,7 @@ impl Store for SqliteStore {
             .bind((game.status == Status::Playing).then_some(game.created_ms))
             .bind(game.rated)
             .bind(game.creator.map(|c| c.as_bytes().to_vec()))
+            .bind(game.private)
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -94,7 +95,7 @@ impl Store for SqliteStore {
         // One read transaction, so the rows agree with each other.
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator FROM games WHERE id = ?",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -153,6 +154,7 @@ impl Store for SqliteStore {
             started_ms: row.try_get("started")?,
             action_times,
             rated: row.try_get("rated")?,
+            private: row.try_get("private")?,
             creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
         }))
     }
@@ -262,6 +264,23 @@ impl Store for SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn take_seat(
+        &self,
+        id: &GameId,
+        seat: u8,
+        hash: &crate::token::TokenHash,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET token_hash = ?, joined = 1 WHERE game = ? AND seat = ? AND joined = 0 AND account IS NULL",
+        )
+        .bind(hash.to_vec())
+        .bind(id.as_str())
+        .bind(i64::from(seat))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     async fn mark_left(&self, id: &GameId, seat: u8) -> Result<(), StoreError> {

@@ -676,6 +676,7 @@ pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store
         created_ms: 0,
         clock: None,
         rated: false,
+        private: false,
         creator: None,
         seats: vec![SeatRow {
             seat: 0,

@@ -1,0 +1,31 @@
+//! `POST /api/games/{id}/sit`: a stranger takes a free person's seat of
+//! a public open game from the lobby (docs/server.md, "Taking a seat").
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+
+use crate::api::{game, ApiResult};
+use crate::hub::Hub;
+
+/// The route of taking a seat.
+pub fn router() -> Router<Arc<Hub>> {
+    Router::new().route("/api/games/{id}/sit", post(sit))
+}
+
+/// Seats the one asking (signed in: by their account too) and answers
+/// the seat with its new token; the body, if any, is ignored.
+async fn sit(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let player = crate::players::signed_in(&hub, &headers).await?;
+    let seated = hub.sit(&handle, player).await?;
+    Ok(Json(seated).into_response())
+}
