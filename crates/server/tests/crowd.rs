@@ -67,6 +67,7 @@ async fn a_long_games_catch_up_is_a_snapshot(db: &TestDb) {
                 seats: vec!["random".into(), "random".into()],
                 clock: None,
                 rated: false,
+                private: false,
                 creator: None,
             },
             None,
