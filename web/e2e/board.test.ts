@@ -207,7 +207,7 @@ test('Half-and-half: halves in hand are pictures, chosen, turned and dragged ont
       await half.click();
       await page.locator(`#current-tile[data-tile="${name}"]`).waitFor();
       if (dropped === 0) await shot(page, 'halves');
-      assert.match(await page.locator('#tile-line').innerText(), /^Half tile [A-Z] of Half-and-half 1, .*: fits in \d+ places?$/);
+      assert.match(await page.locator('#tile-line').innerText(), /^Half tile [A-Z] of Half-and-half 1( with [a-z ,]+)?, .*: fits in \d+ places?$/);
       // Turned by clicking its picture: another rotation with places to go.
       const before = await page.locator('#current-tile').getAttribute('data-rotation');
       await page.click('#current-tile');
@@ -275,6 +275,6 @@ test('the list of legal actions: closed at first, in words, kept open across mov
     await waitForChange(page, turn.version);
   }
   assert.ok(spread, 'a flea was spread from the list');
-  await page.locator('.moves li', { hasText: /^RED: Spread a flea to the tile at / }).waitFor();
+  await page.locator('.moves li', { hasText: /^RED: Spread a flea to a tile$/ }).waitFor();
   await page.close();
 });

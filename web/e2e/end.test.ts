@@ -36,7 +36,7 @@ async function playToEnd(page: Page): Promise<void> {
 }
 
 /** What the page showed of the final scoring, in order: each step's lit tiles and "+N" (board), its line in the panel, and the end panel. */
-interface Shown { kind: 'cells' | 'gain' | 'line' | 'summary'; step: number; t: number; text: string; cells: number; scores: number[] }
+interface Shown { kind: 'cells' | 'gain' | 'line' | 'summary'; step: number; t: number; text: string; cells: number; scores: number[]; logged: number }
 
 /** Starts recording the final scoring's drawings (a MutationObserver in the page); `shown` reads them back. */
 async function recordFinale(page: Page): Promise<() => Promise<Shown[]>> {
@@ -47,14 +47,16 @@ async function recordFinale(page: Page): Promise<() => Promise<Shown[]>> {
       const t = performance.now();
       // The seats' scores as this batch of changes left them.
       const scores = [...document.querySelectorAll('.players .score')].map((e) => Number(e.textContent));
+      // The final scores the log lists by then.
+      const logged = [...document.querySelectorAll('ol[aria-label="Scoring events"] li')].filter((e) => (e.textContent ?? '').startsWith('game end')).length;
       for (const r of records) for (const n of r.addedNodes) {
         if (!(n instanceof Element)) continue;
         for (const e of [n, ...n.querySelectorAll('[data-final-step], #summary')]) {
-          if (e.id === 'summary') out.push({ kind: 'summary', step: -1, t, text: '', cells: 0, scores });
+          if (e.id === 'summary') out.push({ kind: 'summary', step: -1, t, text: '', cells: 0, scores, logged });
           const step = e.getAttribute('data-final-step');
           if (step === null) continue;
           const kind = e.classList.contains('gain-cells') ? 'cells' : e.classList.contains('gain') ? 'gain' : 'line';
-          out.push({ kind, step: Number(step), t, text: e.textContent ?? '', cells: e.querySelectorAll('.gain-cell').length, scores });
+          out.push({ kind, step: Number(step), t, text: e.textContent ?? '', cells: e.querySelectorAll('.gain-cell').length, scores, logged });
         }
       }
     }).observe(document.body, { childList: true, subtree: true });
@@ -80,6 +82,8 @@ test('the final scoring is shown one feature after another, the farms lit last, 
     : Promise.resolve();
   await playToEnd(page);
   await page.locator('#summary').waitFor();
+  // The final board is seen plain: the steps' "+N" fade with the result.
+  await page.waitForFunction(() => document.querySelectorAll('.layer-effects .gain').length === 0, undefined, { timeout: 1500 });
   await shot;
   const got = await shown();
   // What the server says the last move scored: one step per event with points.
@@ -93,6 +97,11 @@ test('the final scoring is shown one feature after another, the farms lit last, 
   // In turn: each step's line, lit tiles and "+N" come after the one before, a visible while apart.
   const times = [...steps.keys()].sort((a, b) => a - b).map((k) => steps.get(k) ?? 0);
   for (let i = 1; i < times.length; i++) assert.ok((times[i] ?? 0) - (times[i - 1] ?? 0) >= 300, `step ${i} came after step ${i - 1}: ${times.join(', ')}`);
+  // The log lists no final score before its step is shown.
+  for (const k of steps.keys()) {
+    const first = lines.find((l) => l.step === k);
+    assert.ok(first && first.logged <= k + 1, `when step ${k} came the log listed ${first?.logged} final scores`);
+  }
   const lit = firstTimes(got, 'cells');
   const gains = firstTimes(got, 'gain');
   for (const [k, t] of steps) {

@@ -95,7 +95,7 @@ test('on a phone one finger pans the board, two fingers pinch it, and a tap stil
   await touch('touchEnd', []);
   assert.ok((await camera()).scale < pinched.scale * 0.5, 'pinching in zooms out');
   // The board shows all of itself again, and a tap on a lit cell places the tile (to confirm), as a click does.
-  await page.getByRole('button', { name: 'Fit board (F)' }).tap();
+  await page.locator('#fit-board').tap();
   await page.locator('.target').first().tap();
   await page.locator('#confirm').waitFor();
   await context.close();

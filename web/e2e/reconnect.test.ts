@@ -36,10 +36,14 @@ test('a Pass clicked while the server is down is sent again after the restart, a
     // Into a socket that is closed, or closing: the server never reads it.
     await page.click('#pass');
     await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
+    // Said plainly: the move is waiting, never "RED to play" to RED; a banner over the board says the server is away.
+    assert.match(await page.locator('#status').innerText(), /^Your move is waiting to be sent/);
+    await page.locator('#connection-banner', { hasText: 'Your move is waiting to be sent' }).waitFor();
     second = await startServer(first);
     // No click: the page reconnects and sends the Pass again.
     await page.waitForFunction((at) => Number(document.querySelector('#status')?.getAttribute('data-version')) > at, v, { timeout: 30_000 });
     assert.equal(await page.locator('[role=alert]').count(), 0, 'no error shown');
+    await page.locator('#connection-banner').waitFor({ state: 'hidden' });
     const log = await (await fetch(`${second.url}/api/games/${id}/record`)).json() as { actions: unknown[] };
     assert.deepEqual(log.actions[v], { pass: {} }, 'the Pass was committed once, as the next action');
     assert.notDeepEqual(log.actions[v + 1], { pass: {} }, 'and not twice');

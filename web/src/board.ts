@@ -23,6 +23,7 @@ import { describeAction } from './words';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
+import { TAP_PX, touchScreen } from './panels/touch';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
@@ -40,6 +41,9 @@ function stepAttrs(ms: number, step: number | null): Record<string, string | num
   if (step !== null) out['data-final-step'] = step;
   return out;
 }
+
+/** How long the effects take to fade out at the final result (ms; style.css `.fading`). */
+const FADE_MS = 500;
 
 /** How long a render waits for missing tile art before it draws placeholders (ms). */
 const PLACEHOLDER_MS = 150;
@@ -74,6 +78,8 @@ export interface BoardModel {
 
 export interface BoardHandlers {
   onTarget(a: Extract<Action, { kind: 'place' }>): void;
+  /** The previewed tile was clicked or tapped (it turns). */
+  onPreview?(): void;
   onSpot(a: Action): void;
   /** A lit mark (src/picks.ts) was clicked or pressed. */
   onMark?(m: Mark): void;
@@ -99,6 +105,54 @@ export function spotPoint(ref: FeatureRef, pieces: Piece[], layouts: Map<string,
     if (s) return { x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y, kind: s.kind };
   }
   return null;
+}
+
+/**
+ * Follower spots moved apart until no two are closer than `min` (their
+ * centres), each as little as it can: two spots on a busy tile never
+ * cover each other. Spots already far enough apart stay where they are.
+ */
+export function spreadSpots(points: Pt[], min: number): Pt[] {
+  const out = points.map((p) => ({ ...p }));
+  for (let round = 0; round < 20; round++) {
+    let moved = false;
+    for (let i = 0; i < out.length; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const a = out[i];
+        const b = out[j];
+        if (!a || !b) continue;
+        let dx = b.x - a.x;
+        let dy = b.y - a.y;
+        let d = Math.hypot(dx, dy);
+        if (d >= min - 1e-6) continue;
+        // Spots on one point part along a direction of their own.
+        if (d < 1e-6) { const t = (j * 2.399) % (2 * Math.PI); dx = Math.cos(t); dy = Math.sin(t); d = 1; }
+        const push = (min - d) / 2 + 0.01;
+        a.x -= (dx / d) * push; a.y -= (dy / d) * push;
+        b.x += (dx / d) * push; b.y += (dy / d) * push;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  return out;
+}
+
+/**
+ * The outline of a map (its cells' outer edges, and the edges of any hole)
+ * as an SVG path: one line segment per cell side that borders no map cell.
+ */
+export function mapOutline(cells: [number, number][], cell = CELL): string {
+  const on = new Set(cells.map(([x, y]) => `${x},${y}`));
+  const d: string[] = [];
+  for (const [x, y] of cells) {
+    const [l, t, r, b] = [x * cell, y * cell, (x + 1) * cell, (y + 1) * cell];
+    if (!on.has(`${x},${y - 1}`)) d.push(`M${l} ${t}H${r}`);
+    if (!on.has(`${x + 1},${y}`)) d.push(`M${r} ${t}V${b}`);
+    if (!on.has(`${x},${y + 1}`)) d.push(`M${l} ${b}H${r}`);
+    if (!on.has(`${x - 1},${y}`)) d.push(`M${l} ${t}V${b}`);
+  }
+  return d.join('');
 }
 
 /** Whether a point of a cell (0..1 each way) lies in the half with its right angle at `corner`. */
@@ -333,7 +387,7 @@ export class Board {
     v.addEventListener('click', (e) => {
       if (this.drag?.moved) return;
       const t = e.target;
-      if (t instanceof Element && t.closest('.mark, .mark-city, .spot, .target, .chip-popover')) return;
+      if (t instanceof Element && t.closest('.mark, .mark-city, .spot, .target, .preview, .chip-popover')) return;
       this.handlers.onBackground?.();
     });
   }
@@ -402,6 +456,37 @@ export class Board {
     const r = this.viewRect();
     this.setCamera(zoomAt(this.camera, { x: r.width / 2, y: r.height / 2 }, f));
   }
+  /** The follower spots' radius in world units (normal and large follower). */
+  private spotRadius(): { normal: number; big: number } {
+    return { normal: 10, big: 14 };
+  }
+
+  /** The camera before it zoomed in on follower spots for a finger (restored once they are gone). */
+  private beforeSpots: { camera: Camera; auto: boolean } | null = null;
+
+  /**
+   * By touch, follower spots are offered at least TAP_PX across: when the
+   * board is drawn too small for that, the camera zooms in on them (the
+   * tile just placed), and goes back once they are gone.
+   */
+  private nearSpots(spots: Pt[]): void {
+    if (spots.length === 0) {
+      const back = this.beforeSpots;
+      this.beforeSpots = null;
+      if (back) { this.auto = back.auto; this.setCamera(back.camera); }
+      return;
+    }
+    const need = TAP_PX / (2 * this.spotRadius().normal) + 0.05;
+    if (!touchScreen() || this.camera.scale >= need || this.beforeSpots) return;
+    this.beforeSpots = { camera: this.camera, auto: this.auto };
+    this.auto = false;
+    const xs = spots.map((p) => p.x);
+    const ys = spots.map((p) => p.y);
+    const mid = { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+    const size = this.size ?? this.viewRect();
+    this.setCamera({ x: mid.x - size.width / (2 * need), y: mid.y - size.height / (2 * need), scale: need });
+  }
+
   /** Shows the whole board again and follows it as it grows. */
   refit(): void { this.auto = true; this.fitTo(this.lastCells); }
   private lastCells: Pt[] = [];
@@ -410,7 +495,8 @@ export class Board {
     // The size the ResizeObserver reported: reading the layout here, right
     // after a drawing changed the DOM, would lay the page out before its frame.
     const r = this.size ?? this.viewRect();
-    this.setCamera(fit(cells, r.width || 800, r.height || 600));
+    // By touch, a lit cell is never drawn smaller than a finger's target.
+    this.setCamera(fit(cells, r.width || 800, r.height || 600, touchScreen() ? TAP_PX / (CELL - 8) + 0.01 : undefined));
     this.frame.flush();
   }
   worldAt(screen: Pt): Pt { return screenToWorld(this.camera, screen); }
@@ -452,6 +538,14 @@ export class Board {
     const missing = tiles.filter((p) => !this.symbols.has(`${p.tile}@${p.rotation}`));
     if (missing.length === 0) return null;
     return Promise.all(this.ensure(missing)).then(() => undefined);
+  }
+
+  /** The kinds of a tile's features (from its layout's follower spots; none until its picture is here). */
+  tileKinds(tile: string, rotation: number): string[] {
+    const spots = this.layouts.get(`${tile}@${rotation}`)?.spots ?? [];
+    // A feature has a spot at each of its places: one kind per feature.
+    const features = new Map(spots.map((s) => [`${s.cell[0]},${s.cell[1]} ${s.feature}`, s.kind]));
+    return [...features.values()];
   }
 
   private pictures = new Map<string, string>();
@@ -587,6 +681,9 @@ export class Board {
     for (const p of m.view.board) if (p.half) el('rect', { x: p.x * CELL, y: p.y * CELL, width: CELL, height: CELL, fill: 'url(#hatch)', class: 'halfgap' }, L.gaps);
     const cells: Pt[] = [];
     this.drawTiles(m.view.board, cells);
+    // The camera follows the board (and the map) alone: the lit cells and the
+    // preview change as the tile turns, and the board must not move under it.
+    const fitCells = [...cells, ...(m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [])];
     for (const g of [L.targets, L.followers, L.tokens, L.highlights]) g.replaceChildren();
     if (m.preview) {
       const p = m.preview;
@@ -594,7 +691,8 @@ export class Board {
       const id = this.symbols.get(`${p.tile}@${p.rotation}`);
       if (l && id) {
         cells.push(...pieceCells(p, l));
-        el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'preview', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}` }, L.targets);
+        const node = el('use', { href: `#${id}`, x: p.x * CELL - l.origin[0], y: p.y * CELL - l.origin[1], width: l.width, height: l.height, class: 'preview', 'data-tile': p.tile, 'data-cell': `${p.x},${p.y}`, role: 'button', 'aria-label': 'Turn the tile' }, L.targets);
+        node.addEventListener('click', (e) => { e.stopPropagation(); this.handlers.onPreview?.(); });
       }
     }
     // Each player's last tile, outlined in their colour (under the followers).
@@ -631,24 +729,32 @@ export class Board {
       this.dropTargets.set(r, t);
       r.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onTarget(t); } });
     }
-    for (const a of m.spots) {
+    // The spots where they stand, moved apart where they would overlap.
+    const placed = m.spots.flatMap((a) => {
       const ref = spotOf(a);
-      if (!ref) continue;
-      const at = spotPoint(ref, m.view.board, this.layouts);
-      if (!at) continue;
+      const at = ref ? spotPoint(ref, m.view.board, this.layouts) : null;
+      return ref && at ? [{ a, ref, at }] : [];
+    });
+    const r = this.spotRadius();
+    const spread = spreadSpots(placed.map((p) => p.at), 2 * r.big + 4);
+    this.nearSpots(spread);
+    placed.forEach(({ a, ref, at }, i) => {
       const label = describeAction(a);
       const big = a.kind === 'follower' && a.figure !== null;
-      const c = el('circle', { cx: at.x, cy: at.y, r: big ? 14 : 10, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
+      const pt = spread[i] ?? at;
+      const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
       c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
-    }
+    });
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
     this.drawLegend(m.view.extras);
     const mapCells = m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [];
     this.setBox(unionBox(this.box, cellBox([...cells, ...m.targets, ...mapCells], 3)) ?? this.box);
-    if (this.auto && cells.length > 0) this.fitTo([...cells, ...m.targets]);
+    // "Fit board" fits what the last drawing showed (the map too), even after the camera was moved.
+    this.lastCells = fitCells;
+    if (this.auto && cells.length > 0) this.fitTo(fitCells);
     if (complete) this.svg.setAttribute('data-version', String(m.version));
     // For docs/performance.md: when the first board with tiles is in the DOM
     // (placeholders or art), and when its art is; two frames later each
@@ -742,15 +848,19 @@ export class Board {
     if (key === this.mapKey) return;
     this.mapKey = key;
     g.replaceChildren();
+    // The land as one shape (no grid of squares), its border drawn over it.
     for (const [x, y] of map.cells) el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: 'mapcell' }, g);
+    el('path', { d: mapOutline(map.cells), class: 'map-outline' }, g);
     map.starts.forEach(([x, y], i) => {
       el('text', { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'mapstart' }, g).textContent = String(i + 1);
     });
     for (const c of map.chumak) {
       const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
       const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
-      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'chumak-sq', 'data-x': c.x, 'data-y': c.y }, g);
-      el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + 16, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = `${c.name}${spaces ? ` (${spaces} traded)` : ''}`;
+      el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: 'chumak-sq', 'data-x': c.x, 'data-y': c.y }, g);
+      // The name large enough to read with the whole map in view, over the square (a tile placed there hides the square, not the name).
+      el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL / 2 + 8, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = c.name;
+      if (spaces) el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL - 10, 'text-anchor': 'middle', class: 'chumak-traded' }, g).textContent = `${spaces} traded`;
     }
   }
 
@@ -893,6 +1003,20 @@ export class Board {
     this.legend = node;
   }
 
+  /** The effects layer ("+N" and lit tiles), above the pieces; no drawing clears it. */
+  private effects(): SVGGElement {
+    const g = this.svg.querySelector('g.layer-effects');
+    if (g instanceof SVGGElement) return g;
+    return el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+  }
+
+  /** Fades out every "+N" and lit tile still shown (the final result: the board is seen plain). */
+  clearEffects(): void {
+    const g = this.effects();
+    for (const n of g.children) n.classList.add('fading');
+    window.setTimeout(() => { for (const n of [...g.querySelectorAll('.fading')]) n.remove(); }, FADE_MS);
+  }
+
   /** The figures and tokens of the last complete drawing (null before the first: nothing is new then). */
   private figures: Set<string> | null = null;
 
@@ -903,8 +1027,9 @@ export class Board {
    */
   flash(items: { x: number; y: number; text: string; colour: string; seat: number }[], ms = FLASH_MS, step: number | null = null): void {
     if (items.length === 0) return;
-    let g = this.svg.querySelector('g.layer-effects');
-    if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+    const g = this.effects();
+    // A move's "+N" replace the last move's (they do not pile up); the final scoring's steps stay together.
+    if (step === null) for (const old of g.querySelectorAll('text.gain:not([data-final-step])')) old.remove();
     // Several gains on one cell stack upwards, above those still shown there (the final scoring's steps stay).
     const stack = new Map<string, number>();
     for (const it of items) {
@@ -920,8 +1045,7 @@ export class Board {
   /** The tiles of a feature that just scored, lit for `ms` under its "+N" (the effects layer); `step` names a step of the final scoring. */
   flashCells(cells: Pt[], colour: string, ms = FLASH_MS, step: number | null = null): void {
     if (cells.length === 0) return;
-    let g = this.svg.querySelector('g.layer-effects');
-    if (!g) g = el('g', { class: 'layer-effects' }, this.layers.targets.parentNode instanceof SVGGElement ? this.layers.targets.parentNode : this.svg);
+    const g = this.effects();
     const { style, ...tag } = stepAttrs(ms, step);
     const lit = el('g', { class: 'gain-cells', ...tag }, g);
     for (const c of cells) el('rect', { x: c.x * CELL + 2, y: c.y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4, stroke: colour, class: 'gain-cell', 'data-cell': `${c.x},${c.y}`, ...(style === undefined ? {} : { style }) }, lit);

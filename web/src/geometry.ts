@@ -48,7 +48,8 @@ export function pan(c: Camera, dxScreen: number, dyScreen: number): Camera {
 }
 
 /** A camera showing every cell of `cells` (plus a margin) in a viewport. */
-export function fit(cells: Pt[], width: number, height: number): Camera {
+/** `minScale`: never smaller than that (a finger's targets stay big enough; the board is then panned to see the rest). */
+export function fit(cells: Pt[], width: number, height: number, minScale = MIN_SCALE): Camera {
   if (cells.length === 0 || width <= 0 || height <= 0) return { x: -width / 2, y: -height / 2, scale: 1 };
   const xs = cells.map((p) => p.x);
   const ys = cells.map((p) => p.y);
@@ -56,7 +57,7 @@ export function fit(cells: Pt[], width: number, height: number): Camera {
   const maxX = (Math.max(...xs) + 2) * CELL;
   const minY = (Math.min(...ys) - 1) * CELL;
   const maxY = (Math.max(...ys) + 2) * CELL;
-  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min(width / (maxX - minX), height / (maxY - minY), 1.2)));
+  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, minScale, Math.min(width / (maxX - minX), height / (maxY - minY), 1.2)));
   return { x: (minX + maxX) / 2 - width / (2 * scale), y: (minY + maxY) / 2 - height / (2 * scale), scale };
 }
 

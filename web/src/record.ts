@@ -15,6 +15,8 @@ export interface RecordText {
   map: string | null;
   /** How many actions the record holds. */
   actions: number;
+  /** The sets played (base game and expansions), to name the game by. */
+  sets: { base?: string; expansions?: string[] };
 }
 
 /**
@@ -31,7 +33,9 @@ export function readRecord(text: string): RecordText {
   if (!isObject(v)) throw new Error('a record is a JSON object with "config" and "actions"');
   if (!Array.isArray(v.actions)) throw new Error('a record has a list of "actions"');
   const config = isObject(v.config) ? v.config : {};
-  return { text, map: typeof config.map === 'string' ? config.map : null, actions: v.actions.length };
+  const expansions = Array.isArray(config.expansions) ? config.expansions.filter((e): e is string => typeof e === 'string') : [];
+  const sets = { expansions, ...(typeof config.base === 'string' ? { base: config.base } : {}) };
+  return { text, map: typeof config.map === 'string' ? config.map : null, actions: v.actions.length, sets };
 }
 
 /**

@@ -90,6 +90,9 @@ export function rulesFor(config: JsonObject): RulesCard[] {
 /** The first turn's hint. */
 export const FIRST_TURN_HINT = 'Your turn: drag the tile onto a lit spot (or tap one), turn it with R or by clicking it, then press Confirm. After that you may put a follower on a white spot, or skip with Pass.';
 
+/** The first turn's hint for a finger: taps, no keys. */
+export const FIRST_TURN_HINT_TOUCH = 'Your turn: tap a lit square to put the tile there, tap the tile to turn it, then tap Confirm. After that you may tap a white spot to put a follower there, or skip with Pass.';
+
 const HINT_KEY = 'bastide.hinted';
 
 /** Whether this browser has seen the first turn's hint. */

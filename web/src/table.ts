@@ -7,7 +7,8 @@
 import { earlyTiles, featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
 import { Board } from './board';
 import { isSchematic } from './art';
-import { FIRST_TURN_HINT, hintSeen, markHintSeen, rulesFor } from './rules';
+import { FIRST_TURN_HINT, FIRST_TURN_HINT_TOUCH, hintSeen, markHintSeen, rulesFor } from './rules';
+import { touchScreen } from './panels/touch';
 import { playerColour } from './colours';
 import { playerLink } from './account';
 import { chatPanel } from './chat';
@@ -39,6 +40,9 @@ export function featureText(f: FeatureInfo, players: string[]): string {
   return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
 }
 
+/** How long the connection must be lost before the banner says so (ms). */
+const BANNER_MS = 1000;
+
 /**
  * A button that folds the side panel away and back. Only a phone shows it
  * (style.css): there the panel lies under the board, and folded the board
@@ -60,6 +64,8 @@ function foldablePanel(side: HTMLElement): void {
 export function table(root: HTMLElement, game: string, token: string | null, navigate: (path: string) => void): () => void {
   let state: GameState | null = null;
   let conn: ConnectionState = 'connecting';
+  // When the connection was last lost (the banner shows after BANNER_MS of it).
+  let awaySince = 0;
   let map: MapInfo | null = null;
   // Cells lit by the log (a scored feature), until the next move.
   let highlight: { x: number; y: number }[] = [];
@@ -98,7 +104,11 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   };
   // Feature details by "version x y place half": the board only changes with the version.
   const features = new Map<string, Promise<FeatureInfo>>();
-  const info = h('p', { id: 'feature-info', 'aria-live': 'polite', class: 'status' });
+  // The facts of the feature under the pointer, over the board in a place of
+  // fixed size: pointing at the board never moves the panel beside it.
+  const info = h('p', { id: 'feature-info', class: 'board-facts', 'aria-live': 'polite' });
+  // While the server is away: a banner over the board, and the move waiting to be sent.
+  const banner = h('p', { id: 'connection-banner', class: 'connection-banner', role: 'status', hidden: true });
   const showFeature = (ref: FeatureAt | null): void => {
     if (!ref || !state) { board.setHighlight(highlight); info.textContent = ''; return; }
     const key = `${state.version} ${ref.x} ${ref.y} ${ref.place} ${ref.half ?? ''}`;
@@ -117,6 +127,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const board = new Board(boardRoot, {
     onFeature: showFeature,
     onTarget: (a) => hand.preview(a),
+    onPreview: () => { if (state) hand.rotate(state); },
     onSpot: (a) => send(a),
     onMark: (m: Mark) => {
       if (!state) return;
@@ -130,6 +141,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     },
     onBackground: () => { if (pick) { pick = null; draw(); } },
   }, page ?? undefined);
+  boardRoot.append(info, banner);
   // The board's pictures, asked for by index.html while this script loaded.
   const early = earlyTiles(game);
   if (early) board.preload(early);
@@ -160,8 +172,8 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
 
   // The side panel's parts, each drawn by its own module, in a fixed order.
   const seats = seatsPanel(navigate);
-  const header = headerPanel({ game, seats: seats.element, info, refit: () => board.refit(), rules: openRules, changed });
-  const hand = handPanel({ send, changed, picture });
+  const header = headerPanel({ game, seats: seats.element, refit: () => board.refit(), rules: openRules, changed });
+  const hand = handPanel({ send, changed, picture, kinds: (t, r) => board.tileKinds(t, r) });
   const choices = choicesPanel({ send, changed, picture, preview: (a) => hand.preview(a) });
   const end = endPanel({
     game, token, navigate, board, cells: (e) => featureCells(eventRef(e)), gain: (g, ms) => seats.gain(g, ms), changed,
@@ -173,7 +185,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const resign = h('div', { class: 'slot', id: 'resign-slot' });
   // The table chat (src/chat.ts).
   const chat = chatPanel((text) => socket.send({ chat: { text } }), (name) => playerLink(name, navigate));
-  const connecting = h('p', { role: 'status' }, `Connecting to game ${game}…`);
+  const connecting = h('p', { role: 'status' }, 'Connecting to the game…');
   side.replaceChildren(connecting, header.element, waiting, notices, hand.element, choices.element, end.element, log.element, resign, chat.element);
 
   // "+N" over a scored feature and at the seat, its tiles lit in the scorer's colour.
@@ -227,12 +239,19 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     if (s.error) out.push(h('p', { class: 'error', role: 'alert' }, s.error));
     // The first turn's hint, once per browser: until it is dismissed or the first tile is placed.
     if (isMyTurn(s) && hand.tile && !hintSeen()) {
-      out.push(h('section', { class: 'panel hint', id: 'first-hint', role: 'note', 'aria-label': 'How to take your turn' }, h('p', {}, FIRST_TURN_HINT),
+      out.push(h('section', { class: 'panel hint', id: 'first-hint', role: 'note', 'aria-label': 'How to take your turn' }, h('p', {}, touchScreen() ? FIRST_TURN_HINT_TOUCH : FIRST_TURN_HINT),
         h('button', { id: 'hint-ok', type: 'button', onclick: () => { markHintSeen(); draw(); } }, 'Got it'), ' ',
         h('button', { id: 'hint-rules', type: 'button', onclick: () => openRules(s) }, 'How to play')));
     }
     if (s.timeout !== null) out.push(h('p', { class: 'status', id: 'timeout' }, `${s.players[s.timeout] ?? `Seat ${s.timeout}`} ran out of time.`));
     notices.replaceChildren(...out);
+  };
+  const drawBanner = (s: GameState, sending: boolean): void => {
+    // Only once a connection was made: a page still making its first (its
+    // board drawn by the server) is connecting, not cut off.
+    const away = conn !== 'open' && welcomed && Date.now() - awaySince >= BANNER_MS && s.status !== 'finished' && s.status !== 'resigned';
+    banner.hidden = !away;
+    banner.textContent = away ? `The server is away: reconnecting…${sending ? ' Your move is waiting to be sent.' : ''}` : '';
   };
   const draw = (): void => {
     const s = state;
@@ -246,7 +265,9 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const thinking = botThinking(s.status, s.view?.currentPlayer ?? null, s.seats);
     // During the final scoring each seat's score climbs with its steps (src/follow.ts).
     seats.update(s, end.scores(s.view?.scores ?? []), thinking);
-    header.update(s, conn, thinking);
+    const sending = unacked !== null && s.seat !== null && s.view?.currentPlayer === s.seat;
+    header.update(s, conn, thinking, sending);
+    drawBanner(s, sending);
     waiting.replaceChildren(...(s.status === 'open' ? [waitingRoom(s, { game, token, start, copied, copy, gone, toLobby: () => navigate('/') })] : []));
     drawNotices(s);
     hand.update(s);
@@ -357,7 +378,12 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
       else if (entry) showScore(entry, placed?.action.kind === 'place' ? { x: placed.action.x, y: placed.action.y } : null);
     }
     draw();
-  }, (c) => { conn = c; draw(); });
+  }, (c) => {
+    // The banner waits a moment: a reconnect that takes no time (a stale version, a lag) is no news.
+    if (c !== 'open' && conn === 'open') { awaySince = Date.now(); window.setTimeout(draw, BANNER_MS + 50); }
+    conn = c;
+    draw();
+  });
   if (page) {
     state = reduce(null, page.welcome);
     needMap();

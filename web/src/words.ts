@@ -2,20 +2,47 @@
 // actions and screen readers (instead of raw ids such as `base/R, 90°`).
 
 import { capitalise, figureName, type Action, type Chip, type ChipHand, type Corner, type Hand } from './protocol';
-import { setWords } from './sets';
+import { setInfo, setWords } from './sets';
+import type { JsonObject } from './json';
 
 /** Whether a tile id names a half tile (Half-and-half). */
 export function isHalf(id: string): boolean {
   return id.startsWith('halfsies');
 }
 
-/** A tile in words: "tile R of the base game", "half tile A of Half-and-half 1". */
+/**
+ * A tile in words: "tile R of the base game", "half tile A of
+ * Half-and-half 1" (the letters of the rule books); a tile without such a
+ * letter (the Winter edition's animals) is "a tile of the Winter edition",
+ * never its catalogue id.
+ */
 export function tileWords(id: string): string {
   const i = id.indexOf('/');
-  if (i < 0) return `tile ${id}`;
+  if (i < 0) return 'a tile';
   const set = id.slice(0, i);
   const letter = id.slice(i + 1);
-  return `${isHalf(id) ? 'half tile' : 'tile'} ${letter} of ${setWords(set)}`;
+  const kind = isHalf(id) ? 'half tile' : 'tile';
+  return /^[A-Za-z]{1,2}\d?$/.test(letter) ? `${kind} ${letter} of ${setWords(set)}` : `a ${kind} of ${setWords(set)}`;
+}
+
+const COUNT = ['no', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+/**
+ * What a tile shows, from the kinds of its features (its layout's follower
+ * spots): "a city, two roads and three fields".
+ */
+export function tileContents(kinds: string[]): string {
+  const order = ['city', 'road', 'monastery', 'field'];
+  const counts = new Map<string, number>();
+  for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const plural = (k: string): string => (k === 'city' ? 'cities' : k === 'monastery' ? 'monasteries' : `${k}s`);
+  const names = [...counts.keys()].sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99 || a.localeCompare(b));
+  const parts = names.map((k) => {
+    const n = counts.get(k) ?? 0;
+    return n === 1 ? `a ${k}` : `${COUNT[n] ?? String(n)} ${plural(k)}`;
+  });
+  if (parts.length === 0) return 'nothing';
+  return parts.length === 1 ? parts[0] ?? '' : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1] ?? ''}`;
 }
 
 /** A rotation in words. */
@@ -67,10 +94,16 @@ export function fitWords(n: number): string {
   return n === 0 ? 'fits nowhere' : `fits in ${n} place${n === 1 ? '' : 's'}`;
 }
 
-/** The line under the tile to place: "Tile R of the base game, turned a quarter right: fits in 1 place". */
-export function tileLine(id: string, rotation: number, fits: number): string {
+/**
+ * The line under the tile to place: "Tile R of the base game, turned a
+ * quarter right: fits in 1 place"; with what it shows (`kinds`, its
+ * features) when that is known: "A tile of the Winter edition with a city,
+ * a road and two fields, not turned: fits in 2 places".
+ */
+export function tileLine(id: string, rotation: number, fits: number, kinds: string[] = []): string {
   const t = tileWords(id);
-  return `${t.charAt(0).toUpperCase()}${t.slice(1)}, ${rotationWords(rotation)}: ${fitWords(fits)}`;
+  const shows = kinds.length > 0 ? ` with ${tileContents(kinds)}` : '';
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${shows}, ${rotationWords(rotation)}: ${fitWords(fits)}`;
 }
 
 /** A hand of halves in words, as the seat panel says it ("2 halves", "no halves"). */
@@ -112,6 +145,24 @@ export function featureWords(r: { x: number; y: number; place: string; half: Cor
   return `the ${placeWords(r.place)} of (${r.x}, ${r.y})${r.half ? `, ${cornerWords(r.half)} half` : ''}`;
 }
 
+/**
+ * A move in the log, without coordinates (a person finds a feature by
+ * clicking it, not by its cell): "Place tile R of the base game, turned a
+ * quarter right", "Follower on the north of its tile".
+ */
+export function moveWords(a: Action): string {
+  const on = (r: { place: string }): string => `the ${placeWords(r.place)} of its tile`;
+  switch (a.kind) {
+    case 'place': return `Place ${tileWords(a.tile)}, ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
+    case 'follower': return `${capitalise(figureName(a.figure))} on ${on(a.at)}`;
+    case 'gingerbread': return 'Move the gingerbread man to another city';
+    case 'flea': return a.from ? 'Move a flea to another tile' : 'Spread a flea to a tile';
+    case 'flee': return `Flee from ${on(a.from)} to the ${placeWords(a.to.place)} of a tile`;
+    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on a Chumak square`;
+    default: return describeAction(a);
+  }
+}
+
 /** The action in words, for buttons, the log and screen readers. */
 export function describeAction(a: Action): string {
   switch (a.kind) {
@@ -129,4 +180,15 @@ export function describeAction(a: Action): string {
     case 'draft': return `Take ${tileWords(a.tile)}`;
     case 'other': return otherWords(a.name, a.body);
   }
+}
+
+/**
+ * A game's name, as a person tells games apart: its players and its sets
+ * ("RED vs BLUE · Base game + The Plague"), never its id.
+ */
+export function gameName(players: string[], config: JsonObject): string {
+  const base = typeof config.base === 'string' ? config.base : 'base';
+  const exps = Array.isArray(config.expansions) ? config.expansions.filter((e): e is string => typeof e === 'string') : [];
+  const sets = [base, ...exps].map((id) => setInfo(id)?.name ?? id).join(' + ');
+  return `${players.join(' vs ')} · ${sets}`;
 }

@@ -32,7 +32,7 @@ describe('the large follower', () => {
     expect(figureName('big')).toBe('large follower');
     expect(describeAction(normalN)).toBe('Follower on the north of (1, 0)');
     expect(describeAction(bigN)).toBe('Large follower on the north of (1, 0)');
-    expect(moveText({ version: 3, seat: 1, action: bigN, events: [] }, ['RED', 'BLUE'])).toBe('BLUE: Large follower on the north of (1, 0)');
+    expect(moveText({ version: 3, seat: 1, action: bigN, events: [] }, ['RED', 'BLUE'])).toBe('BLUE: Large follower on the north of its tile');
   });
   it('is drawn bigger than a follower, with a ring and its own class', () => {
     const normal = figureLook(null);

@@ -16,6 +16,30 @@ import { summary } from '../summary';
 import { saveToken } from '../tokens';
 import { eventText } from './log';
 
+/** What a score event says, as a key: equal keys, the same score. */
+function eventKey(e: ScoreEvent): string {
+  return JSON.stringify([e.reason, e.feature, e.x, e.y, e.place, e.points]);
+}
+
+/**
+ * The game's score events less the final scoring's steps not shown yet
+ * (the last of each kind: the final scoring ends the list), so that the log
+ * tells no more than the animation has.
+ */
+export function withoutSteps(events: ScoreEvent[], hidden: ScoreEvent[]): ScoreEvent[] {
+  const left = new Map<string, number>();
+  for (const e of hidden) left.set(eventKey(e), (left.get(eventKey(e)) ?? 0) + 1);
+  const out: ScoreEvent[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e) continue;
+    const k = eventKey(e);
+    const n = left.get(k) ?? 0;
+    if (n > 0) left.set(k, n - 1); else out.push(e);
+  }
+  return out.reverse();
+}
+
 /** What the end panel needs of the table. */
 export interface EndContext {
   game: string;
@@ -80,10 +104,7 @@ export function endPanel(ctx: EndContext): EndPanel {
     get running() { return finale !== null; },
     scores(final) { return finale ? scoresDuring(final, finale.steps, finale.shown) : final; },
     shownEvents(events) {
-      const run = finale;
-      if (!run) return events;
-      const hidden = new Set(run.steps.slice(run.shown).map((st) => st.event));
-      return events.filter((e) => !hidden.has(e));
+      return finale ? withoutSteps(events, finale.steps.slice(finale.shown).map((st) => st.event)) : events;
     },
     offer(o) { offer = o; },
     run(entry, players) {
@@ -111,6 +132,8 @@ export function endPanel(ctx: EndContext): EndPanel {
         window.setTimeout(() => {
           if (finale !== run) return;
           finale = null;
+          // The final board is seen plain: the steps' "+N" and lit tiles fade.
+          ctx.board.clearEffects();
           ctx.gain(gainsBySeat(run.steps.flatMap((x) => x.gains)), FLASH_MS);
           ctx.changed();
         }, f.resultAt);

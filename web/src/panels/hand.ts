@@ -9,7 +9,8 @@ import { h } from '../dom';
 import { nextRotation } from '../geometry';
 import { ROTATIONS, type Action, type Rotation } from '../protocol';
 import type { GameState } from '../state';
-import { describeAction, isHalf, rotationWords, tileLine, tileWords } from '../words';
+import { touchScreen } from './touch';
+import { isHalf, moveWords, rotationWords, tileLine, tileWords } from '../words';
 
 export type Place = Extract<Action, { kind: 'place' }>;
 
@@ -50,6 +51,22 @@ export function rotateToNext(legal: Action[], tile: string | null, r: Rotation):
   return targetsFor(legal, tile, next).length > 0 ? next : nextRotation(r, ROTATIONS);
 }
 
+/**
+ * The previewed placement turned to the next rotation that fits the same
+ * cell (the same placement when no other does): turning keeps the tile
+ * where it was put.
+ */
+export function turnPreview(legal: Action[], p: Place): Place {
+  const here = legal.filter((a): a is Place => a.kind === 'place' && a.tile === p.tile && a.x === p.x && a.y === p.y && a.half === p.half);
+  let r = p.rotation;
+  for (let i = 0; i < 3; i++) {
+    r = nextRotation(r, ROTATIONS);
+    const next = here.find((a) => a.rotation === r);
+    if (next) return next;
+  }
+  return p;
+}
+
 /** What the hand needs of the table. */
 export interface HandContext {
   send(a: Action): void;
@@ -57,6 +74,8 @@ export interface HandContext {
   changed(): void;
   /** A tile's picture in a rotation (the board's drawing of it). */
   picture(tile: string, rotation: Rotation): string;
+  /** The kinds of a tile's features, once its picture is here (none before). */
+  kinds(tile: string, rotation: Rotation): string[];
 }
 
 export interface HandPanel {
@@ -122,8 +141,13 @@ export function handPanel(ctx: HandContext): HandPanel {
     },
     rotate(s) {
       if (!tile) return;
-      rotation = rotateToNext(s.legal, tile, rotation);
-      pending = null;
+      if (pending) {
+        // A previewed placement turns where it lies.
+        pending = turnPreview(s.legal, pending);
+        rotation = pending.rotation;
+      } else {
+        rotation = rotateToNext(s.legal, tile, rotation);
+      }
       ctx.changed();
     },
     preview(a) {
@@ -171,18 +195,18 @@ export function handPanel(ctx: HandContext): HandPanel {
       const fits = targetsFor(s.legal, t, rotation).length;
       out.push(h('section', { class: 'panel current', 'aria-label': 'Tile to place' }, h('h2', {}, handGroup ? 'Your tiles' : 'Your tile'),
         handGroup,
-        h('img', { src: ctx.picture(t, rotation), alt: `${tileWords(t)}, ${rotationWords(rotation)}`, id: 'current-tile', 'data-tile': t, 'data-rotation': rotation, draggable: 'true', ondragstart: dragTile(t), ondragend: dragEnd, title: 'Click to turn it, or drag it onto a marked cell', onclick: () => panel.rotate(s) }),
-        h('p', { id: 'tile-line' }, tileLine(t, rotation, fits)),
-        h('button', { id: 'rotate', onclick: () => panel.rotate(s) }, 'Rotate (R)')));
+        h('img', { src: ctx.picture(t, rotation), alt: `${tileWords(t)}, ${rotationWords(rotation)}`, id: 'current-tile', 'data-tile': t, 'data-rotation': rotation, draggable: 'true', ondragstart: dragTile(t), ondragend: dragEnd, title: touchScreen() ? 'Tap to turn it' : 'Click to turn it, or drag it onto a marked cell', onclick: () => panel.rotate(s) }),
+        h('p', { id: 'tile-line' }, tileLine(t, rotation, fits, ctx.kinds(t, rotation))),
+        h('button', { id: 'rotate', onclick: () => panel.rotate(s) }, touchScreen() ? 'Turn' : 'Rotate (R)')));
     } else {
       if (view?.drawn && s.status === 'playing') out.push(h('section', { class: 'panel current' }, h('h2', {}, 'Drawn tile'), h('img', { src: ctx.picture(view.drawn, 0), alt: tileWords(view.drawn) })));
       if (handGroup && s.status === 'playing') out.push(h('section', { class: 'panel current', 'aria-label': 'Your halves' }, h('h2', {}, 'Your halves'), handGroup));
     }
     if (pending) {
       const p = pending;
-      out.push(h('section', { class: 'panel', 'aria-label': 'Confirm the placement' }, h('p', {}, describeAction(p)),
-        h('button', { id: 'confirm', onclick: () => ctx.send(p) }, 'Confirm (Enter)'), ' ',
-        h('button', { id: 'undo', onclick: () => panel.cancel() }, 'Undo (Esc)')));
+      out.push(h('section', { class: 'panel', id: 'confirm-panel', 'aria-label': 'Confirm the placement' }, h('p', {}, `${moveWords(p)}${touchScreen() ? ' (tap the tile to turn it)' : ' (click it to turn it)'}`),
+        h('button', { id: 'confirm', onclick: () => ctx.send(p) }, touchScreen() ? 'Confirm' : 'Confirm (Enter)'), ' ',
+        h('button', { id: 'undo', onclick: () => panel.cancel() }, touchScreen() ? 'Undo' : 'Undo (Esc)')));
     }
     return out;
   };

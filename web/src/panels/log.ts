@@ -7,20 +7,19 @@ import { playerColour, playerMark } from '../colours';
 import { h } from '../dom';
 import type { ScoreEvent } from '../protocol';
 import type { LogEntry } from '../state';
-import { describeAction } from '../words';
+import { moveWords } from '../words';
 
 const MOVES_SHOWN = 80;
 
-/** A move in the log: who did what. */
+/** A move in the log: who did what (no coordinates). */
 export function moveText(m: LogEntry, players: string[]): string {
-  return `${players[m.seat] ?? `seat ${m.seat}`}: ${describeAction(m.action)}`;
+  return `${players[m.seat] ?? `seat ${m.seat}`}: ${moveWords(m.action)}`;
 }
 
-/** A score in the log: what scored, for whom. */
+/** A score in the log: what scored, for whom ("completed road: RED +3"; a click on it lights the road, no coordinates). */
 export function eventText(e: ScoreEvent, players: string[]): string {
   const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
-  const where = e.x !== null && e.y !== null ? ` at (${e.x}, ${e.y})` : '';
-  return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${where}${pts ? `: ${pts}` : ''}`;
+  return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${pts ? `: ${pts}` : ''}`;
 }
 
 /** A feature as the server's feature lookup takes it (src/api.ts). */
