@@ -5,6 +5,12 @@
 //! or its cores with bots. Bot searches themselves queue for a bounded
 //! pool of workers (`driver.rs`).
 //!
+//! A signed-in creator's games are charged to their account instead of
+//! their address (people behind one address do not share a cap); a game
+//! stops counting when it ends, and an untimed game when it is adjourned
+//! (`adjourn.rs`: nobody connected for a while), so a guest can always
+//! free a share by resigning from the lobby's list or by leaving.
+//!
 //! The charges live in this instance's memory, and the creator's address
 //! is stored with the game (as a [`CreatorKey`]): a game read back from
 //! the store (resumed at start, taken up after an adjournment) is charged
@@ -144,19 +150,19 @@ impl Budget {
         let refuse = |m: String| Err(ProtocolError::new(ErrorCode::RateLimited, m));
         if charge.open && open >= caps.open_games {
             return refuse(format!(
-                "your address has {open} open games waiting for people (at most {}): start or leave one first",
+                "you have {open} open games waiting for people (at most {}, counted by address for guests, by account once signed in): start one, or wait for it to expire",
                 caps.open_games
             ));
         }
         if charge.bots_only && bots_only >= caps.bots_only_games {
             return refuse(format!(
-                "your address has {bots_only} games of bots only running (at most {}): wait for one to end",
+                "you have {bots_only} games of bots only running (at most {}, counted by address for guests, by account once signed in): wait for one to end",
                 caps.bots_only_games
             ));
         }
         if charge.bot_seats > 0 && bots.saturating_add(charge.bot_seats) > caps.bot_seats {
             return refuse(format!(
-                "your address has {bots} bot seats in games running (at most {}): this game's {} would pass it",
+                "you have {bots} bot seats in games running (at most {}, counted by address for guests, by account once signed in): this game's {} would pass it; resign or finish one of your games (the lobby lists them), or leave it: a game nobody is connected to stops counting once it is adjourned",
                 caps.bot_seats, charge.bot_seats
             ));
         }

@@ -85,7 +85,9 @@ impl Hub {
     ///
     /// `client`, the address asking, is charged for the game until it
     /// starts or ends (`Settings::caps`), and its bots think within the
-    /// caps' ceiling; `None` (the operator, or the server itself) charges
+    /// caps' ceiling; a signed-in creator's game is charged to their
+    /// account instead, so that people behind one address (a school, a
+    /// household, a mobile carrier) do not share a cap once signed in; `None` (the operator, or the server itself) charges
     /// nobody and has the server's own limits.
     pub async fn create(
         self: &Arc<Hub>,
@@ -131,6 +133,12 @@ impl Hub {
                 "a rated game is created by a signed-in player: sign in first",
             ));
         }
+        // Whom the game is charged to: the account, else the address.
+        let charged = client.map(|c| {
+            req.creator
+                .as_ref()
+                .map_or_else(|| CreatorKey::of(c), |a| CreatorKey::of_account(a.id))
+        });
         let mut creator = req.creator;
         let mut seats = Vec::with_capacity(req.seats.len());
         for (i, s) in req.seats.iter().enumerate() {
@@ -168,7 +176,7 @@ impl Hub {
             rated: req.rated,
             private: req.private,
         };
-        self.insert_game(GameId::random(), config, game, seats, setup, client)
+        self.insert_game(GameId::random(), config, game, seats, setup, charged)
             .await
     }
 
@@ -241,7 +249,7 @@ impl Hub {
         game: Game,
         seats: Vec<(Occupant, Option<String>)>,
         setup: Setup,
-        client: Option<ClientKey>,
+        charged: Option<CreatorKey>,
     ) -> Result<Created, ProtocolError> {
         let Setup {
             clock: clock_spec,
@@ -285,7 +293,7 @@ impl Hub {
                 .collect(),
             rated,
             private,
-            creator: client.map(CreatorKey::of),
+            creator: charged,
         };
         if let Some(client) = new.creator {
             let charge = Charge::new(
@@ -441,7 +449,7 @@ impl Hub {
             private: live.private,
         };
         let created = self
-            .insert_game(id, config, game, seats, setup, client)
+            .insert_game(id, config, game, seats, setup, client.map(CreatorKey::of))
             .await?;
         let version = live.version();
         let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();

@@ -43,9 +43,10 @@ impl std::fmt::Display for GameId {
     }
 }
 
-/// The address a game is charged to (`hub/budget.rs`), as stored with
-/// the game so that a restart charges it again: the first 16 bytes of the
-/// SHA-256 of the client's address class (an IPv4 address or an IPv6 /64,
+/// The address (or, for a signed-in creator, the account) a game is
+/// charged to (`hub/budget.rs`), as stored with the game so that a restart
+/// charges it again: the first 16 bytes of the SHA-256 of the client's
+/// address class (an IPv4 address or an IPv6 /64,
 /// `guard::ClientKey`), so the rows do not show the address. It is a
 /// pseudonym, not a secret: whoever reads the database can recover an IPv4
 /// address by trying them all (docs/deploy.md, "Backups").
@@ -55,10 +56,22 @@ pub struct CreatorKey([u8; 16]);
 impl CreatorKey {
     /// The key of a client address.
     pub fn of(client: crate::guard::ClientKey) -> CreatorKey {
+        CreatorKey::hashed(b"bastide creator\0", client.to_string().as_bytes())
+    }
+
+    /// The key of a signed-in player's account: a signed-in creator's
+    /// games are charged to the account, not to the address (never equal
+    /// to an address's key: another prefix is hashed).
+    pub fn of_account(account: i64) -> CreatorKey {
+        CreatorKey::hashed(b"bastide account\0", &account.to_le_bytes())
+    }
+
+    /// The first 16 bytes of the SHA-256 of `prefix` then `body`.
+    fn hashed(prefix: &[u8], body: &[u8]) -> CreatorKey {
         use sha2::{Digest, Sha256};
         let digest = Sha256::new()
-            .chain_update(b"bastide creator\0")
-            .chain_update(client.to_string().as_bytes())
+            .chain_update(prefix)
+            .chain_update(body)
             .finalize();
         let mut key = [0u8; 16];
         key.copy_from_slice(&digest[..16]);

@@ -1,0 +1,62 @@
+// End-to-end: the lobby as a person meets it. A game against a bot is one
+// click away above the fold; the person's own games are listed in words
+// (sets, clock, who sits where) with continue and resign; "play my seat"
+// only where this browser holds one; and no text of the lobby shows a
+// game's hex id or its version.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createRaw, serverAndBrowser, startedGame, waitForStatus } from './harness';
+import { status } from './table';
+
+const env = serverAndBrowser();
+const DECK = ['base/U', 'base/E', 'base/V', 'base/K'];
+
+test('one click to a bot game; the lobby lists games in words, never by id', { timeout: 120_000 }, async () => {
+  const { server, browser } = env;
+  // Other people's games, one of each list: finished (bots), open (two people), in progress.
+  const bots = await createRaw(server, JSON.stringify({ config: { players: ['RED', 'BLUE'], deck: DECK, deck_only: true }, seats: ['greedy', 'greedy'] }));
+  const open = await createRaw(server, JSON.stringify({ config: { players: ['RED', 'BLUE'] }, seats: ['human', 'human'], clock: { initial_ms: 180_000, increment_ms: 5_000 } }));
+  const other = await startedGame(server, { players: ['RED', 'BLUE'] }, ['human', 'greedy']);
+  await waitForStatus(server, bots.id, 'finished');
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  const button = page.locator('#play-bot');
+  const box = await button.boundingBox();
+  assert.ok(box && box.y + box.height <= 800, `"Play against a bot now" above the fold: ${JSON.stringify(box)}`);
+  await button.click();
+  await page.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  assert.equal((await status(page)).status, 'playing');
+
+  await page.goto(`${server.url}/`);
+  const mine = page.locator(`#my-games li[data-game="${id}"]`);
+  await mine.waitFor();
+  assert.match(await mine.innerText(), /^Base game · no clock — RED: you 0, BLUE: greedy bot 0 continue resign$/);
+  assert.equal(await page.locator('#your-count').innerText(), '1 game open or running:');
+  // The open game offers its seat, with its clock; nothing of it is in "Your games".
+  const row = page.locator(`#open-games li[data-game="${open.id}"]`);
+  assert.match(await row.innerText(), /^Base game · 3 min \+ 5 s a turn — RED: free, BLUE: free Take a seat$/);
+  // "play my seat" only for the game this browser holds a seat of.
+  await page.locator(`#playing-games li[data-game="${id}"] a`, { hasText: 'play my seat' }).waitFor();
+  assert.equal(await page.locator(`#playing-games li[data-game="${other.id}"] a`, { hasText: 'play my seat' }).count(), 0);
+  await page.locator(`#finished-games li[data-game="${bots.id}"]`).waitFor();
+
+  // No text node shows an id (16 hex digits) or a version ("v60").
+  const texts = await page.evaluate(() => {
+    const out: string[] = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) out.push(n.textContent ?? '');
+    return out;
+  });
+  const ids = texts.filter((t) => /[0-9a-f]{16}/i.test(t));
+  assert.deepEqual(ids, [], 'no hex id on the page');
+  assert.deepEqual(texts.filter((t) => /\bv\d+\b/.test(t)), [], 'no version on the page');
+
+  // Resign from the list: the game ends and leaves "Your games".
+  await mine.locator('.resign').click();
+  await waitForStatus(server, id, 'resigned');
+  await page.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
+  await page.close();
+});
