@@ -193,3 +193,53 @@ async fn password_hashing_is_gated(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(password_hashing_is_gated);
+
+/// A request body sent a byte at a time is cut once the headers' deadline
+/// has passed again: the server answers and closes the connection, which
+/// no longer holds one of the address's slots.
+async fn a_slow_body_is_cut(db: &TestDb) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            limits: bastide_server::guard::Limits {
+                header_timeout: Duration::from_secs(1),
+                ..bastide_server::guard::Limits::unlimited()
+            },
+            ..bastide_server::Settings::unlimited()
+        },
+    )
+    .await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut slow = tokio::net::TcpStream::connect(&addr)
+        .await
+        .expect("connect");
+    let began = Instant::now();
+    slow.write_all(
+        b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n{",
+    )
+    .await
+    .expect("the headers");
+    // One byte every 200 ms, for at most 10 s: the server must cut first.
+    let (mut answer, mut buf) = (Vec::new(), [0u8; 1024]);
+    let closed = loop {
+        if began.elapsed() > Duration::from_secs(10) {
+            break false;
+        }
+        if slow.write_all(b" ").await.is_err() {
+            break true;
+        }
+        match tokio::time::timeout(Duration::from_millis(200), slow.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break true,
+            Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+    };
+    let took = began.elapsed();
+    assert!(closed, "the slow body was never cut");
+    assert!(took < Duration::from_secs(5), "cut after {took:?}");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    server.stop().await;
+}
+both_stores!(a_slow_body_is_cut);
