@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -42,7 +42,14 @@ impl IntoResponse for ApiError {
             ErrorCode::BadCredentials | ErrorCode::SignInRequired => StatusCode::UNAUTHORIZED,
             _ => StatusCode::BAD_REQUEST,
         };
-        (status, Json(self.0.to_json())).into_response()
+        let mut response = (status, Json(self.0.to_json())).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            // Every `unavailable` says to try again: say when.
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(1u32));
+        }
+        response
     }
 }
 

@@ -32,6 +32,7 @@ pub mod chat;
 pub mod clock;
 pub mod cluster;
 pub mod guard;
+pub mod hashing;
 pub mod http;
 pub mod hub;
 pub mod listen;
@@ -177,6 +178,11 @@ pub struct LimitArgs {
     /// Searching bots (MCTS) thinking at once (default: the cores minus one).
     #[arg(long)]
     pub bot_workers: Option<usize>,
+    /// Password hashes (argon2id, 19 MiB each) running at once (default:
+    /// the cores); four times as many may wait, and a sign-in beyond
+    /// them is refused with 503 and Retry-After.
+    #[arg(long)]
+    pub password_hashers: Option<usize>,
     /// Minutes an open game waits for its start before it is removed
     /// (0: never).
     #[arg(long, default_value_t = 60)]
@@ -226,6 +232,14 @@ impl LimitArgs {
                 iterations: self.public_mcts_iterations.max(1),
             },
             bot_workers: self.bot_workers.unwrap_or(settings.bot_workers).max(1),
+            password_hashers: self
+                .password_hashers
+                .unwrap_or(settings.password_hashers)
+                .max(1),
+            password_queue: 4 * self
+                .password_hashers
+                .unwrap_or(settings.password_hashers)
+                .max(1),
             open_game_ttl: (self.open_game_minutes > 0)
                 .then(|| Duration::from_secs(self.open_game_minutes.saturating_mul(60))),
             adjourn_after: (self.adjourn_minutes > 0)

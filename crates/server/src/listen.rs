@@ -1,14 +1,19 @@
 //! The accept loop: each TCP connection takes a slot (per address and in
 //! all, [`crate::guard`]) or is closed at once, then is served over
 //! HTTP/1.1 with a deadline for each request's headers, which also closes
-//! a kept-alive connection left idle and a connection that sends nothing.
+//! a kept-alive connection left idle and a connection that sends nothing,
+//! and the same deadline for its body once the headers are in: a body
+//! sent a byte at a time is cut, and its connection closed.
 //!
 //! axum's own `serve` has neither caps nor header deadlines, so the loop
 //! is ours, on hyper's connection builder.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
@@ -74,7 +79,8 @@ pub async fn serve(
         let app = app.clone();
         let first_byte = guard.limits().header_timeout;
         let request_slot = slot.clone();
-        let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+            let mut req = req.map(|b| axum::body::Body::new(Deadline::new(b, first_byte)));
             req.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
             // A WebSocket keeps the slot for as long as it is open.
             req.extensions_mut().insert(request_slot.clone());
@@ -108,4 +114,59 @@ pub async fn serve(
         tracing::warn!("stopping: requests still running after {DRAIN:?}; leaving them");
     }
     Ok(())
+}
+
+pin_project_lite::pin_project! {
+    /// A request body that fails once its deadline has passed: the
+    /// handler reading it answers `400`, and hyper closes a connection
+    /// whose body was not read to its end.
+    struct Deadline<B> {
+        #[pin]
+        inner: B,
+        #[pin]
+        deadline: tokio::time::Sleep,
+    }
+}
+
+impl<B> Deadline<B> {
+    /// `inner`, which must have come within `within` from now.
+    fn new(inner: B, within: Duration) -> Deadline<B> {
+        Deadline {
+            inner,
+            deadline: tokio::time::sleep(within),
+        }
+    }
+}
+
+impl<B> http_body::Body for Deadline<B>
+where
+    B: http_body::Body,
+    B::Error: Into<axum::BoxError>,
+{
+    type Data = B::Data;
+    type Error = axum::BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<B::Data>, axum::BoxError>>> {
+        let this = self.project();
+        if let Poll::Ready(frame) = this.inner.poll_frame(cx) {
+            return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
+        }
+        match this.deadline.poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(
+                "the request body did not arrive in time: send it with its headers".into(),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
 }

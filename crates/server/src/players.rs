@@ -109,52 +109,55 @@ fn check_password(password: &str) -> Result<(), String> {
 }
 
 /// Hashes a password with argon2id (the crate's defaults: OWASP's
-/// 19 MiB, two passes), on the blocking pool: it takes tens of
-/// milliseconds on purpose.
-async fn hash_password(password: String) -> Result<String, ApiError> {
+/// 19 MiB, two passes), through the server's gate (`hashing.rs`): it
+/// takes tens of milliseconds on purpose.
+async fn hash_password(hub: &Hub, password: String) -> Result<String, ApiError> {
     let mut salt = [0u8; 16];
     token::fill_random(&mut salt);
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| e.to_string())
-    .and_then(|r| r)
-    .map_err(|e| {
-        tracing::error!("hashing a password: {e}");
-        refuse(
-            ErrorCode::Unavailable,
-            "could not hash the password; try again",
-        )
-    })
+    hub.hashing()
+        .run(move || {
+            let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+            Argon2::default()
+                .hash_password(password.as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(|e| e.to_string())
+        })
+        .await?
+        .map_err(|e| {
+            tracing::error!("hashing a password: {e}");
+            refuse(
+                ErrorCode::Unavailable,
+                "could not hash the password; try again",
+            )
+        })
 }
 
 /// Whether `password` matches a stored hash (`None`: no such account; a
 /// hash is checked all the same, so that the time taken does not say
-/// which names exist).
-async fn verify_password(password: String, stored: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
-        let decoy;
-        let phc = match &stored {
-            Some(s) => s.as_str(),
-            None => {
-                decoy = decoy_hash();
-                decoy.as_str()
-            }
-        };
-        let ok = PasswordHash::new(phc).is_ok_and(|h| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &h)
-                .is_ok()
-        });
-        ok && stored.is_some()
-    })
-    .await
-    .unwrap_or(false)
+/// which names exist), through the server's gate (`hashing.rs`).
+async fn verify_password(
+    hub: &Hub,
+    password: String,
+    stored: Option<String>,
+) -> Result<bool, ApiError> {
+    hub.hashing()
+        .run(move || {
+            let decoy;
+            let phc = match &stored {
+                Some(s) => s.as_str(),
+                None => {
+                    decoy = decoy_hash();
+                    decoy.as_str()
+                }
+            };
+            let ok = PasswordHash::new(phc).is_ok_and(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            });
+            ok && stored.is_some()
+        })
+        .await
 }
 
 /// A hash of no one's password, made once, for sign-ins to unknown names.
@@ -243,7 +246,7 @@ async fn create_account(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<
     let c: Credentials = body(&bytes)?;
     check_name(&c.name).map_err(|m| refuse(ErrorCode::BadName, m))?;
     check_password(&c.password).map_err(|m| refuse(ErrorCode::BadName, m))?;
-    let hash = hash_password(c.password).await?;
+    let hash = hash_password(&hub, c.password).await?;
     let account = hub
         .store()
         .create_account(&c.name, &hash, crate::hub::now_ms())
@@ -284,7 +287,8 @@ async fn sign_in(
         Some((a, h)) => (Some(a), Some(h)),
         None => (None, None),
     };
-    let ok = check_password(&c.password).is_ok() && verify_password(c.password, stored).await;
+    let ok =
+        check_password(&c.password).is_ok() && verify_password(&hub, c.password, stored).await?;
     let Some(account) = account.filter(|_| ok) else {
         return Err(refuse(
             ErrorCode::BadCredentials,
@@ -355,13 +359,13 @@ async fn change_password(
         .await
         .map_err(store_down)?
         .map(|(_, h)| h);
-    if !(check_password(&c.current).is_ok() && verify_password(c.current, stored).await) {
+    if !(check_password(&c.current).is_ok() && verify_password(&hub, c.current, stored).await?) {
         return Err(refuse(
             ErrorCode::BadCredentials,
             "current is not this account's password: give the one you sign in with",
         ));
     }
-    let hash = hash_password(c.new).await?;
+    let hash = hash_password(&hub, c.new).await?;
     // `required` found the session, so its cookie is there.
     let keep = session_token(&headers).map(|t| token::hash_token(&t));
     let keep = keep.ok_or_else(|| refuse(ErrorCode::SignInRequired, "sign in first"))?;

@@ -139,3 +139,108 @@ async fn a_strangers_deck_is_bounded_by_the_sets(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(a_strangers_deck_is_bounded_by_the_sets);
+
+/// POSTs JSON; the status, `Retry-After` and body.
+async fn post(base: &str, path: &str, body: &Value) -> (u16, Option<String>, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(body)
+        .send()
+        .await
+        .expect("POST");
+    let status = r.status().as_u16();
+    let retry = r
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    (status, retry, r.json().await.unwrap_or(Value::Null))
+}
+
+/// Password hashes (19 MiB each) run a few at a time over the whole
+/// server: a crowd of sign-ins, each within its address's allowance, is
+/// answered `503` with `Retry-After` beyond the gate's queue instead of
+/// taking a blocking thread and its 19 MiB each; the server signs people
+/// in again once the crowd is gone.
+async fn password_hashing_is_gated(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            password_hashers: 1,
+            password_queue: 2,
+            ..bastide_server::Settings::unlimited()
+        },
+    )
+    .await;
+    let who = json!({"name": "crowded", "password": "pass-word-1"});
+    let (status, _, body) = post(&server.base, "/api/accounts", &who).await;
+    assert_eq!(status, 201, "{body}");
+    let crowd = (0..24).map(|_| post(&server.base, "/api/sessions", &who));
+    let answers = futures_util::future::join_all(crowd).await;
+    let signed_in = answers.iter().filter(|a| a.0 == 200).count();
+    let refused: Vec<_> = answers.iter().filter(|a| a.0 == 503).collect();
+    assert!(signed_in >= 1, "someone signs in");
+    // A hasher and its queue of two at once: the crowd arrives within
+    // a hash's time, so most of it is refused.
+    assert!(signed_in <= 8, "most are refused: {signed_in} signed in");
+    assert_eq!(signed_in + refused.len(), answers.len(), "200 or 503 only");
+    for (_, retry, body) in refused {
+        assert_eq!(retry.as_deref(), Some("1"), "{body}");
+        assert_eq!(body["error"]["code"], json!("unavailable"), "{body}");
+    }
+    assert_eq!(server.running.hub.hashing().admitted(), 0, "nothing left");
+    let (status, _, body) = post(&server.base, "/api/sessions", &who).await;
+    assert_eq!(status, 200, "{body}");
+    server.stop().await;
+}
+both_stores!(password_hashing_is_gated);
+
+/// A request body sent a byte at a time is cut once the headers' deadline
+/// has passed again: the server answers and closes the connection, which
+/// no longer holds one of the address's slots.
+async fn a_slow_body_is_cut(db: &TestDb) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            limits: bastide_server::guard::Limits {
+                header_timeout: Duration::from_secs(1),
+                ..bastide_server::guard::Limits::unlimited()
+            },
+            ..bastide_server::Settings::unlimited()
+        },
+    )
+    .await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut slow = tokio::net::TcpStream::connect(&addr)
+        .await
+        .expect("connect");
+    let began = Instant::now();
+    slow.write_all(
+        b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n{",
+    )
+    .await
+    .expect("the headers");
+    // One byte every 200 ms, for at most 10 s: the server must cut first.
+    let (mut answer, mut buf) = (Vec::new(), [0u8; 1024]);
+    let closed = loop {
+        if began.elapsed() > Duration::from_secs(10) {
+            break false;
+        }
+        if slow.write_all(b" ").await.is_err() {
+            break true;
+        }
+        match tokio::time::timeout(Duration::from_millis(200), slow.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break true,
+            Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+    };
+    let took = began.elapsed();
+    assert!(closed, "the slow body was never cut");
+    assert!(took < Duration::from_secs(5), "cut after {took:?}");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    server.stop().await;
+}
+both_stores!(a_slow_body_is_cut);

@@ -115,6 +115,12 @@ pub struct Settings {
     /// How long a correspondence game's day is: a day, but tests
     /// shorten it.
     pub correspondence_day: Duration,
+    /// Password hashes (19 MiB each) running at once, over every
+    /// sign-in and new account (`hashing.rs`).
+    pub password_hashers: usize,
+    /// Password hashes waiting for a hasher; beyond them a sign-in is
+    /// refused with `503` and `Retry-After`.
+    pub password_queue: usize,
 }
 
 impl Default for Settings {
@@ -146,6 +152,10 @@ impl Default for Settings {
             max_live_games: 50_000,
             limits: Limits::default(),
             correspondence_day: Duration::from_secs(86_400),
+            // One per core; a queue a few hashes deep waits well under
+            // a second.
+            password_hashers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            password_queue: 4 * std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
 }
@@ -187,6 +197,8 @@ pub struct Hub {
     metrics: crate::metrics::Metrics,
     /// Set when the server shuts down: no game's bots or timer go on.
     stopped: AtomicBool,
+    /// The gate every password hash goes through.
+    hashing: crate::hashing::HashGate,
 }
 
 impl Hub {
@@ -251,6 +263,10 @@ impl Hub {
             search_permits: Arc::new(Semaphore::new(settings.bot_workers.max(1))),
             budget: budget::Budget::default(),
             guard: Guard::new(settings.limits.clone()),
+            hashing: crate::hashing::HashGate::new(
+                settings.password_hashers,
+                settings.password_queue,
+            ),
             metrics: crate::metrics::Metrics::default(),
             settings,
             committed: AtomicU64::new(0),
@@ -276,6 +292,11 @@ impl Hub {
     /// Running counts for operators.
     pub fn metrics(&self) -> &crate::metrics::Metrics {
         &self.metrics
+    }
+
+    /// The gate every password hash goes through.
+    pub fn hashing(&self) -> &crate::hashing::HashGate {
+        &self.hashing
     }
 
     /// The rate limits and connection caps, shared by every connection.
