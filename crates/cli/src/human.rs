@@ -673,6 +673,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, the Plague: spread, flee, or end your turn:\n"
             ));
         }
+        (Phase::Builder, _) => {
+            s.push_str(&format!(
+                "{who}, your builder's road or city grew: draw a second tile, or not:\n"
+            ));
+        }
         _ => s.push_str(&format!("{who}, choose:\n")),
     }
     let cells = legal_cells(game);
@@ -762,6 +767,22 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
         Reason::Gingerbread => format!("the gingerbread man's city{at}"),
         Reason::Chips => "chips of a Chumak square built on".to_string(),
         Reason::Trade => "chips traded onto a Chumak square".to_string(),
+        Reason::GoodsTaken => {
+            let goods = bastide_engine::Goods::of(e.extra).map_or("goods", |g| g.name());
+            let taker = e.followers.iter().take(n).position(|&t| t > 0);
+            return taker.map(|i| {
+                let k = e.followers[i];
+                format!(
+                    "{} takes {k} {goods} token{}{at}",
+                    seat_label(game, i),
+                    if k == 1 { "" } else { "s" }
+                )
+            });
+        }
+        Reason::Goods => {
+            let goods = bastide_engine::Goods::of(e.extra).map_or("goods", |g| g.name());
+            format!("most {goods} at game end")
+        }
     };
     if who.is_empty() {
         return None;
@@ -831,10 +852,12 @@ fn kind_at(game: &Game, pos: Pos, corner: Option<Corner>, place: Place) -> &'sta
 pub fn describe(game: &Game, a: &Action) -> String {
     let cat = game.catalog();
     match *a {
+        Action::Draw if game.phase() == Phase::Builder => "draw a second tile (the builder)".into(),
         Action::Draw => "draw a tile instead of playing a half".into(),
         Action::Pass => match game.phase() {
             Phase::Follower => "no follower".into(),
             Phase::Plague => "end the turn".into(),
+            Phase::Builder => "no second tile".into(),
             _ => "pass".into(),
         },
         Action::Place { tile, pos, rot } => {
@@ -872,6 +895,8 @@ pub fn describe(game: &Game, a: &Action) -> String {
             match figure {
                 Figure::Normal => "follower",
                 Figure::Big => "large follower",
+                Figure::Builder => "builder",
+                Figure::Pig => "pig",
             },
             kind_at(game, pos, corner, place),
             at_text(pos, corner)

@@ -157,11 +157,19 @@ pub enum Phase {
     /// The Plague, after the follower step: the current player may still
     /// spread (and must, while a spread is owed) and flee, then passes.
     Plague,
+    /// Traders & Builders, at the end of a turn's first part that
+    /// extended the player's builder's road or city: `draw` takes the
+    /// second tile, `pass` declines it.
+    Builder,
     /// The game is over and final scoring is done.
     Over,
 }
 
-/// A figure a player puts on the board in the follower step.
+/// A figure a player puts on the board in the follower step: every kind
+/// of the notation's `figure` key. What a kind is for the rules is stated
+/// once, here ([`Figure::is_follower`], [`Figure::needs_company`]); where
+/// its supply lives and where it may go is its expansion's
+/// (`docs/architecture.md`, "Figures").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Figure {
     /// A normal follower (every game).
@@ -169,27 +177,56 @@ pub enum Figure {
     Normal,
     /// The large follower of Inns & Cathedrals (`"figure": "big"`).
     Big,
+    /// Traders & Builders' builder (`"figure": "builder"`): a special
+    /// figure on a road or city.
+    Builder,
+    /// Traders & Builders' pig (`"figure": "pig"`): a special figure in a
+    /// field.
+    Pig,
 }
 
 impl Figure {
+    /// Every kind, in the order of the notation.
+    pub const ALL: [Figure; 4] = [Figure::Normal, Figure::Big, Figure::Builder, Figure::Pig];
+
     /// The word of the notation's `figure` key (`None` for a normal
     /// follower, which records leave out).
     pub fn name(self) -> Option<&'static str> {
         match self {
             Figure::Normal => None,
             Figure::Big => Some("big"),
+            Figure::Builder => Some("builder"),
+            Figure::Pig => Some("pig"),
         }
     }
 
     /// Reads the notation's `figure` value.
     pub fn parse(s: &str) -> Result<Figure, String> {
-        match s {
-            "big" => Ok(Figure::Big),
-            other => Err(format!(
-                "unknown figure {}: the only figure besides a normal follower is \"big\"",
-                crate::limits::cut(other)
-            )),
-        }
+        Figure::ALL
+            .into_iter()
+            .find(|f| f.name() == Some(s))
+            .ok_or_else(|| {
+                format!(
+                    "unknown figure {}: the figures besides a normal follower are \"big\", \"builder\" and \"pig\"",
+                    crate::limits::cut(s)
+                )
+            })
+    }
+
+    /// Whether it is a follower: it occupies its feature, counts for the
+    /// majority and is what every rule saying "follower", "knight",
+    /// "thief", "monk" or "farmer" means. The others are special figures:
+    /// they stand on a segment without occupying it and never count.
+    #[inline]
+    pub fn is_follower(self) -> bool {
+        matches!(self, Figure::Normal | Figure::Big)
+    }
+
+    /// Whether it goes home as soon as its owner has no follower left in
+    /// its feature (the builder and the pig).
+    #[inline]
+    pub fn needs_company(self) -> bool {
+        matches!(self, Figure::Builder | Figure::Pig)
     }
 }
 
@@ -202,6 +239,7 @@ impl Phase {
             Phase::Gingerbread => "gingerbread",
             Phase::Draft => "draft",
             Phase::Plague => "plague",
+            Phase::Builder => "builder",
             Phase::Over => "over",
         }
     }

@@ -29,6 +29,10 @@ pub const KNOWN_TAGS: &[&str] = &[
     "gingerbread",
     "inn",
     "cathedral",
+    "wine",
+    "grain",
+    "cloth",
+    "pigherd",
 ];
 
 /// Index of a tile kind in a [`Catalog`].
@@ -388,6 +392,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "inns-cathedrals.toml",
         include_str!("../catalog/inns-cathedrals.toml"),
+    ),
+    (
+        "traders-builders.toml",
+        include_str!("../catalog/traders-builders.toml"),
     ),
 ];
 
@@ -1102,7 +1110,7 @@ mod tests {
         assert!(a.has_tag(garden) && b.has_tag(garden));
         assert_eq!(cat.tag_name(garden), "garden");
         assert_eq!(cat.tag_names(a.tags), ["garden", "lake"]);
-        assert_eq!(cat.tag("pigherd"), None);
+        assert_eq!(cat.tag("robbers"), None);
 
         // More distinct tags than a set holds is refused, naming the tag.
         let many: Vec<String> = (0..Tag::LIMIT)

@@ -910,7 +910,24 @@ impl Game {
     /// Where a figure may go on the piece just placed, whatever the
     /// supply holds: each free feature a follower may stand on, unless an
     /// expansion bans followers this turn.
-    pub(crate) fn follower_spots(&self, figure: Figure, mut f: impl FnMut(Action)) {
+    pub(crate) fn follower_spots(&self, figure: Figure, f: impl FnMut(Action)) {
+        self.figure_spots(
+            figure,
+            |_, node| self.board.features().followers(node) == 0,
+            f,
+        );
+    }
+
+    /// Calls `f` with a `figure` action for each feature of the piece just
+    /// placed that a follower may stand on and `keep(kind, node)` accepts,
+    /// unless an expansion bans figures this turn.
+    #[inline]
+    fn figure_spots(
+        &self,
+        figure: Figure,
+        keep: impl Fn(FeatureKind, NodeId) -> bool,
+        mut f: impl FnMut(Action),
+    ) {
         let Some(pi) = self.last else {
             return;
         };
@@ -921,11 +938,8 @@ impl Game {
         let piece = self.board.pieces()[pi as usize];
         let def = cat.tile(piece.tile);
         for (fi, feat) in def.features.iter().enumerate() {
-            if !feat.kind.can_hold_follower() {
-                continue;
-            }
             let node = piece.node_base + fi as NodeId;
-            if self.board.features().followers(node) > 0 {
+            if !feat.kind.can_hold_follower() || !keep(feat.kind, node) {
                 continue;
             }
             let (pos, place) = self.feature_anchor(pi, fi as u8);
@@ -1094,8 +1108,36 @@ impl Game {
     }
 
     /// Checks a spot for a figure on the piece just placed (the supply is
-    /// the caller's to check): the feature of `place`.
+    /// the caller's to check): the feature of `place`, which must be free.
     pub(crate) fn check_follower(
+        &self,
+        pos: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Result<(u16, u8), IllegalAction> {
+        let (pi, fi) = self.check_spot(pos, corner, place)?;
+        if self.board.features().followers(self.node(pi, fi)) > 0 {
+            let kind = self
+                .rules
+                .catalog
+                .tile(self.board.pieces()[pi as usize].tile)
+                .features[fi as usize]
+                .kind;
+            return Err(illegal(
+                "follower",
+                format!(
+                    "the {} at {place} already holds a follower; a follower may only go on an unoccupied feature",
+                    kind.name()
+                ),
+            ));
+        }
+        Ok((pi, fi))
+    }
+
+    /// Checks a spot for any figure on the piece just placed, occupied or
+    /// not (a special figure joins its owner's followers): the feature of
+    /// `place`, on which no expansion bans figures this turn.
+    pub(crate) fn check_spot(
         &self,
         pos: Pos,
         corner: Option<Corner>,
@@ -1132,21 +1174,54 @@ impl Game {
         if !kind.can_hold_follower() {
             return Err(illegal("follower", "followers may never stand on a river"));
         }
-        if self
-            .board
-            .features()
-            .followers(piece.node_base + fi as NodeId)
-            > 0
-        {
-            return Err(illegal(
-                "follower",
-                format!(
-                    "the {} at {place} already holds a follower; a follower may only go on an unoccupied feature",
-                    kind.name()
-                ),
-            ));
-        }
         Ok((pi, fi))
+    }
+
+    /// Where a special `figure` may go on the piece just placed: each
+    /// feature `allowed` to it (by its kind and root) in which the current
+    /// player already has a follower, unless an expansion bans figures
+    /// this turn.
+    pub(crate) fn company_spots(
+        &self,
+        figure: Figure,
+        allowed: impl Fn(FeatureKind, NodeId) -> bool,
+        f: impl FnMut(Action),
+    ) {
+        self.figure_spots(
+            figure,
+            |kind, node| {
+                let root = self.board.features().root(node);
+                allowed(kind, root) && self.has_follower_in(self.current, root)
+            },
+            f,
+        );
+    }
+
+    /// Whether `seat` has a follower (not a special figure) in the feature
+    /// rooted at `root`.
+    pub(crate) fn has_follower_in(&self, seat: Seat, root: NodeId) -> bool {
+        self.followers.iter().any(|f| {
+            f.player == seat
+                && f.figure.is_follower()
+                && self.board.features().root(self.node(f.piece, f.feature)) == root
+        })
+    }
+
+    /// Sends home every special figure whose owner has no follower left
+    /// in its feature (the builder and the pig). Called when followers
+    /// left the board.
+    pub(crate) fn send_lonely_figures_home(&mut self) {
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            let root = self.board.features().root(self.node(f.piece, f.feature));
+            if f.figure.needs_company() && !self.has_follower_in(f.player, root) {
+                self.followers.remove(i);
+                self.follower_home(f);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     pub(crate) fn do_place(&mut self, tile: TileIdx, pos: Pos, rot: Rotation) {
@@ -1160,10 +1235,12 @@ impl Game {
 
     /// Puts the current player's `figure` on feature `fi` of piece `pi`; a
     /// normal follower leaves the supply, another figure leaves the supply
-    /// its expansion keeps.
+    /// its expansion keeps. Only a follower occupies the feature.
     pub(crate) fn do_follower(&mut self, pi: u16, fi: u8, figure: Figure) {
         let node = self.board.pieces()[pi as usize].node_base + fi as NodeId;
-        self.board.features_mut().add_followers(node, 1);
+        if figure.is_follower() {
+            self.board.features_mut().add_followers(node, 1);
+        }
         if figure == Figure::Normal {
             self.players[self.current.index()].supply -= 1;
         }
@@ -1216,8 +1293,24 @@ impl Game {
         self.finish_turn();
     }
 
-    /// Passes the turn on and draws.
+    /// The part's steps are over: an expansion may hold the turn with a
+    /// step of its own (the builder's second tile), else it passes on.
     pub(crate) fn finish_turn(&mut self) {
+        if ext::hold_turn(self) {
+            return;
+        }
+        self.pass_turn();
+    }
+
+    /// Starts another part of the same turn: a new tile is drawn for the
+    /// current player, with no turn start (once-a-turn limits hold).
+    pub(crate) fn second_part(&mut self) {
+        self.last = None;
+        self.draw();
+    }
+
+    /// Passes the turn on and draws.
+    pub(crate) fn pass_turn(&mut self) {
         let again = self.last.is_some_and(|pi| ext::extra_turn(self, pi));
         self.last = None;
         if !again {

@@ -49,7 +49,7 @@ pub use game::{Follower, Game, IllegalAction, PlayerState};
 pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
 pub use options::{Options, KNOWN_OPTIONS};
-pub use scoring::{Event, Reason};
+pub use scoring::{Event, Goods, Reason};
 pub use seat::Seat;
 pub use sim::{play_random, play_random_with};
 pub use state::{EventJson, ExpansionsJson, FollowerJson, PieceJson, Seen, StateJson, Viewer};

@@ -71,6 +71,9 @@ pub struct Options {
     pub halves: HalfOptions,
     /// On a map: the two start spaces used (1-based), default 1 and 2.
     pub start_spaces: [u8; 2],
+    /// River II's pig herd gives its bonus with Traders & Builders
+    /// (`false`: the house rule of seed `002`, line 211).
+    pub pig_herd_bonus: bool,
 }
 
 /// The options of the base game and maps, with what they take (each
@@ -92,6 +95,7 @@ impl Options {
             gingerbread_misprint: false,
             halves: HalfOptions::parse(map)?,
             start_spaces: [1, 2],
+            pig_herd_bonus: true,
         };
         for (k, v) in map {
             match k.as_str() {
@@ -117,6 +121,12 @@ impl Options {
                 }
                 "gingerbread_misprint" => {
                     o.gingerbread_misprint = v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                        name: k.clone(),
+                        problem: format!("{v} is not true or false"),
+                    })?;
+                }
+                "pig_herd_bonus" => {
+                    o.pig_herd_bonus = v.as_bool().ok_or_else(|| ConfigError::BadOption {
                         name: k.clone(),
                         problem: format!("{v} is not true or false"),
                     })?;

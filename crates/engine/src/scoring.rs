@@ -30,6 +30,43 @@ pub enum Reason {
     /// The Plague: an outbreak token was flipped to its field side (`extra`:
     /// its number).
     Eradicated,
+    /// Traders & Builders: the player who completed a city took its trade
+    /// goods (no points; `extra`: the kind, `followers`: tokens per seat).
+    GoodsTaken,
+    /// Traders & Builders, final scoring: the majority of one kind of
+    /// goods (`extra`: the kind, `followers`: tokens held per seat).
+    Goods,
+}
+
+/// A kind of trade goods (Traders & Builders), as events carry it in
+/// `extra`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goods {
+    /// Wine.
+    Wine,
+    /// Grain.
+    Grain,
+    /// Cloth.
+    Cloth,
+}
+
+impl Goods {
+    /// The three kinds, in the order of their numbers.
+    pub const ALL: [Goods; 3] = [Goods::Wine, Goods::Grain, Goods::Cloth];
+
+    /// The word used in JSON (and the catalog's tag).
+    pub fn name(self) -> &'static str {
+        match self {
+            Goods::Wine => "wine",
+            Goods::Grain => "grain",
+            Goods::Cloth => "cloth",
+        }
+    }
+
+    /// The kind numbered `i` (an event's `extra`).
+    pub fn of(i: u32) -> Option<Goods> {
+        Goods::ALL.get(i as usize).copied()
+    }
 }
 
 impl Reason {
@@ -44,6 +81,12 @@ impl Reason {
         matches!(self, Reason::Outbreak | Reason::Eradicated)
     }
 
+    /// Whether it is about trade goods (`extra`: the kind, `followers`:
+    /// tokens per seat).
+    pub fn is_goods(self) -> bool {
+        matches!(self, Reason::GoodsTaken | Reason::Goods)
+    }
+
     /// The word used in JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -56,6 +99,8 @@ impl Reason {
             Reason::Plague => "plague",
             Reason::Outbreak => "outbreak",
             Reason::Eradicated => "eradicated",
+            Reason::GoodsTaken => "goods taken",
+            Reason::Goods => "goods",
         }
     }
 }
@@ -107,6 +152,7 @@ impl Game {
             self.score_feature(root, Reason::Completed);
             self.board.features_mut().close(root);
             self.return_followers(root);
+            crate::expansions::followers_left(self);
             crate::expansions::after_completion(self, root);
         }
         if monasteries {
@@ -213,12 +259,13 @@ impl Game {
         }
     }
 
-    /// Figures per seat on the feature rooted at `root`, each counted once.
+    /// Followers per seat on the feature rooted at `root`, each counted
+    /// once whatever its weight (special figures never count).
     pub(crate) fn figures_on(&self, root: NodeId) -> [u8; 6] {
         let mut counts = [0u8; 6];
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
-            if self.board.features().root(node) == root {
+            if f.figure.is_follower() && self.board.features().root(node) == root {
                 counts[f.player.index()] += 1;
             }
         }
@@ -317,8 +364,11 @@ impl Game {
         for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
             if *c == best {
                 points[seat] = value;
-                self.players[seat].score += value;
             }
+        }
+        crate::expansions::winners_bonus(self, root, extra, &mut points);
+        for (p, add) in self.players.iter_mut().zip(points) {
+            p.score += add;
         }
         if !self.log_events {
             return;
@@ -345,7 +395,9 @@ impl Game {
             let f = self.followers[i];
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                self.board.features_mut().add_followers(node, -1);
+                if f.figure.is_follower() {
+                    self.board.features_mut().add_followers(node, -1);
+                }
                 self.followers.remove(i);
                 self.follower_home(f);
             } else {

@@ -124,6 +124,13 @@ pub struct EventJson {
     /// The number of the outbreak token placed or flipped (the Plague).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outbreak: Option<u32>,
+    /// The kind of trade goods taken or scored (Traders & Builders).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goods: Option<&'static str>,
+    /// Trade goods tokens per player: taken (`goods taken`) or held
+    /// (`goods`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<Vec<u8>>,
 }
 
 impl Game {
@@ -250,6 +257,12 @@ impl Game {
             followers: e.feature.map(|_| e.followers[..n].to_vec()),
             tile: e.tile.map(|t| self.catalog().tile(t).id.clone()),
             outbreak: token.then_some(e.extra),
+            goods: e
+                .reason
+                .is_goods()
+                .then(|| crate::scoring::Goods::of(e.extra).map(|g| g.name()))
+                .flatten(),
+            tokens: e.reason.is_goods().then(|| e.followers[..n].to_vec()),
         }
     }
 

@@ -82,6 +82,7 @@ fn random_games_allocate_nothing_after_warm_up() {
         &["winter", "gingerbread"],
         &["base", "inns-cathedrals"],
         &["winter", "gingerbread", "plague", "inns-cathedrals"],
+        &["base", "traders-builders"],
         &["base", "map-chips"],
         &["base", "map-chips", "river20", "cutcassonne"],
         &[
@@ -129,6 +130,7 @@ fn reset_deals_the_game_new_deals() {
         "base,halfsies1,halfsies2",
         "base,map-chips",
         "base,inns-cathedrals",
+        "base,traders-builders",
         "winter,gingerbread,river2,halfsies1,halfsies2,plague,inns-cathedrals",
     ] {
         let sets: Vec<&str> = sets.split(',').collect();

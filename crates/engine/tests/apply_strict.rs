@@ -19,6 +19,7 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("winter", &["gingerbread"]),
     ("base", &["map-chips"]),
     ("base", &["inns-cathedrals"]),
+    ("base", &["traders-builders", "plague"]),
     ("base", &["map-chips", "halfsies1"]),
     (
         "winter",

@@ -24,6 +24,7 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("base", &["plague"]),
     ("winter", &["gingerbread"]),
     ("base", &["inns-cathedrals"]),
+    ("base", &["traders-builders", "plague"]),
     ("base", &["ukraine"]),
     ("base", &["ukraine", "plague"]),
     ("base", &["map-chips"]),

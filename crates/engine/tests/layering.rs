@@ -36,6 +36,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "expansions/gingerbread",
             "expansions/halfsies",
             "expansions/inns_cathedrals",
+            "expansions/traders_builders",
             "expansions/map_chips",
             "expansions/plague",
             "expansions/river",

@@ -551,6 +551,19 @@ fn every_expansion_together_keeps_every_invariant() {
             "winter",
             &["inns-cathedrals", "gingerbread", "map-chips", "river1"],
         ),
+        ("base", &["traders-builders"]),
+        (
+            "winter",
+            &[
+                "traders-builders",
+                "inns-cathedrals",
+                "gingerbread",
+                "plague",
+                "river2",
+                "halfsies1",
+            ],
+        ),
+        ("base", &["traders-builders", "map-chips", "river20"]),
     ];
     for seed in 0..160u64 {
         let (base, exps) = combos[seed as usize % combos.len()];
@@ -578,6 +591,7 @@ fn clone_from_into_a_used_game_is_a_clone() {
         ("base", &["plague"]),
         ("winter", &["plague", "gingerbread", "river2", "halfsies1"]),
         ("base", &["map-chips", "inns-cathedrals"]),
+        ("base", &["traders-builders", "plague"]),
     ];
     for (i, (base, sets)) in combos.iter().enumerate() {
         let mut cfg = config(2, 40 + i as u64, base);

@@ -8,7 +8,7 @@ use bastide_engine::{Game, GameConfig};
 
 #[test]
 fn random_action_picks_what_the_list_picks() {
-    let sets: [&[&str]; 9] = [
+    let sets: [&[&str]; 11] = [
         &["base"],
         &["winter"],
         &["base", "river2"],
@@ -18,6 +18,8 @@ fn random_action_picks_what_the_list_picks() {
         &["base", "map-chips"],
         &["base", "plague"],
         &["base", "inns-cathedrals"],
+        &["base", "traders-builders"],
+        &["base", "traders-builders", "plague", "halfsies1"],
     ];
     for sets in sets {
         for seed in 0..3u64 {

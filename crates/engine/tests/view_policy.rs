@@ -23,6 +23,8 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("winter", &["gingerbread"]),
     ("base", &["map-chips"]),
     ("base", &["inns-cathedrals"]),
+    ("base", &["traders-builders"]),
+    ("base", &["traders-builders", "plague", "halfsies2"]),
     ("base", &["plague", "halfsies1", "halfsies2"]),
     ("base", &["map-chips", "halfsies1"]),
     (

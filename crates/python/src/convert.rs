@@ -79,8 +79,9 @@ pub(crate) const MASK_FIRST: u8 = 2;
 /// tile, else NW NE SE SW as 0–3), placed this turn (0/1).
 pub const PIECE_COLUMNS: usize = 6;
 /// Columns of a row of `followers`: relative seat, piece row, feature of
-/// the piece, kind (road, city, monastery, field or other as 0–3), large
-/// follower (0/1), and the x, y of the cell that names the feature (as
+/// the piece, kind (road, city, monastery, field or other as 0–3), figure
+/// (0 a normal follower, 1 the large one, 2 the builder, 3 the pig: the
+/// order of `Figure::ALL`), and the x, y of the cell that names the feature (as
 /// the planes show it).
 pub const FOLLOWER_COLUMNS: usize = 7;
 
@@ -98,7 +99,10 @@ pub(crate) fn game_piece_rows(game: &Game) -> usize {
 
 /// Rows of `followers`: every follower of every seat, the large one too.
 pub(crate) fn follower_rows(game: &Game) -> usize {
-    game.player_count() * (usize::from(game.options().followers) + 1)
+    // The followers, the large follower, and with Traders & Builders the
+    // builder and the pig.
+    let specials = if game.traders().is_some() { 2 } else { 0 };
+    game.player_count() * (usize::from(game.options().followers) + 1 + specials)
 }
 
 /// JSON text of a Python value: a `str` is taken as JSON text, anything

@@ -234,7 +234,10 @@ impl PyGame {
                 fo.piece as i16,
                 i16::from(fo.feature),
                 kind,
-                i16::from(fo.figure == Figure::Big),
+                Figure::ALL
+                    .iter()
+                    .position(|k| *k == fo.figure)
+                    .map_or(0, |k| k as i16),
                 coord(pos.x),
                 coord(pos.y),
             ];

@@ -382,18 +382,32 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
     }
 }
 
-/// A follower: a meeple in the player's colour, lying down for a farmer;
-/// the large follower (Inns & Cathedrals) half as big again.
+/// Traders & Builders' builder: a tall figure with a round head and a
+/// wide base, standing.
+const BUILDER: &str =
+    "M-3,-13 A4,4 0 1,1 3,-13 L2,-9 L6,-7 L5,2 L8,11 L-8,11 L-5,2 L-6,-7 L-2,-9 Z";
+/// Traders & Builders' pig: a round body with a snout, legs and ears.
+const PIG: &str = "M-11,-3 A9,6 0 0,1 7,-6 L9,-10 L10,-5 A4,3 0 0,1 13,0 L10,2 A9,6 0 0,1 5,5 L5,9 L2,9 L2,6 L-5,6 L-5,9 L-8,9 L-8,5 A9,6 0 0,1 -11,-3 Z";
+
+/// A figure: a follower is a meeple in the player's colour, lying down for
+/// a farmer, the large follower (Inns & Cathedrals) half as big again; the
+/// builder and the pig (Traders & Builders) have shapes of their own.
 fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str, figure: Figure) {
-    let turn = if lying { " rotate(90)" } else { "" };
-    let (scale, big) = match figure {
-        Figure::Normal => ("1.1", ""),
-        Figure::Big => ("1.65", " data-figure=\"big\""),
+    let turn = if lying && figure.is_follower() {
+        " rotate(90)"
+    } else {
+        ""
+    };
+    let (scale, big, shape) = match figure {
+        Figure::Normal => ("1.1", "", MEEPLE),
+        Figure::Big => ("1.65", " data-figure=\"big\"", MEEPLE),
+        Figure::Builder => ("1.1", " data-figure=\"builder\"", BUILDER),
+        Figure::Pig => ("1.1", " data-figure=\"pig\"", PIG),
     };
     let _ = writeln!(
         out,
-        "<g transform=\"translate({}){turn} scale({scale})\" data-player=\"{}\"{big}><path class=\"halo\" d=\"{MEEPLE}\"/>\
-<path class=\"meeple\" fill=\"{colour}\" d=\"{MEEPLE}\"/></g>",
+        "<g transform=\"translate({}){turn} scale({scale})\" data-player=\"{}\"{big}><path class=\"halo\" d=\"{shape}\"/>\
+<path class=\"meeple\" fill=\"{colour}\" d=\"{shape}\"/></g>",
         pt(at),
         esc(player)
     );

@@ -105,15 +105,7 @@ impl Expansion for InnsCathedrals {
         ctx: &crate::expansions::DeckCtx<'_>,
         bag: &mut Vec<TileIdx>,
     ) -> Result<(), crate::config::ConfigError> {
-        let key = crate::expansions::ExpansionId::InnsCathedrals.key();
-        let set = ctx
-            .catalog
-            .set(key)
-            .ok_or_else(|| crate::config::ConfigError::NotImplemented(key.into()))?;
-        for &t in &set.tiles {
-            bag.extend(std::iter::repeat_n(t, ctx.catalog.tile(t).count as usize));
-        }
-        Ok(())
+        crate::expansions::set_tiles(ctx, crate::expansions::ExpansionId::InnsCathedrals, bag)
     }
 
     /// One plane per seat (relative to the observer): its large follower

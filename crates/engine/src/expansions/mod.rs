@@ -25,6 +25,7 @@ pub mod map_chips;
 pub mod plague;
 pub mod registry;
 pub mod river;
+pub mod traders_builders;
 
 pub use crate::catalog::KNOWN_TAGS;
 pub use registry::{ExpansionId, Expansions, Family};
@@ -32,7 +33,7 @@ pub use registry::{ExpansionId, Expansions, Family};
 // Every tag an expansion reads is numbered by the catalog (the ground knows
 // no expansion): a name missing from `KNOWN_TAGS` fails the build here
 // rather than panicking in a game.
-const _: [crate::catalog::Tag; 8] = [
+const _: [crate::catalog::Tag; 12] = [
     crate::catalog::Tag::known(river::SOURCE),
     crate::catalog::Tag::known(river::LAKE),
     crate::catalog::Tag::known(river::FORK),
@@ -41,6 +42,10 @@ const _: [crate::catalog::Tag; 8] = [
     crate::catalog::Tag::known(gingerbread::TAG),
     crate::catalog::Tag::known(inns_cathedrals::INN),
     crate::catalog::Tag::known(inns_cathedrals::CATHEDRAL),
+    crate::catalog::Tag::known(traders_builders::WINE),
+    crate::catalog::Tag::known(traders_builders::GRAIN),
+    crate::catalog::Tag::known(traders_builders::CLOTH),
+    crate::catalog::Tag::known(traders_builders::PIGHERD),
 ];
 
 use crate::catalog::{Catalog, TileIdx};
@@ -74,6 +79,8 @@ pub struct ExpansionState {
     pub(crate) gingerbread: Option<gingerbread::Gingerbread>,
     /// Inns & Cathedrals: the large followers.
     pub(crate) big_followers: Option<inns_cathedrals::BigFollowers>,
+    /// Traders & Builders: goods, builders and pigs.
+    pub(crate) traders: Option<traders_builders::Traders>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -89,6 +96,7 @@ impl Clone for ExpansionState {
             river: self.river.clone(),
             gingerbread: self.gingerbread.clone(),
             big_followers: self.big_followers.clone(),
+            traders: self.traders.clone(),
         }
     }
 
@@ -101,6 +109,7 @@ impl Clone for ExpansionState {
             river,
             gingerbread,
             big_followers,
+            traders,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -109,6 +118,7 @@ impl Clone for ExpansionState {
         self.river.clone_from(river);
         self.gingerbread.clone_from(gingerbread);
         self.big_followers.clone_from(big_followers);
+        self.traders.clone_from(traders);
     }
 }
 
@@ -424,6 +434,15 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Changes the points each seat gets from scoring the feature `root`
+    /// (`points`: its value for each winner, 0 for the others; `extra`:
+    /// coats of arms or completed cities, as the event counts them).
+    fn winners_bonus(_g: &Game, _root: NodeId, _extra: u32, _points: &mut [u32; 6]) {}
+
+    /// Followers left the board (a scored feature's, or a flea's tile's):
+    /// figures that depend on them may go home too.
+    fn followers_left(_g: &mut Game) {}
+
     /// Its figure `f` left the board: back to the supply it keeps. Returns
     /// whether `f` was its figure.
     fn figure_home(_g: &mut Game, _f: Follower) -> bool {
@@ -445,6 +464,14 @@ pub(crate) trait Expansion {
     fn final_scoring(_g: &mut Game) {}
 
     // -- Turn order ---------------------------------------------------------
+
+    /// The part's steps are over, before the turn passes on: return true
+    /// to hold the turn in its own step (having set the phase); that step
+    /// then passes the turn on ([`Game::pass_turn`]) or starts another
+    /// part ([`Game::second_part`]).
+    fn hold_turn(_g: &mut Game) -> bool {
+        false
+    }
 
     /// Whether the player who placed `pi` plays again.
     fn extra_turn(_g: &Game, _pi: u16) -> bool {
@@ -578,6 +605,10 @@ macro_rules! each_active {
             type $m = inns_cathedrals::InnsCathedrals;
             if $m::active($g) $body
         }
+        {
+            type $m = traders_builders::TradersBuilders;
+            if $m::active($g) $body
+        }
     }};
 }
 
@@ -606,6 +637,10 @@ macro_rules! each {
         }
         {
             type $m = inns_cathedrals::InnsCathedrals;
+            $body
+        }
+        {
+            type $m = traders_builders::TradersBuilders;
             $body
         }
     }};
@@ -1069,7 +1104,49 @@ pub(crate) fn majority_weight(g: &Game, figure: Figure) -> u8 {
             return w;
         }
     });
-    1
+    // A follower no expansion weighs counts one; a special figure none.
+    u8::from(figure.is_follower())
+}
+
+/// Adds every tile of the set `id` to the bag, each as many times as its
+/// count: the deck contribution of a set of land tiles.
+pub(crate) fn set_tiles(
+    ctx: &DeckCtx<'_>,
+    id: ExpansionId,
+    bag: &mut Vec<TileIdx>,
+) -> Result<(), ConfigError> {
+    let key = id.key();
+    let set = ctx
+        .catalog
+        .set(key)
+        .ok_or_else(|| ConfigError::NotImplemented(key.into()))?;
+    for &t in &set.tiles {
+        bag.extend(std::iter::repeat_n(t, ctx.catalog.tile(t).count as usize));
+    }
+    Ok(())
+}
+
+/// Whether an expansion holds the turn before it passes on.
+pub(crate) fn hold_turn(g: &mut Game) -> bool {
+    each_active!(g, M => {
+        if M::hold_turn(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Changes the points of a scoring per seat (`points`: the feature's
+/// value for each winner, 0 for the others; `extra`: its coats of arms or
+/// completed cities): the pig's and the pig herd's bonus.
+pub(crate) fn winners_bonus(g: &Game, root: NodeId, extra: u32, points: &mut [u32; 6]) {
+    each_active!(g, M => { M::winners_bonus(g, root, extra, points); });
+}
+
+/// Followers left the board other than by their feature's scoring
+/// (fleas): figures that depend on them may follow.
+pub(crate) fn followers_left(g: &mut Game) {
+    each_active!(g, M => { M::followers_left(g); });
 }
 
 /// A figure other than a normal follower goes back to its expansion's

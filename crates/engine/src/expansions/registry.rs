@@ -33,6 +33,8 @@ pub enum ExpansionId {
     MapChips,
     /// Inns & Cathedrals (18 tiles, inns, cathedrals, the large follower).
     InnsCathedrals,
+    /// Traders & Builders (24 tiles, trade goods, the builder, the pig).
+    TradersBuilders,
 }
 
 /// Which rules family an expansion belongs to: sets of one family share
@@ -51,6 +53,8 @@ pub enum Family {
     MapChips,
     /// Inns & Cathedrals.
     InnsCathedrals,
+    /// Traders & Builders.
+    TradersBuilders,
 }
 
 /// One row of the registry.
@@ -150,6 +154,12 @@ pub const REGISTRY: &[Expansion] = &[
         "inns-cathedrals",
         "Inns & Cathedrals",
         Family::InnsCathedrals,
+    ),
+    row(
+        ExpansionId::TradersBuilders,
+        "traders-builders",
+        "Traders & Builders",
+        Family::TradersBuilders,
     ),
 ];
 

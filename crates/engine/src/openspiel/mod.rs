@@ -968,7 +968,8 @@ impl ActionCodec {
         for f in game.board().frontier() {
             set(25, f.pos, 1.0);
         }
-        for f in game.followers() {
+        // Special figures (builder, pig) have their expansion's planes.
+        for f in game.followers().iter().filter(|f| f.figure.is_follower()) {
             let rel = f.player.after(player, n);
             let kind = follower_kind_index(game.follower_kind(f));
             let (pos, _) = game.feature_anchor(f.piece, f.feature);

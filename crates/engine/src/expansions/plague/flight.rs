@@ -291,9 +291,13 @@ impl Game {
             .enumerate()
             .filter(|&(i, fl)| {
                 fl.player == self.current
+                    && fl.figure.is_follower()
                     && self.follower_kind(fl) != FeatureKind::Monastery
                     && !self.followers[..i].iter().any(|g| {
-                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
+                        g.player == fl.player
+                            && g.figure.is_follower()
+                            && g.piece == fl.piece
+                            && g.feature == fl.feature
                     })
             })
             .map(|(i, fl)| (i, self.node(fl.piece, fl.feature)))
@@ -309,7 +313,12 @@ impl Game {
         (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
         mut f: impl FnMut(usize, NodeId),
     ) {
-        if !self.flight_turn(p) || !self.followers.iter().any(|fl| fl.player == self.current) {
+        if !self.flight_turn(p)
+            || !self
+                .followers
+                .iter()
+                .any(|fl| fl.player == self.current && fl.figure.is_follower())
+        {
             return;
         }
         with_bits(self.board.features().len(), |seen| {
@@ -519,7 +528,7 @@ impl Game {
                 // a segment already grouped is one searched (this walks
                 // only the player's groups, not every earlier follower).
                 for fl in &self.followers {
-                    if fl.player != self.current {
+                    if fl.player != self.current || !fl.figure.is_follower() {
                         continue;
                     }
                     let start = self.node(fl.piece, fl.feature);
@@ -636,7 +645,12 @@ impl Game {
         let who = self
             .followers
             .iter()
-            .position(|f| f.player == self.current && f.piece == pi && f.feature == fi)
+            .position(|f| {
+                f.player == self.current
+                    && f.figure.is_follower()
+                    && f.piece == pi
+                    && f.feature == fi
+            })
             .ok_or_else(|| {
                 illegal(
                     "flight",
@@ -703,10 +717,9 @@ impl Game {
             return;
         };
         let (pi, fi) = self.board.features().origin(start);
-        let who = self
-            .followers
-            .iter()
-            .position(|f| f.player == self.current && f.piece == pi && f.feature == fi);
+        let who = self.followers.iter().position(|f| {
+            f.player == self.current && f.figure.is_follower() && f.piece == pi && f.feature == fi
+        });
         if let Some(who) = who {
             self.flee(who, dest);
         }

@@ -630,8 +630,10 @@ impl Game {
     /// Applies a legal spread onto piece `target`, from the supply
     /// (`origin` `None`) or moving the flea on piece `origin`.
     fn spread(&mut self, target: u16, origin: Option<u16>) {
-        // Every follower on the tile goes home unscored; then the flea lands.
+        // Every figure on the tile goes home unscored, and the figures that
+        // lose their owner's last follower with them; then the flea lands.
         self.remove_followers_on(target);
+        crate::expansions::followers_left(self);
         let Some(p) = self.ext.plague.as_mut() else {
             return;
         };
@@ -667,7 +669,9 @@ impl Game {
             let kind = self.board.features().kind(node);
             let (pos, place) = self.feature_anchor(pi, f.feature);
             let corner = self.board.pieces()[pi as usize].corner;
-            self.board.features_mut().add_followers(node, -1);
+            if f.figure.is_follower() {
+                self.board.features_mut().add_followers(node, -1);
+            }
             self.followers.remove(i);
             self.follower_home(f);
             let mut followers = [0u8; 6];

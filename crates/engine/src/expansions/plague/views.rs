@@ -152,7 +152,7 @@ fn flight_sources(g: &Game) -> Vec<(u16, u8)> {
     let mut v: Vec<(u16, u8)> = g
         .followers()
         .iter()
-        .filter(|f| f.player == me)
+        .filter(|f| f.player == me && f.figure.is_follower())
         .map(|f| (f.piece, f.feature))
         .collect();
     v.sort_unstable();

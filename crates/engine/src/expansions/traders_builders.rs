@@ -1,0 +1,581 @@
+//! Traders & Builders (second edition), `traders-builders.md`.
+//!
+//! Twenty-four land tiles join the pile (`catalog/traders-builders.toml`),
+//! twenty of them with a trade goods symbol in a city: the feature tags
+//! `wine` (9), `grain` (6) and `cloth` (5). Whoever places the tile that
+//! completes a city takes one token per symbol in it, whether or not anyone
+//! scored the city; at the end of the game the players holding the most
+//! tokens of a kind score 10 each (a player with none never wins a kind).
+//!
+//! Each player also has a builder and a pig, special figures placed
+//! instead of a follower on the tile just placed: the builder on a road or
+//! city where the player already has a follower (never one this tile
+//! completes), the pig in a field where the player has a farmer. Neither
+//! counts for a majority; each goes home as soon as its owner has no
+//! follower left in its feature (`Game::send_lonely_figures_home`). A
+//! field's winner with a pig in it scores 1 more per completed city.
+//!
+//! A tile that extends the road or city of the player's builder in a
+//! turn's first part gives a builder step after that part (`Phase::Builder`):
+//! `draw` takes a second tile, played as a full second part, `pass`
+//! declines it.
+//!
+//! Everything here is reached through the [`Expansion`] hooks at the end.
+
+use crate::action::Figure;
+use crate::catalog::{FeatureKind, Tag, TileIdx};
+use crate::codec::{ActionCodec, FOLLOWER_CODES};
+use crate::expansions::{Expansion, Family};
+use crate::features::NodeId;
+use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
+use crate::scoring::{Event, Goods, Reason};
+use crate::seat::Seat;
+use crate::view::{put, ExpansionsJson};
+
+/// The feature tag of a city segment with a wine symbol.
+pub const WINE: &str = "wine";
+/// The feature tag of a city segment with a grain symbol.
+pub const GRAIN: &str = "grain";
+/// The feature tag of a city segment with a cloth symbol.
+pub const CLOTH: &str = "cloth";
+/// The feature tag of River II's pig herd (a field).
+pub const PIGHERD: &str = "pigherd";
+/// Points for the majority of one kind of goods at the end.
+pub const GOODS_MAJORITY: u32 = 10;
+
+/// The tags of the three kinds, in [`Goods::ALL`] order.
+const GOODS_TAGS: [Tag; 3] = [Tag::known(WINE), Tag::known(GRAIN), Tag::known(CLOTH)];
+
+/// The special figures of this expansion, in the order of
+/// [`Traders::in_supply`]'s pairs.
+const FIGURES: [Figure; 2] = [Figure::Builder, Figure::Pig];
+
+/// The state of Traders & Builders in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Traders {
+    /// Per seat: tokens held of each kind, in [`Goods::ALL`] order.
+    goods: Vec<[u8; 3]>,
+    /// Per seat: whether the builder and the pig are in the supply.
+    figures: Vec<[bool; 2]>,
+    /// The builder trigger of this turn's first part: the tile placed
+    /// extended the road or city of the active player's builder.
+    trigger: bool,
+    /// The turn is in its second part (no further trigger).
+    second: bool,
+}
+
+impl Traders {
+    /// Whether seat `seat`'s `figure` (builder or pig) is in the supply.
+    pub fn in_supply(&self, seat: Seat, figure: Figure) -> bool {
+        let Some(k) = FIGURES.iter().position(|f| *f == figure) else {
+            return false;
+        };
+        self.figures.get(seat.index()).is_some_and(|s| s[k])
+    }
+
+    /// Puts seat `seat`'s `figure` in the supply (`true`) or on the board.
+    fn set_supply(&mut self, seat: Seat, figure: Figure, there: bool) {
+        if let (Some(k), Some(s)) = (
+            FIGURES.iter().position(|f| *f == figure),
+            self.figures.get_mut(seat.index()),
+        ) {
+            s[k] = there;
+        }
+    }
+
+    /// How many tokens of `kind` seat `seat` holds.
+    pub fn goods(&self, seat: Seat, kind: Goods) -> u8 {
+        self.goods.get(seat.index()).map_or(0, |g| g[kind as usize])
+    }
+}
+
+impl Game {
+    /// Traders & Builders' state, when it is in play.
+    pub fn traders(&self) -> Option<&Traders> {
+        self.ext.traders.as_ref()
+    }
+
+    /// The goods symbols of each kind in the city rooted at `root`, one per
+    /// tagged segment.
+    fn goods_in(&self, root: NodeId) -> [u8; 3] {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        let mut n = [0u8; 3];
+        for m in feats.members(root) {
+            let (pi, fi) = feats.origin(m);
+            let tile = self.board.pieces()[pi as usize].tile;
+            let tags = cat.tile(tile).features[fi as usize].tags;
+            for (k, tag) in GOODS_TAGS.iter().enumerate() {
+                if tags.contains(*tag) {
+                    n[k] = n[k].saturating_add(1);
+                }
+            }
+        }
+        n
+    }
+
+    /// A completed city's goods go to the player who placed the tile that
+    /// completed it (the current player), one event per kind.
+    fn take_goods(&mut self, root: NodeId) {
+        if self.board.features().kind(root) != FeatureKind::City {
+            return;
+        }
+        let found = self.goods_in(root);
+        if found == [0; 3] {
+            return;
+        }
+        let seat = self.current.index();
+        if let Some(t) = &mut self.ext.traders {
+            for (held, n) in t.goods[seat].iter_mut().zip(found) {
+                *held = held.saturating_add(n);
+            }
+        }
+        if !self.log_events {
+            return;
+        }
+        let (pi, fi) = self.board.features().origin(root);
+        let (pos, place) = self.feature_anchor(pi, fi);
+        let corner = self.board.pieces()[pi as usize].corner;
+        for (k, n) in found.into_iter().enumerate().filter(|(_, n)| *n > 0) {
+            let mut tokens = [0u8; 6];
+            tokens[seat] = n;
+            self.events.push(Event {
+                reason: Reason::GoodsTaken,
+                feature: None,
+                at: Some((pos, corner, place)),
+                tiles: 0,
+                extra: k as u32,
+                points: [0; 6],
+                followers: tokens,
+                tile: None,
+            });
+        }
+    }
+
+    /// Whether `figure` (builder or pig) may stand on a feature of `kind`
+    /// rooted at `root` once the tile just placed lies: the builder on a
+    /// road or city this placement did not complete (Decision T1), the pig
+    /// in a field. Company is checked apart.
+    fn figure_fits(&self, figure: Figure, kind: FeatureKind, root: NodeId) -> bool {
+        match figure {
+            Figure::Builder => {
+                matches!(kind, FeatureKind::Road | FeatureKind::City)
+                    && self.board.features().open(root) > 0
+            }
+            Figure::Pig => kind == FeatureKind::Field,
+            _ => false,
+        }
+    }
+
+    /// Places the current player's builder or pig, checking every rule.
+    fn place_special(
+        &mut self,
+        pos: crate::geometry::Pos,
+        corner: Option<crate::geometry::Corner>,
+        place: crate::geometry::Place,
+        figure: Figure,
+    ) -> Result<(), IllegalAction> {
+        let (rule, word, feature) = match figure {
+            Figure::Builder => ("builder", "builder", "road or city"),
+            _ => ("pig", "pig", "field"),
+        };
+        let (pi, fi) = self.check_spot(pos, corner, place)?;
+        let seat = self.current;
+        let node = self.node(pi, fi);
+        let root = self.board.features().root(node);
+        let kind = self.board.features().kind(node);
+        if !self.traders().is_some_and(|t| t.in_supply(seat, figure)) {
+            return Err(illegal(
+                rule,
+                format!("your {word} is already on the board: place a follower or pass"),
+            ));
+        }
+        if figure == Figure::Builder && !matches!(kind, FeatureKind::Road | FeatureKind::City) {
+            return Err(illegal(
+                rule,
+                "a builder stands on a road or a city, never on a field or a monastery",
+            ));
+        }
+        if figure == Figure::Pig && kind != FeatureKind::Field {
+            return Err(illegal(rule, "a pig stands in a field"));
+        }
+        if !self.has_follower_in(seat, root) {
+            return Err(illegal(
+                rule,
+                format!(
+                    "you have no follower in this {feature}: a {word} joins one of your followers"
+                ),
+            ));
+        }
+        if !self.figure_fits(figure, kind, root) {
+            return Err(illegal(
+                rule,
+                format!("this tile completes the {}: a builder never goes on a road or city it completes", kind.name()),
+            ));
+        }
+        if let Some(t) = &mut self.ext.traders {
+            t.set_supply(seat, figure, false);
+        }
+        self.do_follower(pi, fi, figure);
+        self.end_follower_step();
+        Ok(())
+    }
+
+    /// Whether piece `pi`, just placed, has a road or city segment in the
+    /// feature of the current player's builder.
+    fn builder_extended(&self, pi: u16) -> bool {
+        let Some(b) = self
+            .followers
+            .iter()
+            .find(|f| f.figure == Figure::Builder && f.player == self.current)
+        else {
+            return false;
+        };
+        let feats = self.board.features();
+        let broot = feats.root(self.node(b.piece, b.feature));
+        let def = self
+            .rules
+            .catalog
+            .tile(self.board.pieces()[pi as usize].tile);
+        def.features.iter().enumerate().any(|(fi, f)| {
+            matches!(f.kind, FeatureKind::Road | FeatureKind::City)
+                && feats.root(self.node(pi, fi as u8)) == broot
+        })
+    }
+
+    /// Whether the field rooted at `root` holds a pig herd (River II).
+    fn herd_in(&self, root: NodeId) -> bool {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        feats.members(root).any(|m| {
+            let (pi, fi) = feats.origin(m);
+            let tile = self.board.pieces()[pi as usize].tile;
+            cat.tile(tile).features[fi as usize]
+                .tags
+                .contains(Tag::known(PIGHERD))
+        })
+    }
+
+    /// Whether `seat` has its pig in the field rooted at `root`.
+    fn pig_in(&self, seat: usize, root: NodeId) -> bool {
+        self.followers.iter().any(|f| {
+            f.figure == Figure::Pig
+                && f.player.index() == seat
+                && self.board.features().root(self.node(f.piece, f.feature)) == root
+        })
+    }
+
+    /// Final scoring of the goods: for each kind, every player holding the
+    /// most tokens (at least one) scores [`GOODS_MAJORITY`].
+    fn score_goods(&mut self) {
+        let Some(t) = &self.ext.traders else { return };
+        let n = self.players.len();
+        let mut results = [([0u8; 6], [0u32; 6]); 3];
+        for (k, (held, points)) in results.iter_mut().enumerate() {
+            for (seat, g) in t.goods.iter().enumerate().take(n) {
+                held[seat] = g[k];
+            }
+            let best = held.iter().copied().max().unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            for seat in 0..n {
+                if held[seat] == best {
+                    points[seat] = GOODS_MAJORITY;
+                }
+            }
+        }
+        for (k, (held, points)) in results.into_iter().enumerate() {
+            if points == [0; 6] {
+                continue;
+            }
+            for (p, add) in self.players.iter_mut().zip(points) {
+                p.score += add;
+            }
+            if self.log_events {
+                self.events.push(Event {
+                    reason: Reason::Goods,
+                    feature: None,
+                    at: None,
+                    tiles: 0,
+                    extra: k as u32,
+                    points,
+                    followers: held,
+                    tile: None,
+                });
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The hooks
+
+/// Traders & Builders' hooks into the turn.
+pub(crate) struct TradersBuilders;
+
+impl Expansion for TradersBuilders {
+    const FAMILY: Family = Family::TradersBuilders;
+    const SWITCH_ON: (&'static str, &'static str) =
+        ("Traders & Builders", "traders-builders to \"expansions\"");
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[(
+        "pig_herd_bonus",
+        "false: River II's pig herd gives nothing (house rule; default true)",
+    )];
+
+    #[inline]
+    fn active(g: &Game) -> bool {
+        g.ext.traders.is_some()
+    }
+
+    /// Its 24 tiles.
+    fn deck_tiles(
+        ctx: &crate::expansions::DeckCtx<'_>,
+        bag: &mut Vec<TileIdx>,
+    ) -> Result<(), crate::config::ConfigError> {
+        crate::expansions::set_tiles(ctx, crate::expansions::ExpansionId::TradersBuilders, bag)
+    }
+
+    /// Nobody holds goods at the start; builders and pigs are in the
+    /// supply.
+    fn start(g: &mut Game, _start: TileIdx) {
+        let n = g.players.len();
+        let t = g.ext.traders.get_or_insert_with(|| Traders {
+            goods: Vec::with_capacity(n),
+            figures: Vec::with_capacity(n),
+            trigger: false,
+            second: false,
+        });
+        // An earlier deal's vectors are reused.
+        t.goods.clear();
+        t.goods.resize(n, [0; 3]);
+        t.figures.clear();
+        t.figures.resize(n, [true; 2]);
+        t.trigger = false;
+        t.second = false;
+    }
+
+    /// The builder trigger, in a turn's first part only: the active
+    /// player's builder stood on the board before this placement, and the
+    /// tile placed has a road or city segment in the builder's feature.
+    fn after_place(g: &mut Game, pi: u16) {
+        if g.traders().is_none_or(|t| t.second) {
+            return;
+        }
+        let trigger = g.builder_extended(pi);
+        if let Some(t) = &mut g.ext.traders {
+            t.trigger = trigger;
+        }
+    }
+
+    /// At the end of a first part whose tile triggered the builder, the
+    /// builder step; at the end of a second part, the turn passes on.
+    fn hold_turn(g: &mut Game) -> bool {
+        let Some(t) = &mut g.ext.traders else {
+            return false;
+        };
+        let hold = t.trigger && !t.second;
+        t.trigger = false;
+        t.second = false;
+        if hold {
+            g.phase = Phase::Builder;
+        }
+        hold
+    }
+
+    fn owns_phase(p: Phase) -> bool {
+        p == Phase::Builder
+    }
+
+    /// `draw` while the pile holds a tile, and `pass`.
+    fn step_actions(g: &Game, out: &mut Vec<Action>) {
+        if !g.pile.is_empty() {
+            out.push(Action::Draw);
+        }
+        out.push(Action::Pass);
+    }
+
+    fn apply_in_step(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        Some(match a {
+            Action::Draw if g.pile.is_empty() => Err(illegal(
+                "builder",
+                "the draw pile is empty: there is no second tile, pass",
+            )),
+            Action::Draw => {
+                if let Some(t) = &mut g.ext.traders {
+                    t.second = true;
+                }
+                g.second_part();
+                Ok(())
+            }
+            Action::Pass => {
+                g.pass_turn();
+                Ok(())
+            }
+            _ => Err(illegal(
+                "builder",
+                "the builder step: draw the second tile or pass",
+            )),
+        })
+    }
+
+    /// A turn may add the builder step's `draw` or `pass` (the second
+    /// tile is one of the pile's, counted as a turn already).
+    fn max_moves(_g: &Game) -> crate::expansions::MoveBound {
+        crate::expansions::MoveBound {
+            per_turn: 1,
+            ..Default::default()
+        }
+    }
+
+    fn vocabulary(a: &Action) -> Option<(&'static str, &'static str)> {
+        matches!(
+            a,
+            Action::Follower {
+                figure: Figure::Builder | Figure::Pig,
+                ..
+            }
+        )
+        .then_some(("follower", "Traders & Builders (the builder and the pig)"))
+    }
+
+    /// Its codec segment: the builder, then the pig, each by the 32
+    /// follower codes.
+    fn codec_size(_codec: &ActionCodec, _g: &Game) -> usize {
+        2 * FOLLOWER_CODES
+    }
+
+    fn encode(_codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        let Action::Follower {
+            pos, place, figure, ..
+        } = *a
+        else {
+            return None;
+        };
+        let k = FIGURES.iter().position(|f| *f == figure)?;
+        ActionCodec::follower_code(g, pos, place).map(|c| k * FOLLOWER_CODES + c)
+    }
+
+    fn decode(_codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        let figure = *FIGURES.get(i / FOLLOWER_CODES)?;
+        ActionCodec::follower_of(g, i % FOLLOWER_CODES, figure)
+    }
+
+    /// The builder on each road or city of the tile where the player has a
+    /// follower (not one the tile completes), the pig in each such field.
+    fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
+        let Some(t) = g.traders() else { return };
+        for figure in FIGURES {
+            if t.in_supply(g.current, figure) {
+                g.company_spots(
+                    figure,
+                    |kind, root| g.figure_fits(figure, kind, root),
+                    |a| {
+                        out.push(a);
+                    },
+                );
+            }
+        }
+    }
+
+    fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+        let Action::Follower {
+            pos,
+            corner,
+            place,
+            figure: figure @ (Figure::Builder | Figure::Pig),
+        } = *a
+        else {
+            return None;
+        };
+        // Outside the follower step the turn machine says what comes first.
+        if g.phase != Phase::Follower {
+            return None;
+        }
+        Some(g.place_special(pos, corner, place, figure))
+    }
+
+    fn figure_home(g: &mut Game, f: Follower) -> bool {
+        if !FIGURES.contains(&f.figure) {
+            return false;
+        }
+        if let Some(t) = &mut g.ext.traders {
+            t.set_supply(f.player, f.figure, true);
+        }
+        true
+    }
+
+    fn followers_left(g: &mut Game) {
+        g.send_lonely_figures_home();
+    }
+
+    /// A field's winner with a pig in it scores 1 more per completed city;
+    /// with River II's pig herd in the field, every winner 1 more again
+    /// (once, however many herds).
+    fn winners_bonus(g: &Game, root: NodeId, extra: u32, points: &mut [u32; 6]) {
+        if g.board.features().kind(root) != FeatureKind::Field {
+            return;
+        }
+        let herd = g.rules.options.pig_herd_bonus && g.herd_in(root);
+        for (seat, p) in points.iter_mut().enumerate() {
+            if *p > 0 {
+                *p += extra * (u32::from(g.pig_in(seat, root)) + u32::from(herd));
+            }
+        }
+    }
+
+    fn after_completion(g: &mut Game, root: NodeId) {
+        g.take_goods(root);
+    }
+
+    fn final_scoring(g: &mut Game) {
+        g.score_goods();
+    }
+
+    /// `goods`: per seat, the tokens held of each kind (public).
+    fn state_json(g: &Game, _viewer: crate::view::Viewer, out: &mut ExpansionsJson) {
+        let Some(t) = g.traders() else { return };
+        let goods: Vec<serde_json::Value> = t
+            .goods
+            .iter()
+            .map(|held| {
+                serde_json::json!({
+                    "wine": held[Goods::Wine as usize],
+                    "grain": held[Goods::Grain as usize],
+                    "cloth": held[Goods::Cloth as usize],
+                })
+            })
+            .collect();
+        put(out, "goods", &goods);
+        let supply = |k: usize| -> Vec<bool> { t.figures.iter().map(|s| s[k]).collect() };
+        put(out, "builders", supply(0));
+        put(out, "pigs", supply(1));
+    }
+
+    /// Two planes per seat (relative to the observer): its builder, its
+    /// pig on a feature named by this cell. Five globals per seat: its
+    /// tokens of each kind, its builder and its pig in the supply.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (2 * g.player_count(), 5 * g.player_count())
+    }
+
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
+        let n = g.player_count();
+        for f in g.followers() {
+            if let Some(k) = FIGURES.iter().position(|x| *x == f.figure) {
+                let rel = f.player.after(player, n);
+                t.set(2 * rel + k, g.feature_anchor(f.piece, f.feature).0, 1.0);
+            }
+        }
+        let Some(tr) = g.traders() else { return };
+        for r in 0..n {
+            let seat = player.ahead(r, n);
+            for kind in Goods::ALL {
+                t.push(f32::from(tr.goods(seat, kind)));
+            }
+            for figure in FIGURES {
+                t.push(f32::from(u8::from(tr.in_supply(seat, figure))));
+            }
+        }
+    }
+}
