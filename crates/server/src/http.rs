@@ -36,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .merge(crate::admin::router())
         .merge(crate::players::router())
         .merge(crate::seats::router())
+        .merge(crate::results::router())
         .merge(crate::assets::router())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))

@@ -6,37 +6,12 @@ mod common;
 
 use bastide_engine::GameConfig;
 use bastide_server::{Caps, Settings};
-use common::{token, Api, TestDb, TestServer};
+use common::{session, token, Api, TestDb, TestServer};
 use serde_json::{json, Value};
 
 fn config(seed: u64) -> Value {
     serde_json::to_value(GameConfig::from_sets(2, seed, &["base"]).expect("a configuration"))
         .expect("JSON")
-}
-
-/// Signs up and in as `name`: the session cookie.
-async fn session(base: &str, name: &str) -> String {
-    let http = reqwest::Client::new();
-    let body = json!({"name": name, "password": "a long password"});
-    let r = http
-        .post(format!("{base}/api/accounts"))
-        .json(&body)
-        .send()
-        .await
-        .expect("sign up");
-    assert_eq!(r.status().as_u16(), 201);
-    let r = http
-        .post(format!("{base}/api/sessions"))
-        .json(&body)
-        .send()
-        .await
-        .expect("sign in");
-    let cookie = r
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .expect("a session cookie");
-    cookie.split(';').next().unwrap_or_default().to_string()
 }
 
 /// Creates a game of a person and a bot with `cookie` (none: a guest): the status and body.
