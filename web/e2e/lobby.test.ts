@@ -60,3 +60,22 @@ test('one click to a bot game; the lobby lists games in words, never by id', { t
   await page.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
   await page.close();
 });
+
+test('a rule preset in the lobby: the Half-and-half draft is chosen, the game drafts', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  await page.click('#rules-draft');
+  assert.match(await page.locator('#rules-about').innerText(), /^Half-and-half draft: /);
+  assert.equal(await page.locator('input[name=rule][value=draft]').isChecked(), true);
+  await page.fill('#followers', '9');
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { config: { expansions: string[]; options: Record<string, unknown> } };
+  assert.deepEqual(g.config.options, { draft: true, followers: 9 });
+  assert.deepEqual(g.config.expansions, ['halfsies1', 'halfsies2']);
+  // The table offers the halves to draft.
+  await page.locator('#draft button').first().waitFor({ timeout: 20_000 });
+  await page.close();
+});
