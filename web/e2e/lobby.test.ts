@@ -79,3 +79,30 @@ test('a rule preset in the lobby: the Half-and-half draft is chosen, the game dr
   await page.locator('#draft button').first().waitFor({ timeout: 20_000 });
   await page.close();
 });
+
+test('a private game is not offered to strangers, and its creator cancels it from the list', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const host = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const stranger = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const a = await host.newPage();
+  await a.goto(`${server.url}/`);
+  await a.selectOption('select[name=seat1]', 'human');
+  await a.check('#private');
+  await a.click('#create');
+  await a.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+  const id = /\/play\/([0-9a-f]+)/.exec(a.url())?.[1] ?? '';
+  const b = await stranger.newPage();
+  await b.goto(`${server.url}/`);
+  await b.locator('#game-lists h2', { hasText: 'Open games' }).waitFor();
+  assert.equal(await b.locator(`.take-seat[data-game="${id}"]`).count(), 0, 'a private game is not offered');
+  // Its creator sees it among their own games, not among the open ones.
+  await a.goto(`${server.url}/`);
+  await a.locator(`#my-games li[data-game="${id}"]`, { hasText: 'private' }).waitFor();
+  assert.equal(await a.locator(`#open-games li[data-game="${id}"]`).count(), 0);
+  // Its creator cancels it from the list: the game is gone.
+  await a.locator(`#my-games li[data-game="${id}"] .cancel`).click();
+  await a.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
+  assert.equal((await fetch(`${server.url}/api/games/${id}`)).status, 404);
+  await host.close();
+  await stranger.close();
+});

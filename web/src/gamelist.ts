@@ -5,7 +5,7 @@
 // and resign.
 
 import { playerLink } from './account';
-import { ApiError, type GameSummary, getGame, listGames, resignGame, sitGame } from './api';
+import { ApiError, type GameSummary, cancelGame, getGame, listGames, resignGame, sitGame } from './api';
 import { clockWords } from './clock';
 import { h, errorText } from './dom';
 import { setsWords } from './sets';
@@ -77,6 +77,15 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
     }
     await refresh();
   };
+  const cancel = async (g: GameSummary, token: string): Promise<void> => {
+    try {
+      await cancelGame(g.id, token);
+      forgetGame(g.id);
+    } catch (err) {
+      said(`Could not cancel: ${errorText(err)}`);
+    }
+    await refresh();
+  };
   const ownRows = async (): Promise<HTMLElement[]> => {
     const held = heldGames();
     const account = await accountGames().catch(() => []);
@@ -98,6 +107,8 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
         return row(g, seat, navigate, [
           link(`/play/${g.id}#seat=${seat}`, g.status === 'open' ? 'open its waiting room' : 'continue', navigate, { class: 'continue' }),
           g.status === 'playing' && token ? [' ', h('button', { type: 'button', class: 'resign', onclick: () => { void resign(g, token); } }, 'resign')] : '',
+          // The creator (the first person's seat) may cancel a game still waiting.
+          g.status === 'open' && token && g.seats.find((x) => x.kind === 'human')?.seat === seat ? [' ', h('button', { type: 'button', class: 'cancel', onclick: () => { void cancel(g, token); } }, 'cancel')] : '',
         ].flat());
       });
   };

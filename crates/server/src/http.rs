@@ -12,7 +12,7 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::api::{body, game, ApiError, ApiResult, ListQuery};
+use crate::api::{body, game, ApiError, ApiResult, ListQuery, TokenBody};
 use crate::guard::{Client, ClientKey, Slot};
 use crate::hub::{CreateGame, GameHandle, Hub};
 use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
@@ -161,12 +161,6 @@ async fn list(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> ApiRes
 async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     Ok(Json(hub.summary(&handle).await).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokenBody {
-    token: String,
 }
 
 async fn join(

@@ -14,6 +14,18 @@ fn config(seed: u64) -> Value {
         .expect("JSON")
 }
 
+/// A server with these caps and the default rates.
+async fn with_caps(db: &TestDb, caps: Caps) -> TestServer {
+    TestServer::start_with(
+        db,
+        Settings {
+            caps,
+            ..Settings::default()
+        },
+    )
+    .await
+}
+
 /// Creates a game of a person and a bot with `cookie` (none: a guest): the status and body.
 async fn create(base: &str, cookie: Option<&str>, seed: u64) -> (u16, Value) {
     let mut r = reqwest::Client::new()
@@ -27,15 +39,11 @@ async fn create(base: &str, cookie: Option<&str>, seed: u64) -> (u16, Value) {
 }
 
 async fn accounts_are_capped_apart_from_their_address(db: &TestDb) {
-    let caps = Caps {
-        bot_seats: 1,
-        ..Caps::unlimited()
-    };
-    let server = TestServer::start_with(
+    let server = with_caps(
         db,
-        Settings {
-            caps,
-            ..Settings::default()
+        Caps {
+            bot_seats: 1,
+            ..Caps::unlimited()
         },
     )
     .await;
@@ -73,3 +81,49 @@ async fn accounts_are_capped_apart_from_their_address(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(accounts_are_capped_apart_from_their_address);
+
+async fn a_cancelled_open_game_frees_its_share(db: &TestDb) {
+    let server = with_caps(
+        db,
+        Caps {
+            open_games: 1,
+            ..Caps::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let two = json!({"config": config(7), "seats": ["human", "human"]});
+    let (status, room) = api.post("/api/games", &two).await;
+    assert_eq!(status, 201, "{room}");
+    let (status, refused) = api.post("/api/games", &two).await;
+    assert_eq!(status, 429, "{refused}");
+    let id = room["id"].as_str().expect("an id");
+    // Only its creator may cancel it.
+    let (status, no) = api
+        .post(
+            &format!("/api/games/{id}/cancel"),
+            &json!({"token": token(&room, 1)}),
+        )
+        .await;
+    assert_eq!(
+        (status, no["error"]["code"].clone()),
+        (403, json!("forbidden")),
+        "{no}"
+    );
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/cancel"),
+            &json!({"token": token(&room, 0)}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        api.get(&format!("/api/games/{id}")).await.0,
+        404,
+        "the game is gone"
+    );
+    let (status, again) = api.post("/api/games", &two).await;
+    assert_eq!(status, 201, "the share is back: {again}");
+    server.stop().await;
+}
+both_stores!(a_cancelled_open_game_frees_its_share);
