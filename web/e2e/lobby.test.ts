@@ -106,3 +106,27 @@ test('a private game is not offered to strangers, and its creator cancels it fro
   await host.close();
   await stranger.close();
 });
+
+test('a signed-in player\'s games follow the account to another device, "Your turn" first', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const one = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await one.newPage();
+  await page.goto(`${server.url}/`);
+  await page.fill('#account-name', 'lobby_player');
+  await page.fill('#account-password', 'a long password');
+  await page.click('#sign-up');
+  await page.locator('#sign-out').waitFor();
+  await page.click('#play-bot');
+  await page.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  // Another device: no seats kept in its browser, the same account.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: { cookies: await one.cookies(), origins: [] } });
+  const there = await other.newPage();
+  await there.goto(`${server.url}/`);
+  const row = there.locator(`#my-games li[data-game="${id}"]`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-your-turn'), 'true');
+  assert.match(await row.innerText(), /^Your turn: Base game · no clock — RED: you 0, BLUE: greedy bot 0 continue$/);
+  await one.close();
+  await other.close();
+});
