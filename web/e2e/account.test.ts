@@ -47,6 +47,10 @@ async function ratedGameAgainstABot(page: Page, name: string, whole: boolean): P
 test('sign up, play a rated game against a bot to the end, see the rating move', { timeout: 600_000 }, async () => {
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const id = await ratedGameAgainstABot(page, 'e2e_player', true);
+  // The end of the game says the player's rating change (the bot has no account).
+  const line = page.locator('#rating-changes', { hasText: 'Ratings:' });
+  await line.waitFor();
+  assert.match(await line.innerText(), /^Ratings: \w+ \(e2e_player\): 1500 → \d+ \((\+|−)\d+\.\d\)$/);
   // The player's rating and history in the lobby.
   await page.goto(`${env.server.url}/`);
   await page.locator('#my-ratings', { hasText: /Two players: \d+ ± \d+ \(1 game,/ }).waitFor();

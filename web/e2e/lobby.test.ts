@@ -60,3 +60,73 @@ test('one click to a bot game; the lobby lists games in words, never by id', { t
   await page.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
   await page.close();
 });
+
+test('a rule preset in the lobby: the Half-and-half draft is chosen, the game drafts', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  await page.click('#rules-draft');
+  assert.match(await page.locator('#rules-about').innerText(), /^Half-and-half draft: /);
+  assert.equal(await page.locator('input[name=rule][value=draft]').isChecked(), true);
+  await page.fill('#followers', '9');
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { config: { expansions: string[]; options: Record<string, unknown> } };
+  assert.deepEqual(g.config.options, { draft: true, followers: 9 });
+  assert.deepEqual(g.config.expansions, ['halfsies1', 'halfsies2']);
+  // The table offers the halves to draft.
+  await page.locator('#draft button').first().waitFor({ timeout: 20_000 });
+  await page.close();
+});
+
+test('a private game is not offered to strangers, and its creator cancels it from the list', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const host = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const stranger = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const a = await host.newPage();
+  await a.goto(`${server.url}/`);
+  await a.selectOption('select[name=seat1]', 'human');
+  await a.check('#private');
+  await a.click('#create');
+  await a.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+  const id = /\/play\/([0-9a-f]+)/.exec(a.url())?.[1] ?? '';
+  const b = await stranger.newPage();
+  await b.goto(`${server.url}/`);
+  await b.locator('#game-lists h2', { hasText: 'Open games' }).waitFor();
+  assert.equal(await b.locator(`.take-seat[data-game="${id}"]`).count(), 0, 'a private game is not offered');
+  // Its creator sees it among their own games, not among the open ones.
+  await a.goto(`${server.url}/`);
+  await a.locator(`#my-games li[data-game="${id}"]`, { hasText: 'private' }).waitFor();
+  assert.equal(await a.locator(`#open-games li[data-game="${id}"]`).count(), 0);
+  // Its creator cancels it from the list: the game is gone.
+  await a.locator(`#my-games li[data-game="${id}"] .cancel`).click();
+  await a.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
+  assert.equal((await fetch(`${server.url}/api/games/${id}`)).status, 404);
+  await host.close();
+  await stranger.close();
+});
+
+test('a signed-in player\'s games follow the account to another device, "Your turn" first', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const one = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await one.newPage();
+  await page.goto(`${server.url}/`);
+  await page.fill('#account-name', 'lobby_player');
+  await page.fill('#account-password', 'a long password');
+  await page.click('#sign-up');
+  await page.locator('#sign-out').waitFor();
+  await page.click('#play-bot');
+  await page.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  // Another device: no seats kept in its browser, the same account.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: { cookies: await one.cookies(), origins: [] } });
+  const there = await other.newPage();
+  await there.goto(`${server.url}/`);
+  const row = there.locator(`#my-games li[data-game="${id}"]`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-your-turn'), 'true');
+  assert.match(await row.innerText(), /^Your turn: Base game · no clock — RED: you 0, BLUE: greedy bot 0 continue$/);
+  await one.close();
+  await other.close();
+});

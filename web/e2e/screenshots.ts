@@ -89,11 +89,25 @@ try {
   }
   // The lobby with the games above finished (ONLY=…,lobby takes it too).
   if (!only || only.includes('lobby')) {
+    // A game of each list of its own (a finished one of bots, a timed one waiting for people), and one of this browser's.
+    const post = (body: object): Promise<Response> => fetch(`${server.url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await post({ config: { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'], deck: ['winter/U', 'winter/E', 'winter/V'], deck_only: true }, seats: ['greedy', 'random'] });
+    await post({ config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['river1'] }, seats: ['human', 'human', 'greedy'], clock: { initial_ms: 600_000, increment_ms: 10_000 } });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${server.url}/`);
-    await page.locator('text=Finished games').waitFor();
+    await page.click('#play-bot');
+    await page.waitForURL(/\/play\//);
+    await page.goto(`${server.url}/`);
+    await page.locator('#my-games li').first().waitFor();
+    await page.locator('#open-games li').first().waitFor();
     await page.screenshot({ path: `${DOCS}/web-lobby.png` });
     await page.close();
+    // The same on a phone (the context keeps this browser's seats: a new one has none, so play again).
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${server.url}/`);
+    await phone.locator('#open-games li').first().waitFor();
+    await phone.screenshot({ path: `${DOCS}/web-lobby-phone.png` });
+    await phone.close();
   }
   if (only) console.log(figures.join('\n'));
   else {

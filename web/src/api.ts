@@ -114,6 +114,11 @@ export async function sitGame(id: string): Promise<{ seat: number; token: string
   return { seat: int(o.seat, 'seat'), token: str(o.token, 'token'), status: str(o.status, 'status') };
 }
 
+/** Cancels an open game by its creator's token (its first person's seat): the game is removed. */
+export async function cancelGame(id: string, token: string): Promise<void> {
+  await post(`/api/games/${encodeURIComponent(id)}/cancel`, { token });
+}
+
 export async function startGame(id: string, token: string): Promise<void> {
   await post(`/api/games/${encodeURIComponent(id)}/start`, { token });
 }

@@ -5,7 +5,7 @@
 // and resign.
 
 import { playerLink } from './account';
-import { ApiError, type GameSummary, getGame, listGames, resignGame, sitGame } from './api';
+import { ApiError, type GameSummary, cancelGame, getGame, listGames, resignGame, sitGame } from './api';
 import { clockWords } from './clock';
 import { h, errorText } from './dom';
 import { setsWords } from './sets';
@@ -33,10 +33,10 @@ function seatsText(g: GameSummary, mine: number | null, navigate: (path: string)
   });
 }
 
-/** A row of a list: what the game is, who sits where, and what one can do with it. */
-function row(g: GameSummary, mine: number | null, navigate: (path: string) => void, actions: (HTMLElement | string)[]): HTMLElement {
-  return h('li', { class: 'game-row', 'data-game': g.id, 'data-status': g.status },
-    h('span', { class: 'game-what' }, gameWords(g)), ' — ', ...seatsText(g, mine, navigate), ' ', ...actions);
+/** A row of a list: what the game is, who sits where, and what one can do with it ("Your turn" first when it is). */
+function row(g: GameSummary, mine: number | null, navigate: (path: string) => void, actions: (HTMLElement | string)[], turn = false): HTMLElement {
+  return h('li', { class: 'game-row', 'data-game': g.id, 'data-status': g.status, 'data-your-turn': String(turn) },
+    turn ? h('strong', {}, 'Your turn: ') : '', h('span', { class: 'game-what' }, gameWords(g)), ' — ', ...seatsText(g, mine, navigate), ' ', ...actions);
 }
 
 /** A link inside the client (a plain click stays in the page). */
@@ -56,7 +56,7 @@ export interface Lists {
  * The lobby's lists. `accountGames` gives the signed-in player's games
  * (their seats, held by the account: no token needed in this browser).
  */
-export function gameLists(navigate: (path: string) => void, accountGames: () => Promise<{ game: string; seat: number }[]>, said: (text: string) => void): Lists {
+export function gameLists(navigate: (path: string) => void, accountGames: () => Promise<{ game: string; seat: number; yourTurn: boolean }[]>, said: (text: string) => void): Lists {
   const mine = h('section', { id: 'your-games', 'aria-label': 'Your games' });
   const others = h('section', { id: 'game-lists' });
   const take = async (g: GameSummary): Promise<void> => {
@@ -77,10 +77,21 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
     }
     await refresh();
   };
+  const cancel = async (g: GameSummary, token: string): Promise<void> => {
+    try {
+      await cancelGame(g.id, token);
+      forgetGame(g.id);
+    } catch (err) {
+      said(`Could not cancel: ${errorText(err)}`);
+    }
+    await refresh();
+  };
   const ownRows = async (): Promise<HTMLElement[]> => {
     const held = heldGames();
     const account = await accountGames().catch(() => []);
     const seats = new Map<string, number>(account.map((a) => [a.game, a.seat]));
+    // The server says whose turn it is in the account's games (docs/server.md, GET /api/me/games).
+    const turns = new Set(account.filter((a) => a.yourTurn).map((a) => a.game));
     for (const x of held) seats.set(x.game, x.seat);
     const games = await Promise.all([...seats.entries()].slice(-60).map(async ([id, seat]) => {
       try {
@@ -92,13 +103,15 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
       }
     }));
     return games.filter((x): x is { g: GameSummary; seat: number } => x !== null && !['finished', 'resigned'].includes(x.g.status))
-      .sort((a, b) => b.g.created - a.g.created)
+      .sort((a, b) => Number(turns.has(b.g.id)) - Number(turns.has(a.g.id)) || b.g.created - a.g.created)
       .map(({ g, seat }) => {
         const token = findToken(g.id, seat)?.token ?? null;
         return row(g, seat, navigate, [
           link(`/play/${g.id}#seat=${seat}`, g.status === 'open' ? 'open its waiting room' : 'continue', navigate, { class: 'continue' }),
           g.status === 'playing' && token ? [' ', h('button', { type: 'button', class: 'resign', onclick: () => { void resign(g, token); } }, 'resign')] : '',
-        ].flat());
+          // The creator (the first person's seat) may cancel a game still waiting.
+          g.status === 'open' && token && g.seats.find((x) => x.kind === 'human')?.seat === seat ? [' ', h('button', { type: 'button', class: 'cancel', onclick: () => { void cancel(g, token); } }, 'cancel')] : '',
+        ].flat(), turns.has(g.id));
       });
   };
   const refresh = async (): Promise<void> => {

@@ -6,6 +6,7 @@
 import { accountPanel, myGames } from './account';
 import { createGame, startGame, type Created } from './api';
 import { gameLists } from './gamelist';
+import { FOLLOWERS, RULE_OPTIONS, RULE_PRESETS, optionsConfig } from './options';
 import { h, errorText } from './dom';
 import type { JsonObject } from './json';
 import { saveInvite, saveToken } from './tokens';
@@ -70,6 +71,20 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
       presetAbout.textContent = `${p.name}: ${p.about}`;
     },
   }, p.name)));
+  // The rule options, with presets of them (src/options.ts).
+  const followers = h('input', { type: 'number', id: 'followers', min: FOLLOWERS.min, max: FOLLOWERS.max, value: FOLLOWERS.standard, 'aria-label': 'Followers per player' });
+  const switches = RULE_OPTIONS.map((o) => h('label', { class: 'set' }, h('input', { type: 'checkbox', name: 'rule', value: o.id }), ' ',
+    h('span', { class: 'set-name' }, o.label), h('span', { class: 'set-about' }, o.about)));
+  const rulesAbout = h('p', { class: 'set-about', id: 'rules-about', role: 'status' });
+  const rulePresets = h('div', { class: 'presets', role: 'group', 'aria-label': 'Rule presets' }, ...RULE_PRESETS.map((p) => h('button', {
+    type: 'button', id: `rules-${p.id}`, title: p.about,
+    onclick: () => {
+      followers.value = String(p.choice.followers);
+      for (const l of switches) { const i = l.querySelector('input'); if (i) i.checked = p.choice.on.includes(i.value); }
+      for (const l of exps) { const i = l.querySelector('input'); if (i && p.expansions.includes(i.value)) i.checked = true; }
+      rulesAbout.textContent = `${p.name}: ${p.about}`;
+    },
+  }, p.name)));
   const deck = h('input', { id: 'deck', placeholder: 'optional fixed deck: base/U base/E …', size: 40, 'aria-label': 'Fixed deck (tile ids separated by spaces)' });
   const deckOnly = h('input', { type: 'checkbox', id: 'deck-only' });
   // The time control (the server's clocks, for the people; bots have their own budget).
@@ -81,7 +96,8 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     e.preventDefault();
     const n = Math.min(6, Math.max(1, Number(count.value) || 2));
     const expansions = exps.map((l) => l.querySelector('input')).filter((i): i is HTMLInputElement => !!i && i.checked).map((i) => i.value);
-    const config: JsonObject = { players: COLOURS.slice(0, n), ...setsConfig(base.value, expansions), options: {} };
+    const on = switches.map((l) => l.querySelector('input')).filter((i): i is HTMLInputElement => !!i && i.checked).map((i) => i.value);
+    const config: JsonObject = { players: COLOURS.slice(0, n), ...setsConfig(base.value, expansions), options: optionsConfig({ followers: Number(followers.value), on }, expansions) };
     const tiles = deck.value.split(/[\s,]+/).filter((t) => t.length > 0);
     if (tiles.length > 0) { config.deck = tiles; config.deck_only = deckOnly.checked; }
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
@@ -109,15 +125,17 @@ export function lobby(root: HTMLElement, navigate: (path: string) => void): void
     h('section', { id: 'play-now', 'aria-label': 'Play now' },
       h('h1', {}, 'Bastide'),
       h('button', { type: 'button', id: 'play-bot', class: 'primary', onclick: () => { void playBot(); } }, 'Play against a bot now'),
-      h('span', { class: 'hint' }, ' the base game against a quick bot; or take a seat in an open game below, or set up your own.'),
+      h('span', { class: 'hint' }, ' the base game against a quick bot; or take a seat in an open game below, or ',
+        h('a', { href: '#new-game', id: 'to-new-game' }, 'set up your own'), '.'),
       quick),
     lists.mine,
     h('section', {}, h('button', { type: 'button', id: 'refresh', onclick: () => { void refresh(); } }, 'Refresh'), lists.others),
     accountPanel(navigate, () => { void refresh(); }),
-    h('form', { onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
+    h('form', { id: 'new-game', onsubmit: (e: Event) => { void create(e); }, 'aria-label': 'Create a game' },
       h('h2', {}, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Presets'), presets, presetAbout),
       h('fieldset', { class: 'sets' }, h('legend', {}, 'Sets'), h('label', {}, 'Base ', base), baseAbout, ...exps),
+      h('fieldset', { class: 'sets', id: 'rules' }, h('legend', {}, 'Rules'), rulePresets, rulesAbout, h('label', {}, 'Followers per player ', followers), ...switches),
       h('fieldset', {}, h('legend', {}, 'Seats'), h('label', {}, 'Players ', count), seatsBox,
         h('label', {}, secret, ' private: people take its seats by invite link only (not listed as open)')),
       h('fieldset', {}, h('legend', {}, 'Time'), h('label', {}, 'Clock ', time), ' ', h('label', {}, 'Out of time: ', onTimeout)),

@@ -9,7 +9,7 @@ export interface SetInfo {
   id: string;
   /** The name in the lobby. */
   name: string;
-  /** In a tile's words: "tile R of the base game". */
+  /** In a tile's words: "tile R of the base game" (the name itself, in running text: an article, a base game in lower case). */
   words: string;
   /** One sentence for the lobby. */
   about: string;
@@ -22,10 +22,10 @@ export interface SetInfo {
 
 export const SETS: SetInfo[] = [
   { id: 'base', name: 'Base game', words: 'the base game', kind: 'base', about: '72 tiles of cities, roads, fields and monasteries: claim them with your followers and score them when they are complete.' },
-  { id: 'winter', name: 'Winter Edition', words: 'the Winter edition', kind: 'base', about: 'The base game under snow, with twelve more tiles showing winter animals.' },
-  { id: 'river1', name: 'River I', words: 'the River', kind: 'expansion', about: 'The game opens with a river: its twelve tiles are laid first, from the spring to the lake.' },
+  { id: 'winter', name: 'Winter Edition', words: 'the Winter Edition', kind: 'base', about: 'The base game under snow, with twelve more tiles showing winter animals.' },
+  { id: 'river1', name: 'River I', words: 'the River I', kind: 'expansion', about: 'The game opens with a river: its twelve tiles are laid first, from the spring to the lake.' },
   { id: 'river2', name: 'River II', words: 'the River II', kind: 'expansion', about: 'A longer river that forks in two, with an inn, a pig herd and a volcano by its banks.' },
-  { id: 'river20', name: 'River (20th anniversary)', words: 'the River (2020)', kind: 'expansion', about: 'The anniversary river of 17 tiles, with a double spring and small bridges.' },
+  { id: 'river20', name: 'River (20th anniversary)', words: 'the River (20th anniversary)', kind: 'expansion', about: 'The anniversary river of 17 tiles, with a double spring and small bridges.' },
   { id: 'cutcassonne', name: 'CutCassonne', words: 'CutCassonne', kind: 'expansion', about: 'Three more river tiles (bridges, a hamlet) shuffled into whichever river you play.' },
   { id: 'inns-cathedrals', name: 'Inns & Cathedrals', words: 'Inns & Cathedrals', kind: 'expansion', about: 'Inns double a road, cathedrals a city — if finished; and each player has one large follower that counts twice.' },
   { id: 'halfsies1', name: 'Half-and-half 1', words: 'Half-and-half 1', kind: 'expansion', about: 'Triangular half tiles in your hand: play one instead of drawing, two halves fill one square.' },

@@ -1,8 +1,12 @@
-// End-of-game summary: final scores, points per category and a score
+// End-of-game summary: final scores, each player's rating change in a
+// rated game (asked of the server), points per category and a score
 // graph over the scoring events.
 
+import { call } from './api';
+import { changeText } from './account';
 import { playerColour } from './colours';
 import { h } from './dom';
+import { arr, bool, int, num, obj, str } from './json';
 import type { View } from './protocol';
 import { pointsByCategory, scoreSeries } from './state';
 
@@ -54,11 +58,69 @@ export function rankingText(players: string[], scores: number[], resigned: numbe
   return `${head} · ${rest}`;
 }
 
+/** One player's rating change in a rated game that ended (`GET /api/games/ID/ratings`). */
+export interface RatingChange { seat: number; player: string; before: number; after: number }
+
+export function parseRatings(v: unknown): { rated: boolean; changes: RatingChange[] } {
+  const o = obj(v, 'ratings');
+  return {
+    rated: bool(o.rated, 'rated'),
+    changes: arr(o.changes, 'changes', (c, p) => {
+      const x = obj(c, p);
+      return { seat: int(x.seat, `${p}.seat`), player: str(x.player, `${p}.player`), before: num(x.before, `${p}.before`), after: num(x.after, `${p}.after`) };
+    }),
+  };
+}
+
+/** The rating changes in words: "RED (anna): 1500 → 1662 (+162.0)". */
+export function ratingWords(players: string[], changes: RatingChange[]): string {
+  return changes.map((c) => `${players[c.seat] ?? ''} (${c.player}): ${Math.round(c.before)} → ${Math.round(c.after)} (${changeText(c.after - c.before)})`).join(', ');
+}
+
+/** What the server said of each game's rating changes, by game: asked once per game, kept for the redraws. */
+const ratings = new Map<string, RatingChange[] | 'asking' | 'none'>();
+
+/** The game at this address (`/play/ID`, `/watch/ID`, `/replay/ID`), whose summary this is. */
+function gameHere(): string | null {
+  return /^\/(?:play|watch|replay)\/([0-9a-f]{1,64})$/i.exec(location.pathname)?.[1] ?? null;
+}
+
+/**
+ * The line of rating changes of a rated game that ended, filled in when
+ * the server answers (its rating write may follow the last move by a
+ * moment: asked again a few times while a rated game has none yet).
+ */
+function ratingLine(players: string[]): HTMLElement | null {
+  const game = gameHere();
+  if (game === null) return null;
+  const line = h('p', { id: 'rating-changes', class: 'rating-changes' });
+  const fill = (el: HTMLElement, changes: RatingChange[]): void => {
+    el.textContent = changes.length > 0 ? `Ratings: ${ratingWords(players, changes)}` : '';
+  };
+  const known = ratings.get(game);
+  if (Array.isArray(known)) fill(line, known);
+  else if (known === undefined) {
+    ratings.set(game, 'asking');
+    const ask = async (tries: number): Promise<void> => {
+      const r = parseRatings(await call(`/api/games/${encodeURIComponent(game)}/ratings`));
+      if (!r.rated) { ratings.set(game, 'none'); return; }
+      if (r.changes.length === 0 && tries > 0) { await new Promise((ok) => setTimeout(ok, 500)); return ask(tries - 1); }
+      ratings.set(game, r.changes);
+      // The summary may have been drawn again meanwhile: fill the line shown now.
+      const shown = document.getElementById('rating-changes');
+      if (shown) fill(shown, r.changes);
+    };
+    ask(10).catch(() => { ratings.delete(game); });
+  }
+  return line;
+}
+
 export function summary(view: View, resigned: number | null, extra?: HTMLElement | null): HTMLElement {
   const cats = pointsByCategory(view.events, view.players.length);
   return h('section', { class: 'panel', id: 'summary', 'aria-label': 'End of game summary' },
     h('h2', {}, resigned !== null ? `Game over: ${view.players[resigned] ?? resigned} resigned` : 'Game over'),
     h('p', { id: 'ranking', class: 'ranking' }, rankingText(view.players, view.scores, resigned)),
+    ratingLine(view.players),
     extra ?? null,
     h('table', { class: 'summary' },
       h('thead', {}, h('tr', {}, h('th', {}, 'points'), ...view.players.map((p) => h('th', { scope: 'col' }, p)))),

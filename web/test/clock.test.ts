@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockRequest, formatClock, isLow, seatClocks } from '../src/clock';
+import { clockRequest, clockWords, formatClock, isLow, seatClocks } from '../src/clock';
 import { parseClock, parseServerMessage } from '../src/protocol';
 
 const clock = parseClock({
@@ -54,5 +54,15 @@ describe('clocks at the table', () => {
     expect(clockRequest('none', 'lose')).toBeNull();
     expect(clockRequest('rapid', 'bot')).toEqual({ initial_ms: 600000, increment_ms: 10000, on_timeout: 'bot' });
     expect(clockRequest('turn', 'x')).toEqual({ turn_ms: 60000, on_timeout: 'lose' });
+  });
+});
+
+describe('a time control in words, for the lists of games', () => {
+  it('says the lobby\'s own label, else its parts, and "no clock"', () => {
+    expect(clockWords(null)).toBe('no clock');
+    expect(clockWords({ initial_ms: 180_000, increment_ms: 5_000, on_timeout: 'lose' })).toBe('3 min + 5 s a turn');
+    expect(clockWords({ turn_ms: 86_400_000, days_per_move: 1, increment_ms: 0 })).toBe('Correspondence: 1 day a turn');
+    expect(clockWords({ turn_ms: 3 * 86_400_000, days_per_move: 3 })).toBe('3 days a turn');
+    expect(clockWords({ initial_ms: 300_000, increment_ms: 0, turn_ms: 30_000 })).toBe('5 min, at most 30 s a turn');
   });
 });

@@ -9,7 +9,10 @@ describe('the sets, in one table', () => {
     for (const id of ['base', 'winter', 'river1', 'river2', 'river20', 'cutcassonne', 'inns-cathedrals', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips']) {
       expect(setInfo(id)?.about.length ?? 0).toBeGreaterThan(20);
     }
-    expect(setWords('river1')).toBe('the River');
+    expect(setWords('river1')).toBe('the River I');
+    // The words of a tile name say the lobby's name: "tile A of the Winter Edition".
+    const plain = (t: string): string => { const u = t.replace(/\s*\(.*\)$/, '').replace(/^the /i, ''); return u.charAt(0).toLowerCase() + u.slice(1); };
+    for (const x of SETS) expect(plain(x.words)).toContain(plain(x.name));
     expect(setWords('nope')).toBe('nope');
     expect(tileWords('gingerbread/B')).toBe('tile B of the Gingerbread Man');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerMessage, type ScoreEvent } from '../src/protocol';
 import { scoringEvents } from '../src/state';
-import { rankingText } from '../src/summary';
+import { parseRatings, rankingText, ratingWords } from '../src/summary';
 
 describe('the end of a game', () => {
   it('names the winner and ranks everyone', () => {
@@ -27,5 +27,14 @@ describe('the end of a game', () => {
     const shown: ScoreEvent[] = scoringEvents(m.view.events);
     expect(shown).toHaveLength(1);
     expect(shown[0]?.points).toEqual([4, 0]);
+  });
+});
+
+describe('rating changes at the end of a rated game', () => {
+  it('reads the server\'s answer and says each change with its sign', () => {
+    const r = parseRatings({ rated: true, changes: [{ seat: 1, player: 'anna', before: 1500, after: 1661.96, change: 161.96 }, { seat: 0, player: 'bert', before: 1500, after: 1338.04 }] });
+    expect(r.rated).toBe(true);
+    expect(ratingWords(['RED', 'BLUE'], r.changes)).toBe('BLUE (anna): 1500 → 1662 (+162.0), RED (bert): 1500 → 1338 (−162.0)');
+    expect(parseRatings({ rated: false, changes: [] }).changes).toEqual([]);
   });
 });

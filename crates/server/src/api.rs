@@ -72,6 +72,13 @@ pub(crate) async fn game(hub: &Hub, id: &str) -> Result<Arc<GameHandle>, ApiErro
     Ok(hub.get(&id).await?)
 }
 
+/// A body of one seat's token (`{"token": T}`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TokenBody {
+    pub(crate) token: String,
+}
+
 /// `?status=…` of a list of games.
 #[derive(Deserialize)]
 pub(crate) struct ListQuery {

@@ -12,7 +12,7 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::api::{body, game, ApiError, ApiResult, ListQuery};
+use crate::api::{body, game, ApiError, ApiResult, ListQuery, TokenBody};
 use crate::guard::{Client, ClientKey, Slot};
 use crate::hub::{CreateGame, GameHandle, Hub};
 use crate::protocol::{ErrorCode, ProtocolError, MAX_MESSAGE_BYTES};
@@ -36,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .merge(crate::admin::router())
         .merge(crate::players::router())
         .merge(crate::seats::router())
+        .merge(crate::results::router())
         .merge(crate::assets::router())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
@@ -160,12 +161,6 @@ async fn list(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> ApiRes
 async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     Ok(Json(hub.summary(&handle).await).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokenBody {
-    token: String,
 }
 
 async fn join(

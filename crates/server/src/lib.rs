@@ -40,6 +40,7 @@ pub mod metrics;
 pub mod players;
 pub mod protocol;
 pub mod rating;
+pub mod results;
 pub mod seats;
 pub mod store;
 pub mod token;

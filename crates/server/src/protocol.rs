@@ -322,6 +322,8 @@ pub enum Gone {
     Expired,
     /// An operator removed it.
     Removed,
+    /// Its creator cancelled it before the start (the lobby's list).
+    Cancelled,
 }
 
 /// The close code after a `gone` message: 1000, a normal closure (the
@@ -335,6 +337,7 @@ impl Gone {
         match self {
             Gone::Expired => "expired",
             Gone::Removed => "removed",
+            Gone::Cancelled => "cancelled",
         }
     }
 
@@ -347,6 +350,7 @@ impl Gone {
                 ttl.map_or_else(|| "its time".to_string(), wait_in_words)
             ),
             Gone::Removed => "This game was removed by the server's operator".to_string(),
+            Gone::Cancelled => "This game was cancelled by its creator".to_string(),
         }
     }
 }

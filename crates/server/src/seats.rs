@@ -1,5 +1,6 @@
 //! `POST /api/games/{id}/sit`: a stranger takes a free person's seat of
-//! a public open game from the lobby (docs/server.md, "Taking a seat").
+//! a public open game from the lobby; `POST /api/games/{id}/cancel`: its
+//! creator cancels an open game (docs/server.md, "Taking a seat").
 
 use std::sync::Arc;
 
@@ -9,12 +10,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 
-use crate::api::{game, ApiResult};
+use crate::api::{body, game, ApiResult, TokenBody};
 use crate::hub::Hub;
 
 /// The route of taking a seat.
 pub fn router() -> Router<Arc<Hub>> {
-    Router::new().route("/api/games/{id}/sit", post(sit))
+    Router::new()
+        .route("/api/games/{id}/sit", post(sit))
+        .route("/api/games/{id}/cancel", post(cancel))
 }
 
 /// Seats the one asking (signed in: by their account too) and answers
@@ -28,4 +31,16 @@ async fn sit(
     let player = crate::players::signed_in(&hub, &headers).await?;
     let seated = hub.sit(&handle, player).await?;
     Ok(Json(seated).into_response())
+}
+
+/// Cancels an open game by its creator's token: `{"cancelled": true}`.
+async fn cancel(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> ApiResult<Response> {
+    let handle = game(&hub, &id).await?;
+    let t: TokenBody = body(&bytes)?;
+    hub.cancel(&handle, &t.token).await?;
+    Ok(Json(serde_json::json!({"cancelled": true})).into_response())
 }

@@ -6,7 +6,7 @@ mod common;
 
 use bastide_engine::GameConfig;
 use bastide_server::{Caps, Settings};
-use common::{token, Api, TestDb, TestServer};
+use common::{session, token, Api, TestDb, TestServer};
 use serde_json::{json, Value};
 
 fn config(seed: u64) -> Value {
@@ -14,29 +14,16 @@ fn config(seed: u64) -> Value {
         .expect("JSON")
 }
 
-/// Signs up and in as `name`: the session cookie.
-async fn session(base: &str, name: &str) -> String {
-    let http = reqwest::Client::new();
-    let body = json!({"name": name, "password": "a long password"});
-    let r = http
-        .post(format!("{base}/api/accounts"))
-        .json(&body)
-        .send()
-        .await
-        .expect("sign up");
-    assert_eq!(r.status().as_u16(), 201);
-    let r = http
-        .post(format!("{base}/api/sessions"))
-        .json(&body)
-        .send()
-        .await
-        .expect("sign in");
-    let cookie = r
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .expect("a session cookie");
-    cookie.split(';').next().unwrap_or_default().to_string()
+/// A server with these caps and the default rates.
+async fn with_caps(db: &TestDb, caps: Caps) -> TestServer {
+    TestServer::start_with(
+        db,
+        Settings {
+            caps,
+            ..Settings::default()
+        },
+    )
+    .await
 }
 
 /// Creates a game of a person and a bot with `cookie` (none: a guest): the status and body.
@@ -52,15 +39,11 @@ async fn create(base: &str, cookie: Option<&str>, seed: u64) -> (u16, Value) {
 }
 
 async fn accounts_are_capped_apart_from_their_address(db: &TestDb) {
-    let caps = Caps {
-        bot_seats: 1,
-        ..Caps::unlimited()
-    };
-    let server = TestServer::start_with(
+    let server = with_caps(
         db,
-        Settings {
-            caps,
-            ..Settings::default()
+        Caps {
+            bot_seats: 1,
+            ..Caps::unlimited()
         },
     )
     .await;
@@ -98,3 +81,49 @@ async fn accounts_are_capped_apart_from_their_address(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(accounts_are_capped_apart_from_their_address);
+
+async fn a_cancelled_open_game_frees_its_share(db: &TestDb) {
+    let server = with_caps(
+        db,
+        Caps {
+            open_games: 1,
+            ..Caps::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let two = json!({"config": config(7), "seats": ["human", "human"]});
+    let (status, room) = api.post("/api/games", &two).await;
+    assert_eq!(status, 201, "{room}");
+    let (status, refused) = api.post("/api/games", &two).await;
+    assert_eq!(status, 429, "{refused}");
+    let id = room["id"].as_str().expect("an id");
+    // Only its creator may cancel it.
+    let (status, no) = api
+        .post(
+            &format!("/api/games/{id}/cancel"),
+            &json!({"token": token(&room, 1)}),
+        )
+        .await;
+    assert_eq!(
+        (status, no["error"]["code"].clone()),
+        (403, json!("forbidden")),
+        "{no}"
+    );
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/cancel"),
+            &json!({"token": token(&room, 0)}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        api.get(&format!("/api/games/{id}")).await.0,
+        404,
+        "the game is gone"
+    );
+    let (status, again) = api.post("/api/games", &two).await;
+    assert_eq!(status, 201, "the share is back: {again}");
+    server.stop().await;
+}
+both_stores!(a_cancelled_open_game_frees_its_share);

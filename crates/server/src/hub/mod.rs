@@ -219,7 +219,7 @@ impl Hub {
 
 /// A store failure as a client is told of it (the cause goes to the log,
 /// not to the client).
-fn unavailable(e: StoreError) -> ProtocolError {
+pub(crate) fn unavailable(e: StoreError) -> ProtocolError {
     tracing::error!("store: {e}");
     ProtocolError::new(
         ErrorCode::Unavailable,

@@ -111,6 +111,47 @@ impl Hub {
     }
 }
 
+impl Hub {
+    /// Cancels an open game by its creator's token (the first person's
+    /// seat): removed like an expired one (nothing was played), its
+    /// waiting room told; its creator's share of the caps is free again.
+    pub async fn cancel(&self, handle: &Arc<GameHandle>, token: &str) -> Result<(), ProtocolError> {
+        {
+            let live = handle.live.lock().await;
+            let seat = Hub::seat_of(&live, token)?;
+            if live.status != Status::Open {
+                return Err(ProtocolError::new(
+                    ErrorCode::BadRequest,
+                    "only a game still waiting for its people can be cancelled: resign instead",
+                ));
+            }
+            let creator = live
+                .seats
+                .iter()
+                .position(|s| matches!(s, Occupant::Human { .. }));
+            if creator != Some(seat) {
+                return Err(ProtocolError::new(
+                    ErrorCode::Forbidden,
+                    "only the game's creator (its first person's seat) may cancel it: leave it instead",
+                ));
+            }
+        }
+        if !self
+            .store
+            .delete_open(&handle.id)
+            .await
+            .map_err(unavailable)?
+        {
+            return Err(ProtocolError::new(
+                ErrorCode::BadRequest,
+                "the game has just started: resign instead",
+            ));
+        }
+        self.let_go(&handle.id, super::Gone::Cancelled).await;
+        Ok(())
+    }
+}
+
 /// A seat a stranger may take: a person's, nobody in it, held by no
 /// account (a rematch keeps its players' seats for them).
 fn free(s: &Occupant) -> bool {

@@ -179,6 +179,23 @@ pub trait Players: Send + Sync {
         account: i64,
         limit: u32,
     ) -> Result<Vec<RatingPoint>, StoreError>;
+
+    /// What a rated game that ended did to each player's rating, by seat
+    /// (none for an unrated game, or one not over).
+    async fn game_ratings(&self, id: &GameId) -> Result<Vec<SeatRating>, StoreError>;
+}
+
+/// One seat's rating change in a rated game that ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRating {
+    /// The seat.
+    pub seat: u8,
+    /// The player's name.
+    pub name: String,
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
 }
 
 /// An account from a seat's columns (both there, or none).
@@ -592,6 +609,29 @@ macro_rules! players_impl {
                     .collect::<Result<Vec<_>, $crate::store::StoreError>>()?;
                 points.reverse();
                 Ok(points)
+            }
+
+            async fn game_ratings(
+                &self,
+                id: &$crate::store::GameId,
+            ) -> Result<Vec<$crate::store::players::SeatRating>, $crate::store::StoreError> {
+                let rows: Vec<(i16, String, f64, f64)> = sqlx::query_as(
+                    "SELECT c.seat, a.name, c.before, c.after FROM rating_changes c \
+                     JOIN accounts a ON a.id = c.account WHERE c.game = $1 ORDER BY c.seat",
+                )
+                .bind(id.as_str())
+                .fetch_all(&self.pool)
+                .await?;
+                rows.into_iter()
+                    .map(|(seat, name, before, after)| {
+                        Ok($crate::store::players::SeatRating {
+                            seat: $crate::store::seat_from_i64(id.as_str(), i64::from(seat))?,
+                            name,
+                            before,
+                            after,
+                        })
+                    })
+                    .collect()
             }
         }
     };

@@ -687,3 +687,28 @@ pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store
         }],
     }
 }
+
+/// Signs up and in as `name`: the session cookie.
+pub async fn session(base: &str, name: &str) -> String {
+    let http = reqwest::Client::new();
+    let body = json!({"name": name, "password": "a long password"});
+    let r = http
+        .post(format!("{base}/api/accounts"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sign up");
+    assert_eq!(r.status().as_u16(), 201);
+    let r = http
+        .post(format!("{base}/api/sessions"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sign in");
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("a session cookie");
+    cookie.split(';').next().unwrap_or_default().to_string()
+}
