@@ -18,7 +18,7 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, type Action, type Rotation } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { botThinking, fetchHistory, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog } from './follow';
-import { LOST, onPlayed, onRefused, onWelcome, RATE_RETRY_MS, type Unacked } from './unacked';
+import { RATE_RETRY_MS, settle, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, keepPick, refKey, type CityArea, type Mark, type Pick } from './picks';
 import { choicesPanel, spotsFor } from './panels/choices';
@@ -310,39 +310,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     state = reduce(state, m);
     if (m.type === 'rematch' && m.seat !== null && m.token !== null) end.offer({ game: m.game, seat: m.seat, token: m.token });
     if (unacked && state) {
+      // The action sent and not answered yet (src/unacked.ts): answered, lost, refused, or to send again.
       const sent = unacked;
-      if (m.type === 'welcome') {
-        const next = onWelcome(sent, m.version, state.legal);
-        if (next === 'resend') {
-          socket.send(actionMessage(sent.action, sent.version));
-          unacked = { ...sent, resent: true };
-          state = { ...state, legal: [] };
-        } else if (next === 'lost') {
-          unacked = null;
-          state = { ...state, error: LOST };
-        }
-      } else if (m.type === 'played') {
-        const next = onPlayed(sent, m, state.seat);
-        if (next !== 'pending') unacked = null;
-        if (next === 'lost') state = { ...state, error: LOST };
-      } else if (m.type === 'status') {
-        unacked = null;
-      } else if (m.type === 'error' && m.code === 'stale_version') {
-        // Someone acted first: reconnect with `since` to catch up.
-        unacked = null;
-        socket.close();
-        socket = open();
-      } else if (m.type === 'error' && m.code !== 'lagged' && onRefused(sent, m.code) === 'retry') {
-        unacked = { ...sent, resent: true };
-        state = { ...state, error: null, legal: [] };
+      const settled = settle(sent, m, state);
+      unacked = settled.unacked;
+      state = settled.state;
+      if (settled.effect === 'resend') socket.send(actionMessage(sent.action, sent.version));
+      else if (settled.effect === 'reconnect') { socket.close(); socket = open(); }
+      else if (settled.effect === 'retry') {
         window.setTimeout(() => {
           if (unacked === null || unacked.action !== sent.action) return;
           socket.send(actionMessage(sent.action, sent.version));
         }, RATE_RETRY_MS);
-      } else if (m.type === 'error' && m.code !== 'lagged') {
-        // (A lagged connection reconnects: its welcome settles the action.)
-        unacked = null;
-        state = { ...state, legal: sent.legal };
       }
     }
     if (state && shouldStart(state)) start();
