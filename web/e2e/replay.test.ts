@@ -86,3 +86,33 @@ test('a record that breaks a rule: the message names the rule and stays inside i
   assert.ok(await status.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'nothing of it runs out sideways');
   await page.close();
 });
+
+test('the slider shows any action at once, Play steps by itself until Pause, and the replay is named by its players', { timeout: 120_000 }, async () => {
+  const actions = (JSON.parse(recordText) as { actions: unknown[] }).actions.length;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.locator('#replay-status', { hasText: `Action 0 of ${actions}` }).waitFor();
+  assert.equal(await page.locator('h2', { hasText: 'Replay: RED vs BLUE vs GREEN · Base game' }).count(), 1, 'named by its players and sets, not its id');
+  assert.equal(await page.locator('#replay-slider').getAttribute('max'), String(actions));
+  // Dragged to action 40: shown at once, the board drawn at that version.
+  await page.locator('#replay-slider').evaluate((el) => {
+    (el as HTMLInputElement).value = '40';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('#replay-status', { hasText: 'Action 40 of' }).waitFor();
+  await page.locator('svg.board[data-version="40"]').waitFor();
+  // Play: the actions come by themselves, the slider following; Pause stops them.
+  await page.click('#autoplay');
+  await page.locator('#replay-status', { hasText: 'Action 42 of' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('#replay-slider').inputValue(), '42');
+  await page.click('#autoplay');
+  assert.equal(await page.locator('#autoplay').getAttribute('aria-pressed'), 'false');
+  // (A step asked for just before the pause may still arrive.)
+  await page.waitForTimeout(500);
+  const stopped = await page.locator('#replay-slider').inputValue();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('#replay-slider').inputValue(), stopped, 'paused');
+  // The page has its icon.
+  assert.match(await page.locator('link[rel=icon]').getAttribute('href') ?? '', /^data:image\/svg\+xml,/);
+  await page.close();
+});

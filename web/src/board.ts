@@ -854,13 +854,16 @@ export class Board {
     map.starts.forEach(([x, y], i) => {
       el('text', { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'mapstart' }, g).textContent = String(i + 1);
     });
+    // The names above the tiles (a tile placed on a square hides the square, not its name).
+    const labels = this.mapLabels();
+    labels.replaceChildren();
     for (const c of map.chumak) {
       const sq = squares.find((s): s is { [k: string]: Json } => isObject(s) && s.x === c.x && s.y === c.y);
       const spaces = sq && Array.isArray(sq.spaces) ? sq.spaces.length : 0;
       el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: 'chumak-sq', 'data-x': c.x, 'data-y': c.y }, g);
-      // The name large enough to read with the whole map in view, over the square (a tile placed there hides the square, not the name).
-      el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL / 2 + 8, 'text-anchor': 'middle', class: 'chumak-name' }, g).textContent = c.name;
-      if (spaces) el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL - 10, 'text-anchor': 'middle', class: 'chumak-traded' }, g).textContent = `${spaces} traded`;
+      // The name large enough to read with the whole map in view.
+      el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'chumak-name' }, labels).textContent = c.name;
+      if (spaces) el('text', { x: c.x * CELL + CELL / 2, y: c.y * CELL + CELL - 10, 'text-anchor': 'middle', class: 'chumak-traded' }, labels).textContent = `${spaces} traded`;
     }
   }
 
@@ -1001,6 +1004,15 @@ export class Board {
     ].join('');
     this.view.appendChild(node);
     this.legend = node;
+  }
+
+  /** The map's names, just above the tiles (made when a map is first drawn). */
+  private mapLabels(): SVGGElement {
+    const g = this.svg.querySelector('g.map-labels');
+    if (g instanceof SVGGElement) return g;
+    const labels = el('g', { class: 'map-labels', 'aria-hidden': 'true' });
+    this.layers.tiles.after(labels);
+    return labels;
   }
 
   /** The effects layer ("+N" and lit tiles), above the pieces; no drawing clears it. */

@@ -4,7 +4,7 @@
 // choices, the end of the game, the log and the chat. This module holds
 // the connection and the game's state, and tells each part what changed.
 
-import { earlyTiles, featureInfo, mapInfo, startGame, tileUrl, type FeatureInfo, type MapInfo } from './api';
+import { earlyTiles, featureInfo, mapInfo, startGame, tileUrl, type MapInfo } from './api';
 import { Board } from './board';
 import { isSchematic } from './art';
 import { FIRST_TURN_HINT, FIRST_TURN_HINT_TOUCH, hintSeen, markHintSeen, rulesFor } from './rules';
@@ -18,12 +18,13 @@ import { serverPage } from './page';
 import { ROTATIONS, actionMessage, type Action, type Rotation } from './protocol';
 import { isMyTurn, reduce, scoringEvents, type GameState, type LogEntry } from './state';
 import { botThinking, fetchHistory, gains, gainsBySeat, hasGap, isFinalMove, lastTiles, mergeLog } from './follow';
-import { LOST, onPlayed, onRefused, onWelcome, RATE_RETRY_MS, type Unacked } from './unacked';
+import { RATE_RETRY_MS, settle, type Unacked } from './unacked';
 import { shouldStart, waitingRoom } from './waiting';
 import { boardMarks, choose, keepPick, refKey, type CityArea, type Mark, type Pick } from './picks';
 import { choicesPanel, spotsFor } from './panels/choices';
 import { endPanel } from './panels/end';
 import { handOf, handPanel, handShown, targetsFor } from './panels/hand';
+import { factsPanel } from './panels/facts';
 import { headerPanel } from './panels/header';
 import { eventRef, logPanel, type FeatureAt } from './panels/log';
 import { seatsPanel } from './panels/seats';
@@ -31,14 +32,7 @@ import { seatsPanel } from './panels/seats';
 export { figuresOffered, spotsFor } from './panels/choices';
 export { handTiles, placeableTiles, rotateToNext, targetsFor } from './panels/hand';
 export { moveText } from './panels/log';
-
-/** The hover facts of a feature: "city (open): 3 tiles, 1 coat of arms, worth 8 now; followers: RED 1". */
-export function featureText(f: FeatureInfo, players: string[]): string {
-  const owners = f.followers.map((n, i) => (n > 0 ? `${players[i] ?? i} ${n}` : '')).filter((x) => x).join(', ');
-  const state = f.kind === 'city' || f.kind === 'road' ? (f.complete ? 'complete' : 'open') : '';
-  const extra = f.kind === 'city' && f.extra > 0 ? `, ${f.extra} coat${f.extra > 1 ? 's' : ''} of arms` : f.kind === 'field' ? `, ${f.extra} completed cit${f.extra === 1 ? 'y' : 'ies'}` : '';
-  return `${f.kind}${state ? ` (${state})` : ''}: ${f.tiles} tile${f.tiles === 1 ? '' : 's'}${extra}, worth ${f.points} now; ${owners ? `followers: ${owners}` : 'no followers'}`;
-}
+export { featureText } from './panels/facts';
 
 /** How long the connection must be lost before the banner says so (ms). */
 const BANNER_MS = 1000;
@@ -102,23 +96,12 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     state = { ...state, legal: [] };
     draw();
   };
-  // Feature details by "version x y place half": the board only changes with the version.
-  const features = new Map<string, Promise<FeatureInfo>>();
-  // The facts of the feature under the pointer, over the board in a place of
-  // fixed size: pointing at the board never moves the panel beside it.
-  const info = h('p', { id: 'feature-info', class: 'board-facts', 'aria-live': 'polite' });
+  // The facts of the feature under the pointer, over the board (src/panels/facts.ts).
+  const facts = factsPanel(game);
   // While the server is away: a banner over the board, and the move waiting to be sent.
   const banner = h('p', { id: 'connection-banner', class: 'connection-banner', role: 'status', hidden: true });
   const showFeature = (ref: FeatureAt | null): void => {
-    if (!ref || !state) { board.setHighlight(highlight); info.textContent = ''; return; }
-    const key = `${state.version} ${ref.x} ${ref.y} ${ref.place} ${ref.half ?? ''}`;
-    let p = features.get(key);
-    if (!p) { p = featureInfo(game, ref); features.set(key, p); }
-    const players = state.players;
-    p.then((f) => {
-      board.setHighlight(f.cells.map(([x, y]) => ({ x, y })));
-      info.textContent = featureText(f, players);
-    }).catch(() => { info.textContent = ''; });
+    if (state) facts.show(ref, state.version, state.players, (cells) => board.setHighlight(cells), highlight);
   };
   const featureCells = (ref: FeatureAt | null): Promise<{ x: number; y: number }[]> => (ref
     ? featureInfo(game, ref).then((f) => f.cells.map(([x, y]) => ({ x, y })), () => [])
@@ -141,7 +124,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     },
     onBackground: () => { if (pick) { pick = null; draw(); } },
   }, page ?? undefined);
-  boardRoot.append(info, banner);
+  boardRoot.append(facts.element, banner);
   // The board's pictures, asked for by index.html while this script loaded.
   const early = earlyTiles(game);
   if (early) board.preload(early);
@@ -327,39 +310,18 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     state = reduce(state, m);
     if (m.type === 'rematch' && m.seat !== null && m.token !== null) end.offer({ game: m.game, seat: m.seat, token: m.token });
     if (unacked && state) {
+      // The action sent and not answered yet (src/unacked.ts): answered, lost, refused, or to send again.
       const sent = unacked;
-      if (m.type === 'welcome') {
-        const next = onWelcome(sent, m.version, state.legal);
-        if (next === 'resend') {
-          socket.send(actionMessage(sent.action, sent.version));
-          unacked = { ...sent, resent: true };
-          state = { ...state, legal: [] };
-        } else if (next === 'lost') {
-          unacked = null;
-          state = { ...state, error: LOST };
-        }
-      } else if (m.type === 'played') {
-        const next = onPlayed(sent, m, state.seat);
-        if (next !== 'pending') unacked = null;
-        if (next === 'lost') state = { ...state, error: LOST };
-      } else if (m.type === 'status') {
-        unacked = null;
-      } else if (m.type === 'error' && m.code === 'stale_version') {
-        // Someone acted first: reconnect with `since` to catch up.
-        unacked = null;
-        socket.close();
-        socket = open();
-      } else if (m.type === 'error' && m.code !== 'lagged' && onRefused(sent, m.code) === 'retry') {
-        unacked = { ...sent, resent: true };
-        state = { ...state, error: null, legal: [] };
+      const settled = settle(sent, m, state);
+      unacked = settled.unacked;
+      state = settled.state;
+      if (settled.effect === 'resend') socket.send(actionMessage(sent.action, sent.version));
+      else if (settled.effect === 'reconnect') { socket.close(); socket = open(); }
+      else if (settled.effect === 'retry') {
         window.setTimeout(() => {
           if (unacked === null || unacked.action !== sent.action) return;
           socket.send(actionMessage(sent.action, sent.version));
         }, RATE_RETRY_MS);
-      } else if (m.type === 'error' && m.code !== 'lagged') {
-        // (A lagged connection reconnects: its welcome settles the action.)
-        unacked = null;
-        state = { ...state, legal: sent.legal };
       }
     }
     if (state && shouldStart(state)) start();

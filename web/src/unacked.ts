@@ -6,7 +6,8 @@
 // is still legal where it was sent) or tells the player it was lost,
 // instead of waiting for an answer that will never come.
 
-import { encodeAction, type Action } from './protocol';
+import { encodeAction, type Action, type ServerMessage } from './protocol';
+import type { GameState } from './state';
 
 /** An action sent at `version`, with the legal actions it was chosen from (offered again if it is refused). */
 export interface Unacked { action: Action; version: number; legal: Action[]; resent: boolean }
@@ -53,4 +54,37 @@ export const RATE_RETRY_MS = 1000;
  */
 export function onRefused(sent: Unacked, code: string): 'retry' | 'offer' {
   return code === 'rate_limited' && !sent.resent ? 'retry' : 'offer';
+}
+
+/** What the connection must do after `settle`: nothing, send the action again now, reconnect, or send it again after `RATE_RETRY_MS`. */
+export type Effect = 'none' | 'resend' | 'reconnect' | 'retry';
+
+/**
+ * What a server message makes of the unanswered `sent`: the action still
+ * waited for (null: answered, lost or refused), the state as the player
+ * is to see it (its legal moves offered again, or "lost"), and what the
+ * connection must do.
+ */
+export function settle(sent: Unacked, m: ServerMessage, state: GameState): { unacked: Unacked | null; state: GameState; effect: Effect } {
+  const keep = { unacked: sent, state, effect: 'none' as Effect };
+  switch (m.type) {
+    case 'welcome': {
+      const next = onWelcome(sent, m.version, state.legal);
+      if (next === 'resend') return { unacked: { ...sent, resent: true }, state: { ...state, legal: [] }, effect: 'resend' };
+      return next === 'lost' ? { unacked: null, state: { ...state, error: LOST }, effect: 'none' } : keep;
+    }
+    case 'played': {
+      const next = onPlayed(sent, m, state.seat);
+      return { unacked: next === 'pending' ? sent : null, state: next === 'lost' ? { ...state, error: LOST } : state, effect: 'none' };
+    }
+    case 'status': return { ...keep, unacked: null };
+    case 'error':
+      // Someone acted first: reconnect with `since` to catch up.
+      if (m.code === 'stale_version') return { unacked: null, state, effect: 'reconnect' };
+      // (A lagged connection reconnects: its welcome settles the action.)
+      if (m.code === 'lagged') return keep;
+      if (onRefused(sent, m.code) === 'retry') return { unacked: { ...sent, resent: true }, state: { ...state, error: null, legal: [] }, effect: 'retry' };
+      return { unacked: null, state: { ...state, legal: sent.legal }, effect: 'none' };
+    default: return keep;
+  }
 }

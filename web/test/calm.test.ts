@@ -64,3 +64,11 @@ describe('the map', () => {
     expect(d).not.toContain('M10 0V10');
   });
 });
+
+describe('score events on the board', () => {
+  it('looks up the feature of a feature\'s score only, never of chips traded at a Chumak square', async () => {
+    const { eventRef } = await import('../src/panels/log');
+    expect(eventRef(event('city', 3, [4, 0], 'completed'))).toEqual({ x: 3, y: 0, place: 'N', half: null });
+    expect(eventRef({ reason: 'trade', points: [3, 0], feature: null, x: 2, y: 1, place: 'C', raw: {} })).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../src/protocol';
-import { onPlayed, onRefused, onWelcome, type Unacked } from '../src/unacked';
+import type { Action, ServerMessage } from '../src/protocol';
+import type { GameState } from '../src/state';
+import { LOST, onPlayed, onRefused, onWelcome, settle, type Unacked } from '../src/unacked';
 
 const pass: Action = { kind: 'pass' };
 const place: Action = { kind: 'place', tile: 'base/U', x: 1, y: 0, rotation: 90, half: null };
@@ -32,5 +33,19 @@ describe('an action the connection lost', () => {
     expect(onRefused(sent(pass), 'rate_limited')).toBe('retry');
     expect(onRefused(sent(pass, true), 'rate_limited')).toBe('offer');
     expect(onRefused(sent(pass), 'illegal_action')).toBe('offer');
+  });
+});
+
+describe('settling an action sent', () => {
+  const state = { seat: 0, legal: [], error: null } as unknown as GameState;
+  const err = (code: string): ServerMessage => ({ type: 'error', code, message: '' });
+  it('says what the connection must do for each answer', () => {
+    expect(settle(sent(pass), err('stale_version'), state)).toMatchObject({ unacked: null, effect: 'reconnect' });
+    expect(settle(sent(pass), err('lagged'), state)).toMatchObject({ unacked: sent(pass), effect: 'none' });
+    expect(settle(sent(pass), err('rate_limited'), state)).toMatchObject({ unacked: sent(pass, true), effect: 'retry', state: { legal: [] } });
+    // Refused: the legal moves it was chosen from come back.
+    expect(settle(sent(pass), err('illegal'), state)).toMatchObject({ unacked: null, effect: 'none', state: { legal: [pass] } });
+    expect(settle(sent(pass), { type: 'played', version: 6, seat: 1, action: pass } as ServerMessage, state)).toMatchObject({ unacked: null, state: { error: LOST } });
+    expect(settle(sent(pass), { type: 'played', version: 5, seat: 0, action: place } as ServerMessage, state).unacked).toEqual(sent(pass));
   });
 });

@@ -25,9 +25,13 @@ export function eventText(e: ScoreEvent, players: string[]): string {
 /** A feature as the server's feature lookup takes it (src/api.ts). */
 export interface FeatureAt { x: number; y: number; place: string; half: string | null }
 
-/** The feature a score is about (null: none on the board). */
+/**
+ * The feature a score is about (null: none on the board). A score of no
+ * feature (Map Chips' chips and trades, at a Chumak square) has none to look
+ * up: the server's feature lookup answers 404 there.
+ */
 export function eventRef(e: ScoreEvent): FeatureAt | null {
-  if (e.x === null || e.y === null || !e.place) return null;
+  if (e.x === null || e.y === null || !e.place || e.feature === null) return null;
   return { x: e.x, y: e.y, place: e.place, half: typeof e.raw.half === 'string' ? e.raw.half : null };
 }
 
