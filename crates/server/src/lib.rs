@@ -37,6 +37,7 @@ pub mod http;
 pub mod hub;
 pub mod listen;
 pub mod metrics;
+pub mod origin;
 pub mod players;
 pub mod protocol;
 pub mod rating;
