@@ -12,6 +12,14 @@
 //!    every bot thinking at once (before).
 //! 3. **Idle sockets**: memory per idle WebSocket, with the server in its
 //!    own process (`--server-bin`, default `target/release/bastide-server`).
+//! 4. **Catch-up** (issue 50): a stranger's 6,000-tile free deck (refused
+//!    now), then `--catch-up-sockets` hellos with `"since": 0` that never
+//!    read, on the longest game the operator may make
+//!    (`--catch-up-tiles`): the memory they cost and a greedy bot's reply
+//!    meanwhile.
+//! 5. **Sign-in crowd** (issue 50): `--sign-ins` sign-ins at once, each
+//!    within its allowance: how many are hashed, how many refused (503),
+//!    the memory, and a greedy bot's reply meanwhile.
 //!
 //! ```sh
 //! cargo build --release -p bastide-server
@@ -64,6 +72,136 @@ struct Args {
     /// Only the idle sockets (no creates, no bots).
     #[arg(long)]
     only_sockets: bool,
+    /// Only the attacks of issue 50 (catch-up, sign-in crowd).
+    #[arg(long)]
+    only_crowd: bool,
+    /// Tiles of the operator's long game for the catch-up.
+    #[arg(long, default_value_t = 3000)]
+    catch_up_tiles: usize,
+    /// Sockets that say hello with since 0 and never read.
+    #[arg(long, default_value_t = 60)]
+    catch_up_sockets: usize,
+    /// Sign-ins at once.
+    #[arg(long, default_value_t = 600)]
+    sign_ins: usize,
+}
+
+/// A free deck of `tiles` straight city-and-road tiles, played by two
+/// random bots.
+fn free_deck(tiles: usize) -> Value {
+    let deck = vec!["base/D"; tiles];
+    json!({"config": {"players": ["RED", "BLUE"], "seed": 7, "deck": deck, "deck_only": true},
+           "seats": ["random", "random"]})
+}
+
+/// Greedy replies measured while `attack` runs; its p50 and p99 in ms.
+async fn replies_beside(base: &str, ws_base: &str, moves: usize) -> (f64, f64) {
+    let mut replies = greedy_replies(base, ws_base, moves).await;
+    replies.sort();
+    (
+        percentile(&replies, 0.5).as_secs_f64() * 1e3,
+        percentile(&replies, 0.99).as_secs_f64() * 1e3,
+    )
+}
+
+async fn catch_up(args: &Args) {
+    let (running, _dir) = start(Settings {
+        caps: Caps::unlimited(),
+        limits: Limits::unlimited(),
+        ..Settings::default()
+    })
+    .await;
+    let base = format!("http://{}", running.addr);
+    let ws_base = format!("ws://{}", running.addr);
+    let http = reqwest::Client::new();
+    let refused = http
+        .post(format!("{base}/api/games"))
+        .json(&free_deck(6000))
+        .send()
+        .await
+        .map_or(0, |r| r.status().as_u16());
+    // The operator's long game, played out by its bots.
+    let req: bastide_server::hub::CreateGame =
+        serde_json::from_value(free_deck(args.catch_up_tiles)).expect("a request");
+    let id = running
+        .hub
+        .create(req, None)
+        .await
+        .expect("the operator's game")
+        .id;
+    let version = loop {
+        let s = support::summary(&http, &base, &id).await;
+        if s["status"] == json!("finished") {
+            break s["version"].as_u64().unwrap_or(0);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let pid = std::process::id().to_string();
+    let before = rss_kib(&pid);
+    let began = Instant::now();
+    let mut sockets = Vec::new();
+    for _ in 0..args.catch_up_sockets {
+        let Ok((mut ws, _)) =
+            tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws")).await
+        else {
+            break;
+        };
+        let hello = json!({"hello": {"token": null, "since": 0}}).to_string();
+        let _ = ws.send(Message::Text(hello.into())).await;
+        // Never read.
+        sockets.push(ws);
+    }
+    let (p50, p99) = replies_beside(&base, &ws_base, args.moves).await;
+    let peak = rss_kib(&pid);
+    println!(
+        "catch-up: a stranger's 6,000-tile deck answered {refused}; {} sockets hello since 0 on a {version}-version game and never read: RSS +{} KiB in {:.1} s, greedy reply p50 {p50:.1} ms, p99 {p99:.1} ms",
+        sockets.len(),
+        peak.saturating_sub(before),
+        began.elapsed().as_secs_f64()
+    );
+    drop(sockets);
+    running.shutdown().await;
+}
+
+async fn sign_in_crowd(args: &Args) {
+    let (running, _dir) = start(Settings {
+        limits: Limits::unlimited(),
+        ..Settings::default()
+    })
+    .await;
+    let base = format!("http://{}", running.addr);
+    let ws_base = format!("ws://{}", running.addr);
+    let who = json!({"name": "crowded", "password": "pass-word-1"});
+    let http = reqwest::Client::new();
+    http.post(format!("{base}/api/accounts"))
+        .json(&who)
+        .send()
+        .await
+        .expect("an account");
+    let pid = std::process::id().to_string();
+    let before = rss_kib(&pid);
+    let crowd = (0..args.sign_ins).map(|_| {
+        let (http, base, who) = (http.clone(), base.clone(), who.clone());
+        tokio::spawn(async move {
+            http.post(format!("{base}/api/sessions"))
+                .json(&who)
+                .send()
+                .await
+                .map_or(0, |r| r.status().as_u16())
+        })
+    });
+    let crowd: Vec<_> = crowd.collect();
+    let (p50, p99) = replies_beside(&base, &ws_base, args.moves).await;
+    let mut counts = std::collections::BTreeMap::new();
+    for c in crowd {
+        *counts.entry(c.await.unwrap_or(0)).or_insert(0u32) += 1;
+    }
+    println!(
+        "sign-in crowd: {} at once: {counts:?} (status: count); RSS +{} KiB; greedy reply p50 {p50:.1} ms, p99 {p99:.1} ms",
+        args.sign_ins,
+        rss_kib(&pid).saturating_sub(before)
+    );
+    running.shutdown().await;
 }
 
 fn body(seats: &[&str], seed: u64) -> Value {
@@ -331,9 +469,15 @@ async fn main() {
     if args.only_sockets {
         return idle_sockets(&args).await;
     }
+    if args.only_crowd {
+        catch_up(&args).await;
+        return sign_in_crowd(&args).await;
+    }
     creates(args.create_seconds).await;
     let before = std::thread::available_parallelism().map_or(2, |n| n.get()) * 8;
     bots(&args, Some(before), "before (every bot thinks at once)").await;
     bots(&args, None, "now (searches queue for a pool)").await;
     idle_sockets(&args).await;
+    catch_up(&args).await;
+    sign_in_crowd(&args).await;
 }

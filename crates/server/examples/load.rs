@@ -302,14 +302,7 @@ async fn main() {
     while Instant::now() < deadline {
         let mut live = Vec::new();
         for id in bot_games.drain(..) {
-            let s: Value = http
-                .get(format!("{base}/api/games/{id}"))
-                .send()
-                .await
-                .expect("summary")
-                .json()
-                .await
-                .unwrap_or_default();
+            let s = support::summary(&http, base, &id).await;
             if s["status"] == json!("playing") {
                 live.push(id);
             } else {

@@ -295,7 +295,7 @@ pub struct Guard {
     limits: Limits,
     buckets: [Bucket; 7],
     /// Sign-in attempts per account name (lower case).
-    names: Option<DefaultKeyedRateLimiter<String>>,
+    names: Option<DefaultKeyedRateLimiter<(String, ClientKey)>>,
     names_rate: Rate,
     connections: Mutex<HashMap<ClientKey, usize>>,
     open: AtomicUsize,
@@ -369,8 +369,12 @@ impl Guard {
     }
 
     /// Takes one sign-in attempt from the allowance of an account name
-    /// (in any case), or says when to try again.
-    pub fn check_name(&self, name: &str) -> Result<(), Refused> {
+    /// (in any case) tried from one client, or says when to try again.
+    /// Keyed by both: guesses from one address at a name are bounded, and
+    /// they use up that address's tries only, never the name's owner's
+    /// (a name's allowance over all addresses let one address, guessing
+    /// every 6 s, keep its owner from signing in at all).
+    pub fn check_name(&self, name: &str, client: ClientKey) -> Result<(), Refused> {
         let refused = |retry_after| {
             self.refusals.rate.fetch_add(1, Ordering::Relaxed);
             Refused {
@@ -382,9 +386,11 @@ impl Guard {
         match &self.names {
             None if self.names_rate == Rate::UNLIMITED => Ok(()),
             None => Err(refused(Duration::from_secs(60))),
-            Some(l) => l.check_key(&name.to_lowercase()).map_err(|not_until| {
-                refused(not_until.wait_time_from(DefaultClock::default().now()))
-            }),
+            Some(l) => l
+                .check_key(&(name.to_lowercase(), client))
+                .map_err(|not_until| {
+                    refused(not_until.wait_time_from(DefaultClock::default().now()))
+                }),
         }
     }
 

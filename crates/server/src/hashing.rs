@@ -4,20 +4,27 @@
 //! beyond the queue is refused at once (`503` with `Retry-After`) rather
 //! than handed to the blocking pool, whose 512 threads would each take
 //! their 19 MiB: 600 sign-ins from 60 addresses, each within its
-//! allowance, took 11 GB that way.
+//! allowance, took 11 GB that way. The hashes run on threads of their own,
+//! as many as may run at once, so that the memory a hash frees is reused
+//! by the next one on its thread rather than kept by every thread of the
+//! blocking pool that ever hashed (the allocator keeps a thread's freed
+//! memory for that thread).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
 
 use crate::api::ApiError;
 use crate::protocol::{ErrorCode, ProtocolError};
 
+/// A hash to run, and where its answer goes.
+type Job = Box<dyn FnOnce() + Send>;
+
 /// The gate every password hash goes through.
 pub struct HashGate {
-    /// One per hash that may run at once.
-    running: Arc<Semaphore>,
+    /// The hashers' queue (the hashers end when the gate is dropped).
+    jobs: Mutex<mpsc::Sender<Job>>,
     /// Hashes running or waiting.
     admitted: Arc<AtomicUsize>,
     /// The most that may run or wait.
@@ -38,18 +45,36 @@ impl HashGate {
     /// `workers` hashes at once (at least one), `queue` more waiting.
     pub fn new(workers: usize, queue: usize) -> HashGate {
         let workers = workers.max(1);
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..workers {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("hasher-{i}"))
+                .spawn(move || loop {
+                    // The lock is held while waiting only: one hasher
+                    // takes each job.
+                    let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!("cannot start a password hasher: {e}");
+            }
+        }
         HashGate {
-            running: Arc::new(Semaphore::new(workers)),
+            jobs: Mutex::new(tx),
             admitted: Arc::new(AtomicUsize::new(0)),
             most: workers.saturating_add(queue),
         }
     }
 
-    /// Runs `work` (a hash) on the blocking pool when a worker is free;
-    /// refuses with `unavailable` (503, `Retry-After`) when the queue is
-    /// full. The worker and the place in the queue are held until the
-    /// hash is done, even if the request is gone meanwhile: what runs is
-    /// what is counted.
+    /// Runs `work` (a hash) on a hasher when one is free; refuses with
+    /// `unavailable` (503, `Retry-After`) when the queue is full. The
+    /// place in the queue is held until the hash is done, even if the
+    /// request is gone meanwhile: what runs is what is counted.
     pub(crate) async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
@@ -59,20 +84,19 @@ impl HashGate {
             return Err(busy());
         }
         let admitted = Admitted(self.admitted.clone());
-        let permit = self
-            .running
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| busy())?;
-        tokio::task::spawn_blocking(move || {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move || {
             let out = work();
-            drop((permit, admitted));
-            out
-        })
-        .await
-        .map_err(|e| {
-            tracing::error!("a password hash failed: {e}");
+            drop(admitted);
+            let _ = tx.send(out);
+        });
+        self.jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(job)
+            .map_err(|_| busy())?;
+        rx.await.map_err(|_| {
+            tracing::error!("a password hash was lost (its hasher stopped)");
             busy()
         })
     }

@@ -42,6 +42,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            crate::origin::middleware,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             hub.guard().clone(),
             crate::guard::middleware,
         ))
@@ -179,33 +183,39 @@ async fn join(
 async fn leave(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
-    let seat = hub.leave(&handle, &t.token).await?;
+    let who = crate::players::signed_in(&hub, &headers).await?;
+    let seat = hub.leave(&handle, &t.token, who.as_ref()).await?;
     Ok(Json(json!({"seat": seat, "joined": false})).into_response())
 }
 
 async fn start(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
-    hub.start(&handle, &t.token).await?;
+    let who = crate::players::signed_in(&hub, &headers).await?;
+    hub.start(&handle, &t.token, who.as_ref()).await?;
     Ok(Json(json!({"status": "playing"})).into_response())
 }
 
 async fn resign(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
-    let seat = hub.resign_token(&handle, &t.token).await?;
+    let who = crate::players::signed_in(&hub, &headers).await?;
+    let seat = hub.resign_token(&handle, &t.token, who.as_ref()).await?;
     Ok(Json(json!({"status": "resigned", "seat": seat})).into_response())
 }
 
@@ -299,8 +309,7 @@ async fn ws(
     let viewer = crate::players::signed_in(&hub, &headers)
         .await
         .ok()
-        .flatten()
-        .map(|a| a.name);
+        .flatten();
     let client = client.map_or(ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()), |c| {
         c.0 .0
     });

@@ -37,6 +37,7 @@ pub mod http;
 pub mod hub;
 pub mod listen;
 pub mod metrics;
+pub mod origin;
 pub mod players;
 pub mod protocol;
 pub mod rating;
@@ -96,7 +97,8 @@ pub struct ServeArgs {
     /// instead of text.
     #[arg(long)]
     pub log_json: bool,
-    /// A file holding the operator's token (at least 16 characters): it
+    /// A file holding the operator's token (128 random bits at least,
+    /// such as `openssl rand -hex 32`; a weak one is refused): it
     /// opens `/api/admin/…` and `/metrics` to `Authorization: Bearer TOKEN`.
     #[arg(long)]
     pub admin_token_file: Option<std::path::PathBuf>,
@@ -107,10 +109,11 @@ fn admin_token(path: &std::path::Path) -> Result<token::TokenHash, ServeError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ServeError::AdminToken(format!("{}: {e}", path.display())))?;
     let t = text.trim();
-    if t.chars().count() < 16 || t.chars().any(char::is_whitespace) {
+    if t.chars().any(char::is_whitespace) || token::strength_bits(t) < 128 {
         return Err(ServeError::AdminToken(format!(
-            "{}: the token must be one word of at least 16 characters (e.g. `openssl rand -hex 32`)",
-            path.display()
+            "{}: the token must be one word of 128 bits of chance at least, such as 32 random hex digits; this one holds about {} (make one with `openssl rand -hex 32`)",
+            path.display(),
+            token::strength_bits(t)
         )));
     }
     Ok(token::hash_token(t))
@@ -540,4 +543,23 @@ pub fn serve(args: ServeArgs) -> Result<(), ServeError> {
         running.shutdown().await;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A token file's refusal or acceptance.
+    fn read(text: &str) -> bool {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("admin-token");
+        std::fs::write(&path, text).expect("write the token");
+        super::admin_token(&path).is_ok()
+    }
+
+    #[test]
+    fn a_weak_operator_token_is_refused() {
+        assert!(!read("aaaaaaaaaaaaaaaa\n"));
+        assert!(!read("correcthorsebattery"));
+        assert!(!read("two words 0123456789abcdef0123456789abcdef"));
+        assert!(read(&format!("{}\n", crate::token::random_hex::<16>())));
+    }
 }

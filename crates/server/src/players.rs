@@ -213,6 +213,15 @@ async fn required(hub: &Hub, headers: &HeaderMap) -> Result<Account, ApiError> {
     })
 }
 
+/// The client a request's sign-in tries count against: the guard's
+/// (a trusted proxy's client), else the peer's address.
+fn client_key(
+    client: Option<Extension<crate::guard::Client>>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> crate::guard::ClientKey {
+    client.map_or_else(|| crate::guard::ClientKey::of(peer(info)), |c| c.0 .0)
+}
+
 fn peer(info: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
     info.map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip())
 }
@@ -268,6 +277,7 @@ async fn create_account(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<
 async fn sign_in(
     State(hub): State<Arc<Hub>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Option<Extension<crate::guard::Client>>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
@@ -275,7 +285,7 @@ async fn sign_in(
     // The address's allowance was drawn by the guard's middleware; the
     // name's is drawn here, so that a name is not guessed from many
     // addresses either.
-    if let Err(r) = hub.guard().check_name(&c.name) {
+    if let Err(r) = hub.guard().check_name(&c.name, client_key(client, info)) {
         return Ok(r.into_response());
     }
     let found = hub
@@ -342,6 +352,7 @@ struct PasswordChange {
 /// signs out every other session of the account; this one stays.
 async fn change_password(
     State(hub): State<Arc<Hub>>,
+    client: Option<Extension<crate::guard::Client>>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
@@ -350,7 +361,10 @@ async fn change_password(
     check_password(&c.new).map_err(|m| refuse(ErrorCode::BadName, format!("new: {m}")))?;
     // A stolen cookie must not let its thief guess the password quickly
     // and lock the owner out.
-    if let Err(r) = hub.guard().check_name(&account.name) {
+    if let Err(r) = hub
+        .guard()
+        .check_name(&account.name, client_key(client, None))
+    {
         return Ok(r.into_response());
     }
     let stored = hub

@@ -90,6 +90,41 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
+/// About how many bits of chance a secret written by a person holds: its
+/// length times the bits of the smallest alphabet its characters fit in
+/// (hex digits 4, digits 3.3, letters and digits up to 6, anything else
+/// 6.5), and none for one that repeats a handful of characters
+/// (`aaaaaaaaaaaaaaaa` is 16 characters and no secret at all).
+pub fn strength_bits(secret: &str) -> u32 {
+    let chars: Vec<char> = secret.chars().collect();
+    let mut distinct = chars.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 8 {
+        return 0;
+    }
+    let hex = chars.iter().all(char::is_ascii_hexdigit)
+        && !(chars.iter().any(char::is_ascii_lowercase)
+            && chars.iter().any(char::is_ascii_uppercase));
+    let alphabet: u32 = if hex {
+        16
+    } else {
+        [
+            (chars.iter().any(char::is_ascii_digit), 10),
+            (chars.iter().any(char::is_ascii_lowercase), 26),
+            (chars.iter().any(char::is_ascii_uppercase), 26),
+            (chars.iter().any(|c| !c.is_ascii_alphanumeric()), 32),
+        ]
+        .iter()
+        .filter(|(present, _)| *present)
+        .map(|(_, n)| n)
+        .sum()
+    };
+    let bits = chars.len() as f64 * f64::from(alphabet.max(2)).log2();
+    // Far below u32::MAX for any secret a file holds.
+    bits.min(f64::from(u32::MAX)) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +140,14 @@ mod tests {
         assert_eq!(find_seat(&b, seats.iter().map(Option::as_ref)), Some(2));
         assert_eq!(find_seat("forged", seats.iter().map(Option::as_ref)), None);
         assert_eq!(find_seat("", seats.iter().map(Option::as_ref)), None);
+    }
+
+    #[test]
+    fn weak_secrets_are_told_from_strong_ones() {
+        assert_eq!(strength_bits("aaaaaaaaaaaaaaaa"), 0);
+        assert!(strength_bits("0123456789abcdef") < 128);
+        assert!(strength_bits(&random_hex::<16>()) >= 128);
+        assert!(strength_bits("Xk3_9vQ-2mZp7Rt!aB4c") >= 128);
+        assert!(strength_bits("correcthorsebattery") < 128);
     }
 }

@@ -200,7 +200,7 @@ pub async fn run(
     socket: WebSocket,
     client: ClientKey,
     slot: Option<Arc<Slot>>,
-    viewer: Option<String>,
+    viewer: Option<crate::store::players::Account>,
 ) {
     let _slot = slot;
     let _open = crate::metrics::Gauge::up(&hub.metrics().websockets);
@@ -236,7 +236,9 @@ pub async fn run(
         };
         let result = match parse_client(&text) {
             Ok(ClientMessage::Hello { token, since }) => {
-                let (h, attached) = hub.hello(handle, token.as_deref(), since).await;
+                let (h, attached) = hub
+                    .hello(handle, token.as_deref(), since, viewer.as_ref())
+                    .await;
                 handle = h;
                 attached
             }
@@ -267,7 +269,7 @@ pub async fn run(
     let mut updates = attached.updates;
     let mut backlog = attached.backlog;
     let mut talk = Talk {
-        viewer,
+        viewer: viewer.map(|a| a.name),
         allowance: crate::chat::Allowance::default(),
         client,
     };

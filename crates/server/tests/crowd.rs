@@ -244,3 +244,230 @@ async fn a_slow_body_is_cut(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(a_slow_body_is_cut);
+
+/// A page of another origin (another port of the same host shares the
+/// site, and so the visitor's cookie) can change nothing: a join, a
+/// create or a WebSocket from it is refused; the server's own pages and
+/// programs (no `Origin`) pass; a body that is not JSON is refused.
+async fn a_cross_origin_join_is_refused(db: &TestDb) {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let created = api
+        .create(
+            &serde_json::to_value(GameConfig::from_sets(2, 3, &["base"]).expect("a config"))
+                .expect("JSON"),
+            &["human", "human"],
+        )
+        .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let join = format!("{}/api/games/{id}/join", server.base);
+    let body = json!({"token": common::token(&created, 1)});
+    let host = server.base.trim_start_matches("http://").to_string();
+    let port = host
+        .rsplit(':')
+        .next()
+        .expect("a port")
+        .parse::<u16>()
+        .expect("a port");
+    let elsewhere = format!("http://127.0.0.1:{}", port.wrapping_add(1));
+    let http = reqwest::Client::new();
+    let r = http
+        .post(&join)
+        .header("origin", &elsewhere)
+        .json(&body)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status().as_u16(), 403);
+    let refusal: Value = r.json().await.expect("JSON");
+    assert_eq!(refusal["error"]["code"], json!("forbidden"), "{refusal}");
+    // A form's body, or a plain-text one, is not JSON.
+    let r = http
+        .post(&join)
+        .header("content-type", "text/plain")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status().as_u16(), 400);
+    // Nothing was joined.
+    let summary = api.summary(&id).await;
+    assert_eq!(summary["seats"][1]["joined"], json!(false), "{summary}");
+    // The WebSocket of a page elsewhere is refused at the upgrade.
+    let mut request = format!("{}/api/games/{id}/ws", server.ws_base)
+        .into_client_request()
+        .expect("a request");
+    request
+        .headers_mut()
+        .insert("origin", elsewhere.parse().expect("a header"));
+    assert!(tokio_tungstenite::connect_async(request).await.is_err());
+    // The server's own page, and a program, join.
+    let r = http
+        .post(&join)
+        .header("origin", format!("http://{host}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status().as_u16(), 200, "{:?}", r.text().await);
+    let (status, answer) = api.post(&format!("/api/games/{id}/join"), &body).await;
+    assert_eq!(status, 200, "{answer}");
+    server.stop().await;
+}
+both_stores!(a_cross_origin_join_is_refused);
+
+/// Signs up and in; the session's cookie (`name=value`).
+async fn session(base: &str, name: &str) -> String {
+    let who = json!({"name": name, "password": "pass-word-1"});
+    let (status, _, body) = post(base, "/api/accounts", &who).await;
+    assert_eq!(status, 201, "{body}");
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/sessions"))
+        .json(&who)
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(r.status().as_u16(), 200);
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("a cookie");
+    cookie.split(';').next().expect("name=value").to_string()
+}
+
+/// POSTs JSON as a session (`None`: a program without one); the status
+/// and body.
+async fn post_as(base: &str, cookie: Option<&str>, path: &str, body: &Value) -> (u16, Value) {
+    let mut r = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(body);
+    if let Some(c) = cookie {
+        r = r.header("cookie", c);
+    }
+    let r = r.send().await.expect("POST");
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+/// In a rated game a seat an account holds answers that account's
+/// session alone: the creator, handed every seat's token, cannot resign,
+/// leave or play a rival's seat with it, signed in or not, over HTTP or
+/// the WebSocket; the rival's own session can.
+async fn a_rated_seat_cannot_be_stolen_with_its_token(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let base = server.base.clone();
+    let alice = session(&base, "alice").await;
+    let bob = session(&base, "bob").await;
+    let game =
+        json!({"config": {"players": ["RED", "BLUE"]}, "seats": ["human", "human"], "rated": true});
+    let (status, created) = post_as(&base, Some(&alice), "/api/games", &game).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("an id").to_string();
+    let (alices, bobs) = (common::token(&created, 0), common::token(&created, 1));
+    let seat = |t: &str| json!({ "token": t });
+    let (status, body) = post_as(
+        &base,
+        Some(&bob),
+        &format!("/api/games/{id}/join"),
+        &seat(&bobs),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = post_as(
+        &base,
+        Some(&alice),
+        &format!("/api/games/{id}/start"),
+        &seat(&alices),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Bob's seat, with Bob's token, from Alice's session or none: refused.
+    for cookie in [Some(alice.as_str()), None] {
+        for what in ["resign", "leave", "join"] {
+            let (status, body) = post_as(
+                &base,
+                cookie,
+                &format!("/api/games/{id}/{what}"),
+                &seat(&bobs),
+            )
+            .await;
+            assert_eq!(status, 403, "{what} as {cookie:?}: {body}");
+            assert_eq!(body["error"]["code"], json!("forbidden"), "{body}");
+        }
+    }
+    let mut ws = Client::connect_as(&server.ws_base, &id, &alice).await;
+    ws.send(&json!({"hello": {"token": bobs, "since": null}}))
+        .await;
+    let answer = ws.next().await;
+    assert_eq!(answer["error"]["code"], json!("forbidden"), "{answer}");
+    assert_eq!(api_status(&base, &id).await, "playing");
+
+    // Bob's own session resigns his seat.
+    let (status, body) = post_as(
+        &base,
+        Some(&bob),
+        &format!("/api/games/{id}/resign"),
+        &seat(&bobs),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seat"], json!(1));
+    server.stop().await;
+}
+both_stores!(a_rated_seat_cannot_be_stolen_with_its_token);
+
+async fn api_status(base: &str, id: &str) -> String {
+    Api::new(base).summary(id).await["status"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// POSTs JSON from a client a trusted proxy names; the status and body.
+async fn post_from(base: &str, from: &str, path: &str, body: &Value) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .header("x-forwarded-for", from)
+        .json(body)
+        .send()
+        .await
+        .expect("POST");
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+/// Guesses at a name from one address use up that address's tries only:
+/// the name's owner, elsewhere, still signs in (the allowance was the
+/// name's over every address, and one address guessing every 6 s kept
+/// its owner out).
+async fn guesses_do_not_lock_the_owner_out(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        bastide_server::Settings {
+            limits: bastide_server::guard::Limits {
+                sign_ins: bastide_server::guard::Rate::new(1, 3),
+                trust_proxy: vec!["127.0.0.0/8".parse().expect("a network")],
+                ..bastide_server::guard::Limits::unlimited()
+            },
+            ..bastide_server::Settings::unlimited()
+        },
+    )
+    .await;
+    let base = server.base.clone();
+    let owner = json!({"name": "victim", "password": "pass-word-1"});
+    let (status, body) = post_from(&base, "10.0.0.3", "/api/accounts", &owner).await;
+    assert_eq!(status, 201, "{body}");
+    let guess = json!({"name": "victim", "password": "a-guess-123"});
+    let mut refused = false;
+    for _ in 0..6 {
+        let (status, body) = post_from(&base, "10.0.0.1", "/api/sessions", &guess).await;
+        assert!(status == 401 || status == 429, "{status} {body}");
+        refused |= status == 429;
+    }
+    assert!(refused, "the guesser is slowed down");
+    let (status, body) = post_from(&base, "10.0.0.2", "/api/sessions", &owner).await;
+    assert_eq!(status, 200, "the owner signs in: {body}");
+    server.stop().await;
+}
+both_stores!(guesses_do_not_lock_the_owner_out);

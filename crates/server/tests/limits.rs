@@ -531,6 +531,7 @@ async fn every_refusal_is_json(db: &TestDb) {
     check("405", r, 405, "bad_request").await;
     let r = http
         .post(format!("{}/api/games", server.base))
+        .header("content-type", "application/json")
         .body(vec![b' '; 1 << 20])
         .send()
         .await

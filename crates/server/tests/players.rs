@@ -326,8 +326,11 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     let theirs = bob.get("/api/me/games").await;
     assert_eq!(theirs["games"][0]["your_turn"], json!(false), "{theirs}");
     // Both play to the end.
-    let (c0, w0) = Client::hello(&server.ws_base, &id, Some(&token(&created, 0)), None).await;
-    let (c1, w1) = Client::hello(&server.ws_base, &id, Some(&token(&created, 1)), None).await;
+    // Each from their own session: a rated seat answers no token alone.
+    let cookie = |b: &Browser| b.cookie.clone().expect("a session");
+    let (c0, w0) =
+        Client::hello_as(&server.ws_base, &id, &cookie(&alice), &token(&created, 0)).await;
+    let (c1, w1) = Client::hello_as(&server.ws_base, &id, &cookie(&bob), &token(&created, 1)).await;
     let (p0, p1) = tokio::join!(play_seat(c0, w0, 1), play_seat(c1, w1, 2));
     assert!(!p0.is_empty() && !p1.is_empty());
     let summary = alice.get(&format!("/api/games/{id}")).await;

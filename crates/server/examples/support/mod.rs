@@ -39,3 +39,12 @@ pub async fn create_game(http: &reqwest::Client, base: &str, body: &Value) -> Va
         .await
         .expect("created")
 }
+
+/// A game's summary (`GET /api/games/ID`; `null` if it cannot be read).
+#[allow(dead_code)]
+pub async fn summary(http: &reqwest::Client, base: &str, id: &str) -> Value {
+    match http.get(format!("{base}/api/games/{id}")).send().await {
+        Ok(r) => r.json().await.unwrap_or_default(),
+        Err(_) => Value::Null,
+    }
+}

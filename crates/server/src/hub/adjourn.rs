@@ -141,14 +141,15 @@ impl Hub {
         handle: Arc<GameHandle>,
         token: Option<&str>,
         since: Option<u32>,
+        who: Option<&crate::store::players::Account>,
     ) -> (Arc<GameHandle>, Result<Attached, ProtocolError>) {
         let mut handle = handle;
-        let mut attached = self.attach(&handle, token, since).await;
+        let mut attached = self.attach(&handle, token, since, who).await;
         if attached.is_err() && handle.is_adjourned() {
             attached = match self.get(handle.id()).await {
                 Ok(h) => {
                     handle = h;
-                    self.attach(&handle, token, since).await
+                    self.attach(&handle, token, since, who).await
                 }
                 Err(e) => Err(e),
             };

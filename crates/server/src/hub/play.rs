@@ -31,6 +31,31 @@ impl Hub {
         })
     }
 
+    /// The seat a token belongs to, for the signed-in account `who`: in a
+    /// rated game a seat an account holds is played by that account's
+    /// session alone, whoever else has its token (the game's creator was
+    /// handed every seat's, and resigned a rival's seat with it).
+    pub(super) fn seat_for(
+        live: &LiveGame,
+        token: &str,
+        who: Option<&Account>,
+    ) -> Result<usize, ProtocolError> {
+        let seat = Hub::seat_of(live, token)?;
+        let holder = live.seats.get(seat).and_then(Occupant::player);
+        match holder {
+            Some(h) if live.rated && who.is_none_or(|w| w.id != h.id) => {
+                Err(ProtocolError::new(
+                    ErrorCode::Forbidden,
+                    format!(
+                        "seat {seat} of this rated game is held by {}: only their own session plays it, a token alone does not; sign in as {} to play it",
+                        h.name, h.name
+                    ),
+                ))
+            }
+            _ => Ok(seat),
+        }
+    }
+
     /// Claims the seat a token belongs to; a signed-in `player` holds it
     /// by their account from then on (docs/server.md, "Players").
     pub async fn join(
@@ -40,7 +65,7 @@ impl Hub {
         player: Option<Account>,
     ) -> Result<usize, ProtocolError> {
         let mut live = handle.live.lock().await;
-        let seat = Hub::seat_of(&live, token)?;
+        let seat = Hub::seat_for(&live, token, player.as_ref())?;
         if live.status.is_over() {
             return Err(ProtocolError::new(
                 ErrorCode::GameOver,
@@ -177,9 +202,14 @@ impl Hub {
 
     /// Leaves a seat before the start: the seat shows as free again, and
     /// its invite link stays good for whoever takes it next.
-    pub async fn leave(&self, handle: &GameHandle, token: &str) -> Result<usize, ProtocolError> {
+    pub async fn leave(
+        &self,
+        handle: &GameHandle,
+        token: &str,
+        who: Option<&Account>,
+    ) -> Result<usize, ProtocolError> {
         let mut live = handle.live.lock().await;
-        let seat = Hub::seat_of(&live, token)?;
+        let seat = Hub::seat_for(&live, token, who)?;
         if live.status != Status::Open {
             return Err(ProtocolError::new(
                 ErrorCode::BadRequest,
@@ -238,10 +268,11 @@ impl Hub {
         self: &Arc<Hub>,
         handle: &Arc<GameHandle>,
         token: &str,
+        who: Option<&Account>,
     ) -> Result<(), ProtocolError> {
         {
             let mut live = handle.live.lock().await;
-            Hub::seat_of(&live, token)?;
+            Hub::seat_for(&live, token, who)?;
             if let Some(seat) = live
                 .seats
                 .iter()
@@ -334,8 +365,9 @@ impl Hub {
         &self,
         handle: &Arc<GameHandle>,
         token: &str,
+        who: Option<&Account>,
     ) -> Result<usize, ProtocolError> {
-        let seat = Hub::seat_of(&*handle.live.lock().await, token)?;
+        let seat = Hub::seat_for(&*handle.live.lock().await, token, who)?;
         self.resign(handle, seat).await?;
         Ok(seat)
     }

@@ -15,6 +15,7 @@ use super::live::{GameHandle, Occupant};
 use super::messages::{new_events, played_text, Played, Update};
 use super::Hub;
 use crate::protocol::{Audience, ErrorCode, ProtocolError};
+use crate::store::players::Account;
 use crate::store::{Status, StoreError};
 
 /// A connection's place among a game's audiences, given up when dropped.
@@ -73,13 +74,15 @@ impl Backlog {
 }
 
 impl Hub {
-    /// Subscribes a connection that said hello: resolves its token, and
+    /// Subscribes a connection that said hello: resolves its token (`who`,
+    /// the connection's signed-in account, for a rated game's seats), and
     /// returns its welcome and the actions it missed since `since`.
     pub async fn attach(
         &self,
         handle: &Arc<GameHandle>,
         token: Option<&str>,
         since: Option<u32>,
+        who: Option<&Account>,
     ) -> Result<Attached, ProtocolError> {
         let mut live = handle.live.lock().await;
         if handle.gone.load(std::sync::atomic::Ordering::Relaxed) {
@@ -96,7 +99,7 @@ impl Hub {
         }
         let audience = match token {
             Some(t) => {
-                let seat = Hub::seat_of(&live, t)?;
+                let seat = Hub::seat_for(&live, t, who)?;
                 self.mark_joined(handle, &mut live, seat).await?;
                 Audience::Seat(seat)
             }

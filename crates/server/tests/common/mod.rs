@@ -315,6 +315,36 @@ impl Client {
         }
     }
 
+    /// Connects with a session's cookie (`name=value`) on the upgrade
+    /// request, as a signed-in player's browser does.
+    pub async fn connect_as(ws_base: &str, game: &str, cookie: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("{ws_base}/api/games/{game}/ws")
+            .into_client_request()
+            .expect("a request");
+        request
+            .headers_mut()
+            .insert("cookie", cookie.parse().expect("a cookie header"));
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("connect the WebSocket");
+        Client {
+            ws,
+            received: Vec::new(),
+        }
+    }
+
+    /// Connects with a session's cookie and says hello with a seat's
+    /// token (a rated game's seat answers its holder's session alone).
+    pub async fn hello_as(ws_base: &str, game: &str, cookie: &str, token: &str) -> (Client, Value) {
+        let mut c = Client::connect_as(ws_base, game, cookie).await;
+        c.send(&json!({"hello": {"token": token, "since": null}}))
+            .await;
+        let w = c.next().await;
+        assert!(w.get("welcome").is_some(), "expected a welcome, got {w}");
+        (c, w)
+    }
+
     /// Connects and says hello; returns the client and the welcome.
     pub async fn hello(
         ws_base: &str,
