@@ -35,6 +35,8 @@ impl Hub {
         handle: &Arc<GameHandle>,
         player: Option<Account>,
     ) -> Result<Seated, ProtocolError> {
+        // Kept for the start: a rated seat acts only for its account's session.
+        let who = player.clone();
         let (seat, token, full) = {
             let mut live = handle.live.lock().await;
             if live.status != Status::Open {
@@ -94,7 +96,7 @@ impl Hub {
             (seat, token, full)
         };
         let status = if full {
-            match self.start(handle, &token).await {
+            match self.start(handle, &token, who.as_ref()).await {
                 Ok(()) => Status::Playing,
                 // Someone else started it in the meantime: it runs.
                 Err(e) if e.code == ErrorCode::BadRequest => Status::Playing,
