@@ -13,7 +13,7 @@ export function isHalf(id: string): boolean {
 /**
  * A tile in words: "tile R of the base game", "half tile A of
  * Half-and-half 1" (the letters of the rule books); a tile without such a
- * letter (the Winter edition's animals) is "a tile of the Winter edition",
+ * letter (the Winter edition's animals) is "a tile of the Winter Edition",
  * never its catalogue id.
  */
 export function tileWords(id: string): string {
@@ -97,7 +97,7 @@ export function fitWords(n: number): string {
 /**
  * The line under the tile to place: "Tile R of the base game, turned a
  * quarter right: fits in 1 place"; with what it shows (`kinds`, its
- * features) when that is known: "A tile of the Winter edition with a city,
+ * features) when that is known: "A tile of the Winter Edition with a city,
  * a road and two fields, not turned: fits in 2 places".
  */
 export function tileLine(id: string, rotation: number, fits: number, kinds: string[] = []): string {

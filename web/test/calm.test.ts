@@ -45,10 +45,10 @@ describe('a calm table', () => {
 describe('words on the table', () => {
   it('says what a tile shows, never its catalogue id', async () => {
     const { tileContents, tileLine, tileWords, moveWords, gameName } = await import('../src/words');
-    expect(tileWords('winter/animal07')).toBe('a tile of the Winter edition');
+    expect(tileWords('winter/animal07')).toBe('a tile of the Winter Edition');
     expect(tileWords('base/R')).toBe('tile R of the base game');
     expect(tileContents(['city', 'road', 'field', 'field'])).toBe('a city, a road and two fields');
-    expect(tileLine('winter/animal07', 0, 2, ['city', 'road', 'field', 'field'])).toBe('A tile of the Winter edition with a city, a road and two fields, not turned: fits in 2 places');
+    expect(tileLine('winter/animal07', 0, 2, ['city', 'road', 'field', 'field'])).toBe('A tile of the Winter Edition with a city, a road and two fields, not turned: fits in 2 places');
     expect(moveWords({ kind: 'place', tile: 'base/R', x: 3, y: -1, rotation: 90, half: null })).toBe('Place tile R of the base game, turned a quarter right');
     expect(moveWords({ kind: 'follower', figure: null, at: { x: 3, y: -1, place: 'N', half: null } })).not.toMatch(/\(/);
     expect(gameName(['RED', 'BLUE'], { base: 'base', expansions: ['plague'] })).toBe('RED vs BLUE · Base game + The Plague');
