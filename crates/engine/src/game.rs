@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::board::{Board, FitTable, PlacementError};
-use crate::catalog::{Catalog, FeatureKind, Shape, TileIdx, NO_FEATURE};
+use crate::catalog::{Catalog, FeatureKind, Shape, Tag, TagSet, TileIdx, NO_FEATURE};
 use crate::config::{ConfigError, GameConfig};
 use crate::deck;
 use crate::expansions::{self as ext, ExpansionState, Expansions, SetupCtx};
@@ -1200,11 +1200,39 @@ impl Game {
     /// Whether `seat` has a follower (not a special figure) in the feature
     /// rooted at `root`.
     pub(crate) fn has_follower_in(&self, seat: Seat, root: NodeId) -> bool {
+        self.has_figure_in(seat, root, Figure::is_follower)
+    }
+
+    /// Whether `seat` has a figure that `which` accepts in the feature
+    /// rooted at `root`.
+    pub(crate) fn has_figure_in(
+        &self,
+        seat: Seat,
+        root: NodeId,
+        which: impl Fn(Figure) -> bool,
+    ) -> bool {
         self.followers.iter().any(|f| {
             f.player == seat
-                && f.figure.is_follower()
+                && which(f.figure)
                 && self.board.features().root(self.node(f.piece, f.feature)) == root
         })
+    }
+
+    /// The tags of each segment of the feature rooted at `root`, one item
+    /// a segment (an expansion counts or looks for its own tags in them).
+    pub(crate) fn feature_tags(&self, root: NodeId) -> impl Iterator<Item = TagSet> + '_ {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        feats.members(root).map(move |m| {
+            let (pi, fi) = feats.origin(m);
+            let tile = self.board.pieces()[pi as usize].tile;
+            cat.tile(tile).features[fi as usize].tags
+        })
+    }
+
+    /// Whether any segment of the feature rooted at `root` carries `tag`.
+    pub(crate) fn feature_has_tag(&self, root: NodeId, tag: Tag) -> bool {
+        self.feature_tags(root).any(|tags| tags.contains(tag))
     }
 
     /// Sends home every special figure whose owner has no follower left

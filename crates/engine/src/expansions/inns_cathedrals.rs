@@ -51,17 +51,6 @@ impl Game {
     pub fn big_followers(&self) -> Option<&BigFollowers> {
         self.ext.big_followers.as_ref()
     }
-
-    /// Whether any segment of the feature rooted at `root` carries `tag`.
-    fn feature_has_tag(&self, root: NodeId, tag: Tag) -> bool {
-        let cat = &*self.rules.catalog;
-        let feats = self.board.features();
-        feats.members(root).any(|m| {
-            let (pi, fi) = feats.origin(m);
-            let tile = self.board.pieces()[pi as usize].tile;
-            cat.tile(tile).features[fi as usize].tags.contains(tag)
-        })
-    }
 }
 
 // ---------------------------------------------------------------------------

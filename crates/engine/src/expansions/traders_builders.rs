@@ -98,13 +98,8 @@ impl Game {
     /// The goods symbols of each kind in the city rooted at `root`, one per
     /// tagged segment.
     fn goods_in(&self, root: NodeId) -> [u8; 3] {
-        let cat = &*self.rules.catalog;
-        let feats = self.board.features();
         let mut n = [0u8; 3];
-        for m in feats.members(root) {
-            let (pi, fi) = feats.origin(m);
-            let tile = self.board.pieces()[pi as usize].tile;
-            let tags = cat.tile(tile).features[fi as usize].tags;
+        for tags in self.feature_tags(root) {
             for (k, tag) in GOODS_TAGS.iter().enumerate() {
                 if tags.contains(*tag) {
                     n[k] = n[k].saturating_add(1);
@@ -245,24 +240,12 @@ impl Game {
 
     /// Whether the field rooted at `root` holds a pig herd (River II).
     fn herd_in(&self, root: NodeId) -> bool {
-        let cat = &*self.rules.catalog;
-        let feats = self.board.features();
-        feats.members(root).any(|m| {
-            let (pi, fi) = feats.origin(m);
-            let tile = self.board.pieces()[pi as usize].tile;
-            cat.tile(tile).features[fi as usize]
-                .tags
-                .contains(Tag::known(PIGHERD))
-        })
+        self.feature_has_tag(root, Tag::known(PIGHERD))
     }
 
     /// Whether `seat` has its pig in the field rooted at `root`.
-    fn pig_in(&self, seat: usize, root: NodeId) -> bool {
-        self.followers.iter().any(|f| {
-            f.figure == Figure::Pig
-                && f.player.index() == seat
-                && self.board.features().root(self.node(f.piece, f.feature)) == root
-        })
+    fn pig_in(&self, seat: Seat, root: NodeId) -> bool {
+        self.has_figure_in(seat, root, |f| f == Figure::Pig)
     }
 
     /// Final scoring of the goods: for each kind, every player holding the
@@ -519,7 +502,8 @@ impl Expansion for TradersBuilders {
         let herd = g.rules.options.pig_herd_bonus && g.herd_in(root);
         for (seat, p) in points.iter_mut().enumerate() {
             if *p > 0 {
-                *p += extra * (u32::from(g.pig_in(seat, root)) + u32::from(herd));
+                let pig = Seat::new(seat).is_some_and(|s| g.pig_in(s, root));
+                *p += extra * (u32::from(pig) + u32::from(herd));
             }
         }
     }
