@@ -229,7 +229,20 @@ impl Game {
         config.check_shape()?;
         let n = config.players.len();
         let options = Options::parse(&config.options)?;
-        let setup = deck::build(&catalog, &config)?;
+        // With explicit chance no outcome may depend on the seed: its pile
+        // is sorted and never read, and what else the seed would choose at
+        // set-up (`river_shuffle_all`'s start tile) is seed 0's choice.
+        let setup = if explicit_chance && config.seed != 0 {
+            deck::build(
+                &catalog,
+                &GameConfig {
+                    seed: 0,
+                    ..config.clone()
+                },
+            )?
+        } else {
+            deck::build(&catalog, &config)?
+        };
         // Checked by `deck::build` already; parsed once here for the rules.
         let on = crate::config::parse_config(&config)?;
         let map = match &config.map {
