@@ -94,7 +94,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -145,6 +145,15 @@ class BastideGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, p)
         self._probe = probe
+        cells, glob = probe.observation_shape
+        #: The information-state tensor: the observation, then one row of
+        #: ``n + 4`` values a history entry, ``max_game_length`` rows.
+        self.info_rows = probe.max_game_length
+        self.observation_size = int(np.prod(cells)) + glob[0]
+        self.information_state_size = self.observation_size + self.info_rows * (n + 4)
+        #: Whether any seat holds secret items (halves, chips): only then
+        #: does a chance outcome's recipient need finding.
+        self.secretive = bool(_secret_lists(probe.view(0), n))
 
     def new_initial_state(self) -> BastideState:
         """A new game at its first chance node (the first draw)."""
@@ -154,10 +163,9 @@ class BastideGame(pyspiel.Game):
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BastideObserver:
         """The observer of the engine's observation tensor, or with
-        ``perfect_recall`` the information state (a string; there is no
-        information-state tensor)."""
+        ``perfect_recall`` the information state (string and tensor)."""
         if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
-            return InfoStateObserver(params)
+            return InfoStateObserver(self, params)
         private = getattr(iig_obs_type, "private_info", pyspiel.PrivateInfoType.SINGLE_PLAYER)
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError(
@@ -181,6 +189,11 @@ class BastideState(pyspiel.State):
         #: node; None until some information state is asked for, so play
         #: without them pays nothing.
         self._recall: list[list[str]] | None = None
+        #: The history as the information-state tensor reads it, one row
+        #: ``(actor, value, recipient)`` an action (see ``_step``), the
+        #: first ``len(history())`` rows used; None until a tensor is asked
+        #: for.
+        self._steps: np.ndarray | None = None
         #: ``(player, action)`` of every action applied and not undone: the
         #: history. OpenSpiel's own (C++) list cannot be shortened from
         #: Python, so ``undo_action`` keeps the truth here and ``history``,
@@ -226,17 +239,33 @@ class BastideState(pyspiel.State):
         g = self.game_state
         actor = g.current_player
         node = (self.current_player(), int(action))
+        tracked = self._steps is not None or self._recall is not None
+        held = (
+            _hidden_counts(g)
+            if self._steps is not None and g.is_chance and self._secretive()
+            else None
+        )
+        act = None
         if g.is_chance:
             g.apply_chance(int(action))
-            act = None
         else:
             index = self._codec_index(int(action))
-            act = json.dumps(g.action_to_json(index), sort_keys=True)
+            # The record form, for the information states only: play that
+            # never asks for one does not pay for it.
+            if tracked:
+                act = json.dumps(g.action_to_json(index), sort_keys=True)
             g.apply(index)
         self._actions.append(node)
         if self._recall is not None:
             for seat, entries in enumerate(self._recall):
                 entries.append(_recall_entry(g, seat, actor, act))
+        if self._steps is not None:
+            k = len(self._actions) - 1
+            if k < len(self._steps):
+                self._steps[k] = _step(g, actor, int(action), act, held)
+
+    def _secretive(self) -> bool:
+        return bool(self.get_game().secretive)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -265,9 +294,28 @@ class BastideState(pyspiel.State):
             self._recall = _replayed_recall(self.get_game(), self.history())
         return "\n".join([*self._recall[seat], _board_text(self.game_state, seat)])
 
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """Refused: the information state is a string only."""
-        raise _NO_INFOSTATE
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        """``player``'s information state as one flat NumPy ``float32``
+        array of fixed size (``game.information_state_size``): the seat's
+        observation now (``observation_tensor``), then one row a history
+        entry, ``max_game_length`` rows, unused rows zero. A row is
+        ``[1, chance, seat one-hot (n, relative to player), value, hidden]``:
+        a player action's value is a 24-bit digest of its record form
+        (every player action is public); a chance outcome's is its index
+        + 1 over ``max_chance_outcomes``, unless it dealt another seat a
+        half or a chip: then the value is 0 and ``hidden`` is 1. Two
+        histories the seat cannot tell apart give the same tensor."""
+        seat = self.current_player() if player is None else int(player)
+        n = self.game_state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, not {player}")
+        game = self.get_game()
+        if self._steps is None:
+            self._steps = _replayed_steps(game, self.history())
+        out = self.game_state.observation_flat(seat, extra=game.info_rows * (n + 4))
+        rows = out[game.observation_size :].reshape(game.info_rows, n + 4)
+        _write_rows(rows, self._steps[: min(len(self._actions), game.info_rows)], seat)
+        return out
 
     def history(self) -> list[int]:
         """The actions applied and not undone, chance outcomes included."""
@@ -382,24 +430,25 @@ class BastideObserver:
         return text.replace(f"seat {player} sees: ", "public: ", 1) if self.public else text
 
 
-_NO_INFOSTATE = pyspiel.SpielError(
-    "python_bastide provides no information-state tensor: use "
-    "information_state_string, or the observation tensor"
-)
-
-
 class InfoStateObserver:
-    """The perfect-recall observer (PyObserver interface): a string only
-    (``tensor`` is None, as OpenSpiel's observers of string-only games)."""
+    """The perfect-recall observer (PyObserver interface): ``tensor`` is
+    ``information_state_tensor``, ``dict`` its views ``observation`` and
+    ``history`` (rows × ``n + 4``); the string ``information_state_string``."""
 
-    def __init__(self, params: dict[str, Any] | None) -> None:
+    def __init__(self, game: BastideGame, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        self.tensor = None
-        self.dict: dict[str, np.ndarray] = {}
+        self.tensor = np.zeros(game.information_state_size, np.float32)
+        self.dict: dict[str, np.ndarray] = {
+            "observation": self.tensor[: game.observation_size],
+            "history": self.tensor[game.observation_size :].reshape(
+                game.info_rows, game.num_players() + 4
+            ),
+        }
 
     def set_from(self, state: BastideState, player: int) -> None:
-        """Nothing to fill: there is no tensor."""
+        """Fills ``tensor`` with ``player``'s information state."""
+        self.tensor[:] = state.information_state_tensor(player)
 
     def string_from(self, state: BastideState, player: int) -> str:
         """``state.information_state_string(player)``."""
@@ -561,6 +610,54 @@ def _hidden_counts(g: bastide.Game) -> dict[tuple[int, str], int]:
         for seat, items in enumerate(per_seat):
             out[(seat, key)] = items["hidden"] if isinstance(items, dict) else len(items)
     return out
+
+
+def _step(
+    g: bastide.Game, actor: int, action: int, act: str | None, held: dict | None
+) -> tuple[int, float, int]:
+    """A history entry for the information-state tensor, taken just after
+    the action: ``(actor, value, recipient)``. A player action's value is a
+    digest of its record form ``act``; a chance outcome's, its index + 1
+    over the outcomes; ``recipient`` is the seat whose secret items the
+    outcome added to (``held``: the counts before), or -1 if none did."""
+    if act is not None:
+        digest = int.from_bytes(hashlib.blake2b(act.encode(), digest_size=3).digest(), "big")
+        return actor, (digest + 1) / float(1 << 24), -1
+    recipient = -1
+    if held is not None:
+        for (seat, key), k in _hidden_counts(g).items():
+            if k > held.get((seat, key), 0):
+                recipient = seat
+    return -1, (action + 1) / float(g.num_chance_outcomes), recipient
+
+
+def _write_rows(rows: np.ndarray, steps: np.ndarray, seat: int) -> None:
+    """The history rows of ``seat``'s information-state tensor from the
+    first ``k`` rows of ``steps`` (``(actor, value, recipient)``)."""
+    k = len(steps)
+    if not k:
+        return
+    n = rows.shape[1] - 4
+    actor = steps[:, 0].astype(np.int64)
+    value = steps[:, 1]
+    recipient = steps[:, 2].astype(np.int64)
+    hidden = (recipient >= 0) & (recipient != seat)
+    at = np.arange(k)
+    rows[:k, 0] = 1.0
+    rows[:k, 1] = actor < 0
+    mover = actor >= 0
+    rows[at[mover], 2 + (actor[mover] - seat) % n] = 1.0
+    rows[:k, n + 2] = np.where(hidden, 0.0, value)
+    rows[:k, n + 3] = hidden
+
+
+def _replayed_steps(game: BastideGame, history: list[int]) -> np.ndarray:
+    """The information-state tensor's entries of ``history``, replayed."""
+    s = game.new_initial_state()
+    s._steps = np.zeros((game.info_rows, 3), np.float64)
+    for action in history:
+        s.apply_action(action)
+    return s._steps
 
 
 def _replayed_recall(game: BastideGame, history: list[int]) -> list[list[str]]:
