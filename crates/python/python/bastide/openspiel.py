@@ -189,10 +189,9 @@ class BastideState(pyspiel.State):
         #: node; None until some information state is asked for, so play
         #: without them pays nothing.
         self._recall: list[list[str]] | None = None
-        #: The history as the information-state tensor reads it, one row
-        #: ``(actor, value, recipient)`` an action (see ``_step``), the
-        #: first ``len(history())`` rows used; None until a tensor is asked
-        #: for.
+        #: Each seat's history rows of the information-state tensor
+        #: (``seats × max_game_length × (n + 4)``, see ``_step``), written
+        #: as actions are applied; None until a tensor is asked for.
         self._steps: np.ndarray | None = None
         #: ``(player, action)`` of every action applied and not undone: the
         #: history. OpenSpiel's own (C++) list cannot be shortened from
@@ -239,20 +238,17 @@ class BastideState(pyspiel.State):
         g = self.game_state
         actor = g.current_player
         node = (self.current_player(), int(action))
-        tracked = self._steps is not None or self._recall is not None
-        held = (
-            _hidden_counts(g)
-            if self._steps is not None and g.is_chance and self._secretive()
-            else None
-        )
+        secretive = self._steps is not None and self._secretive()
+        held = _hidden_counts(g) if secretive and g.is_chance else None
         act = None
+        index = -1
         if g.is_chance:
             g.apply_chance(int(action))
         else:
             index = self._codec_index(int(action))
             # The record form, for the information states only: play that
             # never asks for one does not pay for it.
-            if tracked:
+            if self._recall is not None or secretive:
                 act = json.dumps(g.action_to_json(index), sort_keys=True)
             g.apply(index)
         self._actions.append(node)
@@ -261,8 +257,12 @@ class BastideState(pyspiel.State):
                 entries.append(_recall_entry(g, seat, actor, act))
         if self._steps is not None:
             k = len(self._actions) - 1
-            if k < len(self._steps):
-                self._steps[k] = _step(g, actor, int(action), act, held)
+            if k < self._steps.shape[1]:
+                # Without secret items a codec index names an action in
+                # every seat's eyes; with them (a hand's slots) the record
+                # form does.
+                entry = _step(g, actor, int(action), act if secretive else index, held)
+                _write_row(self._steps[:, k], *entry)
 
     def _secretive(self) -> bool:
         return bool(self.get_game().secretive)
@@ -300,9 +300,10 @@ class BastideState(pyspiel.State):
         observation now (``observation_tensor``), then one row a history
         entry, ``max_game_length`` rows, unused rows zero. A row is
         ``[1, chance, seat one-hot (n, relative to player), value, hidden]``:
-        a player action's value is a 24-bit digest of its record form
-        (every player action is public); a chance outcome's is its index
-        + 1 over ``max_chance_outcomes``, unless it dealt another seat a
+        a player action (every one is public) has its codec index + 1 over
+        the codec's size, or, where seats hold secret items (a hand's slots
+        number the codec), a 24-bit digest of its record form; a chance
+        outcome has its index + 1 over ``max_chance_outcomes``, unless it dealt another seat a
         half or a chip: then the value is 0 and ``hidden`` is 1. Two
         histories the seat cannot tell apart give the same tensor."""
         seat = self.current_player() if player is None else int(player)
@@ -313,8 +314,7 @@ class BastideState(pyspiel.State):
         if self._steps is None:
             self._steps = _replayed_steps(game, self.history())
         out = self.game_state.observation_flat(seat, extra=game.info_rows * (n + 4))
-        rows = out[game.observation_size :].reshape(game.info_rows, n + 4)
-        _write_rows(rows, self._steps[: min(len(self._actions), game.info_rows)], seat)
+        out[game.observation_size :] = self._steps[seat].ravel()
         return out
 
     def history(self) -> list[int]:
@@ -345,6 +345,8 @@ class BastideState(pyspiel.State):
                 + ("nothing was applied" if last is None else f"the last was {last}")
             )
         replay = _replayed(self.get_game(), self.history()[:-1])
+        if self._steps is not None and len(self._actions) <= self._steps.shape[1]:
+            self._steps[:, len(self._actions) - 1] = 0.0
         self.game_state = replay.game_state
         self._actions.pop()
         if self._recall is not None:
@@ -613,16 +615,19 @@ def _hidden_counts(g: bastide.Game) -> dict[tuple[int, str], int]:
 
 
 def _step(
-    g: bastide.Game, actor: int, action: int, act: str | None, held: dict | None
+    g: bastide.Game, actor: int, action: int, act: str | int, held: dict | None
 ) -> tuple[int, float, int]:
     """A history entry for the information-state tensor, taken just after
-    the action: ``(actor, value, recipient)``. A player action's value is a
-    digest of its record form ``act``; a chance outcome's, its index + 1
-    over the outcomes; ``recipient`` is the seat whose secret items the
-    outcome added to (``held``: the counts before), or -1 if none did."""
-    if act is not None:
+    the action: ``(actor, value, recipient)``. A player action's value is
+    its codec index + 1 over the codec's size (``act`` an int) or a 24-bit
+    digest of its record form (``act`` a str); a chance outcome's, its
+    index + 1 over the outcomes; ``recipient`` is the seat whose secret
+    items the outcome added to (``held``: the counts before), or -1."""
+    if isinstance(act, str):
         digest = int.from_bytes(hashlib.blake2b(act.encode(), digest_size=3).digest(), "big")
         return actor, (digest + 1) / float(1 << 24), -1
+    if actor >= 0:
+        return actor, (act + 1) / float(g.num_actions), -1
     recipient = -1
     if held is not None:
         for (seat, key), k in _hidden_counts(g).items():
@@ -631,30 +636,30 @@ def _step(
     return -1, (action + 1) / float(g.num_chance_outcomes), recipient
 
 
-def _write_rows(rows: np.ndarray, steps: np.ndarray, seat: int) -> None:
-    """The history rows of ``seat``'s information-state tensor from the
-    first ``k`` rows of ``steps`` (``(actor, value, recipient)``)."""
-    k = len(steps)
-    if not k:
-        return
-    n = rows.shape[1] - 4
-    actor = steps[:, 0].astype(np.int64)
-    value = steps[:, 1]
-    recipient = steps[:, 2].astype(np.int64)
-    hidden = (recipient >= 0) & (recipient != seat)
-    at = np.arange(k)
-    rows[:k, 0] = 1.0
-    rows[:k, 1] = actor < 0
-    mover = actor >= 0
-    rows[at[mover], 2 + (actor[mover] - seat) % n] = 1.0
-    rows[:k, n + 2] = np.where(hidden, 0.0, value)
-    rows[:k, n + 3] = hidden
+def _write_row(rows: np.ndarray, actor: int, value: float, recipient: int) -> None:
+    """One history row of every seat's information-state tensor (``rows``:
+    seats × ``n + 4``): ``[1, chance, acting seat one-hot relative to the
+    seat, value, hidden]``; an outcome that gave another seat a secret item
+    is hidden (value 0, hidden 1)."""
+    n = rows.shape[0]
+    rows[:, 0] = 1.0
+    for seat in range(n):
+        row = rows[seat]
+        if actor < 0:
+            row[1] = 1.0
+        else:
+            row[2 + (actor - seat) % n] = 1.0
+        if 0 <= recipient != seat:
+            row[n + 3] = 1.0
+        else:
+            row[n + 2] = value
 
 
 def _replayed_steps(game: BastideGame, history: list[int]) -> np.ndarray:
     """The information-state tensor's entries of ``history``, replayed."""
     s = game.new_initial_state()
-    s._steps = np.zeros((game.info_rows, 3), np.float64)
+    n = game.num_players()
+    s._steps = np.zeros((n, game.info_rows, n + 4), np.float32)
     for action in history:
         s.apply_action(action)
     return s._steps
