@@ -368,6 +368,10 @@ class BastideState(pyspiel.State):
         if not 0 <= seat < n:
             raise ValueError(f"player_id must be a seat from 0 to {n - 1}, not {player_id}")
         seed = int(float(probability_sampler()) * 2**63) % 2**63
+        if not self._secretive():
+            # Nothing is held in secret, and the draws are chance nodes: the
+            # state is the only one consistent with what the seat knows.
+            return self.clone()
         resampled = self.game_state.determinize(seat, seed)
         return _rewritten(self, seat, _hidden(self.game_state), _hidden(resampled))
 
