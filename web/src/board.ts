@@ -19,7 +19,8 @@ import { adorn } from './art';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, Corner, FeatureRef, Piece, View, figureLook, figureName, type FigureLook } from './protocol';
-import { describeAction } from './words';
+import { BY_COORDINATES, describeAction, featureAt } from './words';
+import type { Where } from './where';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
@@ -74,6 +75,8 @@ export interface BoardModel {
   lastTiles?: { seat: number; x: number; y: number; half: string | null; colour: string }[];
   /** The game version shown, set on the SVG once drawn (tests wait for it). */
   version: number;
+  /** Places in words, for the labels of what is lit (by coordinates without it). */
+  where?: Where;
 }
 
 export interface BoardHandlers {
@@ -714,7 +717,7 @@ export class Board {
       const colour = playerColour(name, f.seat);
       const look = figureLook(f.figure);
       const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
-      this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${featureAt(f, m.where ?? BY_COORDINATES)}` }, L.followers);
     });
     this.drawTokens(m.view.extras, fresh);
     // Only a complete drawing counts as seen (a placeholder drawing comes again).
@@ -722,7 +725,7 @@ export class Board {
     // Marks first: a tile lit for a flea lies under the follower spots on it.
     this.drawMarks(m.marks, m.view, m.cities ?? []);
     for (const t of m.targets) {
-      const label = describeAction(t);
+      const label = describeAction(t, m.where);
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
       el('title', {}, r).textContent = label;
       r.addEventListener('click', () => this.handlers.onTarget(t));
@@ -739,7 +742,7 @@ export class Board {
     const spread = spreadSpots(placed.map((p) => p.at), 2 * r.big + 4);
     this.nearSpots(spread);
     placed.forEach(({ a, ref, at }, i) => {
-      const label = describeAction(a);
+      const label = describeAction(a, m.where);
       const big = a.kind === 'follower' && a.figure !== null;
       const pt = spread[i] ?? at;
       const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);

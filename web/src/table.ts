@@ -192,7 +192,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     room.update(s);
     notices.update(s, hand.tile !== null);
     hand.update(s);
-    choices.update(s, handShown(handOf(s)));
+    choices.update(s, handShown(handOf(s)), view.where(s));
     end.update(s);
     log.update(end.shownEvents(scoringEvents(s.view?.events ?? [])), all, s.players);
     resign.replaceChildren(...(s.seat !== null && token && s.status === 'playing' ? [h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign')] : []));

@@ -10,6 +10,7 @@ import { onBoard, draftTiles } from '../picks';
 import { capitalise, figureName, type Action, type Rotation } from '../protocol';
 import type { GameState } from '../state';
 import { describeAction } from '../words';
+import type { Where } from '../where';
 import type { Place } from './hand';
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
@@ -43,8 +44,8 @@ export interface ChoicesPanel {
   choose(f: string | null): void;
   /** The next figure offered (L). */
   next(s: GameState): void;
-  /** `inHand`: drawing is the pile beside the hand, not a button here. */
-  update(s: GameState, inHand: boolean): void;
+  /** `inHand`: drawing is the pile beside the hand, not a button here; `where` says places in words. */
+  update(s: GameState, inHand: boolean, where?: Where): void;
 }
 
 export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
@@ -68,9 +69,9 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       const f = figuresOffered(s.legal);
       if (f.length > 1) panel.choose(f[(f.indexOf(figure) + 1) % f.length] ?? null);
     },
-    update(s, inHand) { element.replaceChildren(...draw(s, inHand)); },
+    update(s, inHand, where) { element.replaceChildren(...draw(s, inHand, where)); },
   };
-  const draw = (s: GameState, inHand: boolean): HTMLElement[] => {
+  const draw = (s: GameState, inHand: boolean, where: Where | undefined): HTMLElement[] => {
     const out: HTMLElement[] = [];
     const view = s.view;
     const figures = figuresOffered(s.legal);
@@ -100,7 +101,7 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       // The keyboard and screen-reader path to every legal move, in words;
       // closed unless the player opened it (and then kept open across moves).
       out.push(h('details', { class: 'panel', id: 'legal-list', open: listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
-        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a))))));
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where))))));
     }
     return out;
   };

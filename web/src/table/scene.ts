@@ -12,6 +12,7 @@ import { lastTiles } from '../follow';
 import type { Action, Rotation } from '../protocol';
 import { boardMarks, refKey, type CityArea, type Mark, type Pick } from '../picks';
 import type { GameState, LogEntry } from '../state';
+import { whereOn, type Where } from '../where';
 import { spotsFor } from '../panels/choices';
 import { targetsFor, type Place } from '../panels/hand';
 
@@ -37,6 +38,8 @@ export interface Scene {
   /** A Chumak square in words: "the Chumak square Kyiv". */
   squareName(x: number, y: number): string;
   draw(s: GameState, parts: SceneParts): void;
+  /** Places on the board of `s` in words (the labels of what is lit, the list of legal moves). */
+  where(s: GameState): Where;
 }
 
 /** `redraw` draws the table again once something asked for arrives. */
@@ -58,8 +61,10 @@ export function scene(game: string, board: Board, redraw: (version: number | nul
     const c = map?.chumak.find((q) => q.x === x && q.y === y);
     return c ? `the Chumak square ${c.name}` : 'a Chumak square';
   };
+  const where = (s: GameState): Where => whereOn(s.view?.board ?? [], (p) => board.tileKinds(p.tile, p.rotation), squareName);
   return {
     squareName,
+    where,
     needMap(s) {
       const name = typeof s.config.map === 'string' ? s.config.map : null;
       if (!name || mapAsked) return;
@@ -71,12 +76,13 @@ export function scene(game: string, board: Board, redraw: (version: number | nul
       if (!view) return;
       // While a flight, a flea's move or a trade is half made, only what completes it is lit.
       const spots: Action[] = p.pick ? [] : spotsFor(s.legal, p.figure);
-      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, squareName);
+      const words = where(s);
+      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, words);
       const lasts = lastTiles(p.moves).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
       void board.render({
         view, map, lastTiles: lasts, cities: citiesFor(marks, s.version),
         targets: p.pending || p.pick ? [] : targetsFor(s.legal, p.tile, p.rotation),
-        preview: p.pending, spots, marks, highlight: p.highlight, version: s.version,
+        preview: p.pending, spots, marks, highlight: p.highlight, version: s.version, where: words,
       });
     },
   };
