@@ -13,6 +13,7 @@ import type { Action, Rotation } from '../protocol';
 import { boardMarks, refKey, type CityArea, type Mark, type Pick } from '../picks';
 import type { GameState, LogEntry } from '../state';
 import { whereOn, type Where } from '../where';
+import { herds } from '../traders';
 import { spotsFor } from '../panels/choices';
 import { targetsFor, type Place } from '../panels/hand';
 
@@ -82,7 +83,7 @@ export function scene(game: string, board: Board, redraw: (version: number | nul
       void board.render({
         view, map, lastTiles: lasts, cities: citiesFor(marks, s.version),
         targets: p.pending || p.pick ? [] : targetsFor(s.legal, p.tile, p.rotation),
-        preview: p.pending, spots, marks, highlight: p.highlight, version: s.version, where: words,
+        preview: p.pending, spots, marks, highlight: p.highlight, version: s.version, where: words, herds: herds(view, s.config),
       });
     },
   };
