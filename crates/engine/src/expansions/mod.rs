@@ -473,6 +473,28 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// Whether another part of this turn may still follow the current
+    /// one: a step that offers it is held now or will be once this part's
+    /// steps are over (the builder's second tile).
+    fn more_parts(_g: &Game) -> bool {
+        false
+    }
+
+    /// Whether the current step is one held between two parts of a turn
+    /// (the builder step): actions open at any time of a turn once its
+    /// tile is down (the Plague's) stay open in it.
+    fn between_parts(_g: &Game) -> bool {
+        false
+    }
+
+    /// Why the turn may not end now, if something is still owed in it:
+    /// the rule and what to do instead (the Plague's spread). A step that
+    /// ends the turn by a choice of the player (declining the builder's
+    /// second tile) asks this.
+    fn turn_end_veto(_g: &Game) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
     /// Whether the player who placed `pi` plays again.
     fn extra_turn(_g: &Game, _pi: u16) -> bool {
         false
@@ -1134,6 +1156,37 @@ pub(crate) fn hold_turn(g: &mut Game) -> bool {
         }
     });
     false
+}
+
+/// Whether another part of this turn may still follow the current one.
+pub(crate) fn more_parts(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::more_parts(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Whether the current step is held between two parts of a turn.
+pub(crate) fn between_parts(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::between_parts(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Why the turn may not end now, if an expansion still owes something in
+/// it: the rule and what to do instead.
+pub(crate) fn turn_end_veto(g: &Game) -> Option<(&'static str, &'static str)> {
+    each_active!(g, M => {
+        if let Some(v) = M::turn_end_veto(g) {
+            return Some(v);
+        }
+    });
+    None
 }
 
 /// Changes the points of a scoring per seat (`points`: the feature's

@@ -366,19 +366,34 @@ impl Expansion for TradersBuilders {
         hold
     }
 
+    /// A second part may follow while the trigger of this first part
+    /// holds, and while the builder step offers it.
+    fn more_parts(g: &Game) -> bool {
+        g.phase == Phase::Builder || g.traders().is_some_and(|t| t.trigger && !t.second)
+    }
+
+    fn between_parts(g: &Game) -> bool {
+        g.phase == Phase::Builder
+    }
+
     fn owns_phase(p: Phase) -> bool {
         p == Phase::Builder
     }
 
-    /// `draw` while the pile holds a tile, and `pass`.
+    /// `draw` while the pile holds a tile, the actions open at any time of
+    /// the turn (the Plague's `flea` and `flee`), and `pass` unless the
+    /// turn may not end yet (a spread owed).
     fn step_actions(g: &Game, out: &mut Vec<Action>) {
         if !g.pile.is_empty() {
             out.push(Action::Draw);
         }
-        out.push(Action::Pass);
+        crate::expansions::extra_actions(g, out);
+        if crate::expansions::turn_end_veto(g).is_none() {
+            out.push(Action::Pass);
+        }
     }
 
-    fn apply_in_step(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+    fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
         Some(match a {
             Action::Draw if g.pile.is_empty() => Err(illegal(
                 "builder",
@@ -392,9 +407,17 @@ impl Expansion for TradersBuilders {
                 Ok(())
             }
             Action::Pass => {
+                if mode == Mode::Checked {
+                    if let Some((rule, why)) = crate::expansions::turn_end_veto(g) {
+                        return Some(Err(illegal(rule, why)));
+                    }
+                }
                 g.pass_turn();
                 Ok(())
             }
+            // Another expansion's action open in this step (the Plague's
+            // spread and flight): its own rules decide.
+            a if !a.is_shared() && !matches!(a, Action::Follower { .. }) => return None,
             _ => Err(illegal(
                 "builder",
                 "the builder step: draw the second tile or pass",

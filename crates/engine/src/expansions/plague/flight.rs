@@ -15,7 +15,7 @@
 use crate::action::{Action, FeatureAt};
 use crate::catalog::FeatureKind;
 use crate::features::NodeId;
-use crate::game::{illegal, Game, IllegalAction, Phase};
+use crate::game::{illegal, Game, IllegalAction};
 
 use super::components::Plague;
 use super::regions::{border_slots, NO_NODE};
@@ -280,7 +280,7 @@ impl Game {
     /// Whether a follower may flee now with the Plague's state `p` (which
     /// may be out of `self.ext`: the turn is asked of it).
     fn flight_turn(&self, p: &Plague) -> bool {
-        matches!(self.phase, Phase::Follower | Phase::Plague) && p.started() && !p.turn.fled
+        self.plague_step_open() && p.started() && !p.turn.fled
     }
 
     /// The current player's followers that may flee, as (index, segment):

@@ -257,6 +257,15 @@ impl Expansion for PlagueRules {
         }
     }
 
+    /// A spread still owed keeps the turn from ending (the builder step's
+    /// `pass`, which declines the second part).
+    fn turn_end_veto(g: &Game) -> Option<(&'static str, &'static str)> {
+        g.spread_owed().then_some((
+            "plague",
+            "the plague must spread this turn: put a flea on a tile next to an active outbreak or an active flea, or draw the second tile and spread after it",
+        ))
+    }
+
     /// Eradication comes at the start of every turn but after the last.
     fn turn_start(g: &mut Game) {
         if !g.pile.is_empty() {
