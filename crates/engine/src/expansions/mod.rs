@@ -487,6 +487,12 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// How many special figures (never followers) each seat has on top of
+    /// its followers: the builder and the pig.
+    fn special_figures(_g: &Game) -> usize {
+        0
+    }
+
     /// Why the turn may not end now, if something is still owed in it:
     /// the rule and what to do instead (the Plague's spread). A step that
     /// ends the turn by a choice of the player (declining the builder's
@@ -1176,6 +1182,13 @@ pub(crate) fn between_parts(g: &Game) -> bool {
         }
     });
     false
+}
+
+/// How many special figures each seat has on top of its followers.
+pub(crate) fn special_figures(g: &Game) -> usize {
+    let mut n = 0;
+    each_active!(g, M => { n += M::special_figures(g); });
+    n
 }
 
 /// Why the turn may not end now, if an expansion still owes something in
