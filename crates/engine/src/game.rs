@@ -1115,7 +1115,18 @@ impl Game {
         corner: Option<Corner>,
         place: Place,
     ) -> Result<(u16, u8), IllegalAction> {
-        let (pi, fi) = self.check_spot(pos, corner, place)?;
+        // A tile other than the one just placed takes a follower only by
+        // an expansion's rule (the magic portal).
+        let elsewhere = match self.last {
+            Some(pi) if !self.on_piece(pi, pos, corner) => {
+                ext::follower_elsewhere(self, pos, corner, place)
+            }
+            _ => None,
+        };
+        let (pi, fi) = match elsewhere {
+            Some(r) => r?,
+            None => self.check_spot(pos, corner, place)?,
+        };
         if self.board.features().followers(self.node(pi, fi)) > 0 {
             let kind = self
                 .rules
@@ -1132,6 +1143,20 @@ impl Game {
             ));
         }
         Ok((pi, fi))
+    }
+
+    /// Whether the cell `pos` (and half `corner`) is one of piece `pi`'s.
+    pub(crate) fn on_piece(&self, pi: u16, pos: Pos, corner: Option<Corner>) -> bool {
+        let piece = self.board.pieces()[pi as usize];
+        piece.corner == corner
+            && self
+                .rules
+                .catalog
+                .tile(piece.tile)
+                .oriented(piece.rot)
+                .cells
+                .iter()
+                .any(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)
     }
 
     /// Checks a spot for any figure on the piece just placed, occupied or
@@ -1369,6 +1394,9 @@ impl Game {
     /// else held by an expansion or discarded.
     #[inline]
     fn offer(&mut self, t: TileIdx) -> bool {
+        if ext::set_aside(self, t) {
+            return false;
+        }
         if self.has_placement(t) {
             self.drawn = Some(t);
             self.phase = Phase::Place;
