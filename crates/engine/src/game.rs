@@ -229,7 +229,20 @@ impl Game {
         config.check_shape()?;
         let n = config.players.len();
         let options = Options::parse(&config.options)?;
-        let setup = deck::build(&catalog, &config)?;
+        // With explicit chance no outcome may depend on the seed: its pile
+        // is sorted and never read, and what else the seed would choose at
+        // set-up (`river_shuffle_all`'s start tile) is seed 0's choice.
+        let setup = if explicit_chance && config.seed != 0 {
+            deck::build(
+                &catalog,
+                &GameConfig {
+                    seed: 0,
+                    ..config.clone()
+                },
+            )?
+        } else {
+            deck::build(&catalog, &config)?
+        };
         // Checked by `deck::build` already; parsed once here for the rules.
         let on = crate::config::parse_config(&config)?;
         let map = match &config.map {
@@ -1115,7 +1128,18 @@ impl Game {
         corner: Option<Corner>,
         place: Place,
     ) -> Result<(u16, u8), IllegalAction> {
-        let (pi, fi) = self.check_spot(pos, corner, place)?;
+        // A tile other than the one just placed takes a follower only by
+        // an expansion's rule (the magic portal).
+        let elsewhere = match self.last {
+            Some(pi) if !self.on_piece(pi, pos, corner) => {
+                ext::follower_elsewhere(self, pos, corner, place)
+            }
+            _ => None,
+        };
+        let (pi, fi) = match elsewhere {
+            Some(r) => r?,
+            None => self.check_spot(pos, corner, place)?,
+        };
         if self.board.features().followers(self.node(pi, fi)) > 0 {
             let kind = self
                 .rules
@@ -1132,6 +1156,20 @@ impl Game {
             ));
         }
         Ok((pi, fi))
+    }
+
+    /// Whether the cell `pos` (and half `corner`) is one of piece `pi`'s.
+    pub(crate) fn on_piece(&self, pi: u16, pos: Pos, corner: Option<Corner>) -> bool {
+        let piece = self.board.pieces()[pi as usize];
+        piece.corner == corner
+            && self
+                .rules
+                .catalog
+                .tile(piece.tile)
+                .oriented(piece.rot)
+                .cells
+                .iter()
+                .any(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)
     }
 
     /// Checks a spot for any figure on the piece just placed, occupied or
@@ -1369,6 +1407,9 @@ impl Game {
     /// else held by an expansion or discarded.
     #[inline]
     fn offer(&mut self, t: TileIdx) -> bool {
+        if ext::set_aside(self, t) {
+            return false;
+        }
         if self.has_placement(t) {
             self.drawn = Some(t);
             self.phase = Phase::Place;

@@ -258,8 +258,10 @@ pub(crate) fn make_config(
                     list.len()
                 )));
             }
-            GameConfig::from_sets(n, seed.unwrap_or(0), &list)
-                .map_err(|e| config_err(e.to_string()))?
+            let c = GameConfig::from_sets(n, seed.unwrap_or(0), &list)
+                .map_err(|e| config_err(e.to_string()))?;
+            warn_implied_base(sets, &list, &c)?;
+            c
         }
     };
     if let Some(s) = seed {
@@ -278,6 +280,38 @@ pub(crate) fn make_config(
     // Checked here, once, so every later `Game::new` of this config succeeds.
     Game::new(c.clone()).map_err(|e| config_err(e.to_string()))?;
     Ok(c)
+}
+
+/// A set list naming no base game plays on the base game, as `bastide
+/// play --sets plague` does; said aloud (a `UserWarning` naming the list to
+/// write), since a researcher who meant an expansion alone should know.
+fn warn_implied_base(
+    sets: Option<&Bound<'_, PyAny>>,
+    list: &[String],
+    c: &GameConfig,
+) -> PyResult<()> {
+    let Some(s) = sets else { return Ok(()) };
+    if list.iter().any(|x| matches!(x.trim(), "base" | "winter")) {
+        return Ok(());
+    }
+    let named: Vec<&str> = list
+        .iter()
+        .map(|x| x.trim())
+        .filter(|x| !x.is_empty())
+        .collect();
+    let full = format!("{}+{}", c.base, named.join("+"));
+    let msg = format!(
+        "sets names no base game: playing {full} (an expansion plays on a base game, as with \
+         `bastide play --sets`); write sets=\"{full}\" to say so and silence this warning"
+    );
+    let msg = std::ffi::CString::new(msg).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let py = s.py();
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+        &msg,
+        1,
+    )
 }
 
 /// The codec of a game: the drawn-tile slot only, unless Half-and-half

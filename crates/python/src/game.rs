@@ -55,6 +55,7 @@ impl Core {
         py: Python<'py>,
         codec: &ActionCodec,
         seat: Seat,
+        public: bool,
     ) -> PyResult<(Bound<'py, PyByteArray>, (usize, usize, usize))> {
         let w = codec.width();
         let (planes, n_globals) = codec.tensor_shape(self.game());
@@ -75,7 +76,12 @@ impl Core {
                     Some(t.globals)
                 }
             };
-            if let Some(g) = globals.filter(|g| g.len() == n_globals) {
+            if let Some(mut g) = globals.filter(|g| g.len() == n_globals) {
+                if public {
+                    // The expansions' share holds the seat's own hand.
+                    let shared = codec.shared_globals(self.game());
+                    g.iter_mut().skip(shared).for_each(|x| *x = 0.0);
+                }
                 global_bytes.copy_from_slice(bytemuck::cast_slice(&g));
                 written = true;
             }
@@ -96,7 +102,7 @@ impl Core {
         codec: &ActionCodec,
         seat: Seat,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat)?;
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, false)?;
         let f32 = &numpy(py)?.float32;
         Ok((
             view(&buf, f32, &[planes, w, w], 0)?,
@@ -105,14 +111,16 @@ impl Core {
     }
 
     /// The observation as one flat NumPy `float32` array, cells then
-    /// globals: OpenSpiel's observation tensor, without a copy.
+    /// globals: OpenSpiel's observation tensor, without a copy (`public`:
+    /// the expansions' globals zeroed, see `observation_flat`).
     fn tensor_flat<'py>(
         &self,
         py: Python<'py>,
         codec: &ActionCodec,
         seat: Seat,
+        public: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat)?;
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, public)?;
         view(&buf, &numpy(py)?.float32, &[planes * w * w + n_globals], 0)
     }
 }
@@ -820,10 +828,19 @@ impl PyGame {
 
     /// `observation(seat)` as one flat `float32` array, the cells (in
     /// `observation`'s order) then the globals: OpenSpiel's observation
-    /// tensor, filled in place, no copy.
-    fn observation_flat<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+    /// tensor, filled in place, no copy. With `public=True` only what every
+    /// seat sees (OpenSpiel's public observer): the expansions' globals,
+    /// which mix public counts with `seat`'s own halves and chips, are left
+    /// at zero; the cell planes and the shared globals are public already.
+    #[pyo3(signature = (seat, *, public=false))]
+    fn observation_flat<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        public: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
-        self.core.tensor_flat(py, &self.codec, seat)
+        self.core.tensor_flat(py, &self.codec, seat, public)
     }
 
     /// What `seat` sees as the engine's JSON view (a dict): the state with

@@ -375,7 +375,7 @@ def test_information_state_is_a_string_and_observation_string_shows_the_board():
     state.apply_action(state.chance_outcomes()[0][0])
     text = state.observation_string(0)
     assert "step place" in text and "drawn" in text and len(text.splitlines()) >= 3
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError, match="not the last action"):
         state.undo_action(0, state.legal_actions()[0])
     r = state.resample_from_infostate(0, random.Random(3).random)
     assert r.observation_string(0) == state.observation_string(0)

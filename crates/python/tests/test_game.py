@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -227,6 +228,19 @@ def test_config_forms():
     assert {"base", "winter", "river1", "plague", "map-chips", "ukraine"} <= set(known)
     short = bastide.Game(sets="base", options={"followers": 2})
     assert short.observation(0)[1][6 + 3 * 2 - 2] == 1.0  # supply 2 of 2
+
+
+def test_a_list_without_a_base_game_plays_on_base_and_says_so():
+    with pytest.warns(UserWarning, match=r'sets="base\+plague"'):
+        implied = bastide.Game(sets="plague", seed=2)
+    assert implied.config["base"] == "base" and implied.config["expansions"] == ["plague"]
+    stated = bastide.Game(sets="base+plague", seed=2)
+    assert implied.to_record() == stated.to_record()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bastide.Game(sets="winter+gingerbread")  # a base named: no warning
+        with pytest.raises(UserWarning):
+            bastide.Game(sets=["river1"])
 
 
 def test_clone_is_independent():

@@ -236,3 +236,100 @@ def test_information_states_tell_apart_what_a_seat_saw_and_nothing_else():
     # A resampled state is the same information state for the seat.
     r = a.resample_from_infostate(0, lambda: 0.25)
     assert r.information_state_string(0) == a.information_state_string(0)
+
+
+def test_the_public_observer_sees_no_hand():
+    # Two deals differing only in seat 1's halves: seat 1's own view tells
+    # them apart, its public observer (private_info=NONE) does not.
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base+halfsies1"})
+    a, b = _dealt(game, 1), _dealt(game, 3)
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        )
+    )
+    own = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
+    tensors = []
+    for observer in (own, public):
+        seen = []
+        for s in (a, b):
+            observer.set_from(s, 1)
+            seen.append((observer.tensor.copy(), observer.string_from(s, 1)))
+        tensors.append(seen)
+    (own_a, _), (own_b, _) = tensors[0]
+    (pub_a, text_a), (pub_b, text_b) = tensors[1]
+    assert not np.array_equal(own_a, own_b)
+    assert np.array_equal(pub_a, pub_b) and text_a == text_b
+    assert text_a.startswith("public: ") and "halfsies" not in text_a
+    # The public tensor is the seat's own one but for the hidden share.
+    assert np.count_nonzero(pub_a) > 0 and np.count_nonzero(own_a != pub_a) > 0
+    with pytest.raises(ValueError, match="NONE"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            )
+        )
+
+
+def _replays_to(state) -> bastide.Game:
+    """The engine game a new state reaches by ``state.history()``."""
+    again = state.get_game().new_initial_state()
+    for action in state.history():
+        again.apply_action(action)
+    return again.game_state
+
+
+@pytest.mark.parametrize("sets", ["base+halfsies1", "base+map-chips"])
+def test_a_resampled_states_history_replays_to_its_hands(sets):
+    game = pyspiel.load_game("python_bastide", {"players": 3, "sets": sets})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(11)
+    resampled_any = False
+    for step in range(120):
+        if state.is_terminal():
+            break
+        if step % 10 == 9:
+            for seat in range(3):
+                r = state.resample_from_infostate(seat, rng.random)
+                replayed = _replays_to(r)
+                # The returned state is its history: every seat's view.
+                for s in range(3):
+                    assert replayed.view(s) == r.game_state.view(s), (step, seat, s)
+                assert r.information_state_string(seat) == state.information_state_string(seat)
+                assert r.game_state.view(seat) == state.game_state.view(seat)
+                others = [s for s in range(3) if s != seat]
+                if any(r.game_state.view(s) != state.game_state.view(s) for s in others):
+                    resampled_any = True
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert resampled_any, "no resample ever changed another seat's hand"
+
+
+@pytest.mark.parametrize("sets", ["base", "base+halfsies1", "base+plague"])
+def test_undo_action_takes_back_the_last_action(sets):
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": sets})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        before = state.clone()
+        info = [before.information_state_string(p) for p in range(2)]
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            player, action = -1, int(rng.choice(outcomes, p=probs))
+        else:
+            player, action = state.current_player(), int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        after = str(state)
+        state.undo_action(player, action)
+        assert str(state) == str(before) and state.history() == before.history()
+        assert state.move_number() == before.move_number()
+        assert state.legal_actions() == before.legal_actions()
+        assert [state.information_state_string(p) for p in range(2)] == info
+        with pytest.raises(ValueError, match="not the last action"):
+            state.undo_action(player, -5)
+        state.apply_action(action)
+        assert str(state) == after and state.history()[-1] == action
+        assert [(x.player, x.action) for x in state.full_history()][-1] == (player, action)

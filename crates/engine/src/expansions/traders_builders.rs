@@ -380,6 +380,11 @@ impl Expansion for TradersBuilders {
         p == Phase::Builder
     }
 
+    /// The builder and the pig.
+    fn special_figures(_g: &Game) -> usize {
+        FIGURES.len()
+    }
+
     /// `draw` while the pile holds a tile, the actions open at any time of
     /// the turn (the Plague's `flea` and `flee`), and `pass` unless the
     /// turn may not end yet (a spread owed).

@@ -832,13 +832,18 @@ impl ActionCodec {
     /// globals) is followed by each expansion's in play, in the fixed order
     /// of the expansions (`docs/openspiel.md`).
     pub fn tensor_shape(&self, game: &Game) -> (usize, usize) {
-        let n = game.player_count();
-        let kinds = game.catalog().tiles().len();
         let (p, g) = crate::expansions::tensor_size(game);
         (
-            CELL_PLANES + 4 * n + p,
-            SHARED_PHASES + 3 * n + 1 + 2 * kinds + g,
+            CELL_PLANES + 4 * game.player_count() + p,
+            self.shared_globals(game) + g,
         )
+    }
+
+    /// How many of the globals are the shared ones (`6 + 3·players + 1 +
+    /// 2·kinds`, all public); the expansions' follow, and those mix public
+    /// counts with the observer's own hidden items.
+    pub fn shared_globals(&self, game: &Game) -> usize {
+        SHARED_PHASES + 3 * game.player_count() + 1 + 2 * game.catalog().tiles().len()
     }
 
     /// [`ActionCodec::observation_tensor`] written into `cells`, a

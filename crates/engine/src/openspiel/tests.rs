@@ -534,3 +534,34 @@ fn win_returns_are_zero_sum() {
     assert!(r.iter().sum::<f64>().abs() < 1e-12);
     assert!(r[1] > 0.0 && r[0] < 0.0);
 }
+
+/// With explicit chance the seed chooses nothing: `river_shuffle_all`
+/// (whose seeded games start on the first river tile shuffled up) starts
+/// every explicit-chance game on one tile, with one set of outcomes.
+#[test]
+fn river_shuffle_all_start_tile_ignores_the_seed_with_explicit_chance() {
+    let shuffled = |seed: u64| {
+        let mut c = config(&["base", "river1", "river2"], seed);
+        c.options
+            .insert("river_shuffle_all".into(), serde_json::Value::Bool(true));
+        c
+    };
+    let starts: Vec<TileIdx> = (0..8)
+        .map(|seed| {
+            let s = State::new(shuffled(seed)).expect("config");
+            let first = s.game().board().pieces()[0].tile;
+            assert_eq!(
+                s.chance_outcomes(),
+                State::new(shuffled(0)).expect("config").chance_outcomes(),
+                "seed {seed}"
+            );
+            first
+        })
+        .collect();
+    assert!(starts.iter().all(|t| *t == starts[0]), "{starts:?}");
+    // The seeded games do start on different tiles: the test can fail.
+    let seeded: std::collections::BTreeSet<TileIdx> = (0..8)
+        .map(|seed| Game::new(shuffled(seed)).expect("config").board().pieces()[0].tile)
+        .collect();
+    assert!(seeded.len() > 1, "{seeded:?}");
+}

@@ -46,7 +46,7 @@ import pyspiel
 import bastide
 from bastide._config import action_mode_for
 
-__all__ = ["GAME_NAME", "BastideGame", "BastideState", "BastideObserver"]
+__all__ = ["GAME_NAME", "BastideGame", "BastideState", "BastideObserver", "PlayerAction"]
 
 #: The name to give ``pyspiel.load_game``.
 GAME_NAME = "python_bastide"
@@ -158,6 +158,14 @@ class BastideGame(pyspiel.Game):
         information-state tensor)."""
         if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
             return InfoStateObserver(params)
+        private = getattr(iig_obs_type, "private_info", pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "python_bastide has no observer of every seat's private information: "
+                "ask for SINGLE_PLAYER (a seat's view) or NONE (public only)"
+            )
+        if iig_obs_type is not None and private == pyspiel.PrivateInfoType.NONE:
+            return BastideObserver(self._probe, params, public=True)
         return BastideObserver(self._probe, params)
 
 
@@ -173,6 +181,11 @@ class BastideState(pyspiel.State):
         #: node; None until some information state is asked for, so play
         #: without them pays nothing.
         self._recall: list[list[str]] | None = None
+        #: ``(player, action)`` of every action applied and not undone: the
+        #: history. OpenSpiel's own (C++) list cannot be shortened from
+        #: Python, so ``undo_action`` keeps the truth here and ``history``,
+        #: ``full_history``, ``history_str`` and ``move_number`` read it.
+        self._actions: list[tuple[int, int]] = []
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
@@ -212,6 +225,7 @@ class BastideState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         g = self.game_state
         actor = g.current_player
+        node = (self.current_player(), int(action))
         if g.is_chance:
             g.apply_chance(int(action))
             act = None
@@ -219,6 +233,7 @@ class BastideState(pyspiel.State):
             index = self._codec_index(int(action))
             act = json.dumps(g.action_to_json(index), sort_keys=True)
             g.apply(index)
+        self._actions.append(node)
         if self._recall is not None:
             for seat, entries in enumerate(self._recall):
                 entries.append(_recall_entry(g, seat, actor, act))
@@ -254,24 +269,60 @@ class BastideState(pyspiel.State):
         """Refused: the information state is a string only."""
         raise _NO_INFOSTATE
 
+    def history(self) -> list[int]:
+        """The actions applied and not undone, chance outcomes included."""
+        return [a for _, a in self._actions]
+
+    def full_history(self) -> list[PlayerAction]:
+        """``history()`` with the player (or chance, -1) of each action."""
+        return [PlayerAction(p, a) for p, a in self._actions]
+
+    def history_str(self) -> str:
+        """``history()`` as OpenSpiel writes it: ids joined by ``", "``."""
+        return ", ".join(str(a) for _, a in self._actions)
+
+    def move_number(self) -> int:
+        """The number of actions applied and not undone."""
+        return len(self._actions)
+
     def undo_action(self, player: int, action: int) -> None:
-        """Refused: the engine does not undo; clone the state before the
-        action instead."""
-        raise NotImplementedError(
-            "Bastide does not undo actions: clone() the state before applying one"
-        )
+        """Takes back the last action, which must be ``action`` by ``player``
+        (chance: -1), as OpenSpiel's games do. The engine has no undo: the
+        history without its last action is replayed (linear in the game's
+        length; in a search, ``clone()`` before applying is cheaper)."""
+        if not self._actions or self._actions[-1] != (int(player), int(action)):
+            last = self._actions[-1] if self._actions else None
+            raise ValueError(
+                f"undo_action({player}, {action}) is not the last action: "
+                + ("nothing was applied" if last is None else f"the last was {last}")
+            )
+        replay = _replayed(self.get_game(), self.history()[:-1])
+        self.game_state = replay.game_state
+        self._actions.pop()
+        if self._recall is not None:
+            for entries in self._recall:
+                entries.pop()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BastideState:
         """A state consistent with everything ``player_id`` knows, the
-        hidden part resampled (the engine's determinization: the pile's
-        order, the other seats' face-down halves and chips), seeded by one
-        call of ``probability_sampler`` (a uniform number in [0, 1))."""
+        hidden part resampled: the engine's determinization (the other
+        seats' face-down halves and chips; the draws being chance nodes, no
+        pile order is kept), seeded by one call of ``probability_sampler``
+        (a uniform number in [0, 1)). Its ``history()`` is a history of the
+        resampled hands: the chance outcomes that dealt another seat a half
+        or a chip it still holds give the resampled one (the latest such
+        outcomes, so every half or chip it played was dealt before it was
+        played), and the player actions are the same actions by their
+        record form; replaying it rebuilds the returned state."""
         if self.game_state.is_terminal:
             return self.clone()
+        seat = int(player_id)
+        n = self.game_state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"player_id must be a seat from 0 to {n - 1}, not {player_id}")
         seed = int(float(probability_sampler()) * 2**63) % 2**63
-        s = self.clone()
-        s.game_state = self.game_state.determinize(player_id, seed)
-        return s
+        resampled = self.game_state.determinize(seat, seed)
+        return _rewritten(self, seat, _hidden(self.game_state), _hidden(resampled))
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
         """What ``player`` (default: the seat to act) sees, as one flat
@@ -295,9 +346,18 @@ class BastideState(pyspiel.State):
 class BastideObserver:
     """The engine's observation tensor for OpenSpiel (PyObserver interface):
     ``tensor`` holds the cell planes flattened, then the globals; ``dict``
-    has the views ``cells`` (planes × W × W) and ``globals``."""
+    has the views ``cells`` (planes × W × W) and ``globals``.
 
-    def __init__(self, probe: bastide.Game, params: dict[str, Any] | None) -> None:
+    ``public=True`` is the public observer (``private_info=NONE``): only
+    what every seat sees. The cell planes and the shared globals are public;
+    the expansions' globals mix public counts with the seat's own halves and
+    chips, so that share is left at zero (``Game.observation_flat(seat,
+    public=True)``); the string has the public lines only."""
+
+    def __init__(
+        self, probe: bastide.Game, params: dict[str, Any] | None, public: bool = False
+    ) -> None:
+        self.public = public
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         cells, glob = probe.observation_shape
@@ -309,15 +369,17 @@ class BastideObserver:
         }
 
     def set_from(self, state: BastideState, player: int) -> None:
-        """Fills ``tensor`` with what ``player`` sees in ``state``."""
-        cells, glob = state.game_state.observation(player)
-        self.dict["cells"][:] = cells
-        self.dict["globals"][:] = glob
+        """Fills ``tensor`` with what ``player`` sees in ``state`` (public
+        observer: what every seat sees)."""
+        self.tensor[:] = state.game_state.observation_flat(player, public=self.public)
 
     def string_from(self, state: BastideState, player: int) -> str:
         """What ``player`` sees, in a few lines: the step, scores, supplies
-        and tiles left, the drawn tile, the board and the followers."""
-        return _board_text(state.game_state, player)
+        and tiles left, the drawn tile, the board and the followers (all
+        public: the public observer's string is the same lines, headed
+        ``public``)."""
+        text = _board_text(state.game_state, player)
+        return text.replace(f"seat {player} sees: ", "public: ", 1) if self.public else text
 
 
 _NO_INFOSTATE = pyspiel.SpielError(
@@ -359,6 +421,146 @@ def _recall_entry(g: bastide.Game, seat: int, actor: int, act: str | None) -> st
         who = f"seat {actor}"
     view = json.dumps(g.view(seat), sort_keys=True, separators=(",", ":"))
     return f"{who} -> {hashlib.blake2b(view.encode(), digest_size=8).hexdigest()}"
+
+
+class PlayerAction:
+    """One entry of ``full_history()``: who acted (-1: chance) and the id."""
+
+    __slots__ = ("player", "action")
+
+    def __init__(self, player: int, action: int) -> None:
+        self.player = player
+        self.action = action
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerAction) and (self.player, self.action) == (
+            other.player,
+            other.action,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.player, self.action))
+
+    def __repr__(self) -> str:
+        return f"PlayerAction(player={self.player}, action={self.action})"
+
+
+def _replayed(game: pyspiel.Game, history: list[int]) -> BastideState:
+    """A new state of ``game`` after ``history``."""
+    s = game.new_initial_state()
+    for action in history:
+        s.apply_action(action)
+    return s
+
+
+def _hidden(g: bastide.Game) -> list[dict[str, list[str]]]:
+    """Each seat's secret items by view key (its halves, its chips), as
+    chance names them: found by comparing the seats' views (a seat's own
+    list against the ``{"hidden": n}`` the others see), so no expansion is
+    named here."""
+    views = [g.view(seat) for seat in range(g.num_players)]
+    out: list[dict[str, list[str]]] = [{} for _ in views]
+    for key, _ in _secret_lists(views[0], len(views)):
+        for seat, view in enumerate(views):
+            v: Any = view
+            for part in key.split("."):
+                v = v[part]
+            out[seat][key] = [_item_name(x) for x in v[seat]]
+    return out
+
+
+def _secret_lists(view: Any, n: int, at: str = "") -> list[tuple[str, list[Any]]]:
+    """The lists in a seat's view (nested dicts too: ``chips.hands``) that
+    hold one entry a seat, the others' shown as ``{"hidden": k}``: the
+    secret hands, by dotted key."""
+    found: list[tuple[str, list[Any]]] = []
+    if not isinstance(view, dict):
+        return found
+    for key, value in view.items():
+        path = f"{at}.{key}" if at else key
+        if isinstance(value, dict):
+            found.extend(_secret_lists(value, n, path))
+        elif (
+            isinstance(value, list)
+            and len(value) == n
+            and any(isinstance(x, dict) and set(x) == {"hidden"} for x in value)
+        ):
+            found.append((path, value))
+    return found
+
+
+def _item_name(item: Any) -> str:
+    """A hidden item's chance name: a tile id, or a chip's ``colour:value``."""
+    if isinstance(item, dict):
+        return f"{item.get('colour')}:{item.get('value')}"
+    return str(item)
+
+
+def _rewritten(
+    state: BastideState,
+    seat: int,
+    before: list[dict[str, list[str]]],
+    after: list[dict[str, list[str]]],
+) -> BastideState:
+    """``state``'s history with the other seats' secret items ``before``
+    replaced by ``after``, replayed into a new state. Two replays go in
+    step: the real one reads who each chance outcome gave an item to and
+    each player action's record form, the new one takes the rewritten
+    outcomes and the same actions."""
+    game = state.get_game()
+    history = state.history()
+    real = game.new_initial_state()
+    # Which chance outcomes to rewrite: per seat and key, the latest ones
+    # that gave an item the seat still holds, the held items matched last
+    # first; each gets the next resampled item.
+    gains: list[tuple[int, int, str]] = []  # (history index, seat, key)
+    counts = [_hidden_counts(real.game_state)]
+    for i, action in enumerate(history):
+        chance = real.is_chance_node()
+        real.apply_action(action)
+        if chance:
+            now = _hidden_counts(real.game_state)
+            for (who, key), k in now.items():
+                if who != seat and k > counts[-1].get((who, key), 0):
+                    gains.append((i, who, key))
+            counts.append(now)
+    swap: dict[int, str] = {}
+    for who in range(len(before)):
+        if who == seat:
+            continue
+        for key, held in before[who].items():
+            held = list(held)
+            new = list(after[who].get(key, []))
+            for i, w, k in reversed(gains):
+                if w != who or k != key or not held or not new:
+                    continue
+                name = state.game_state.chance_ids[history[i]]
+                if name in held:
+                    held.remove(name)
+                    swap[i] = new.pop()
+    out = game.new_initial_state()
+    real = game.new_initial_state()
+    for i, action in enumerate(history):
+        if real.is_chance_node():
+            real.apply_action(action)
+            ids = out.game_state.chance_ids
+            out.apply_action(ids.index(swap[i]) if i in swap else action)
+            continue
+        form = real.game_state.action_to_json(real._codec_index(action))
+        real.apply_action(action)
+        index = out.game_state.json_to_action(form)
+        out.apply_action(out.game_state.legal_actions().index(index) if out._legal_mode else index)
+    return out
+
+
+def _hidden_counts(g: bastide.Game) -> dict[tuple[int, str], int]:
+    """How many secret items each seat holds, by view key (the sizes every
+    seat sees)."""
+    out: dict[tuple[int, str], int] = {}
+    for key, per_seat in _secret_lists(g.view(0), g.num_players):
+        for seat, items in enumerate(per_seat):
+            out[(seat, key)] = items["hidden"] if isinstance(items, dict) else len(items)
+    return out
 
 
 def _replayed_recall(game: BastideGame, history: list[int]) -> list[list[str]]:
