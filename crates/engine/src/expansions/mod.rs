@@ -459,6 +459,12 @@ pub(crate) trait Expansion {
     /// A completed feature is about to be scored.
     fn before_completion(_g: &mut Game, _root: NodeId) {}
 
+    /// Everything standing on piece `pi` is taken off the board (a neutral
+    /// figure's doing: the dragon eats): the expansion's own neutral figures
+    /// standing there go as its rules say. The seats' figures are the
+    /// caller's.
+    fn clear_tile(_g: &mut Game, _pi: u16) {}
+
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
     fn feature_scored(_g: &mut Game, _root: NodeId) {}
@@ -1176,6 +1182,12 @@ pub(crate) fn count_per_cell(g: &Game) -> bool {
 #[inline]
 pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
     each_active!(g, M => { M::before_completion(g, root); });
+}
+
+/// Everything on piece `pi` is taken off the board: the expansions' own
+/// neutral figures there.
+pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
+    each_active!(g, M => { M::clear_tile(g, pi); });
 }
 
 /// A feature was just scored.

@@ -320,6 +320,9 @@ impl Game {
             crate::expansions::followers_left(self);
             self.refresh_fairy();
         }
+        // The other expansions' neutral figures there (the gingerbread
+        // man); never the fairy, whose tile the dragon does not enter.
+        crate::expansions::clear_tile(self, q);
     }
 
     /// Takes figure `i` off the board, back to its owner.
