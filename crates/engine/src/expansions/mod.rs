@@ -397,6 +397,14 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Why no figure may be placed on piece `pi` by any means, whichever
+    /// tile was just placed (a flea, an active outbreak, the dragon): the
+    /// rules that place a figure on another tile than the one just placed
+    /// (the magic portal) ask this.
+    fn figure_ban_on(_g: &Game, _pi: u16) -> Option<&'static str> {
+        None
+    }
+
     /// Whether `seat` has its `figure` (one of the expansion's) in the
     /// supply; `None`: not its figure.
     fn figure_in_supply(_g: &Game, _seat: Seat, _figure: Figure) -> Option<bool> {
@@ -1070,6 +1078,17 @@ pub(crate) fn follower_elsewhere(
     each_active!(g, M => {
         if let Some(r) = M::follower_elsewhere(g, pos, corner, place) {
             return Some(r);
+        }
+    });
+    None
+}
+
+/// Why no figure may be placed on piece `pi` by any means, if an
+/// expansion forbids it.
+pub(crate) fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::figure_ban_on(g, pi) {
+            return Some(why);
         }
     });
     None

@@ -468,8 +468,9 @@ impl Game {
     /// Why no follower may go through the portal onto feature `fi` of piece
     /// `q` (the occupancy of the whole feature is checked apart).
     fn portal_ban(&self, q: u16, fi: u8) -> Option<&'static str> {
-        if self.princess_dragon().and_then(|s| s.dragon) == Some(q) {
-            return Some("the dragon stands on that tile: no figure may be placed on it");
+        // The dragon's tile, the Plague's fleas and outbreaks.
+        if let Some(why) = crate::expansions::figure_ban_on(self, q) {
+            return Some(why);
         }
         let tile = self.board.pieces()[q as usize].tile;
         let kind = self.rules.catalog.tile(tile).features[fi as usize].kind;
@@ -729,9 +730,13 @@ impl Expansion for PrincessDragon {
     }
 
     fn follower_ban(g: &Game) -> Option<&'static str> {
-        let s = g.princess_dragon()?;
-        (s.dragon.is_some() && s.dragon == g.last)
-            .then_some("the dragon stands on this tile: no figure may be placed on it")
+        Self::figure_ban_on(g, g.last?)
+    }
+
+    /// Decision P7: nothing is placed on the dragon's tile by any means.
+    fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+        (g.princess_dragon()?.dragon == Some(pi))
+            .then_some("the dragon stands on that tile: no figure may be placed on it")
     }
 
     fn follower_elsewhere(
