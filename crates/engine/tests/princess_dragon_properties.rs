@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Action, FeatureAt, Figure, Game, GameConfig, Phase, Place, Pos, TileAt};
@@ -114,6 +115,7 @@ fn play(seed: u64, check_candidates: bool) {
     let mut rec = Record::new(cfg);
     let mut rng = Rng::new(seed ^ 0xD7A6);
     let per_player = game.options().followers as usize;
+    let codec = ActionCodec::default();
     let mut steps = 0;
     while !game.is_finished() {
         let legal = game.legal_actions();
@@ -149,6 +151,19 @@ fn play(seed: u64, check_candidates: bool) {
                     assert!(same, "accepted, not listed: {cand:?} (seed {seed})");
                 }
             }
+        }
+        // Every legal action has an index of the action codec, and the
+        // index names it back.
+        let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
+        for a in legal.iter().filter(|a| a.cell().is_none_or(window)) {
+            let i = codec
+                .encode(&game, a)
+                .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
+            assert!(
+                i < codec.num_distinct_actions(&game),
+                "{a:?}: index {i} out of range"
+            );
+            assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
         }
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions
