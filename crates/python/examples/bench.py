@@ -113,14 +113,23 @@ def pettingzoo_steps(
     return work
 
 
-def openspiel_rl_steps(radius: int) -> Callable[[], int]:
+def openspiel_rl_steps(radius: int, info_state: bool = False) -> Callable[[], int]:
     """Random steps through OpenSpiel's ``rl_environment`` (its learning
-    agents' loop: every step builds each seat's observation tensor)."""
+    agents' loop: every step builds each seat's observation tensor, or with
+    ``info_state`` its information-state tensor, rl_environment's default
+    for a game that has one)."""
     from open_spiel.python import rl_environment
 
     import bastide.openspiel  # noqa: F401  (registers the game)
 
-    env = rl_environment.Environment("python_bastide", players=2, sets="base", radius=radius)
+    kind = rl_environment.ObservationType
+    env = rl_environment.Environment(
+        "python_bastide",
+        observation_type=kind.INFORMATION_STATE if info_state else kind.OBSERVATION,
+        players=2,
+        sets="base",
+        radius=radius,
+    )
     pick = random.Random(0)
 
     def work() -> int:
@@ -194,6 +203,11 @@ def main() -> None:
             "steps",
         ),
         ("OpenSpiel rl_environment, radius 30", lambda: openspiel_rl_steps(30), "steps"),
+        (
+            "OpenSpiel rl_environment, radius 30, info states",
+            lambda: openspiel_rl_steps(30, info_state=True),
+            "steps",
+        ),
     ]
     for name, make, unit in rows:
         if a.only not in name:

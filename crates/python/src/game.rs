@@ -56,13 +56,20 @@ impl Core {
         codec: &ActionCodec,
         seat: Seat,
         public: bool,
+        extra: usize,
     ) -> PyResult<(Bound<'py, PyByteArray>, (usize, usize, usize))> {
         let w = codec.width();
         let (planes, n_globals) = codec.tensor_shape(self.game());
         let n_cells = codec.tensor_cells(self.game());
         let mut written = false;
-        let buf = PyByteArray::new_with(py, (n_cells + n_globals) * 4, |bytes| {
-            let (cell_bytes, global_bytes) = bytes.split_at_mut(n_cells * 4);
+        // `extra` zeros after the globals: room a caller fills in place.
+        let len = (n_cells + n_globals)
+            .checked_add(extra)
+            .and_then(|n| n.checked_mul(4))
+            .ok_or_else(|| PyValueError::new_err("extra is too large"))?;
+        let buf = PyByteArray::new_with(py, len, |bytes| {
+            let (cell_bytes, rest) = bytes.split_at_mut(n_cells * 4);
+            let global_bytes = &mut rest[..n_globals * 4];
             // A bytearray's memory comes from Python's allocator, aligned
             // for `f32` in practice; a misaligned one takes the copy.
             let globals = match bytemuck::try_cast_slice_mut::<u8, f32>(cell_bytes) {
@@ -102,7 +109,7 @@ impl Core {
         codec: &ActionCodec,
         seat: Seat,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, false)?;
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, false, 0)?;
         let f32 = &numpy(py)?.float32;
         Ok((
             view(&buf, f32, &[planes, w, w], 0)?,
@@ -119,9 +126,15 @@ impl Core {
         codec: &ActionCodec,
         seat: Seat,
         public: bool,
+        extra: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, public)?;
-        view(&buf, &numpy(py)?.float32, &[planes * w * w + n_globals], 0)
+        let (buf, (planes, w, n_globals)) = self.tensor_buffer(py, codec, seat, public, extra)?;
+        view(
+            &buf,
+            &numpy(py)?.float32,
+            &[planes * w * w + n_globals + extra],
+            0,
+        )
     }
 }
 
@@ -832,15 +845,25 @@ impl PyGame {
     /// seat sees (OpenSpiel's public observer): the expansions' globals,
     /// which mix public counts with `seat`'s own halves and chips, are left
     /// at zero; the cell planes and the shared globals are public already.
-    #[pyo3(signature = (seat, *, public=false))]
+    ///
+    /// `extra` zeros follow the globals (at most 2²⁴): room the caller
+    /// fills in place (OpenSpiel's information-state tensor writes its
+    /// history rows there, with no second copy of the observation).
+    #[pyo3(signature = (seat, *, public=false, extra=0))]
     fn observation_flat<'py>(
         &self,
         py: Python<'py>,
         seat: i64,
         public: bool,
+        extra: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
-        self.core.tensor_flat(py, &self.codec, seat, public)
+        if extra > 1 << 24 {
+            return Err(PyValueError::new_err(format!(
+                "extra must be from 0 to 16777216, not {extra}"
+            )));
+        }
+        self.core.tensor_flat(py, &self.codec, seat, public, extra)
     }
 
     /// What `seat` sees as the engine's JSON view (a dict): the state with

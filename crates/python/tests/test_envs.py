@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import bastide
 from bastide import gymnasium as bg
@@ -35,6 +35,42 @@ def test_pettingzoo_api(kwargs):
     for e, cycles in ((bp.env(**kwargs), 1000), (bp.raw_env(**kwargs), 200)):
         api_test(e, num_cycles=cycles)
         assert e.unwrapped.game.move_number > 0
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"sets": "base", "players": 2, "radius": 12},
+        {"sets": "base,river2", "players": 3, "radius": 15, "observation": "compact"},
+        {"sets": "base", "players": 2, "radius": 12, "reward": "score", "max_steps": 30},
+    ],
+)
+def test_pettingzoo_parallel_api(kwargs):
+    e = bp.parallel_env(**kwargs)
+    parallel_api_test(e, num_cycles=300)
+    # A whole game: only the agent to act has a mask, its action is applied.
+    observations, infos = e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    steps, total = 0, dict.fromkeys(e.possible_agents, 0.0)
+    while e.agents:
+        acting = [a for a in e.agents if observations[a]["action_mask"].any()]
+        assert len(acting) == 1, acting
+        actor = acting[0]
+        legal = infos[actor]["legal_actions"]
+        assert list(np.flatnonzero(observations[actor]["action_mask"])) == legal
+        # The others' actions are ignored: give them nonsense.
+        actions = {a: 10**9 for a in e.agents}
+        actions[actor] = int(rng.choice(legal))
+        observations, rewards, terms, truncs, infos = e.step(actions)
+        for a, r in rewards.items():
+            total[a] += r
+        steps += 1
+    assert steps > 20
+    if "max_steps" in kwargs:
+        assert steps == kwargs["max_steps"] and all(truncs.values())
+    elif kwargs.get("reward", "win") == "win":
+        assert all(terms.values()) and sum(total.values()) == pytest.approx(0.0)
+        assert max(total.values()) > 0
 
 
 def test_pettingzoo_truncates_after_max_steps():

@@ -368,8 +368,8 @@ def test_information_state_is_a_string_and_observation_string_shows_the_board():
     state = game.new_initial_state()
     # The recall of a fresh game: its one node, then the observation.
     assert state.information_state_string(0).endswith(state.observation_string(0))
-    with pytest.raises(pyspiel.SpielError):
-        state.information_state_tensor(0)
+    tensor = state.information_state_tensor(0)
+    assert tensor.dtype == np.float32 and tensor.shape == (game.information_state_tensor_size(),)
     text = state.observation_string(0)
     assert "chance" in text and "place" not in text and "base/D@0,0/0" in text
     state.apply_action(state.chance_outcomes()[0][0])

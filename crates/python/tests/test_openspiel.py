@@ -227,12 +227,15 @@ def test_information_states_tell_apart_what_a_seat_saw_and_nothing_else():
     fresh = a.clone()
     fresh._recall = None
     assert fresh.information_state_string(0) == a.information_state_string(0)
-    # The perfect-recall observer says the same; there is no tensor.
+    # The perfect-recall observer says the same, and so does the tensor.
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     assert observer.string_from(a, 0) == a.information_state_string(0)
-    assert observer.tensor is None
-    with pytest.raises(pyspiel.SpielError, match="tensor"):
-        a.information_state_tensor(0)
+    observer.set_from(a, 0)
+    assert np.array_equal(observer.tensor, a.information_state_tensor(0))
+    assert np.array_equal(a.information_state_tensor(0), b.information_state_tensor(0))
+    assert not np.array_equal(a.information_state_tensor(1), b.information_state_tensor(1))
+    fresh._steps = None
+    assert np.array_equal(fresh.information_state_tensor(1), a.information_state_tensor(1))
     # A resampled state is the same information state for the seat.
     r = a.resample_from_infostate(0, lambda: 0.25)
     assert r.information_state_string(0) == a.information_state_string(0)
@@ -333,3 +336,68 @@ def test_undo_action_takes_back_the_last_action(sets):
         state.apply_action(action)
         assert str(state) == after and state.history()[-1] == action
         assert [(x.player, x.action) for x in state.full_history()][-1] == (player, action)
+
+
+@pytest.mark.parametrize(
+    ("sets", "options"),
+    [
+        ("base", ""),
+        ("base+halfsies1", ""),
+        ("base+map-chips", ""),
+        ("base+river1+river2", "river_shuffle_all"),
+        ("base+plague", ""),
+    ],
+)
+def test_two_seeds_fed_the_same_outcomes_give_every_seat_the_same_information_state(sets, options):
+    games = [
+        pyspiel.load_game(
+            "python_bastide", {"players": 3, "sets": sets, "seed": seed, "options": options}
+        )
+        for seed in (3, 82)
+    ]
+    a, b = (g.new_initial_state() for g in games)
+    rng = np.random.default_rng(7)
+    size = games[0].information_state_tensor_size()
+    assert size == games[1].information_state_tensor_size()
+    for step in range(90):
+        if a.is_terminal():
+            break
+        for seat in range(3):
+            assert a.information_state_string(seat) == b.information_state_string(seat), step
+            ta, tb = a.information_state_tensor(seat), b.information_state_tensor(seat)
+            assert ta.shape == (size,) and np.array_equal(ta, tb), (step, seat)
+        if a.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+            outcomes, probs = zip(*a.chance_outcomes())
+            action = int(rng.choice(outcomes, p=probs))
+        else:
+            assert a.legal_actions() == b.legal_actions()
+            action = int(rng.choice(a.legal_actions()))
+        a.apply_action(action)
+        b.apply_action(action)
+    # The tensor tells the seats apart: each sees itself as seat 0.
+    assert not np.array_equal(a.information_state_tensor(0), a.information_state_tensor(1))
+
+
+def test_ismcts_plays_a_game_through_pyspiel():
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game("python_bastide", {"players": 2, "sets": "base+halfsies1"})
+    rng = np.random.RandomState(4)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal() and moves < 30:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        if state.current_player() == 0:
+            action = bot.step(state)
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 30

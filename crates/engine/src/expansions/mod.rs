@@ -397,6 +397,14 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Why no figure may be placed on piece `pi` by any means, whichever
+    /// tile was just placed (a flea, an active outbreak, the dragon): the
+    /// rules that place a figure on another tile than the one just placed
+    /// (the magic portal) ask this.
+    fn figure_ban_on(_g: &Game, _pi: u16) -> Option<&'static str> {
+        None
+    }
+
     /// Whether `seat` has its `figure` (one of the expansion's) in the
     /// supply; `None`: not its figure.
     fn figure_in_supply(_g: &Game, _seat: Seat, _figure: Figure) -> Option<bool> {
@@ -458,6 +466,12 @@ pub(crate) trait Expansion {
 
     /// A completed feature is about to be scored.
     fn before_completion(_g: &mut Game, _root: NodeId) {}
+
+    /// Everything standing on piece `pi` is taken off the board (a neutral
+    /// figure's doing: the dragon eats): the expansion's own neutral figures
+    /// standing there go as its rules say. The seats' figures are the
+    /// caller's.
+    fn clear_tile(_g: &mut Game, _pi: u16) {}
 
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
@@ -1097,6 +1111,17 @@ pub(crate) fn follower_elsewhere(
     None
 }
 
+/// Why no figure may be placed on piece `pi` by any means, if an
+/// expansion forbids it.
+pub(crate) fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::figure_ban_on(g, pi) {
+            return Some(why);
+        }
+    });
+    None
+}
+
 /// Whether `seat` has `figure` in its supply: normal followers in the
 /// player's own, other figures in their expansion's (false when no
 /// expansion in play keeps it).
@@ -1204,6 +1229,12 @@ pub(crate) fn count_per_cell(g: &Game) -> bool {
 #[inline]
 pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
     each_active!(g, M => { M::before_completion(g, root); });
+}
+
+/// Everything on piece `pi` is taken off the board: the expansions' own
+/// neutral figures there.
+pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
+    each_active!(g, M => { M::clear_tile(g, pi); });
 }
 
 /// A feature was just scored.

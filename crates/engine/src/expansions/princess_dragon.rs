@@ -27,6 +27,7 @@
 
 use crate::action::{FeatureAt, Figure, TileAt};
 use crate::catalog::{FeatureKind, Tag, TileIdx};
+use crate::codec::ActionCodec;
 use crate::expansions::{Expansion, Family, MoveBound};
 use crate::features::NodeId;
 use crate::game::{illegal, Action, Follower, Game, IllegalAction, Mode, Phase};
@@ -53,6 +54,10 @@ pub const FAIRY_SCORING_POINTS: u32 = 3;
 /// Stream of the seeded shuffle of set-aside tiles back into the pile
 /// (see [`Rng::for_stream`]).
 pub const RETURN_STREAM: u64 = 6;
+
+/// The followers that go through a portal or that the princess sends
+/// home, in the codec's order.
+const PORTAL_FIGURES: [Figure; 2] = [Figure::Normal, Figure::Big];
 
 const VOLCANO_TAG: Tag = Tag::known(VOLCANO);
 const DRAGON_TAG: Tag = Tag::known(DRAGON);
@@ -320,6 +325,9 @@ impl Game {
             crate::expansions::followers_left(self);
             self.refresh_fairy();
         }
+        // The other expansions' neutral figures there (the gingerbread
+        // man); never the fairy, whose tile the dragon does not enter.
+        crate::expansions::clear_tile(self, q);
     }
 
     /// Takes figure `i` off the board, back to its owner.
@@ -465,8 +473,9 @@ impl Game {
     /// Why no follower may go through the portal onto feature `fi` of piece
     /// `q` (the occupancy of the whole feature is checked apart).
     fn portal_ban(&self, q: u16, fi: u8) -> Option<&'static str> {
-        if self.princess_dragon().and_then(|s| s.dragon) == Some(q) {
-            return Some("the dragon stands on that tile: no figure may be placed on it");
+        // The dragon's tile, the Plague's fleas and outbreaks.
+        if let Some(why) = crate::expansions::figure_ban_on(self, q) {
+            return Some(why);
         }
         let tile = self.board.pieces()[q as usize].tile;
         let kind = self.rules.catalog.tile(tile).features[fi as usize].kind;
@@ -493,7 +502,7 @@ impl Game {
     /// supply onto each free, unfinished feature of every other tile.
     fn portal_moves(&self, out: &mut Vec<Action>) {
         let Some(last) = self.last else { return };
-        let figures: Vec<Figure> = [Figure::Normal, Figure::Big]
+        let figures: Vec<Figure> = PORTAL_FIGURES
             .into_iter()
             .filter(|f| crate::expansions::figure_in_supply(self, self.current, *f))
             .collect();
@@ -641,6 +650,10 @@ impl Expansion for PrincessDragon {
         "the Princess & the Dragon",
         "princess-dragon to \"expansions\"",
     );
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[(
+        "volcano_extra_turn",
+        "false: River II's volcano lake gives no extra turn with the dragon (Decision P5; default true)",
+    )];
 
     #[inline]
     fn active(g: &Game) -> bool {
@@ -726,9 +739,13 @@ impl Expansion for PrincessDragon {
     }
 
     fn follower_ban(g: &Game) -> Option<&'static str> {
-        let s = g.princess_dragon()?;
-        (s.dragon.is_some() && s.dragon == g.last)
-            .then_some("the dragon stands on this tile: no figure may be placed on it")
+        Self::figure_ban_on(g, g.last?)
+    }
+
+    /// Decision P7: nothing is placed on the dragon's tile by any means.
+    fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+        (g.princess_dragon()?.dragon == Some(pi))
+            .then_some("the dragon stands on that tile: no figure may be placed on it")
     }
 
     fn follower_elsewhere(
@@ -816,6 +833,73 @@ impl Expansion for PrincessDragon {
                 "dragon",
                 "the dragon step: move the dragon one tile (or pass if it cannot move)",
             )),
+        })
+    }
+
+    /// Its codec segment: a dragon move by tile code; the fairy by
+    /// feature code; a portal follower by feature code, normal then large;
+    /// the princess by feature code, seat (6) and figure (normal, large).
+    fn codec_size(codec: &ActionCodec, _g: &Game) -> usize {
+        codec.tile_codes() + (1 + PORTAL_FIGURES.len() * (1 + 6)) * codec.feature_codes()
+    }
+
+    fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
+        let (t, f) = (codec.tile_codes(), codec.feature_codes());
+        match *a {
+            Action::Dragon { to } => codec.tile_code(to.pos(), to.half),
+            Action::Fairy { at } => Some(t + codec.feature_code(at.pos(), at.half, at.place)?),
+            Action::Follower {
+                pos,
+                corner,
+                place,
+                figure,
+            } => {
+                // Only a follower on another tile than the one just placed.
+                if g.last.is_none_or(|pi| g.on_piece(pi, pos, corner)) {
+                    return None;
+                }
+                let k = PORTAL_FIGURES.iter().position(|x| *x == figure)?;
+                Some(t + (1 + k) * f + codec.feature_code(pos, corner, place)?)
+            }
+            Action::Princess { at, seat, figure } => {
+                let k = PORTAL_FIGURES.iter().position(|x| *x == figure)?;
+                let seat = usize::from(seat);
+                (seat < 6).then_some(())?;
+                let slot = 1 + PORTAL_FIGURES.len() + seat * PORTAL_FIGURES.len() + k;
+                Some(t + slot * f + codec.feature_code(at.pos(), at.half, at.place)?)
+            }
+            _ => None,
+        }
+    }
+
+    fn decode(codec: &ActionCodec, _g: &Game, i: usize) -> Option<Action> {
+        let (t, f) = (codec.tile_codes(), codec.feature_codes());
+        if i < t {
+            let (pos, half) = codec.tile_of(i)?;
+            return Some(Action::Dragon {
+                to: TileAt::new(pos, half)?,
+            });
+        }
+        let (slot, code) = ((i - t) / f, (i - t) % f);
+        let (pos, half, place) = codec.feature_of(code)?;
+        let at = FeatureAt::new(pos, half, place)?;
+        let n = PORTAL_FIGURES.len();
+        Some(match slot {
+            0 => Action::Fairy { at },
+            s if s <= n => Action::Follower {
+                pos,
+                corner: half,
+                place,
+                figure: PORTAL_FIGURES[s - 1],
+            },
+            s => {
+                let r = s - 1 - n;
+                Action::Princess {
+                    at,
+                    seat: u8::try_from(r / n).ok().filter(|s| *s < 6)?,
+                    figure: PORTAL_FIGURES[r % n],
+                }
+            }
         })
     }
 

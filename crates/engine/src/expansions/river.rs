@@ -699,7 +699,9 @@ impl Expansion for RiverRules {
     /// River II: after the volcano lake the same player draws again.
     fn extra_turn(g: &Game, pi: u16) -> bool {
         let def = g.rules.catalog.tile(g.board.pieces()[pi as usize].tile);
-        def.is_river && def.has_tag(VOLCANO_TAG)
+        // The option is the Princess & the Dragon's (Decision P5); it is
+        // true in every game without it.
+        def.is_river && def.has_tag(VOLCANO_TAG) && g.rules.options.volcano_extra_turn
     }
 
     /// The set-up builds the pile in parts whose order is public: the river

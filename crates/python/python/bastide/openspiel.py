@@ -94,7 +94,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -145,6 +145,15 @@ class BastideGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, p)
         self._probe = probe
+        cells, glob = probe.observation_shape
+        #: The information-state tensor: the observation, then one row of
+        #: ``n + 4`` values a history entry, ``max_game_length`` rows.
+        self.info_rows = probe.max_game_length
+        self.observation_size = int(np.prod(cells)) + glob[0]
+        self.information_state_size = self.observation_size + self.info_rows * (n + 4)
+        #: Whether any seat holds secret items (halves, chips): only then
+        #: does a chance outcome's recipient need finding.
+        self.secretive = bool(_secret_lists(probe.view(0), n))
 
     def new_initial_state(self) -> BastideState:
         """A new game at its first chance node (the first draw)."""
@@ -154,10 +163,9 @@ class BastideGame(pyspiel.Game):
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BastideObserver:
         """The observer of the engine's observation tensor, or with
-        ``perfect_recall`` the information state (a string; there is no
-        information-state tensor)."""
+        ``perfect_recall`` the information state (string and tensor)."""
         if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
-            return InfoStateObserver(params)
+            return InfoStateObserver(self, params)
         private = getattr(iig_obs_type, "private_info", pyspiel.PrivateInfoType.SINGLE_PLAYER)
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError(
@@ -181,6 +189,10 @@ class BastideState(pyspiel.State):
         #: node; None until some information state is asked for, so play
         #: without them pays nothing.
         self._recall: list[list[str]] | None = None
+        #: Each seat's history rows of the information-state tensor
+        #: (``seats × max_game_length × (n + 4)``, see ``_step``), written
+        #: as actions are applied; None until a tensor is asked for.
+        self._steps: np.ndarray | None = None
         #: ``(player, action)`` of every action applied and not undone: the
         #: history. OpenSpiel's own (C++) list cannot be shortened from
         #: Python, so ``undo_action`` keeps the truth here and ``history``,
@@ -226,17 +238,34 @@ class BastideState(pyspiel.State):
         g = self.game_state
         actor = g.current_player
         node = (self.current_player(), int(action))
+        secretive = self._steps is not None and self._secretive()
+        held = _hidden_counts(g) if secretive and g.is_chance else None
+        act = None
+        index = -1
         if g.is_chance:
             g.apply_chance(int(action))
-            act = None
         else:
             index = self._codec_index(int(action))
-            act = json.dumps(g.action_to_json(index), sort_keys=True)
+            # The record form, for the information states only: play that
+            # never asks for one does not pay for it.
+            if self._recall is not None or secretive:
+                act = json.dumps(g.action_to_json(index), sort_keys=True)
             g.apply(index)
         self._actions.append(node)
         if self._recall is not None:
             for seat, entries in enumerate(self._recall):
                 entries.append(_recall_entry(g, seat, actor, act))
+        if self._steps is not None:
+            k = len(self._actions) - 1
+            if k < self._steps.shape[1]:
+                # Without secret items a codec index names an action in
+                # every seat's eyes; with them (a hand's slots) the record
+                # form does.
+                entry = _step(g, actor, int(action), act if secretive else index, held)
+                _write_row(self._steps[:, k], *entry)
+
+    def _secretive(self) -> bool:
+        return bool(self.get_game().secretive)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -265,9 +294,28 @@ class BastideState(pyspiel.State):
             self._recall = _replayed_recall(self.get_game(), self.history())
         return "\n".join([*self._recall[seat], _board_text(self.game_state, seat)])
 
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """Refused: the information state is a string only."""
-        raise _NO_INFOSTATE
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        """``player``'s information state as one flat NumPy ``float32``
+        array of fixed size (``game.information_state_size``): the seat's
+        observation now (``observation_tensor``), then one row a history
+        entry, ``max_game_length`` rows, unused rows zero. A row is
+        ``[1, chance, seat one-hot (n, relative to player), value, hidden]``:
+        a player action (every one is public) has its codec index + 1 over
+        the codec's size, or, where seats hold secret items (a hand's slots
+        number the codec), a 24-bit digest of its record form; a chance
+        outcome has its index + 1 over ``max_chance_outcomes``, unless it dealt another seat a
+        half or a chip: then the value is 0 and ``hidden`` is 1. Two
+        histories the seat cannot tell apart give the same tensor."""
+        seat = self.current_player() if player is None else int(player)
+        n = self.game_state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, not {player}")
+        game = self.get_game()
+        if self._steps is None:
+            self._steps = _replayed_steps(game, self.history())
+        out = self.game_state.observation_flat(seat, extra=game.info_rows * (n + 4))
+        out[game.observation_size :] = self._steps[seat].ravel()
+        return out
 
     def history(self) -> list[int]:
         """The actions applied and not undone, chance outcomes included."""
@@ -297,6 +345,8 @@ class BastideState(pyspiel.State):
                 + ("nothing was applied" if last is None else f"the last was {last}")
             )
         replay = _replayed(self.get_game(), self.history()[:-1])
+        if self._steps is not None and len(self._actions) <= self._steps.shape[1]:
+            self._steps[:, len(self._actions) - 1] = 0.0
         self.game_state = replay.game_state
         self._actions.pop()
         if self._recall is not None:
@@ -382,24 +432,25 @@ class BastideObserver:
         return text.replace(f"seat {player} sees: ", "public: ", 1) if self.public else text
 
 
-_NO_INFOSTATE = pyspiel.SpielError(
-    "python_bastide provides no information-state tensor: use "
-    "information_state_string, or the observation tensor"
-)
-
-
 class InfoStateObserver:
-    """The perfect-recall observer (PyObserver interface): a string only
-    (``tensor`` is None, as OpenSpiel's observers of string-only games)."""
+    """The perfect-recall observer (PyObserver interface): ``tensor`` is
+    ``information_state_tensor``, ``dict`` its views ``observation`` and
+    ``history`` (rows × ``n + 4``); the string ``information_state_string``."""
 
-    def __init__(self, params: dict[str, Any] | None) -> None:
+    def __init__(self, game: BastideGame, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        self.tensor = None
-        self.dict: dict[str, np.ndarray] = {}
+        self.tensor = np.zeros(game.information_state_size, np.float32)
+        self.dict: dict[str, np.ndarray] = {
+            "observation": self.tensor[: game.observation_size],
+            "history": self.tensor[game.observation_size :].reshape(
+                game.info_rows, game.num_players() + 4
+            ),
+        }
 
     def set_from(self, state: BastideState, player: int) -> None:
-        """Nothing to fill: there is no tensor."""
+        """Fills ``tensor`` with ``player``'s information state."""
+        self.tensor[:] = state.information_state_tensor(player)
 
     def string_from(self, state: BastideState, player: int) -> str:
         """``state.information_state_string(player)``."""
@@ -561,6 +612,57 @@ def _hidden_counts(g: bastide.Game) -> dict[tuple[int, str], int]:
         for seat, items in enumerate(per_seat):
             out[(seat, key)] = items["hidden"] if isinstance(items, dict) else len(items)
     return out
+
+
+def _step(
+    g: bastide.Game, actor: int, action: int, act: str | int, held: dict | None
+) -> tuple[int, float, int]:
+    """A history entry for the information-state tensor, taken just after
+    the action: ``(actor, value, recipient)``. A player action's value is
+    its codec index + 1 over the codec's size (``act`` an int) or a 24-bit
+    digest of its record form (``act`` a str); a chance outcome's, its
+    index + 1 over the outcomes; ``recipient`` is the seat whose secret
+    items the outcome added to (``held``: the counts before), or -1."""
+    if isinstance(act, str):
+        digest = int.from_bytes(hashlib.blake2b(act.encode(), digest_size=3).digest(), "big")
+        return actor, (digest + 1) / float(1 << 24), -1
+    if actor >= 0:
+        return actor, (act + 1) / float(g.num_actions), -1
+    recipient = -1
+    if held is not None:
+        for (seat, key), k in _hidden_counts(g).items():
+            if k > held.get((seat, key), 0):
+                recipient = seat
+    return -1, (action + 1) / float(g.num_chance_outcomes), recipient
+
+
+def _write_row(rows: np.ndarray, actor: int, value: float, recipient: int) -> None:
+    """One history row of every seat's information-state tensor (``rows``:
+    seats × ``n + 4``): ``[1, chance, acting seat one-hot relative to the
+    seat, value, hidden]``; an outcome that gave another seat a secret item
+    is hidden (value 0, hidden 1)."""
+    n = rows.shape[0]
+    rows[:, 0] = 1.0
+    for seat in range(n):
+        row = rows[seat]
+        if actor < 0:
+            row[1] = 1.0
+        else:
+            row[2 + (actor - seat) % n] = 1.0
+        if 0 <= recipient != seat:
+            row[n + 3] = 1.0
+        else:
+            row[n + 2] = value
+
+
+def _replayed_steps(game: BastideGame, history: list[int]) -> np.ndarray:
+    """The information-state tensor's entries of ``history``, replayed."""
+    s = game.new_initial_state()
+    n = game.num_players()
+    s._steps = np.zeros((n, game.info_rows, n + 4), np.float32)
+    for action in history:
+        s.apply_action(action)
+    return s._steps
 
 
 def _replayed_recall(game: BastideGame, history: list[int]) -> list[list[str]]:

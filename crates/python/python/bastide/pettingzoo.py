@@ -46,13 +46,13 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 import bastide
 from bastide._config import action_index, action_mode_for, game_kwargs, observation_space
 
-__all__ = ["env", "raw_env", "MAX_LEGAL"]
+__all__ = ["env", "raw_env", "parallel_env", "BastideParallelEnv", "MAX_LEGAL"]
 
 _TERMINAL = bastide.TERMINAL_PLAYER
 
@@ -301,6 +301,92 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def parallel_env(**kwargs: Any) -> BastideParallelEnv:
+    """The game as a PettingZoo ``ParallelEnv`` (keyword arguments are
+    :class:`raw_env`'s)."""
+    return BastideParallelEnv(**kwargs)
+
+
+class BastideParallelEnv(ParallelEnv):
+    """Bastide through PettingZoo's parallel API, the form RLlib's and many
+    trainers' PettingZoo adapters take. The game is turn-based: every agent
+    is live and observed each step, but only the agent to act has a
+    non-zero ``action_mask`` (and ``infos[agent]["legal_actions"]``); its
+    action is applied and the others' are ignored (they may be left out).
+    Turns need not alternate (River II's volcano, a builder's double turn):
+    the masks say who acts. Rewards, terminations and truncations
+    (``max_steps``) are :class:`raw_env`'s; an illegal action raises
+    :class:`bastide.IllegalAction`."""
+
+    metadata = {"name": "bastide_parallel_v0", "render_modes": ["ansi"]}
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.aec = raw_env(**kwargs)
+        self.possible_agents = self.aec.possible_agents
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.render_mode = self.aec.render_mode
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """A new game: every agent's observation and info."""
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: dict(self.aec.infos[a]) for a in self.agents}
+
+    def _observations(self) -> dict[str, Any]:
+        return {a: self.aec.observe(a) for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Applies the action of the agent to act (``actions`` must hold
+        it); returns observations, rewards, terminations, truncations and
+        infos of every live agent. At the end ``agents`` empties."""
+        aec = self.aec
+        actor = aec.agent_selection
+        if actor not in actions:
+            raise bastide.IllegalAction(f"{actor} is to act: actions has no entry for it")
+        aec.step(actions[actor])
+        live = self.agents
+        rewards = {a: float(aec.rewards[a]) for a in live}
+        terminations = {a: bool(aec.terminations[a]) for a in live}
+        truncations = {a: bool(aec.truncations[a]) for a in live}
+        infos = {a: dict(aec.infos[a]) for a in live}
+        observations = self._observations()
+        if any(terminations.values()) or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The AEC environment's one-line summary."""
+        return self.aec.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def state(self) -> np.ndarray:
+        """Refused: there is no global state array (each agent's view is
+        its own: hidden hands)."""
+        raise NotImplementedError("bastide has no global state array; use observations")
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:

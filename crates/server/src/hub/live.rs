@@ -334,6 +334,8 @@ impl LiveGame {
             rated: self.rated,
             private: self.private,
             clock: self.clock_spec.clone(),
+            to_move: (self.status == Status::Playing && !self.game.is_finished())
+                .then(|| self.game.current_player().index()),
         }
     }
 
@@ -474,6 +476,9 @@ pub struct GameSummary {
     pub private: bool,
     /// The time control (none: untimed).
     pub clock: Option<ClockSpec>,
+    /// The seat to act while the game runs (none: open or over), so a
+    /// list of games says whose turn it is without each game's view.
+    pub to_move: Option<usize>,
 }
 
 /// One game's handle: its cached state and its update channel.

@@ -201,6 +201,10 @@ impl Expansion for PlagueRules {
         g.plague_follower_ban()
     }
 
+    fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+        g.plague_ban_on(pi)
+    }
+
     fn extra_actions(g: &Game, out: &mut Vec<Action>) {
         g.plague_actions(out);
     }

@@ -106,8 +106,13 @@ impl Game {
     /// it is a source with an active outbreak (the turn it was placed, and
     /// while its outbreak stays active).
     pub(crate) fn plague_follower_ban(&self) -> Option<&'static str> {
+        self.plague_ban_on(self.last?)
+    }
+
+    /// Why no follower may go onto piece `pi` by any means (a magic portal
+    /// included, `princess-dragon.md`): a flea, or an active outbreak.
+    pub(crate) fn plague_ban_on(&self, pi: u16) -> Option<&'static str> {
         let p = self.ext.plague.as_ref()?;
-        let pi = self.last?;
         if p.flea_on(pi).is_some() {
             return Some("a follower may never go onto a tile with a flea");
         }
