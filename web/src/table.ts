@@ -16,10 +16,9 @@ import { chatPanel } from './chat';
 import { h } from './dom';
 import { connect, type Connection, type ServerHandler } from './net';
 import { serverPage } from './page';
-import { ROTATIONS, actionMessage, type Action, type Rotation } from './protocol';
+import { ROTATIONS, type Action, type Rotation } from './protocol';
 import { reduce, scoringEvents, type GameState } from './state';
 import { botThinking, hasGap, isFinalMove, mergeLog } from './follow';
-import { RATE_RETRY_MS, settle, type Unacked } from './unacked';
 import { shouldStart } from './waiting';
 import { choose, keepPick, type Mark, type Pick } from './picks';
 import { connectionBanner } from './panels/banner';
@@ -34,6 +33,7 @@ import { rulesDialog } from './panels/rules';
 import { seatsPanel } from './panels/seats';
 import { history as moveHistory } from './table/history';
 import { listenKeys } from './table/keys';
+import { outbox } from './table/outbox';
 import { room as waitingRoomPart } from './table/room';
 import { scene as boardScene } from './table/scene';
 import { featureCells, showScore } from './table/scoring';
@@ -86,21 +86,15 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   // asks for everything (`since` null), as the page's state is a
   // spectator's and a seat needs its own view and legal moves.
   let welcomed = false;
-  // The last action sent, until the server answers (src/unacked.ts): its
-  // legal moves come back if it is refused, and a reconnect re-sends or
-  // reports it.
-  let unacked: Unacked | null = null;
+  // The last action sent, until the server answers (src/table/outbox.ts).
+  const sent = outbox(() => socket, () => { socket.close(); socket = open(); });
   const send = (a: Action): void => {
     if (!state) return;
     // The first placement: the first turn's hint has done its work.
     if (a.kind === 'place') markHintSeen();
-    // A closed socket drops it: the reconnect's welcome then re-sends it.
-    socket.send(actionMessage(a, state.version));
-    unacked = { action: a, version: state.version, legal: state.legal, resent: false };
+    state = sent.send(a, state);
     hand.clear();
     pick = null;
-    // Nothing is legal until the server answers: no double sends.
-    state = { ...state, legal: [] };
     draw();
   };
   const showError = (text: string): void => { if (state) { state = { ...state, error: text }; draw(); } };
@@ -186,7 +180,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     const thinking = botThinking(s.status, s.view?.currentPlayer ?? null, s.seats);
     // During the final scoring each seat's score climbs with its steps (src/follow.ts).
     seats.update(s, end.scores(s.view?.scores ?? []), thinking);
-    const sending = unacked !== null && s.seat !== null && s.view?.currentPlayer === s.seat;
+    const sending = sent.sending && s.seat !== null && s.view?.currentPlayer === s.seat;
     header.update(s, banner.state, thinking, sending);
     banner.update(s, welcomed, sending);
     room.update(s);
@@ -198,22 +192,6 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     resign.replaceChildren(...(s.seat !== null && token && s.status === 'playing' ? [h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign')] : []));
   };
 
-  // The action sent and not answered yet (src/unacked.ts): answered, lost, refused, or to send again.
-  const settleSent = (m: Parameters<ServerHandler>[0]): void => {
-    if (!unacked || !state) return;
-    const sent = unacked;
-    const settled = settle(sent, m, state);
-    unacked = settled.unacked;
-    state = settled.state;
-    if (settled.effect === 'resend') socket.send(actionMessage(sent.action, sent.version));
-    else if (settled.effect === 'reconnect') { socket.close(); socket = open(); }
-    else if (settled.effect === 'retry') {
-      window.setTimeout(() => {
-        if (unacked === null || unacked.action !== sent.action) return;
-        socket.send(actionMessage(sent.action, sent.version));
-      }, RATE_RETRY_MS);
-    }
-  };
   // A move seen live: its final scoring one feature after another, then the result; or what it scored.
   const seenLive = (before: GameState | null, version: number): void => {
     if (!state || !before || state.version !== version || before.version !== version - 1) return;
@@ -236,7 +214,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     }
     state = reduce(state, m);
     if (m.type === 'rematch' && m.seat !== null && m.token !== null) end.offer({ game: m.game, seat: m.seat, token: m.token });
-    settleSent(m);
+    if (state) state = sent.settle(m, state);
     if (state && shouldStart(state)) room.start();
     if (state?.resync) { state = { ...state, resync: false }; socket.close(); socket = open(); }
     if (state) view.needMap(state);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { figuresOffered, spotsFor } from '../src/table';
-import { figureHint } from '../src/panels/choices';
+import { figureHint, figuresPanelShown } from '../src/panels/choices';
 import { eventText } from '../src/panels/log';
 import { optionsConfig } from '../src/options';
 import { figureLook, figureName, parseAction, parseEvent, parseView } from '../src/protocol';
@@ -54,6 +54,10 @@ describe('Traders & Builders at the table', () => {
     expect(figuresOffered([b, p, f])).toEqual([null, 'builder', 'pig']);
     expect(spotsFor([b, p, f], 'pig')).toEqual([p]);
     expect(figureHint('builder')).toMatch(/road or city of this tile where you already have a follower/);
+    // No follower left, the builder still may go: the panel says which figure the spots take.
+    expect(figuresPanelShown(figuresOffered([b]))).toBe(true);
+    expect(figuresPanelShown(figuresOffered([f]))).toBe(false);
+    expect(figuresPanelShown(figuresOffered([f, p]))).toBe(true);
   });
 
   it('says goods in the log by kind and player', () => {

@@ -25,6 +25,11 @@ export function spotsFor(legal: Action[], figure: string | null): Action[] {
   return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
 }
 
+/** Whether the Figure panel is shown: several figures may be placed, or only one that is not the normal follower (its spots say which). */
+export function figuresPanelShown(figures: (string | null)[]): boolean {
+  return figures.length > 1 || (figures.length === 1 && figures[0] !== null);
+}
+
 /** What the chosen figure's spots on the board are, in a line under the buttons. */
 export function figureHint(figure: string | null): string {
   switch (figure) {
@@ -95,8 +100,8 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
     const out: HTMLElement[] = [];
     const view = s.view;
     const figures = figuresOffered(s.legal);
-    if (figures.length > 1) {
-      // Both figures may go on the board: the markers place the chosen one.
+    if (figuresPanelShown(figures)) {
+      // Several figures may go on the board (or only one that is not a follower): the markers place the chosen one.
       const me = s.seat ?? view?.currentPlayer ?? 0;
       const colour = playerColour(s.players[me] ?? '', me);
       out.push(h('section', { class: 'panel', 'aria-label': 'Figure to place' }, h('h2', {}, 'Figure'),
