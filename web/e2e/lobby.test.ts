@@ -33,7 +33,8 @@ test('one click to a bot game; the lobby lists games in words, never by id', { t
   await page.goto(`${server.url}/`);
   const mine = page.locator(`#my-games li[data-game="${id}"]`);
   await mine.waitFor();
-  assert.match(await mine.innerText(), /^Base game · no clock — RED: you 0, BLUE: greedy bot 0 continue resign$/);
+  // A guest's own game says whose turn it is, as an account's does.
+  assert.match(await mine.innerText(), /^Your turn: Base game · no clock — RED: you 0, BLUE: greedy bot 0 continue resign$/);
   assert.equal(await page.locator('#your-count').innerText(), '1 game open or running:');
   // The open game offers its seat, with its clock; nothing of it is in "Your games".
   const row = page.locator(`#open-games li[data-game="${open.id}"]`);
@@ -105,6 +106,32 @@ test('a private game is not offered to strangers, and its creator cancels it fro
   assert.equal((await fetch(`${server.url}/api/games/${id}`)).status, 404);
   await host.close();
   await stranger.close();
+});
+
+test('waiting rooms nobody joined are said as such in "Your games", and cancelled in one click', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    await page.goto(`${server.url}/`);
+    await page.selectOption('select[name=seat1]', 'human');
+    await page.click('#create');
+    await page.waitForURL(/\/play\/[0-9a-f]+#seat=0$/);
+    ids.push(/\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '');
+  }
+  await page.goto(`${server.url}/`);
+  for (const id of ids) {
+    const row = page.locator(`#my-games li[data-game="${id}"][data-unused="true"]`);
+    await row.waitFor();
+    assert.match(await row.innerText(), /open for (a moment|\d+ min), nobody has joined yet; it counts as one of your open games until you cancel it or it expires\.$/);
+    assert.equal(await row.locator('.cancel').innerText(), 'cancel this waiting room');
+  }
+  assert.match(await page.locator('#unused-rooms').innerText(), /^2 waiting rooms nobody has joined\. Cancel all 2$/);
+  await page.locator('#cancel-unused').click();
+  for (const id of ids) await page.locator(`#my-games li[data-game="${id}"]`).waitFor({ state: 'detached' });
+  for (const id of ids) assert.equal((await fetch(`${server.url}/api/games/${id}`)).status, 404);
+  await context.close();
 });
 
 test('a signed-in player\'s games follow the account to another device, "Your turn" first', { timeout: 60_000 }, async () => {

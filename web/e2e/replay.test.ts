@@ -48,6 +48,8 @@ test('the viewer replays a finished server game with a 64-bit seed to its scores
     await page.click('#forward');
     await page.locator('#replay-status', { hasText: `Action ${i} of` }).waitFor();
     await noError(page);
+    // Each step in words, no coordinates.
+    assert.doesNotMatch(await page.locator('#replay-status').innerText(), /\(-?\d+, -?\d+\)/);
   }
   await page.click('#last');
   assert.deepEqual(await finalScores(page), expected);

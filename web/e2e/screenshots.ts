@@ -25,8 +25,9 @@ const SETUPS: Setup[] = [
   { name: 'halfsies2', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['halfsies2'] }, seats: ['greedy', 'random'] },
   { name: 'plague', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['plague'] }, seats: ['greedy', 'random'] },
   { name: 'gingerbread', config: { players: ['RED', 'BLUE'], base: 'winter', expansions: ['gingerbread'] }, seats: ['greedy', 'random'] },
+  { name: 'traders-builders', config: { players: ['RED', 'BLUE', 'GREEN'], base: 'base', expansions: ['river2', 'traders-builders'] }, seats: ['greedy', 'random', 'greedy'] },
   { name: 'map-chips', config: { players: ['RED', 'BLUE'], base: 'base', expansions: ['map-chips'], map: 'ukraine' }, seats: ['greedy', 'random'] },
-  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips', 'inns-cathedrals'], map: 'ukraine' }, seats: ['greedy', 'random', 'greedy', 'random'] },
+  { name: 'all', config: { players: ['RED', 'BLUE', 'GREEN', 'YELLOW'], base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips', 'inns-cathedrals', 'traders-builders'], map: 'ukraine' }, seats: ['greedy', 'random', 'greedy', 'random'] },
 ];
 
 // ONLY=plague,all measures just those games (figures.md is written only for a full run); `lobby` in it takes the lobby's picture too.

@@ -69,6 +69,9 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
   } else if (await page.locator('#draft button').count() > 0) {
     // The Half-and-half draft: a half's picture.
     await press(page.locator('#draft button').first());
+  } else if (await page.locator('#second-tile').count() > 0) {
+    // Traders & Builders: the builder's second tile, taken from the table.
+    await press(page.locator('#second-tile'));
   } else if (await page.locator('#draw-pile').count() > 0) {
     // Half-and-half: draw instead of playing a half.
     await press(page.locator('#draw-pile'));

@@ -13,6 +13,8 @@ export interface GameSummary {
   names: (string | null)[]; rated: boolean;
   /** The time control (docs/server.md, "Clocks"), null: untimed; whether the game is private (seated by invite link only). */
   clock: JsonObject | null; private: boolean;
+  /** The seat to act while the game runs (null: open or over). */
+  toMove: number | null;
 }
 export interface CreatedSeat { seat: number; kind: string; token: string | null; invite: string | null }
 export interface Created { id: string; status: GameStatus; seats: CreatedSeat[] }
@@ -61,6 +63,7 @@ export function parseSummary(v: unknown, p = 'game'): GameSummary {
     rated: opt(o.rated, `${p}.rated`, bool) ?? false,
     clock: opt(o.clock, `${p}.clock`, (c, q) => obj(json(c, q), q)),
     private: opt(o.private, `${p}.private`, bool) ?? false,
+    toMove: opt(o.to_move, `${p}.to_move`, int),
   };
 }
 

@@ -19,7 +19,8 @@ import { adorn } from './art';
 import { coalesce, gesture } from './frame';
 import { isObject, type Json } from './json';
 import { Action, Corner, FeatureRef, Piece, View, figureLook, figureName, type FigureLook } from './protocol';
-import { describeAction } from './words';
+import { BY_COORDINATES, describeAction, featureAt } from './words';
+import type { Where } from './where';
 import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
@@ -74,6 +75,10 @@ export interface BoardModel {
   lastTiles?: { seat: number; x: number; y: number; half: string | null; colour: string }[];
   /** The game version shown, set on the SVG once drawn (tests wait for it). */
   version: number;
+  /** Places in words, for the labels of what is lit (by coordinates without it). */
+  where?: Where;
+  /** River II's pig herds where they count (Traders & Builders): a label on each. */
+  herds?: Pt[];
 }
 
 export interface BoardHandlers {
@@ -178,12 +183,27 @@ function spotOf(a: Action): FeatureRef | null {
 }
 
 /**
- * Draws a follower centred on 0,0 into `g` (a symbol, or an icon in the
- * log): a disc in the player's colour with the seat's letter; the large
- * follower's disc is bigger and has a second ring.
+ * Draws a figure centred on 0,0 into `g` (a symbol, or an icon in the
+ * log): a follower is a disc in the player's colour with the seat's
+ * letter, the large follower's bigger with a second ring; Traders &
+ * Builders' builder is a house shape and its pig a round body with a
+ * snout, both in the player's colour with the letter — told apart by
+ * shape, not colour alone.
  */
 export function figureArt(g: SVGElement, look: FigureLook, colour: string, mark: string): void {
   const r = look.radius;
+  if (look.shape === 'builder') {
+    const w = r * 0.85;
+    el('path', { d: `M${-w} ${w} V${-r * 0.15} L0 ${-r} L${w} ${-r * 0.15} V${w} Z`, fill: colour, stroke: '#1d1d1d', 'stroke-width': 2.5, 'stroke-linejoin': 'round' }, g);
+    el('text', { 'text-anchor': 'middle', dy: 7, class: 'meeple-mark' }, g).textContent = mark;
+    return;
+  }
+  if (look.shape === 'pig') {
+    el('ellipse', { cx: -1.5, rx: r - 3.5, ry: r * 0.72, fill: colour, stroke: '#c0587a', 'stroke-width': 3 }, g);
+    el('ellipse', { cx: r - 3.5, cy: 1, rx: 3.2, ry: 4.2, fill: '#f7c6d2', stroke: '#7a3f52', 'stroke-width': 1.5 }, g);
+    el('text', { 'text-anchor': 'middle', x: -2, dy: 4, class: 'meeple-mark' }, g).textContent = mark;
+    return;
+  }
   if (look.ring) el('circle', { r: r - 1.5, fill: '#fff', stroke: '#1d1d1d', 'stroke-width': 2.5 }, g);
   el('circle', { r: look.ring ? r - 5 : r - 3, fill: colour, stroke: '#fff', 'stroke-width': 2.5 }, g);
   el('text', { 'text-anchor': 'middle', dy: look.ring ? 5 : 4, class: look.ring ? 'meeple-mark meeple-mark-big' : 'meeple-mark' }, g).textContent = mark;
@@ -714,15 +734,16 @@ export class Board {
       const colour = playerColour(name, f.seat);
       const look = figureLook(f.figure);
       const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
-      this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${f.place} of (${f.x}, ${f.y})` }, L.followers);
+      this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${featureAt(f, m.where ?? BY_COORDINATES)}` }, L.followers);
     });
     this.drawTokens(m.view.extras, fresh);
+    this.drawHerds(m.herds ?? []);
     // Only a complete drawing counts as seen (a placeholder drawing comes again).
     if (complete) this.figures = seen;
     // Marks first: a tile lit for a flea lies under the follower spots on it.
     this.drawMarks(m.marks, m.view, m.cities ?? []);
     for (const t of m.targets) {
-      const label = describeAction(t);
+      const label = describeAction(t, m.where);
       const r = el('rect', { x: t.x * CELL + 4, y: t.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'target', tabindex: 0, role: 'button', 'aria-label': label, 'data-x': t.x, 'data-y': t.y }, L.targets);
       el('title', {}, r).textContent = label;
       r.addEventListener('click', () => this.handlers.onTarget(t));
@@ -739,10 +760,11 @@ export class Board {
     const spread = spreadSpots(placed.map((p) => p.at), 2 * r.big + 4);
     this.nearSpots(spread);
     placed.forEach(({ a, ref, at }, i) => {
-      const label = describeAction(a);
+      const label = describeAction(a, m.where);
       const big = a.kind === 'follower' && a.figure !== null;
+      const special = a.kind === 'follower' && (a.figure === 'builder' || a.figure === 'pig') ? ` spot-${a.figure}` : '';
       const pt = spread[i] ?? at;
-      const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
+      const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}${special}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
       c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
@@ -990,6 +1012,16 @@ export class Board {
 
   /** The Plague's tokens explained in a corner of the board (only in a game with the Plague). */
   private legend: HTMLElement | null = null;
+  /** River II's pig herd, where it counts: a pink label along the tile's bottom edge, so the herd's field is seen to be fattened. */
+  private drawHerds(herds: Pt[]): void {
+    const g = this.layers.tokens;
+    for (const p of herds) {
+      const t = el('g', { class: 'token tok-herd', transform: `translate(${p.x * CELL + CELL / 2} ${p.y * CELL + CELL - 14})`, role: 'img', 'aria-label': 'the pig herd: whoever wins this field scores 1 more a finished city' }, g);
+      el('rect', { x: -34, y: -10, width: 68, height: 20, rx: 6 }, t);
+      el('text', { 'text-anchor': 'middle', dy: 4.5 }, t).textContent = 'pig herd';
+    }
+  }
+
   private drawLegend(extras: View['extras']): void {
     if (!isObject(extras.plague) || this.legend) return;
     const node = document.createElement('div');

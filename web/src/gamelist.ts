@@ -33,10 +33,32 @@ function seatsText(g: GameSummary, mine: number | null, navigate: (path: string)
   });
 }
 
-/** A row of a list: what the game is, who sits where, and what one can do with it ("Your turn" first when it is). */
-function row(g: GameSummary, mine: number | null, navigate: (path: string) => void, actions: (HTMLElement | string)[], turn = false): HTMLElement {
-  return h('li', { class: 'game-row', 'data-game': g.id, 'data-status': g.status, 'data-your-turn': String(turn) },
-    turn ? h('strong', {}, 'Your turn: ') : '', h('span', { class: 'game-what' }, gameWords(g)), ' — ', ...seatsText(g, mine, navigate), ' ', ...actions);
+/**
+ * Whose turn it is in one's own game, as its row begins: "Your turn: ",
+ * "BLUE to play: " (null: not running, or nobody known to act).
+ */
+export function turnWords(g: GameSummary, mine: number | null, yourTurn: boolean): string | null {
+  if (yourTurn || (g.status === 'playing' && g.toMove !== null && g.toMove === mine)) return 'Your turn: ';
+  if (g.status !== 'playing' || g.toMove === null) return null;
+  return `${g.players[g.toMove] ?? 'Someone'} to play: `;
+}
+
+/** An open game this browser created that nobody else has joined yet (it counts against the creator's open games). */
+export function unusedRoom(g: GameSummary, mine: number | null): boolean {
+  return g.status === 'open' && g.seats.find((x) => x.kind === 'human')?.seat === mine && g.seats.every((x) => x.kind !== 'human' || x.seat === mine || !x.joined);
+}
+
+/** How long a game has been open, in words: "open for 12 min", "open for a moment". */
+export function openFor(created: number, now: number): string {
+  const min = Math.floor((now - created) / 60_000);
+  return min < 1 ? 'open for a moment' : `open for ${min} min`;
+}
+
+/** A row of a list: what the game is, who sits where, and what one can do with it (whose turn it is first, in one's own games). */
+function row(g: GameSummary, mine: number | null, navigate: (path: string) => void, actions: (HTMLElement | string)[], turn: string | null = null): HTMLElement {
+  const yours = turn === 'Your turn: ';
+  return h('li', { class: 'game-row', 'data-game': g.id, 'data-status': g.status, 'data-your-turn': String(yours) },
+    turn ? (yours ? h('strong', {}, turn) : h('span', { class: 'game-turn' }, turn)) : '', h('span', { class: 'game-what' }, gameWords(g)), ' — ', ...seatsText(g, mine, navigate), ' ', ...actions);
 }
 
 /** A link inside the client (a plain click stays in the page). */
@@ -86,7 +108,7 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
     }
     await refresh();
   };
-  const ownRows = async (): Promise<HTMLElement[]> => {
+  const ownRows = async (): Promise<{ li: HTMLElement; unused: { g: GameSummary; token: string } | null }[]> => {
     const held = heldGames();
     const account = await accountGames().catch(() => []);
     const seats = new Map<string, number>(account.map((a) => [a.game, a.seat]));
@@ -102,24 +124,48 @@ export function gameLists(navigate: (path: string) => void, accountGames: () => 
         return null;
       }
     }));
+    const now = Date.now();
     return games.filter((x): x is { g: GameSummary; seat: number } => x !== null && !['finished', 'resigned'].includes(x.g.status))
-      .sort((a, b) => Number(turns.has(b.g.id)) - Number(turns.has(a.g.id)) || b.g.created - a.g.created)
+      .sort((a, b) => Number(turnWords(b.g, b.seat, turns.has(b.g.id)) === 'Your turn: ') - Number(turnWords(a.g, a.seat, turns.has(a.g.id)) === 'Your turn: ') || b.g.created - a.g.created)
       .map(({ g, seat }) => {
         const token = findToken(g.id, seat)?.token ?? null;
-        return row(g, seat, navigate, [
+        const unused = unusedRoom(g, seat) && token !== null;
+        const li = row(g, seat, navigate, [
           link(`/play/${g.id}#seat=${seat}`, g.status === 'open' ? 'open its waiting room' : 'continue', navigate, { class: 'continue' }),
           g.status === 'playing' && token ? [' ', h('button', { type: 'button', class: 'resign', onclick: () => { void resign(g, token); } }, 'resign')] : '',
           // The creator (the first person's seat) may cancel a game still waiting.
-          g.status === 'open' && token && g.seats.find((x) => x.kind === 'human')?.seat === seat ? [' ', h('button', { type: 'button', class: 'cancel', onclick: () => { void cancel(g, token); } }, 'cancel')] : '',
-        ].flat(), turns.has(g.id));
+          g.status === 'open' && token && g.seats.find((x) => x.kind === 'human')?.seat === seat ? [' ', h('button', { type: 'button', class: 'cancel', onclick: () => { void cancel(g, token); } }, unused ? 'cancel this waiting room' : 'cancel')] : '',
+        ].flat(), turnWords(g, seat, turns.has(g.id)));
+        // A waiting room nobody came to counts against this browser's open games until cancelled or expired: say so.
+        if (unused) {
+          li.dataset.unused = 'true';
+          li.append(h('span', { class: 'unused-room' }, ` · ${openFor(g.created, now)}, nobody has joined yet; it counts as one of your open games until you cancel it or it expires.`));
+        }
+        return { li, unused: unused ? { g, token: token ?? '' } : null };
       });
+  };
+  // Cancels every waiting room of this browser that nobody joined.
+  const cancelUnused = async (rooms: { g: GameSummary; token: string }[]): Promise<void> => {
+    for (const r of rooms) {
+      try {
+        await cancelGame(r.g.id, r.token);
+        forgetGame(r.g.id);
+      } catch (err) {
+        said(`Could not cancel: ${errorText(err)}`);
+      }
+    }
+    await refresh();
   };
   const refresh = async (): Promise<void> => {
     try {
       const [own, open, playing, finished] = await Promise.all([ownRows(), listGames('open'), listGames('playing'), listGames('finished')]);
+      const unused = own.flatMap((o) => (o.unused ? [o.unused] : []));
       mine.replaceChildren(h('h2', {}, 'Your games'),
         own.length === 0 ? h('p', {}, 'None open or running.') : h('p', { id: 'your-count' }, `${count(own.length, 'game')} open or running:`),
-        own.length === 0 ? '' : h('ul', { id: 'my-games' }, ...own));
+        // Waiting rooms nobody came to, in one click: they count against the caps until cancelled or expired.
+        unused.length > 1 ? h('p', { id: 'unused-rooms' }, `${count(unused.length, 'waiting room')} nobody has joined. `,
+          h('button', { type: 'button', id: 'cancel-unused', onclick: () => { void cancelUnused(unused); } }, `Cancel all ${unused.length}`)) : '',
+        own.length === 0 ? '' : h('ul', { id: 'my-games' }, ...own.map((o) => o.li)));
       // A game this browser holds a seat of is in "Your games": not offered again.
       const held = (g: GameSummary): number | null => findToken(g.id, null)?.seat ?? null;
       const joinable = open.filter((g) => held(g) === null && g.seats.some((s) => s.kind === 'human' && !s.joined));

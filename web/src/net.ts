@@ -101,3 +101,6 @@ export function connect(
     },
   };
 }
+
+/** What handles each message of the server (the table). */
+export type ServerHandler = (m: ServerMessage) => void;

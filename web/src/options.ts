@@ -7,7 +7,7 @@ import type { JsonObject } from './json';
 /** A rule option: the engine's name, its words, and the set it is about (none: any game). */
 export interface RuleOption { id: string; label: string; about: string; set?: string }
 
-/** The switches (false unless chosen). `halfsies_scoring` is written as "2014" when chosen. */
+/** The switches (false unless chosen). `halfsies_scoring` is written as "2014" when chosen; `pig_herd_bonus` (true in the engine) as false. */
 export const RULE_OPTIONS: RuleOption[] = [
   { id: 'draft', label: 'Half-and-half draft', set: 'halfsies1', about: 'the halves are drafted face up before the first turn, last player first, two rounds' },
   { id: 'halfsies_scoring', label: 'Half-and-half 2014 scoring', set: 'halfsies1', about: 'two halves in one square count as one tile' },
@@ -15,6 +15,7 @@ export const RULE_OPTIONS: RuleOption[] = [
   { id: 'river_shuffle_all', label: 'Shuffle the whole river', set: 'river', about: 'house rule: the spring and lakes are shuffled with the river; the first drawn starts it' },
   { id: 'river_lake_to_source', label: 'River from the lake', set: 'river', about: 'house rule: build from the lake up to the spring' },
   { id: 'river_both_lakes', label: 'Both lakes', set: 'river', about: 'River I and River II: keep both lakes' },
+  { id: 'pig_herd_bonus', label: 'No pig herd bonus', set: 'traders-builders', about: 'house rule: River II\'s pig herd gives the farmers nothing' },
   { id: 'gingerbread_misprint', label: 'First print of the Gingerbread Man', set: 'gingerbread', about: 'no tile D, two tiles C' },
 ];
 
@@ -53,7 +54,7 @@ export function optionsConfig(choice: RuleChoice, sets: string[]): JsonObject {
   if (Number.isFinite(n) && n !== FOLLOWERS.standard) out.followers = Math.min(FOLLOWERS.max, Math.max(FOLLOWERS.min, n));
   for (const o of RULE_OPTIONS) {
     if (!choice.on.includes(o.id) || !applies(o, sets)) continue;
-    out[o.id] = o.id === 'halfsies_scoring' ? '2014' : true;
+    out[o.id] = o.id === 'halfsies_scoring' ? '2014' : o.id !== 'pig_herd_bonus';
   }
   return out;
 }

@@ -5,7 +5,8 @@
 // board only draws the marks and reports which one was clicked.
 
 import type { Action, Chip, Corner, FeatureRef } from './protocol';
-import { cornerWords, featureWords } from './words';
+import { BY_COORDINATES, featureAt } from './words';
+import type { Where } from './where';
 
 export type Flea = Extract<Action, { kind: 'flea' }>;
 export type Flee = Extract<Action, { kind: 'flee' }>;
@@ -42,15 +43,6 @@ const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y
 const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
 const fleaTo = (a: Flea): CellRef => ({ x: a.x, y: a.y, half: a.half });
 
-/** A tile in words, for labels: its cell, and which half. */
-export function cellWords(c: CellRef): string {
-  return `the tile at (${c.x}, ${c.y})${c.half ? `, its ${cornerWords(c.half)} half` : ''}`;
-}
-
-/** A follower's place in words. */
-export function refWords(r: FeatureRef): string {
-  return featureWords(r);
-}
 
 /** The chips of one trade: their colour (one per trade) and values ("1+2"). */
 export function chipText(chips: Chip[]): { colour: string; text: string } {
@@ -73,7 +65,10 @@ function distinct<T>(items: T[], same: (a: T, b: T) => boolean): T[] {
  * picked, every tile a flea may go to, every follower that may flee and
  * every square one may trade on; with a pick, only what completes it.
  */
-export function boardMarks(legal: Action[], pick: Pick | null, names: (x: number, y: number) => string = () => 'the Chumak square'): Mark[] {
+export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY_COORDINATES): Mark[] {
+  const cellWords = (c: CellRef): string => where.tile(c.x, c.y, c.half);
+  const refWords = (r: FeatureRef): string => featureAt(r, where);
+  const names = (x: number, y: number): string => where.square(x, y);
   const fleas = legal.filter((a): a is Flea => a.kind === 'flea');
   const flees = legal.filter((a): a is Flee => a.kind === 'flee');
   const trades = legal.filter((a): a is Trade => a.kind === 'trade');

@@ -124,16 +124,31 @@ export function encodeAction(a: Action): JsonObject {
   }
 }
 
-/** What a figure is called (`null`: the normal follower; `big`: Inns & Cathedrals' large follower). */
+/**
+ * What a figure is called (`null`: the normal follower; `big`: Inns &
+ * Cathedrals' large follower; `builder`, `pig`: Traders & Builders' special
+ * figures, which are not followers).
+ */
 export function figureName(figure: string | null): string {
-  if (figure === null) return 'follower';
-  return figure === 'big' ? 'large follower' : `${figure} follower`;
+  switch (figure) {
+    case null: return 'follower';
+    case 'big': return 'large follower';
+    case 'builder': case 'pig': return figure;
+    default: return `${figure} follower`;
+  }
 }
 
-/** How a figure is drawn: the large follower bigger and ringed, so it is told apart without colour. */
-export interface FigureLook { radius: number; className: string; ring: boolean }
+/**
+ * How a figure is drawn: the large follower bigger and ringed; the builder
+ * a house-shaped marker, the pig a round pink one — told apart by shape,
+ * not colour alone (`shape`).
+ */
+export interface FigureLook { radius: number; className: string; ring: boolean; shape: 'disc' | 'builder' | 'pig' }
 export function figureLook(figure: string | null): FigureLook {
-  return figure === null ? { radius: 14, className: 'fig', ring: false } : { radius: 20, className: `fig fig-${figure.replace(/[^a-z0-9-]/gi, '')}`, ring: true };
+  if (figure === null) return { radius: 14, className: 'fig', ring: false, shape: 'disc' };
+  const className = `fig fig-${figure.replace(/[^a-z0-9-]/gi, '')}`;
+  if (figure === 'builder' || figure === 'pig') return { radius: 16, className, ring: false, shape: figure };
+  return { radius: 20, className, ring: true, shape: 'disc' };
 }
 
 /** The text with its first letter in capitals. */

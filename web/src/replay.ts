@@ -9,6 +9,7 @@ import { playerColour, playerMark } from './colours';
 import { h, errorText } from './dom';
 import { parseAction, parseView } from './protocol';
 import { describeAction, gameName } from './words';
+import { whereOn } from './where';
 import { readRecord, type RecordText } from './record';
 import { summary } from './summary';
 
@@ -57,7 +58,7 @@ export function replay(root: HTMLElement, game: string | null): () => void {
       const view = parseView(step.view);
       if (game) title.textContent = `Replay: ${gameName(view.players, record.sets)}`;
       const a = step.action ? parseAction(step.action) : null;
-      const text = `Action ${at} of ${total}: ${a ? describeAction(a) : 'start'} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
+      const text = `Action ${at} of ${total}: ${a ? describeAction(a, whereOn(view.board, (p) => board.tileKinds(p.tile, p.rotation))) : 'start'} · ${view.players.map((p, i) => `${p} ${view.scores[i] ?? 0}`).join(', ')}`;
       // A follower's step shows the figure as the board draws it (the large one bigger).
       // (Its owner is the follower standing there; one scored at once has gone home: grey.)
       const icon = (): SVGSVGElement | null => {

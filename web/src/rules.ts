@@ -27,6 +27,7 @@ const CARDS: Record<string, string[]> = {
     'A longer river laid before the other tiles: it starts at a fork, so there are two ends to continue.',
     'It may not turn back on itself; followers go beside the water, never on it, and the river divides the fields.',
     'No follower may go on the volcano lake.',
+    'With Traders & Builders, the pig herd by the river fattens its field: whoever wins that field scores 1 more for each finished city.',
   ],
   river20: [
     'The anniversary river: a double spring and two lakes, laid before the other tiles.',
@@ -42,6 +43,13 @@ const CARDS: Record<string, string[]> = {
     'A finished road with an inn by it scores 2 a tile instead of 1 — but nothing if it is unfinished at the end.',
     'A finished city with a cathedral scores 3 a tile and 3 a coat of arms — but nothing if it is unfinished at the end.',
     'Each player has one large follower: it counts as two followers when deciding who holds a feature (its points are not doubled).',
+  ],
+  'traders-builders': [
+    'A city with wine, grain or cloth on it gives the player who finishes it one token of each — whoever owns the city.',
+    'At the end, whoever holds the most of each good scores 10 (a tie: everyone tied scores 10).',
+    'Builder: instead of a follower, put it on a road or city of your tile where you already have a follower. When a later tile of yours extends it, you may take a second tile (or pass).',
+    'Pig: instead of a follower, put it in a field where you already have a farmer. If you win that field, it scores 4 a finished city instead of 3.',
+    'Builder and pig are not followers: they hold nothing and go home when your last follower leaves their road, city or field.',
   ],
   halfsies1: [
     'You hold triangular half tiles. On your turn you may play one instead of drawing a tile (the pile beside your hand draws).',

@@ -4,6 +4,7 @@
 import { capitalise, figureName, type Action, type Chip, type ChipHand, type Corner, type Hand } from './protocol';
 import { setInfo, setWords } from './sets';
 import type { JsonObject } from './json';
+import type { Where } from './where';
 
 /** Whether a tile id names a half tile (Half-and-half). */
 export function isHalf(id: string): boolean {
@@ -163,20 +164,36 @@ export function moveWords(a: Action): string {
   }
 }
 
-/** The action in words, for buttons, the log and screen readers. */
-export function describeAction(a: Action): string {
+/** Places by their coordinates (where no board is known: a test, a record without its view). */
+export const BY_COORDINATES: Where = {
+  tile: (x, y, half) => `the tile at (${x}, ${y})${half ? `, its ${cornerWords(half)} half` : ''}`,
+  cell: (x, y) => `at (${x}, ${y})`,
+  square: () => 'a Chumak square',
+};
+
+/** A feature of a placed tile in words, where it is: "the north of the start tile". */
+export function featureAt(r: { x: number; y: number; place: string; half: Corner | null }, where: Where = BY_COORDINATES): string {
+  return where === BY_COORDINATES ? featureWords(r) : `the ${placeWords(r.place)} of ${where.tile(r.x, r.y, r.half)}`;
+}
+
+/**
+ * The action in words, for buttons, the list of legal moves and screen
+ * readers; `where` says places in words ("east of the start tile"), by
+ * coordinates without it.
+ */
+export function describeAction(a: Action, where: Where = BY_COORDINATES): string {
   switch (a.kind) {
-    case 'place': return `Place ${tileWords(a.tile)} at (${a.x}, ${a.y}), ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
-    case 'follower': return `${capitalise(figureName(a.figure))} on ${featureWords(a.at)}`;
+    case 'place': return `Place ${tileWords(a.tile)} ${where.cell(a.x, a.y)}, ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
+    case 'follower': return `${capitalise(figureName(a.figure))} on ${featureAt(a.at, where)}`;
     case 'draw': return 'Draw a tile';
     case 'pass': return 'Pass';
-    case 'gingerbread': return `Move the gingerbread man to the city at ${featureWords(a.at)}`;
+    case 'gingerbread': return `Move the gingerbread man to the city at ${featureAt(a.at, where)}`;
     case 'flea': {
-      const to = `the tile at (${a.x}, ${a.y})${a.half ? `, ${cornerWords(a.half)} half` : ''}`;
-      return a.from ? `Move the flea on the tile at (${a.from.x}, ${a.from.y}) to ${to}` : `Spread a flea to ${to}`;
+      const to = where.tile(a.x, a.y, a.half);
+      return a.from ? `Move the flea on ${where.tile(a.from.x, a.from.y, a.from.half)} to ${to}` : `Spread a flea to ${to}`;
     }
-    case 'flee': return `Flee from ${featureWords(a.from)} to ${featureWords(a.to)}`;
-    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on the Chumak square at (${a.x}, ${a.y})`;
+    case 'flee': return `Flee from ${featureAt(a.from, where)} to ${featureAt(a.to, where)}`;
+    case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on ${where === BY_COORDINATES ? `the Chumak square at (${a.x}, ${a.y})` : where.square(a.x, a.y)}`;
     case 'draft': return `Take ${tileWords(a.tile)}`;
     case 'other': return otherWords(a.name, a.body);
   }

@@ -74,7 +74,7 @@ describe('actions', () => {
     const words = records.map((r) => describeAction(parseAction(r)));
     expect(words[0]).toBe('Place tile U of the base game at (1, -2), turned a quarter left');
     expect(words[10]).toBe('Trade orange 2 on the Chumak square at (12, 0)');
-    expect(words[8]).toBe('Move the flea on the tile at (1, -1) to the tile at (6, 0)');
+    expect(words[8]).toBe('Move the flea on the tile at (1, -1), its south-west half to the tile at (6, 0)');
     expect(words[9]).toBe('Flee from the west of (1, 0), south-west half to the east of (0, 0)');
     expect(words[11]).toBe('Take half tile C of Half-and-half 2');
     for (const w of words.slice(0, -1)) expect(w).not.toMatch(/[a-z0-9]+\/[A-Z]|°/);

@@ -3,7 +3,7 @@ import { inHalf } from '../src/board';
 import { boardMarks, choose, chipText, cityAt, draftTiles, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
 import { parseAction, type Action, type Corner } from '../src/protocol';
 import { handTiles, spotsFor } from '../src/table';
-import { chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
+import { BY_COORDINATES, chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
 
 const act = (json: object): Action => parseAction(json);
 const flea = (x: number, y: number, extra: object = {}): Action => act({ flea: { x, y, ...extra } });
@@ -112,15 +112,15 @@ describe('Map Chips on the board: trading', () => {
   const names = (x: number): string => (x === 5 ? 'Kyiv' : 'Odesa');
 
   it('lights each Chumak square one may trade on, once', () => {
-    const ms = boardMarks(legal, null, names);
+    const ms = boardMarks(legal, null, { ...BY_COORDINATES, square: names });
     expect(kinds(ms)).toEqual(['trade-at', 'trade-at']);
     expect(ms[0]?.label).toBe('Trade chips on Kyiv');
   });
 
   it('a click on a square offers its chips there, by colour', () => {
-    const step = choose(legal, null, find(boardMarks(legal, null, names), 'trade-at'));
+    const step = choose(legal, null, find(boardMarks(legal, null, { ...BY_COORDINATES, square: names }), 'trade-at'));
     expect(step).toEqual({ pick: { kind: 'trade', x: 5, y: -4 }, send: null });
-    const ms = boardMarks(legal, step.pick, names);
+    const ms = boardMarks(legal, step.pick, { ...BY_COORDINATES, square: names });
     expect(kinds(ms)).toEqual(['trade-at', 'trade-chips', 'trade-chips', 'trade-chips']);
     const chips = ms.filter((m): m is Extract<Mark, { kind: 'trade-chips' }> => m.kind === 'trade-chips');
     expect(chips.map((c) => [c.colour, c.text])).toEqual([['purple', '2'], ['purple', '1+2'], ['orange', '1']]);
@@ -128,9 +128,9 @@ describe('Map Chips on the board: trading', () => {
   });
 
   it('a chip button sends its trade; the square again closes the choices', () => {
-    const pick = choose(legal, null, find(boardMarks(legal, null, names), 'trade-at')).pick;
-    expect(choose(legal, pick, find(boardMarks(legal, pick, names), 'trade-chips', 2))).toEqual({ pick: null, send: legal[4] });
-    expect(choose(legal, pick, find(boardMarks(legal, pick, names), 'trade-at'))).toEqual({ pick: null, send: null });
+    const pick = choose(legal, null, find(boardMarks(legal, null, { ...BY_COORDINATES, square: names }), 'trade-at')).pick;
+    expect(choose(legal, pick, find(boardMarks(legal, pick, { ...BY_COORDINATES, square: names }), 'trade-chips', 2))).toEqual({ pick: null, send: legal[4] });
+    expect(choose(legal, pick, find(boardMarks(legal, pick, { ...BY_COORDINATES, square: names }), 'trade-at'))).toEqual({ pick: null, send: null });
   });
 
   it('chips in words and points', () => {

@@ -673,6 +673,9 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, the Plague: spread, flee, or end your turn:\n"
             ));
         }
+        (Phase::Dragon, _) => {
+            s.push_str(&format!("{who}, move the dragon one tile:\n"));
+        }
         (Phase::Builder, _) => {
             s.push_str(&format!(
                 "{who}, your builder's road or city grew: draw a second tile, or not:\n"
@@ -783,6 +786,27 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
             let goods = bastide_engine::Goods::of(e.extra).map_or("goods", |g| g.name());
             format!("most {goods} at game end")
         }
+        Reason::SetAside => {
+            let id = e
+                .tile
+                .map_or("a dragon tile", |t| game.catalog().tile(t).id.as_str());
+            return Some(format!("{id} is set aside until the dragon is in play"));
+        }
+        Reason::Eaten | Reason::Princess => {
+            let owner = e
+                .followers
+                .iter()
+                .take(n)
+                .position(|&f| f > 0)
+                .map_or("a".to_string(), |i| format!("{}'s", seat_label(game, i)));
+            let by = if e.reason == Reason::Eaten {
+                "the dragon eats"
+            } else {
+                "the princess sends home"
+            };
+            return Some(format!("{by} {owner} figure{at}"));
+        }
+        Reason::Fairy => format!("the fairy{at}"),
     };
     if who.is_empty() {
         return None;
@@ -858,6 +882,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             Phase::Follower => "no follower".into(),
             Phase::Plague => "end the turn".into(),
             Phase::Builder => "no second tile".into(),
+            Phase::Dragon => "the dragon cannot move: end its movement".into(),
             _ => "pass".into(),
         },
         Action::Place { tile, pos, rot } => {
@@ -940,6 +965,24 @@ pub fn describe(game: &Game, a: &Action) -> String {
             "move the flea on {} to {}",
             tile_at_text(f),
             tile_at_text(to)
+        ),
+        Action::Dragon { to } => format!("move the dragon to {}", tile_at_text(to)),
+        Action::Fairy { at } => format!(
+            "move the fairy next to your follower on the {} at {} {}",
+            kind_at(game, at.pos(), at.half, at.place),
+            at_text(at.pos(), at.half),
+            at.place
+        ),
+        Action::Princess { at, seat, figure } => format!(
+            "the princess sends home {}'s {} at {} {}",
+            seat_label(game, usize::from(seat)),
+            if figure == Figure::Big {
+                "large follower"
+            } else {
+                "knight"
+            },
+            at_text(at.pos(), at.half),
+            at.place
         ),
         Action::Flee { from, to } => format!(
             "the follower on the {} at {} {} flees to {} {}",

@@ -141,6 +141,28 @@ pub enum Action {
         /// A place of the segment it flees to.
         to: FeatureAt,
     },
+    /// Princess & Dragon, dragon step: one move of the dragon onto the
+    /// tile at `to`, by the player whose move it is.
+    Dragon {
+        /// The tile the dragon enters.
+        to: TileAt,
+    },
+    /// Princess & Dragon: the fairy moves next to the current player's
+    /// follower at that place of that tile.
+    Fairy {
+        /// A place of the follower's feature on its tile.
+        at: FeatureAt,
+    },
+    /// Princess & Dragon: the princess just placed sends home the knight
+    /// of seat `seat` standing at `at` in her city.
+    Princess {
+        /// A place of the knight's feature on its tile.
+        at: FeatureAt,
+        /// The knight's owner (a seat index).
+        seat: u8,
+        /// Which figure (a normal follower unless given).
+        figure: Figure,
+    },
 }
 
 /// What the game is waiting for.
@@ -157,6 +179,9 @@ pub enum Phase {
     /// The Plague, after the follower step: the current player may still
     /// spread (and must, while a spread is owed) and flee, then passes.
     Plague,
+    /// Princess & Dragon, after the follower step of a dragon tile's part:
+    /// the players move the dragon one tile each in turn, six moves in all.
+    Dragon,
     /// Traders & Builders, at the end of a turn's first part that
     /// extended the player's builder's road or city: `draw` takes the
     /// second tile, `pass` declines it.
@@ -240,6 +265,7 @@ impl Phase {
             Phase::Draft => "draft",
             Phase::Plague => "plague",
             Phase::Builder => "builder",
+            Phase::Dragon => "dragon",
             Phase::Over => "over",
         }
     }
@@ -278,6 +304,8 @@ impl Action {
             | Action::Follower { pos, .. }
             | Action::Trade { pos, .. }
             | Action::Gingerbread { pos, .. } => Some(pos),
+            Action::Dragon { to } => Some(to.pos()),
+            Action::Fairy { at } | Action::Princess { at, .. } => Some(at.pos()),
             _ => None,
         }
     }

@@ -33,6 +33,9 @@ pub const KNOWN_TAGS: &[&str] = &[
     "grain",
     "cloth",
     "pigherd",
+    "dragon",
+    "portal",
+    "princess",
 ];
 
 /// Index of a tile kind in a [`Catalog`].
@@ -396,6 +399,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "traders-builders.toml",
         include_str!("../catalog/traders-builders.toml"),
+    ),
+    (
+        "princess-dragon.toml",
+        include_str!("../catalog/princess-dragon.toml"),
     ),
 ];
 

@@ -203,7 +203,12 @@ impl ActionCodec {
                 place,
                 figure: Figure::Normal,
                 ..
-            } => Some(FOLLOWER_BASE + Self::follower_code(game, pos, place)?),
+            } => match Self::follower_code(game, pos, place) {
+                Some(c) => Some(FOLLOWER_BASE + c),
+                // A follower on another tile (the magic portal) has an
+                // expansion's index.
+                None => crate::expansions::encode(self, game, action),
+            },
             Action::Place { tile, pos, rot } => {
                 let slot = if game.drawn_tile() == Some(tile) {
                     0

@@ -1128,7 +1128,18 @@ impl Game {
         corner: Option<Corner>,
         place: Place,
     ) -> Result<(u16, u8), IllegalAction> {
-        let (pi, fi) = self.check_spot(pos, corner, place)?;
+        // A tile other than the one just placed takes a follower only by
+        // an expansion's rule (the magic portal).
+        let elsewhere = match self.last {
+            Some(pi) if !self.on_piece(pi, pos, corner) => {
+                ext::follower_elsewhere(self, pos, corner, place)
+            }
+            _ => None,
+        };
+        let (pi, fi) = match elsewhere {
+            Some(r) => r?,
+            None => self.check_spot(pos, corner, place)?,
+        };
         if self.board.features().followers(self.node(pi, fi)) > 0 {
             let kind = self
                 .rules
@@ -1145,6 +1156,20 @@ impl Game {
             ));
         }
         Ok((pi, fi))
+    }
+
+    /// Whether the cell `pos` (and half `corner`) is one of piece `pi`'s.
+    pub(crate) fn on_piece(&self, pi: u16, pos: Pos, corner: Option<Corner>) -> bool {
+        let piece = self.board.pieces()[pi as usize];
+        piece.corner == corner
+            && self
+                .rules
+                .catalog
+                .tile(piece.tile)
+                .oriented(piece.rot)
+                .cells
+                .iter()
+                .any(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)
     }
 
     /// Checks a spot for any figure on the piece just placed, occupied or
@@ -1382,6 +1407,9 @@ impl Game {
     /// else held by an expansion or discarded.
     #[inline]
     fn offer(&mut self, t: TileIdx) -> bool {
+        if ext::set_aside(self, t) {
+            return false;
+        }
         if self.has_placement(t) {
             self.drawn = Some(t);
             self.phase = Phase::Place;

@@ -36,7 +36,7 @@ mod sim;
 mod state;
 mod view;
 
-pub use action::{Action, Figure, Phase};
+pub use action::{Action, FeatureAt, Figure, Phase, TileAt};
 pub use board::{Board, Piece, PlacementError};
 pub use catalog::{
     Catalog, CatalogError, FeatureDef, FeatureKind, Oriented, Shape, SideProfile, Tag, TagSet,

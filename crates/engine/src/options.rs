@@ -74,6 +74,10 @@ pub struct Options {
     /// River II's pig herd gives its bonus with Traders & Builders
     /// (`false`: the house rule of seed `002`, line 211).
     pub pig_herd_bonus: bool,
+    /// River II's volcano lake gives its extra turn with the Princess & the
+    /// Dragon too (`false`: `princess-dragon.md` Decision P5's other
+    /// reading, seed `002`, line 440).
+    pub volcano_extra_turn: bool,
 }
 
 /// The options of the base game and maps, with what they take (each
@@ -96,6 +100,7 @@ impl Options {
             halves: HalfOptions::parse(map)?,
             start_spaces: [1, 2],
             pig_herd_bonus: true,
+            volcano_extra_turn: true,
         };
         for (k, v) in map {
             match k.as_str() {
@@ -127,6 +132,12 @@ impl Options {
                 }
                 "pig_herd_bonus" => {
                     o.pig_herd_bonus = v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                        name: k.clone(),
+                        problem: format!("{v} is not true or false"),
+                    })?;
+                }
+                "volcano_extra_turn" => {
+                    o.volcano_extra_turn = v.as_bool().ok_or_else(|| ConfigError::BadOption {
                         name: k.clone(),
                         problem: format!("{v} is not true or false"),
                     })?;

@@ -112,6 +112,47 @@ pub enum ActionJson {
         /// Where it goes.
         to: PlaceAtJson,
     },
+    /// Princess & Dragon: one move of the dragon onto the tile at (x, y).
+    Dragon {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
+    /// Princess & Dragon: the fairy moves next to the current player's
+    /// follower at that place of the tile at (x, y).
+    Fairy {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+        /// A place of the follower's feature.
+        place: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
+    /// Princess & Dragon: the princess sends home seat `seat`'s knight at
+    /// that place of the tile at (x, y).
+    Princess {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+        /// A place of the knight's feature.
+        place: String,
+        /// The knight's owner.
+        seat: u8,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+        /// A figure other than a normal follower (`"big"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
+    },
 }
 
 /// A map chip in a record.
@@ -468,6 +509,45 @@ impl ActionJson {
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
                 place: place.parse::<Place>()?,
             },
+            ActionJson::Dragon { x, y, half } => Action::Dragon {
+                to: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+            },
+            ActionJson::Fairy { x, y, place, half } => Action::Fairy {
+                at: PlaceAtJson {
+                    x: *x,
+                    y: *y,
+                    place: place.clone(),
+                    half: half.clone(),
+                }
+                .resolve()?,
+            },
+            ActionJson::Princess {
+                x,
+                y,
+                place,
+                seat,
+                half,
+                figure,
+            } => Action::Princess {
+                at: PlaceAtJson {
+                    x: *x,
+                    y: *y,
+                    place: place.clone(),
+                    half: half.clone(),
+                }
+                .resolve()?,
+                seat: *seat,
+                figure: figure
+                    .as_deref()
+                    .map(Figure::parse)
+                    .transpose()?
+                    .unwrap_or_default(),
+            },
         })
     }
 
@@ -529,6 +609,34 @@ impl ActionJson {
                 place: place.name().to_string(),
                 half: corner.map(|c| c.name().to_string()),
             },
+            Action::Dragon { to } => {
+                let t = TileAtJson::of(to);
+                ActionJson::Dragon {
+                    x: t.x,
+                    y: t.y,
+                    half: t.half,
+                }
+            }
+            Action::Fairy { at } => {
+                let p = PlaceAtJson::of(at);
+                ActionJson::Fairy {
+                    x: p.x,
+                    y: p.y,
+                    place: p.place,
+                    half: p.half,
+                }
+            }
+            Action::Princess { at, seat, figure } => {
+                let p = PlaceAtJson::of(at);
+                ActionJson::Princess {
+                    x: p.x,
+                    y: p.y,
+                    place: p.place,
+                    seat,
+                    half: p.half,
+                    figure: figure.name().map(str::to_string),
+                }
+            }
         }
     }
 }

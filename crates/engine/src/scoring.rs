@@ -36,6 +36,18 @@ pub enum Reason {
     /// Traders & Builders, final scoring: the majority of one kind of
     /// goods (`extra`: the kind, `followers`: tokens held per seat).
     Goods,
+    /// Princess & Dragon: a dragon tile drawn before the dragon is in play
+    /// was set aside (no points; `tile`: the tile).
+    SetAside,
+    /// Princess & Dragon: the dragon ate a figure (no points; `followers`:
+    /// the figure's owner).
+    Eaten,
+    /// Princess & Dragon: the fairy's point at the start of a turn, or her
+    /// 3 points with a scoring.
+    Fairy,
+    /// Princess & Dragon: the princess sent a knight home (no points;
+    /// `followers`: the knight's owner).
+    Princess,
 }
 
 /// A kind of trade goods (Traders & Builders), as events carry it in
@@ -101,6 +113,10 @@ impl Reason {
             Reason::Eradicated => "eradicated",
             Reason::GoodsTaken => "goods taken",
             Reason::Goods => "goods",
+            Reason::SetAside => "set aside",
+            Reason::Eaten => "eaten",
+            Reason::Fairy => "fairy",
+            Reason::Princess => "princess",
         }
     }
 }
@@ -370,22 +386,23 @@ impl Game {
         for (p, add) in self.players.iter_mut().zip(points) {
             p.score += add;
         }
-        if !self.log_events {
-            return;
+        if self.log_events {
+            let (pi, fi) = self.board.features().origin(root);
+            let (pos, place) = self.feature_anchor(pi, fi);
+            let corner = self.board.pieces()[pi as usize].corner;
+            self.events.push(Event {
+                reason,
+                feature: Some(self.board.features().kind(root)),
+                at: Some((pos, corner, place)),
+                tiles,
+                extra,
+                points,
+                followers: counts,
+                tile: None,
+            });
         }
-        let (pi, fi) = self.board.features().origin(root);
-        let (pos, place) = self.feature_anchor(pi, fi);
-        let corner = self.board.pieces()[pi as usize].corner;
-        self.events.push(Event {
-            reason,
-            feature: Some(self.board.features().kind(root)),
-            at: Some((pos, corner, place)),
-            tiles,
-            extra,
-            points,
-            followers: counts,
-            tile: None,
-        });
+        // Bonuses that follow a scoring (the fairy's), right after it.
+        crate::expansions::feature_scored(self, root);
     }
 
     /// Sends every follower on the feature rooted at `root` home.

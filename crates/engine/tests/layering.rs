@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "expansions/halfsies",
             "expansions/inns_cathedrals",
             "expansions/traders_builders",
+            "expansions/princess_dragon",
             "expansions/map_chips",
             "expansions/plague",
             "expansions/river",

@@ -564,6 +564,20 @@ fn every_expansion_together_keeps_every_invariant() {
             ],
         ),
         ("base", &["traders-builders", "map-chips", "river20"]),
+        ("base", &["princess-dragon"]),
+        (
+            "winter",
+            &[
+                "princess-dragon",
+                "traders-builders",
+                "inns-cathedrals",
+                "gingerbread",
+                "plague",
+                "river2",
+                "halfsies1",
+            ],
+        ),
+        ("base", &["princess-dragon", "map-chips", "river20"]),
     ];
     for seed in 0..160u64 {
         let (base, exps) = combos[seed as usize % combos.len()];

@@ -120,6 +120,12 @@ const GINGER: &str = "M0,-12 A4.5,4.5 0 0 1 3.6,-4.8 L9,-5 A2.5,2.5 0 0 1 9,0 L4
 A2.6,2.6 0 0 1 2.4,9.6 L0,4 L-2.4,9.6 A2.6,2.6 0 0 1 -7,8 L-4.5,0 L-9,0 A2.5,2.5 0 0 1 -9,-5 \
 L-3.6,-4.8 A4.5,4.5 0 0 1 0,-12 Z";
 
+/// The dragon, about 26 units long: a horned head with an open jaw.
+const DRAGON: &str = "M-12,2 L-6,-6 L-2,-12 L0,-6 L6,-8 L12,-3 L6,0 L12,4 L4,5 L-2,10 L-6,6 Z";
+
+/// The fairy, about 18 units across: a four-pointed star.
+const FAIRY: &str = "M0,-9 L2.2,-2.2 L9,0 L2.2,2.2 L0,9 L-2.2,2.2 L-9,0 L-2.2,-2.2 Z";
+
 /// The colour of a player: their name if it is a colour, else by seat.
 pub fn player_colour(name: &str, seat: usize) -> &'static str {
     const BY_NAME: [(&str, &str); 11] = [
@@ -1080,6 +1086,25 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     }
     for &(kind, at) in &figures {
         match kind {
+            FigureKind::Dragon => {
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({},{})\" data-figure=\"dragon\"><title>Dragon</title>\
+<path class=\"halo\" d=\"{DRAGON}\"/><path d=\"{DRAGON}\" fill=\"#2e7d32\" stroke=\"#0b2e0d\" stroke-width=\"1.4\"/>\
+<circle cx=\"3\" cy=\"-4\" r=\"1.4\" fill=\"#ffd54f\"/></g>",
+                    num(at.x),
+                    num(at.y)
+                );
+            }
+            FigureKind::Fairy => {
+                let _ = writeln!(
+                    out,
+                    "<g transform=\"translate({},{})\" data-figure=\"fairy\"><title>Fairy</title>\
+<path class=\"halo\" d=\"{FAIRY}\"/><path d=\"{FAIRY}\" fill=\"#f8bbd0\" stroke=\"#8e2453\" stroke-width=\"1.2\"/></g>",
+                    num(at.x + 12.0),
+                    num(at.y - 12.0)
+                );
+            }
             FigureKind::Gingerbread => {
                 let _ = writeln!(
                     out,

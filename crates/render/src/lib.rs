@@ -282,6 +282,10 @@ pub struct Figure {
 pub enum FigureKind {
     /// The Gingerbread Man, in a city.
     Gingerbread,
+    /// The Princess & the Dragon's dragon, on its tile.
+    Dragon,
+    /// The Princess & the Dragon's fairy, next to a follower.
+    Fairy,
 }
 
 /// The piece placed last in `game`, at any point of a turn. The engine
@@ -302,6 +306,40 @@ fn last_placed(game: &Game) -> Option<u16> {
     } else {
         None
     }
+}
+
+/// The neutral figures on the board: the gingerbread man in his city, the
+/// dragon on its tile (drawn at its first feature's spot), the fairy by
+/// the feature of her follower.
+fn neutral_figures(game: &Game) -> Vec<Figure> {
+    let mut v: Vec<Figure> = game
+        .gingerbread()
+        .and_then(|g| g.city())
+        .map(|city| game.segment(city))
+        .map(|(piece, feature)| Figure {
+            kind: FigureKind::Gingerbread,
+            piece,
+            feature,
+        })
+        .into_iter()
+        .collect();
+    if let Some(s) = game.princess_dragon() {
+        if let Some(piece) = s.dragon() {
+            v.push(Figure {
+                kind: FigureKind::Dragon,
+                piece,
+                feature: 0,
+            });
+        }
+        if let Some(f) = s.fairy() {
+            v.push(Figure {
+                kind: FigureKind::Fairy,
+                piece: f.piece,
+                feature: f.feature,
+            });
+        }
+    }
+    v
 }
 
 impl<'a> Scene<'a> {
@@ -328,17 +366,7 @@ impl<'a> Scene<'a> {
             players,
             legal: draw::legal_cells(game),
             last: last_placed(game),
-            figures: game
-                .gingerbread()
-                .and_then(|g| g.city())
-                .map(|city| game.segment(city))
-                .map(|(piece, feature)| Figure {
-                    kind: FigureKind::Gingerbread,
-                    piece,
-                    feature,
-                })
-                .into_iter()
-                .collect(),
+            figures: neutral_figures(game),
             map: MapScene::of_game(game),
             plague: PlagueScene::of_game(game),
             highlight: Vec::new(),

@@ -61,6 +61,38 @@ pub fn router() -> Router<Arc<Hub>> {
         .route("/api/admin/games/{id}/stop", post(stop))
         .route("/api/admin/games/{id}", delete(remove))
         .route("/api/admin/block", post(block))
+        .route("/api/admin/players/{name}/void", post(void))
+}
+
+/// `POST /api/admin/players/NAME/void`: voids every rated result of a
+/// player (a cheat found out): each of their rated games counts for
+/// nobody, their opponents get back what those games moved their
+/// ratings by, and their own ratings start over.
+async fn void(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> ApiResult<Response> {
+    operator(&hub, &headers)?;
+    let unavailable = |e| ApiError(crate::hub::unavailable(e));
+    let (account, _) = hub
+        .store()
+        .account_by_name(&name)
+        .await
+        .map_err(unavailable)?
+        .ok_or_else(|| {
+            ProtocolError::new(ErrorCode::NotFound, format!("no player is named {name:?}"))
+        })?;
+    let games = hub
+        .store()
+        .void_ratings(account.id)
+        .await
+        .map_err(unavailable)?;
+    tracing::info!(
+        "player {}: {games} rated games voided by the operator",
+        account.name
+    );
+    Ok(Json(json!({"player": account.name, "voided": games})).into_response())
 }
 
 async fn metrics(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Response> {

@@ -731,11 +731,8 @@ fn board_markup(game: &str, pieces: &[Piece], welcome: &str) -> Result<String, S
     out.push_str("</defs><g><g class=\"layer-map\"></g><g class=\"layer-gaps\"></g><g class=\"layer-tiles\">");
     out.push_str(&uses);
     out.push_str("</g><g class=\"layer-highlights\"></g><g class=\"layer-followers\"></g><g class=\"layer-tokens\"></g><g class=\"layer-targets\"></g></g></svg></div></div>");
-    let _ = write!(
-        out,
-        "<aside class=\"side\" aria-label=\"Game panel\"><p role=\"status\">Connecting to game {}…</p></aside></div>",
-        attr(game)
-    );
+    // Words, not the game's id: the page names the game once the client has its players and sets.
+    out.push_str("<aside class=\"side\" aria-label=\"Game panel\"><p role=\"status\">Connecting to the game…</p></aside></div>");
     out.push_str("<script type=\"application/json\" id=\"bastide-welcome\">");
     out.push_str(&script_json(welcome));
     out.push_str("</script><script type=\"application/json\" id=\"bastide-tiles\">[");

@@ -146,6 +146,9 @@ async fn create(
 ) -> ApiResult<Response> {
     let mut req: CreateGame = body(&bytes)?;
     req.creator = crate::players::signed_in(&hub, &headers).await?;
+    if let Some(a) = &req.creator {
+        crate::players::seen_at(&hub, a, client).await;
+    }
     // The operator's games are charged to nobody and may have bots that
     // think up to the server's own limit.
     let client = if crate::admin::is_operator(&hub, &headers) {
@@ -170,12 +173,16 @@ async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResu
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    client: Option<Extension<Client>>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let t: TokenBody = body(&bytes)?;
     let player = crate::players::signed_in(&hub, &headers).await?;
+    if let Some(a) = &player {
+        crate::players::seen_at(&hub, a, client).await;
+    }
     let seat = hub.join(&handle, &t.token, player).await?;
     Ok(Json(json!({"seat": seat})).into_response())
 }

@@ -203,6 +203,32 @@ pub(crate) async fn signed_in(hub: &Hub, headers: &HeaderMap) -> Result<Option<A
         .map_err(store_down)
 }
 
+/// Notes that `account` was seen at the request's address (signing in,
+/// signing up, creating or taking a seat): accounts seen at one address
+/// share its daily allowance of rated games against each other
+/// (docs/server.md, "Rated games"). A store failure is logged, not
+/// answered: the request goes on.
+pub(crate) async fn seen_at(
+    hub: &Hub,
+    account: &Account,
+    client: Option<Extension<crate::guard::Client>>,
+) {
+    let Some(Extension(crate::guard::Client(key))) = client else {
+        return;
+    };
+    let address = crate::store::CreatorKey::of(key);
+    if let Err(e) = hub
+        .store()
+        .saw_account(account.id, &address, crate::hub::now_ms())
+        .await
+    {
+        tracing::warn!(
+            "store: the address of account {} not noted: {e}",
+            account.id
+        );
+    }
+}
+
 /// The signed-in player, or a refusal saying to sign in.
 async fn required(hub: &Hub, headers: &HeaderMap) -> Result<Account, ApiError> {
     signed_in(hub, headers).await?.ok_or_else(|| {
@@ -251,7 +277,11 @@ struct Credentials {
     password: String,
 }
 
-async fn create_account(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<Response> {
+async fn create_account(
+    State(hub): State<Arc<Hub>>,
+    client: Option<Extension<crate::guard::Client>>,
+    bytes: Bytes,
+) -> ApiResult<Response> {
     let c: Credentials = body(&bytes)?;
     check_name(&c.name).map_err(|m| refuse(ErrorCode::BadName, m))?;
     check_password(&c.password).map_err(|m| refuse(ErrorCode::BadName, m))?;
@@ -267,6 +297,7 @@ async fn create_account(State(hub): State<Arc<Hub>>, bytes: Bytes) -> ApiResult<
                 format!("the name {:?} is taken; choose another", c.name),
             )
         })?;
+    seen_at(&hub, &account, client).await;
     Ok((
         StatusCode::CREATED,
         Json(json!({"name": account.name, "profile": profile_path(&account.name)})),
@@ -285,7 +316,10 @@ async fn sign_in(
     // The address's allowance was drawn by the guard's middleware; the
     // name's is drawn here, so that a name is not guessed from many
     // addresses either.
-    if let Err(r) = hub.guard().check_name(&c.name, client_key(client, info)) {
+    if let Err(r) = hub
+        .guard()
+        .check_name(&c.name, client_key(client, info))
+    {
         return Ok(r.into_response());
     }
     let found = hub
@@ -311,6 +345,7 @@ async fn sign_in(
         .create_session(&hash, account.id, now, now.saturating_add(SESSION_MS))
         .await
         .map_err(store_down)?;
+    seen_at(&hub, &account, client).await;
     let secure = hub.guard().forwarded_https(peer(info), &headers);
     let mut response = Json(json!({"name": account.name})).into_response();
     response
@@ -503,6 +538,8 @@ fn standing_json(s: &crate::store::players::Standing) -> Value {
         "volatility": s.glicko.volatility,
         "games": s.games,
         "wins": s.wins,
+        // Deviation above 110: too few games yet to say (lichess's "?").
+        "provisional": crate::rating::is_provisional(&s.glicko),
     })
 }
 

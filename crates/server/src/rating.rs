@@ -126,6 +126,31 @@ pub fn update(player: Glicko, results: &[Outcome], tau: f64) -> Glicko {
     }
 }
 
+/// A deviation above this marks a rating as provisional (lichess's
+/// threshold): a new account is 1500 ± 350 and stays provisional for its
+/// first dozen or so rated games. Profiles and the leaderboard say so,
+/// and the leaderboard ranks established ratings first, so that a new
+/// account's lucky run (or a farmed one) does not top it.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// Whether a rating is still provisional ([`PROVISIONAL_DEVIATION`]).
+pub fn is_provisional(g: &Glicko) -> bool {
+    g.deviation > PROVISIONAL_DEVIATION
+}
+
+/// How many rated games a day one pair of accounts, or accounts seen at
+/// one address, may have counted against each other: lichess's answer to
+/// rating farmed from sock accounts. Past it a pair's result in a game
+/// moves neither rating (a game's other pairs still count).
+pub const RATED_PAIRS_PER_DAY: i64 = 3;
+
+/// The window of [`RATED_PAIRS_PER_DAY`]: a day, sliding.
+pub const RATED_PAIR_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// How long an address an account was seen at ties it to the other
+/// accounts seen there: a session's lifetime, 30 days.
+pub const SHARED_ADDRESS_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
 /// The rating classes: two-player games, and games of three to six.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -635,8 +660,19 @@ pub fn places(scores: &[u32], resigned: Option<usize>) -> Vec<u8> {
 /// The pairwise results of seat `seat` given every seat's place and
 /// rating: one [`Outcome`] against each other seat.
 pub fn outcomes(seat: usize, places: &[u8], ratings: &[Glicko]) -> Vec<Outcome> {
+    outcomes_counted(seat, places, ratings, |_| true)
+}
+
+/// [`outcomes`] against the other seats `counts` keeps only: a pair past
+/// the daily limit ([`RATED_PAIRS_PER_DAY`]) is left out of both sides.
+pub fn outcomes_counted(
+    seat: usize,
+    places: &[u8],
+    ratings: &[Glicko],
+    counts: impl Fn(usize) -> bool,
+) -> Vec<Outcome> {
     (0..places.len())
-        .filter(|&o| o != seat)
+        .filter(|&o| o != seat && counts(o))
         .filter_map(|o| {
             let r = ratings.get(o)?;
             let score = match places[seat].cmp(&places[o]) {

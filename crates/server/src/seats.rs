@@ -25,10 +25,14 @@ pub fn router() -> Router<Arc<Hub>> {
 async fn sit(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    client: Option<axum::Extension<crate::guard::Client>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let handle = game(&hub, &id).await?;
     let player = crate::players::signed_in(&hub, &headers).await?;
+    if let Some(a) = &player {
+        crate::players::seen_at(&hub, a, client).await;
+    }
     let seated = hub.sit(&handle, player).await?;
     Ok(Json(seated).into_response())
 }

@@ -350,10 +350,11 @@ async fn post_as(base: &str, cookie: Option<&str>, path: &str, body: &Value) -> 
     (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
 }
 
-/// In a rated game a seat an account holds answers that account's
-/// session alone: the creator, handed every seat's token, cannot resign,
-/// leave or play a rival's seat with it, signed in or not, over HTTP or
-/// the WebSocket; the rival's own session can.
+/// In a rated game the creator is handed its own seat's token only, and
+/// a seat an account holds answers that account's session alone: Bob's
+/// token, had Alice come by it, cannot resign, leave or play his seat,
+/// from her session or none, over HTTP or the WebSocket; his own session
+/// can.
 async fn a_rated_seat_cannot_be_stolen_with_its_token(db: &TestDb) {
     let server = TestServer::start(db).await;
     let base = server.base.clone();
@@ -364,16 +365,29 @@ async fn a_rated_seat_cannot_be_stolen_with_its_token(db: &TestDb) {
     let (status, created) = post_as(&base, Some(&alice), "/api/games", &game).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().expect("an id").to_string();
-    let (alices, bobs) = (common::token(&created, 0), common::token(&created, 1));
-    let seat = |t: &str| json!({ "token": t });
-    let (status, body) = post_as(
+    // Alice's seat's token; of Bob's seat, an invite without a token.
+    let alices = common::token(&created, 0);
+    assert!(created["seats"][1].get("token").is_none(), "{created}");
+    let invite = created["seats"][1]["invite"].as_str().expect("an invite");
+    assert!(
+        invite.ends_with(&format!("/play/{id}")),
+        "no token in the invite: {invite}"
+    );
+    // Bob takes his seat from the lobby: the game starts.
+    let (status, sat) = post_as(
         &base,
         Some(&bob),
-        &format!("/api/games/{id}/join"),
-        &seat(&bobs),
+        &format!("/api/games/{id}/sit"),
+        &json!({}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(status, 200, "{sat}");
+    assert_eq!(
+        (sat["seat"].clone(), sat["status"].clone()),
+        (json!(1), json!("playing"))
+    );
+    let bobs = sat["token"].as_str().expect("a token").to_string();
+    let seat = |t: &str| json!({ "token": t });
     let (status, body) = post_as(
         &base,
         Some(&alice),
@@ -381,7 +395,7 @@ async fn a_rated_seat_cannot_be_stolen_with_its_token(db: &TestDb) {
         &seat(&alices),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(status, 400, "already started: {body}");
 
     // Bob's seat, with Bob's token, from Alice's session or none: refused.
     for cookie in [Some(alice.as_str()), None] {

@@ -95,6 +95,8 @@ async fn full_game(db: &TestDb) {
     let summary = api.summary(&id).await;
     assert_eq!(summary["status"], json!("finished"));
     assert_eq!(summary["version"], json!(n));
+    // Over: nobody is to move.
+    assert_eq!(summary["to_move"], Value::Null);
     assert_eq!(summary["scores"], json!(game.scores()));
     // The pictures of the finished board, each tile kind and rotation
     // once, in one answer (what a game page asks for while it loads).
@@ -460,8 +462,9 @@ async fn refusals_change_nothing(db: &TestDb) {
         assert!(e["error"]["message"].as_str().is_some(), "{why}: {e}");
     }
 
-    // Nothing changed: still version 0, an empty record.
+    // Nothing changed: still version 0, an empty record, the first seat to move.
     assert_eq!(api.summary(&id).await["version"], json!(0));
+    assert_eq!(api.summary(&id).await["to_move"], json!(0));
     assert_eq!(api.record(&id).await["actions"], json!([]));
     // And the game goes on: the legal action is taken.
     p0.send(&json!({"action": place, "version": 0})).await;

@@ -279,6 +279,29 @@ async fn player(base: &str, name: &str) -> Browser {
     b
 }
 
+/// A rated game of `player` against a greedy bot, resigned at once or
+/// once both have moved; its id.
+async fn rated_bot_game(player: &mut Browser, ws_base: &str, resign_at_once: bool) -> String {
+    let a = player
+        .create(json!({"config": {"players": ["RED", "BLUE"]},
+                        "seats": ["human", "greedy"], "rated": true}))
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.body["id"].as_str().expect("an id").to_string();
+    let t = token(&a.body, 0);
+    let r = player.seat(&id, "resign", &t).await;
+    assert_eq!(r.status, 409, "not started yet: {}", r.body);
+    let r = player.seat(&id, "start", &t).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    if !resign_at_once {
+        let cookie = player.cookie.clone().expect("a session");
+        common::play_until_everyone_moved(ws_base, &id, &cookie, &t, 2).await;
+    }
+    let r = player.seat(&id, "resign", &t).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    id
+}
+
 async fn rated_game_moves_ratings(db: &TestDb) {
     let server = TestServer::start(db).await;
     let mut alice = player(&server.base, "Alice").await;
@@ -301,16 +324,22 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     let created = a.body;
     assert_eq!(created["seats"][0]["player"], json!("Alice"));
     let id = created["id"].as_str().expect("an id").to_string();
-    // A guest cannot take a rated seat; a signed-in player can.
-    let a = guest.seat(&id, "join", &token(&created, 1)).await;
+    // Alice is handed her own seat's token only.
+    assert!(created["seats"][1].get("token").is_none(), "{created}");
+    // A guest cannot take a rated seat; a signed-in player can, and the
+    // game starts once every seat is taken.
+    let sit = format!("/api/games/{id}/sit");
+    let a = guest.call(Method::POST, &sit, Some(json!({}))).await;
     assert_eq!(
         (a.status, code(&a)),
         (401, "sign_in_required"),
         "{}",
         a.body
     );
-    let a = bob.seat(&id, "join", &token(&created, 1)).await;
+    let a = bob.call(Method::POST, &sit, Some(json!({}))).await;
     assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["status"], json!("playing"), "{}", a.body);
+    let bobs = a.body["token"].as_str().expect("a token").to_string();
     // The lobby shows the names on the seats.
     let summary = alice.get(&format!("/api/games/{id}")).await;
     assert_eq!(summary["seats"][0]["player"], json!("Alice"));
@@ -318,8 +347,6 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     assert_eq!(summary["rated"], json!(true));
     let mine = alice.get("/api/me/games").await;
     assert_eq!(mine["games"][0]["game"], json!(id), "{mine}");
-    let a = alice.seat(&id, "start", &token(&created, 0)).await;
-    assert_eq!(a.status, 200, "{}", a.body);
     // Seat 0 (Alice) acts first: her turn, not Bob's.
     let mine = alice.get("/api/me/games").await;
     assert_eq!(mine["games"][0]["your_turn"], json!(true), "{mine}");
@@ -330,7 +357,7 @@ async fn rated_game_moves_ratings(db: &TestDb) {
     let cookie = |b: &Browser| b.cookie.clone().expect("a session");
     let (c0, w0) =
         Client::hello_as(&server.ws_base, &id, &cookie(&alice), &token(&created, 0)).await;
-    let (c1, w1) = Client::hello_as(&server.ws_base, &id, &cookie(&bob), &token(&created, 1)).await;
+    let (c1, w1) = Client::hello_as(&server.ws_base, &id, &cookie(&bob), &bobs).await;
     let (p0, p1) = tokio::join!(play_seat(c0, w0, 1), play_seat(c1, w1, 2));
     assert!(!p0.is_empty() && !p1.is_empty());
     let summary = alice.get(&format!("/api/games/{id}")).await;
@@ -390,22 +417,15 @@ async fn rated_game_moves_ratings(db: &TestDb) {
         board["players"][0]["rating"].as_f64() >= board["players"][1]["rating"].as_f64(),
         "{board}"
     );
-    // A rated game against a bot moves only the person's rating.
-    let a = alice
-        .create(json!({"config": {"players": ["RED", "BLUE"]},
-                        "seats": ["human", "greedy"], "rated": true}))
-        .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    let bot_game = a.body;
-    let bot_id = bot_game["id"].as_str().expect("an id").to_string();
-    let t = token(&bot_game, 0);
-    let a = alice.seat(&bot_id, "resign", &t).await;
-    assert_eq!(a.status, 409, "not started yet: {}", a.body);
-    let a = alice.seat(&bot_id, "start", &t).await;
-    assert_eq!(a.status, 200, "{}", a.body);
+    // A rated game against a bot moves only the person's rating; one
+    // resigned before both moved moves nothing (lichess's aborted game).
     let before = guest.get("/api/players/Alice").await["ratings"]["duel"].clone();
-    let a = alice.seat(&bot_id, "resign", &t).await;
-    assert_eq!(a.status, 200, "{}", a.body);
+    let aborted = rated_bot_game(&mut alice, &server.ws_base, true).await;
+    let unmoved = guest.get("/api/players/Alice").await["ratings"]["duel"].clone();
+    assert_eq!(unmoved, before, "resigned before moving: not rated");
+    let said = guest.get(&format!("/api/games/{aborted}/ratings")).await;
+    assert_eq!(said["changes"], json!([]), "{said}");
+    rated_bot_game(&mut alice, &server.ws_base, false).await;
     let after = guest.get("/api/players/Alice").await["ratings"]["duel"].clone();
     let me = Glicko {
         rating: before["rating"].as_f64().expect("a rating"),
@@ -450,6 +470,8 @@ async fn rated_multi_is_pairwise(db: &TestDb) {
     let (id, t) = (a.body["id"].as_str().map(str::to_string), token(&a.body, 0));
     let id = id.expect("an id");
     assert_eq!(carol.seat(&id, "start", &t).await.status, 200);
+    let cookie = carol.cookie.clone().expect("a session");
+    common::play_until_everyone_moved(&server.ws_base, &id, &cookie, &t, 3).await;
     assert_eq!(carol.seat(&id, "resign", &t).await.status, 200);
     // Resigned: behind both bots, a loss against each, in one period.
     let results: Vec<Outcome> = ["random", "mcts:50"]

@@ -42,12 +42,16 @@ async fn a_rated_game_says_each_players_rating_change(db: &TestDb) {
     };
     // Not over: nothing to say yet.
     assert_eq!(ratings().await, json!({"rated": true, "changes": []}));
-    for what in ["start", "resign"] {
-        let r = post(format!("/api/games/{id}/{what}"), json!({"token": t}))
-            .await
-            .expect(what);
-        assert_eq!(r.status().as_u16(), 200, "{what}");
-    }
+    let r = post(format!("/api/games/{id}/start"), json!({"token": t}))
+        .await
+        .expect("start");
+    assert_eq!(r.status().as_u16(), 200, "start");
+    // Both move first: a game resigned before that is not rated.
+    common::play_until_everyone_moved(&server.ws_base, &id, &anna, &t, 2).await;
+    let r = post(format!("/api/games/{id}/resign"), json!({"token": t}))
+        .await
+        .expect("resign");
+    assert_eq!(r.status().as_u16(), 200, "resign");
     let said = ratings().await;
     let change = &said["changes"][0];
     assert_eq!(

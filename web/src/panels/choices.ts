@@ -10,6 +10,8 @@ import { onBoard, draftTiles } from '../picks';
 import { capitalise, figureName, type Action, type Rotation } from '../protocol';
 import type { GameState } from '../state';
 import { describeAction } from '../words';
+import type { Where } from '../where';
+import { secondTile } from '../traders';
 import type { Place } from './hand';
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
@@ -21,6 +23,21 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
 /** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
   return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
+}
+
+/** Whether the Figure panel is shown: several figures may be placed, or only one that is not the normal follower (its spots say which). */
+export function figuresPanelShown(figures: (string | null)[]): boolean {
+  return figures.length > 1 || (figures.length === 1 && figures[0] !== null);
+}
+
+/** What the chosen figure's spots on the board are, in a line under the buttons. */
+export function figureHint(figure: string | null): string {
+  switch (figure) {
+    case 'builder': return 'The lit spots take your builder: on a road or city of this tile where you already have a follower.';
+    case 'pig': return 'The lit spots take your pig: in a field of this tile where you already have a farmer.';
+    case 'big': return 'The lit spots take your large follower.';
+    default: return 'The lit spots take a follower.';
+  }
 }
 
 /** What the choices need of the table. */
@@ -43,8 +60,17 @@ export interface ChoicesPanel {
   choose(f: string | null): void;
   /** The next figure offered (L). */
   next(s: GameState): void;
-  /** `inHand`: drawing is the pile beside the hand, not a button here. */
-  update(s: GameState, inHand: boolean): void;
+  /** `inHand`: drawing is the pile beside the hand, not a button here; `where` says places in words. */
+  update(s: GameState, inHand: boolean, where?: Where): void;
+}
+
+/** The builder's second tile: the pile to take it from and the pass that declines it. */
+function secondTileSection(second: { draw: Action | null; pass: Action | null }, left: number, send: (a: Action) => void): HTMLElement {
+  return h('section', { class: 'panel current', id: 'double-turn', 'aria-label': 'Your builder gives you a second tile' }, h('h2', {}, 'A second tile'),
+    h('p', {}, 'Your tile extended the road or city where your builder stands: take a second tile and place it now, or pass.'),
+    h('div', { class: 'second-tile' },
+      second.draw ? h('button', { type: 'button', id: 'second-tile', class: 'pile', 'data-kind': 'draw', title: 'Take the second tile', onclick: () => { if (second.draw) send(second.draw); } }, `Take the second tile (${left} left)`) : h('span', {}, 'The pile is empty.'),
+      second.pass ? h('button', { type: 'button', id: 'pass', 'data-kind': 'pass', onclick: () => { if (second.pass) send(second.pass); } }, 'No second tile') : null));
 }
 
 export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
@@ -68,20 +94,21 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       const f = figuresOffered(s.legal);
       if (f.length > 1) panel.choose(f[(f.indexOf(figure) + 1) % f.length] ?? null);
     },
-    update(s, inHand) { element.replaceChildren(...draw(s, inHand)); },
+    update(s, inHand, where) { element.replaceChildren(...draw(s, inHand, where)); },
   };
-  const draw = (s: GameState, inHand: boolean): HTMLElement[] => {
+  const draw = (s: GameState, inHand: boolean, where: Where | undefined): HTMLElement[] => {
     const out: HTMLElement[] = [];
     const view = s.view;
     const figures = figuresOffered(s.legal);
-    if (figures.length > 1) {
-      // Both figures may go on the board: the markers place the chosen one.
+    if (figuresPanelShown(figures)) {
+      // Several figures may go on the board (or only one that is not a follower): the markers place the chosen one.
       const me = s.seat ?? view?.currentPlayer ?? 0;
       const colour = playerColour(s.players[me] ?? '', me);
       out.push(h('section', { class: 'panel', 'aria-label': 'Figure to place' }, h('h2', {}, 'Figure'),
         h('div', { class: 'figures', role: 'group', 'aria-label': 'Choose the figure the marked places take (L switches)' },
           ...figures.map((f) => h('button', { id: `figure-${f ?? 'normal'}`, 'data-figure': f ?? '', 'aria-pressed': String(f === figure), onclick: () => panel.choose(f) },
-            figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`)))));
+            figureIcon(f, colour, playerMark(me)), ` ${capitalise(figureName(f))}${f === 'big' ? ' (L)' : ''}`))),
+        h('p', { class: 'figure-hint' }, figureHint(figure))));
     }
     const draft = draftTiles(s.legal);
     if (draft.length > 0) {
@@ -90,8 +117,11 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
         h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => ctx.send(d.action) },
           h('img', { src: ctx.picture(d.tile, 0), alt: '', width: 56, height: 56 }))))));
     }
+    // Traders & Builders: the builder's second tile, offered face down on the table (take it or pass).
+    const second = view ? secondTile(view.phase, s.legal) : null;
+    if (second) out.push(secondTileSection(second, view?.tilesLeft ?? 0, (a) => ctx.send(a)));
     // (Drawing is the pile beside the hand, when there is a hand to show it in.)
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && inHand) && !onBoard(a));
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && inHand) && !onBoard(a) && !(second && (a === second.draw || a === second.pass)));
     if (steps.length > 0) {
       out.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => ctx.send(a) }, describeAction(a))))));
@@ -100,7 +130,7 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       // The keyboard and screen-reader path to every legal move, in words;
       // closed unless the player opened it (and then kept open across moves).
       out.push(h('details', { class: 'panel', id: 'legal-list', open: listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
-        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a))))));
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where))))));
     }
     return out;
   };

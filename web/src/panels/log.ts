@@ -19,6 +19,14 @@ export function moveText(m: LogEntry, players: string[]): string {
 /** A score in the log: what scored, for whom ("completed road: RED +3"; a click on it lights the road, no coordinates). */
 export function eventText(e: ScoreEvent, players: string[]): string {
   const pts = e.points.map((p, i) => (p ? `${players[i] ?? i} +${p}` : '')).filter((s) => s).join(', ');
+  // Traders & Builders: goods taken for a finished city, and the majorities at the end, by kind.
+  const kind = typeof e.raw.goods === 'string' ? e.raw.goods : null;
+  if (e.reason === 'goods taken' && kind) {
+    const tokens = Array.isArray(e.raw.tokens) ? e.raw.tokens : [];
+    const who = tokens.map((n, i) => (typeof n === 'number' && n > 0 ? `${players[i] ?? i} takes ${n} ${kind}` : '')).filter((s) => s).join(', ');
+    return `goods taken${who ? `: ${who}` : ''}`;
+  }
+  if (e.reason === 'goods' && kind) return `most ${kind}${pts ? `: ${pts}` : ''}`;
   return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${pts ? `: ${pts}` : ''}`;
 }
 

@@ -9,6 +9,7 @@ import { playerColour, playerMark } from '../colours';
 import { h } from '../dom';
 import type { GameState } from '../state';
 import { chipsByColour, chipsWords, halvesWords, seatKindWords } from '../words';
+import { GOODS, goodsOf, goodsWords, inSupply, specialsWords, type Goods } from '../traders';
 
 /** How long a seat's "+N" stays (ms): the length of its CSS animation. */
 const GAIN_MS = 2600;
@@ -38,8 +39,14 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
     const running = c.running && s.status === 'playing';
     return h('span', { class: `clock${running ? ' clock-running' : ''}${running && c.low ? ' clock-low' : ''}`, 'data-seat': seat, 'data-ms': c.ms ?? '', role: 'timer', 'aria-label': `${s.players[seat] ?? ''}'s time: ${formatClock(c.ms ?? 0)}` }, formatClock(c.ms ?? 0));
   };
+  // Traders & Builders: the seat's goods as tokens (each kind its pill) and its builder and pig.
+  const goodsSpan = (g: Goods): HTMLElement => h('span', { class: 'goods', 'data-goods': GOODS.map((k) => g[k]).join(','), title: goodsWords(g) },
+    ' · ', ...GOODS.map((k) => h('span', { class: `goods-pill goods-${k}${g[k] === 0 ? ' goods-none' : ''}`, 'data-kind': k, 'aria-hidden': 'true' }, `${k} ${g[k]}`)));
   const draw = (s: GameState, scores: number[], thinking: number | null): void => {
     const view = s.view;
+    const goods = view ? goodsOf(view) : null;
+    const builders = view ? inSupply(view, 'builder') : null;
+    const pigs = view ? inSupply(view, 'pig') : null;
     element.replaceChildren(...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
@@ -47,7 +54,9 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
       // Half-and-half and Map Chips: one's own hand is shown in full elsewhere (halves) or here (chips by colour), others' as counts.
       const halves = view?.halves?.[i];
       const chips = view?.chipHands?.[i];
-      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : ''].filter((x) => x);
+      const g = goods?.[i];
+      const specials = specialsWords(builders?.[i] ?? null, pigs?.[i] ?? null);
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : '', g ? goodsWords(g) : '', specials].filter((x) => x);
       return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
@@ -59,7 +68,9 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
         h('span', { class: 'pinfo' }, `· ${view?.supply[i] ?? 0}${big ? ' + large' : ''} left · ${seat ? seatKindWords(seat.kind) : ''}${seat?.kind === 'human' ? (seat.joined ? ' · joined' : ' · not joined') : ''}`),
         halves ? h('span', { class: 'hand-count', 'data-halves': 'hidden' in halves ? halves.hidden : halves.tiles.length }, `· ${halvesWords(halves)}`) : null,
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
-          ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null);
+          ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null,
+        g ? goodsSpan(g) : null,
+        specials ? h('span', { class: 'specials', 'data-builder': String(builders?.[i] ?? ''), 'data-pig': String(pigs?.[i] ?? '') }, ` · ${specials}`) : null);
     }));
   };
   const tick = window.setInterval(() => {

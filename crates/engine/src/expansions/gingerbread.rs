@@ -316,6 +316,38 @@ impl Expansion for GingerbreadRules {
         g.gingerbread_before_completion(root);
     }
 
+    /// Eaten by the dragon (`princess-dragon.md`, Decision P4): his tile is
+    /// the one named when he was put in his city (at set-up, the start
+    /// tile). He is set beside the board with no scoring (event `eaten`,
+    /// no owner) and comes back with the next gingerbread tile as when set
+    /// aside.
+    fn clear_tile(g: &mut Game, pi: u16) {
+        let Some(at) = g.gingerbread().and_then(|gb| gb.at) else {
+            return;
+        };
+        let (here, fi) = g.board.features().origin(at);
+        if here != pi {
+            return;
+        }
+        if let Some(gb) = &mut g.ext.gingerbread {
+            gb.at = None;
+        }
+        if g.log_events {
+            let (pos, place) = g.feature_anchor(here, fi);
+            let corner = g.board.pieces()[here as usize].corner;
+            g.events.push(Event {
+                reason: Reason::Eaten,
+                feature: Some(FeatureKind::City),
+                at: Some((pos, corner, place)),
+                tiles: 0,
+                extra: 0,
+                points: [0; 6],
+                followers: [0; 6],
+                tile: None,
+            });
+        }
+    }
+
     fn after_scoring(g: &mut Game, pi: u16) -> bool {
         if g.gingerbread_step_owed(pi) {
             g.phase = Phase::Gingerbread;

@@ -188,6 +188,10 @@ impl Expansion for InnsCathedrals {
         (figure == Figure::Big).then_some(BIG_WEIGHT)
     }
 
+    fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> Option<bool> {
+        (figure == Figure::Big).then(|| g.big_followers().is_some_and(|b| b.in_supply(seat)))
+    }
+
     fn figure_home(g: &mut Game, f: Follower) -> bool {
         if f.figure != Figure::Big {
             return false;

@@ -23,6 +23,7 @@ pub mod halfsies;
 pub mod inns_cathedrals;
 pub mod map_chips;
 pub mod plague;
+pub mod princess_dragon;
 pub mod registry;
 pub mod river;
 pub mod traders_builders;
@@ -33,7 +34,7 @@ pub use registry::{ExpansionId, Expansions, Family};
 // Every tag an expansion reads is numbered by the catalog (the ground knows
 // no expansion): a name missing from `KNOWN_TAGS` fails the build here
 // rather than panicking in a game.
-const _: [crate::catalog::Tag; 12] = [
+const _: [crate::catalog::Tag; 15] = [
     crate::catalog::Tag::known(river::SOURCE),
     crate::catalog::Tag::known(river::LAKE),
     crate::catalog::Tag::known(river::FORK),
@@ -46,6 +47,9 @@ const _: [crate::catalog::Tag; 12] = [
     crate::catalog::Tag::known(traders_builders::GRAIN),
     crate::catalog::Tag::known(traders_builders::CLOTH),
     crate::catalog::Tag::known(traders_builders::PIGHERD),
+    crate::catalog::Tag::known(princess_dragon::DRAGON),
+    crate::catalog::Tag::known(princess_dragon::PORTAL),
+    crate::catalog::Tag::known(princess_dragon::PRINCESS),
 ];
 
 use crate::catalog::{Catalog, TileIdx};
@@ -81,6 +85,8 @@ pub struct ExpansionState {
     pub(crate) big_followers: Option<inns_cathedrals::BigFollowers>,
     /// Traders & Builders: goods, builders and pigs.
     pub(crate) traders: Option<traders_builders::Traders>,
+    /// The Princess & the Dragon: the dragon, the fairy, set-aside tiles.
+    pub(crate) dragon: Option<princess_dragon::DragonState>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -97,6 +103,7 @@ impl Clone for ExpansionState {
             gingerbread: self.gingerbread.clone(),
             big_followers: self.big_followers.clone(),
             traders: self.traders.clone(),
+            dragon: self.dragon.clone(),
         }
     }
 
@@ -110,6 +117,7 @@ impl Clone for ExpansionState {
             gingerbread,
             big_followers,
             traders,
+            dragon,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -119,6 +127,7 @@ impl Clone for ExpansionState {
         self.gingerbread.clone_from(gingerbread);
         self.big_followers.clone_from(big_followers);
         self.traders.clone_from(traders);
+        self.dragon.clone_from(dragon);
     }
 }
 
@@ -286,6 +295,13 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// Tile `t` comes off the pile: return true to set it aside (it is then
+    /// the expansion's, and another tile is drawn) before anyone looks at
+    /// where it fits.
+    fn set_aside(_g: &mut Game, _t: TileIdx) -> bool {
+        false
+    }
+
     /// The pile is empty and no drawn tile fits: return true if the player
     /// may still place something (the game then goes on).
     fn play_without_draw(_g: &mut Game) -> bool {
@@ -369,6 +385,32 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// A follower named on a tile other than the one just placed: the
+    /// piece and feature it goes on, if the expansion's rules allow one
+    /// there this step (or why not); `None`: not its rule.
+    fn follower_elsewhere(
+        _g: &Game,
+        _pos: Pos,
+        _corner: Option<crate::geometry::Corner>,
+        _place: crate::geometry::Place,
+    ) -> Option<Result<(u16, u8), IllegalAction>> {
+        None
+    }
+
+    /// Why no figure may be placed on piece `pi` by any means, whichever
+    /// tile was just placed (a flea, an active outbreak, the dragon): the
+    /// rules that place a figure on another tile than the one just placed
+    /// (the magic portal) ask this.
+    fn figure_ban_on(_g: &Game, _pi: u16) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether `seat` has its `figure` (one of the expansion's) in the
+    /// supply; `None`: not its figure.
+    fn figure_in_supply(_g: &Game, _seat: Seat, _figure: Figure) -> Option<bool> {
+        None
+    }
+
     /// Actions taken instead of a follower (listed before `pass`).
     fn follower_alternatives(_g: &Game, _out: &mut Vec<Action>) {}
 
@@ -425,6 +467,16 @@ pub(crate) trait Expansion {
     /// A completed feature is about to be scored.
     fn before_completion(_g: &mut Game, _root: NodeId) {}
 
+    /// Everything standing on piece `pi` is taken off the board (a neutral
+    /// figure's doing: the dragon eats): the expansion's own neutral figures
+    /// standing there go as its rules say. The seats' figures are the
+    /// caller's.
+    fn clear_tile(_g: &mut Game, _pi: u16) {}
+
+    /// The feature `root` was just scored (completed or at the end), its
+    /// followers still on it.
+    fn feature_scored(_g: &mut Game, _root: NodeId) {}
+
     /// A completed feature was scored and closed; its followers are home.
     fn after_completion(_g: &mut Game, _root: NodeId) {}
 
@@ -471,6 +523,34 @@ pub(crate) trait Expansion {
     /// part ([`Game::second_part`]).
     fn hold_turn(_g: &mut Game) -> bool {
         false
+    }
+
+    /// Whether another part of this turn may still follow the current
+    /// one: a step that offers it is held now or will be once this part's
+    /// steps are over (the builder's second tile).
+    fn more_parts(_g: &Game) -> bool {
+        false
+    }
+
+    /// Whether the current step is one held between two parts of a turn
+    /// (the builder step): actions open at any time of a turn once its
+    /// tile is down (the Plague's) stay open in it.
+    fn between_parts(_g: &Game) -> bool {
+        false
+    }
+
+    /// How many special figures (never followers) each seat has on top of
+    /// its followers: the builder and the pig.
+    fn special_figures(_g: &Game) -> usize {
+        0
+    }
+
+    /// Why the turn may not end now, if something is still owed in it:
+    /// the rule and what to do instead (the Plague's spread). A step that
+    /// ends the turn by a choice of the player (declining the builder's
+    /// second tile) asks this.
+    fn turn_end_veto(_g: &Game) -> Option<(&'static str, &'static str)> {
+        None
     }
 
     /// Whether the player who placed `pi` plays again.
@@ -590,6 +670,10 @@ macro_rules! each_active {
             if $m::active($g) $body
         }
         {
+            type $m = princess_dragon::PrincessDragon;
+            if $m::active($g) $body
+        }
+        {
             type $m = plague::PlagueRules;
             if $m::active($g) $body
         }
@@ -621,6 +705,10 @@ macro_rules! each {
         }
         {
             type $m = map_chips::MapChips;
+            $body
+        }
+        {
+            type $m = princess_dragon::PrincessDragon;
             $body
         }
         {
@@ -874,6 +962,17 @@ pub(crate) fn hold_unplaceable(g: &mut Game, t: TileIdx) -> bool {
     false
 }
 
+/// Whether an expansion sets the tile `t` aside as it comes off the pile.
+#[inline]
+pub(crate) fn set_aside(g: &mut Game, t: TileIdx) -> bool {
+    each_active!(g, M => {
+        if M::set_aside(g, t) {
+            return true;
+        }
+    });
+    false
+}
+
 /// Whether the game goes on with an empty pile.
 pub(crate) fn play_without_draw(g: &mut Game) -> bool {
     each_active!(g, M => {
@@ -996,6 +1095,48 @@ pub(crate) fn follower_ban(g: &Game) -> Option<&'static str> {
     None
 }
 
+/// Where a follower named on a tile other than the one just placed goes,
+/// if an expansion allows one there (or why not).
+pub(crate) fn follower_elsewhere(
+    g: &Game,
+    pos: Pos,
+    corner: Option<crate::geometry::Corner>,
+    place: crate::geometry::Place,
+) -> Option<Result<(u16, u8), IllegalAction>> {
+    each_active!(g, M => {
+        if let Some(r) = M::follower_elsewhere(g, pos, corner, place) {
+            return Some(r);
+        }
+    });
+    None
+}
+
+/// Why no figure may be placed on piece `pi` by any means, if an
+/// expansion forbids it.
+pub(crate) fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::figure_ban_on(g, pi) {
+            return Some(why);
+        }
+    });
+    None
+}
+
+/// Whether `seat` has `figure` in its supply: normal followers in the
+/// player's own, other figures in their expansion's (false when no
+/// expansion in play keeps it).
+pub(crate) fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> bool {
+    if figure == Figure::Normal {
+        return g.players[seat.index()].supply > 0;
+    }
+    each_active!(g, M => {
+        if let Some(there) = M::figure_in_supply(g, seat, figure) {
+            return there;
+        }
+    });
+    false
+}
+
 /// Actions instead of a follower.
 #[inline]
 pub(crate) fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
@@ -1090,6 +1231,18 @@ pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
     each_active!(g, M => { M::before_completion(g, root); });
 }
 
+/// Everything on piece `pi` is taken off the board: the expansions' own
+/// neutral figures there.
+pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
+    each_active!(g, M => { M::clear_tile(g, pi); });
+}
+
+/// A feature was just scored.
+#[inline]
+pub(crate) fn feature_scored(g: &mut Game, root: NodeId) {
+    each_active!(g, M => { M::feature_scored(g, root); });
+}
+
 /// A completed feature was scored.
 #[inline]
 pub(crate) fn after_completion(g: &mut Game, root: NodeId) {
@@ -1134,6 +1287,44 @@ pub(crate) fn hold_turn(g: &mut Game) -> bool {
         }
     });
     false
+}
+
+/// Whether another part of this turn may still follow the current one.
+pub(crate) fn more_parts(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::more_parts(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// Whether the current step is held between two parts of a turn.
+pub(crate) fn between_parts(g: &Game) -> bool {
+    each_active!(g, M => {
+        if M::between_parts(g) {
+            return true;
+        }
+    });
+    false
+}
+
+/// How many special figures each seat has on top of its followers.
+pub(crate) fn special_figures(g: &Game) -> usize {
+    let mut n = 0;
+    each_active!(g, M => { n += M::special_figures(g); });
+    n
+}
+
+/// Why the turn may not end now, if an expansion still owes something in
+/// it: the rule and what to do instead.
+pub(crate) fn turn_end_veto(g: &Game) -> Option<(&'static str, &'static str)> {
+    each_active!(g, M => {
+        if let Some(v) = M::turn_end_veto(g) {
+            return Some(v);
+        }
+    });
+    None
 }
 
 /// Changes the points of a scoring per seat (`points`: the feature's

@@ -35,6 +35,9 @@ pub enum ExpansionId {
     InnsCathedrals,
     /// Traders & Builders (24 tiles, trade goods, the builder, the pig).
     TradersBuilders,
+    /// The Princess & the Dragon (30 tiles, the dragon, the fairy, the
+    /// magic portal, the princess).
+    PrincessDragon,
 }
 
 /// Which rules family an expansion belongs to: sets of one family share
@@ -55,6 +58,8 @@ pub enum Family {
     InnsCathedrals,
     /// Traders & Builders.
     TradersBuilders,
+    /// The Princess & the Dragon.
+    PrincessDragon,
 }
 
 /// One row of the registry.
@@ -160,6 +165,12 @@ pub const REGISTRY: &[Expansion] = &[
         "traders-builders",
         "Traders & Builders",
         Family::TradersBuilders,
+    ),
+    row(
+        ExpansionId::PrincessDragon,
+        "princess-dragon",
+        "the Princess & the Dragon",
+        Family::PrincessDragon,
     ),
 ];
 

@@ -683,7 +683,9 @@ impl Expansion for RiverRules {
         let r = g.ext.river.as_ref()?;
         let cat = &*g.rules.catalog;
         let piece = g.board.pieces()[g.last? as usize];
-        if cat.tile(piece.tile).has_tag(VOLCANO_TAG) {
+        // The lake only: the Princess & the Dragon's volcanoes are land
+        // tiles, for that expansion to rule.
+        if cat.tile(piece.tile).is_river && cat.tile(piece.tile).has_tag(VOLCANO_TAG) {
             return Some("no follower may be placed on the lake with the volcano");
         }
         if r.options.no_followers_until_complete
@@ -696,10 +698,10 @@ impl Expansion for RiverRules {
 
     /// River II: after the volcano lake the same player draws again.
     fn extra_turn(g: &Game, pi: u16) -> bool {
-        g.rules
-            .catalog
-            .tile(g.board.pieces()[pi as usize].tile)
-            .has_tag(VOLCANO_TAG)
+        let def = g.rules.catalog.tile(g.board.pieces()[pi as usize].tile);
+        // The option is the Princess & the Dragon's (Decision P5); it is
+        // true in every game without it.
+        def.is_river && def.has_tag(VOLCANO_TAG) && g.rules.options.volcano_extra_turn
     }
 
     /// The set-up builds the pile in parts whose order is public: the river

@@ -238,6 +238,49 @@ impl Game {
         })
     }
 
+    /// The builder step's `draw`: the second part starts with the pile's
+    /// next tile. Where drawing was a choice at the start of a part (a
+    /// player holding halves), this `draw` has made it.
+    fn take_second_tile(&mut self) {
+        if let Some(t) = &mut self.ext.traders {
+            t.second = true;
+        }
+        self.second_part();
+        if crate::expansions::draw_pending(self) {
+            let drew = crate::expansions::draw(self);
+            debug_assert!(drew.is_ok(), "the second tile's draw: {drew:?}");
+        }
+    }
+
+    /// The builder step's `place` of a tile held instead of drawing (a
+    /// half, Decision T3): the second part starts with it and the pile is
+    /// left as it is.
+    fn play_second_tile_held(
+        &mut self,
+        a: &Action,
+        tile: TileIdx,
+        pos: crate::geometry::Pos,
+        rot: crate::geometry::Rotation,
+        mode: Mode,
+    ) -> Result<(), IllegalAction> {
+        const WHY: &str =
+            "the builder step: draw the second tile, play a tile you hold instead (a half, where it fits), or pass";
+        if mode == Mode::Checked {
+            let mut held = Vec::new();
+            crate::expansions::other_placements(self, true, &mut held);
+            if !held.contains(a) {
+                return Err(illegal("builder", WHY));
+            }
+        }
+        if let Some(t) = &mut self.ext.traders {
+            t.second = true;
+        }
+        self.last = None;
+        self.phase = Phase::Place;
+        crate::expansions::play_other_tile(self, tile, pos, rot, Mode::Trusted)
+            .unwrap_or_else(|| Err(illegal("builder", WHY)))
+    }
+
     /// Whether the field rooted at `root` holds a pig herd (River II).
     fn herd_in(&self, root: NodeId) -> bool {
         self.feature_has_tag(root, Tag::known(PIGHERD))
@@ -366,38 +409,66 @@ impl Expansion for TradersBuilders {
         hold
     }
 
+    /// A second part may follow while the trigger of this first part
+    /// holds, and while the builder step offers it.
+    fn more_parts(g: &Game) -> bool {
+        g.phase == Phase::Builder || g.traders().is_some_and(|t| t.trigger && !t.second)
+    }
+
+    fn between_parts(g: &Game) -> bool {
+        g.phase == Phase::Builder
+    }
+
     fn owns_phase(p: Phase) -> bool {
         p == Phase::Builder
     }
 
-    /// `draw` while the pile holds a tile, and `pass`.
+    /// The builder and the pig.
+    fn special_figures(_g: &Game) -> usize {
+        FIGURES.len()
+    }
+
+    /// `draw` while the pile holds a tile, the placements of tiles held
+    /// instead of drawing (halves, Decision T3), the actions open at any
+    /// time of the turn (the Plague's `flea` and `flee`), and `pass` unless
+    /// the turn may not end yet (a spread owed).
     fn step_actions(g: &Game, out: &mut Vec<Action>) {
         if !g.pile.is_empty() {
             out.push(Action::Draw);
         }
-        out.push(Action::Pass);
+        crate::expansions::other_placements(g, true, out);
+        crate::expansions::extra_actions(g, out);
+        if crate::expansions::turn_end_veto(g).is_none() {
+            out.push(Action::Pass);
+        }
     }
 
-    fn apply_in_step(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+    fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
         Some(match a {
             Action::Draw if g.pile.is_empty() => Err(illegal(
                 "builder",
                 "the draw pile is empty: there is no second tile, pass",
             )),
             Action::Draw => {
-                if let Some(t) = &mut g.ext.traders {
-                    t.second = true;
-                }
-                g.second_part();
+                g.take_second_tile();
                 Ok(())
             }
+            Action::Place { tile, pos, rot } => g.play_second_tile_held(a, *tile, *pos, *rot, mode),
             Action::Pass => {
+                if mode == Mode::Checked {
+                    if let Some((rule, why)) = crate::expansions::turn_end_veto(g) {
+                        return Some(Err(illegal(rule, why)));
+                    }
+                }
                 g.pass_turn();
                 Ok(())
             }
+            // Another expansion's action open in this step (the Plague's
+            // spread and flight): its own rules decide.
+            a if !a.is_shared() && !matches!(a, Action::Follower { .. }) => return None,
             _ => Err(illegal(
                 "builder",
-                "the builder step: draw the second tile or pass",
+                "the builder step: draw the second tile, play a half you hold instead, or pass",
             )),
         })
     }

@@ -176,8 +176,35 @@ impl Hub {
             rated: req.rated,
             private: req.private,
         };
-        self.insert_game(GameId::random(), config, game, seats, setup, charged)
-            .await
+        let mut created = self
+            .insert_game(GameId::random(), config, game, seats, setup, charged)
+            .await?;
+        if req.rated {
+            // The creator's own seat, the one an account holds.
+            let own = created.seats.iter().position(|s| s.player.is_some());
+            self.withhold_tokens(&mut created, own);
+        }
+        Ok(created)
+    }
+
+    /// A rated game's creator (or rematch's asker) is handed its own
+    /// seat's token only: the other seats are taken by their players'
+    /// accounts (`sit`), and a token of another's seat in the creator's
+    /// hands was how a rival's seat was resigned. Each other person's
+    /// seat keeps an invite, the game's address without a token: whoever
+    /// opens it signed in takes the seat.
+    fn withhold_tokens(&self, created: &mut Created, own: Option<usize>) {
+        let link = format!(
+            "{}/play/{}",
+            self.settings.public_url.trim_end_matches('/'),
+            created.id
+        );
+        for s in created.seats.iter_mut() {
+            if Some(s.seat) != own && s.token.is_some() {
+                s.token = None;
+                s.invite = Some(link.clone());
+            }
+        }
     }
 
     /// Reads a bot seat; an iteration count past this server's limit is
@@ -357,6 +384,7 @@ impl Hub {
             timer: None,
             rated,
             private,
+            acted: vec![false; n],
         };
         self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);
@@ -378,7 +406,7 @@ impl Hub {
     ) -> Result<Created, ProtocolError> {
         self.check_room()?;
         let mut live = handle.live.lock().await;
-        Hub::seat_of(&live, token)?;
+        let asker = Hub::seat_of(&live, token)?;
         if !live.status.is_over() {
             return Err(ProtocolError::new(
                 ErrorCode::BadRequest,
@@ -448,7 +476,8 @@ impl Hub {
             rated: live.rated,
             private: live.private,
         };
-        let created = self
+        let rated = setup.rated;
+        let mut created = self
             .insert_game(id, config, game, seats, setup, client.map(CreatorKey::of))
             .await?;
         let version = live.version();
@@ -463,6 +492,11 @@ impl Hub {
             },
         )
         .await;
+        if rated {
+            // The asker's seat moved down by one; every other person
+            // was sent their own token above.
+            self.withhold_tokens(&mut created, Some((asker + n - 1) % n));
+        }
         Ok(created)
     }
 }

@@ -92,6 +92,10 @@ pub(super) struct LiveGame {
     /// Whether the game is private: seated by invite link only, never
     /// listed as open (docs/server.md, "Taking a seat").
     pub(super) private: bool,
+    /// Which seats have made a move: a rated game resigned or lost on
+    /// time before every seat moved is not rated (lichess's aborted
+    /// game), so that nobody gains rating from a game never played.
+    pub(super) acted: Vec<bool>,
 }
 
 impl LiveGame {
@@ -143,6 +147,7 @@ impl LiveGame {
         // The replay, charging each person's time as it was spent.
         let mut game =
             Game::new(config.clone()).map_err(|e| corrupt(format!("the configuration: {e}")))?;
+        let mut acted = vec![false; seats.len()];
         for (i, a) in record.actions.iter().enumerate() {
             let action = a
                 .to_action(game.catalog())
@@ -150,6 +155,9 @@ impl LiveGame {
             let actor = game.current_player().index();
             game.try_apply(&action)
                 .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
+            if let Some(a) = acted.get_mut(actor) {
+                *a = true;
+            }
             if let Some(c) = clock.as_mut() {
                 let person = matches!(seats.get(actor), Some(Occupant::Human { .. }));
                 let turn_ended = game.is_finished() || game.current_player().index() != actor;
@@ -186,7 +194,14 @@ impl LiveGame {
             timer: None,
             rated: stored.rated,
             private: stored.private,
+            acted,
         })
+    }
+
+    /// Whether every seat has made a move (docs/server.md, "Rated
+    /// games": a game resigned before that is not rated).
+    pub(super) fn everyone_moved(&self) -> bool {
+        self.acted.iter().all(|a| *a)
     }
 
     /// What the game costs `client`, its creator, as it stands: open
@@ -319,6 +334,8 @@ impl LiveGame {
             rated: self.rated,
             private: self.private,
             clock: self.clock_spec.clone(),
+            to_move: (self.status == Status::Playing && !self.game.is_finished())
+                .then(|| self.game.current_player().index()),
         }
     }
 
@@ -459,6 +476,9 @@ pub struct GameSummary {
     pub private: bool,
     /// The time control (none: untimed).
     pub clock: Option<ClockSpec>,
+    /// The seat to act while the game runs (none: open or over), so a
+    /// list of games says whose turn it is without each game's view.
+    pub to_move: Option<usize>,
 }
 
 /// One game's handle: its cached state and its update channel.

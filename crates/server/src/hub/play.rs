@@ -175,8 +175,11 @@ impl Hub {
             return self.store.set_status(id, status, resigned_row).await;
         }
         let places = crate::rating::places(&live.game.scores(), resigned);
-        // A game stopped (resigned by nobody) is no result to rate.
-        let result = status == Status::Finished || resigned.is_some();
+        // A game stopped (resigned by nobody) is no result to rate, nor
+        // one resigned (or lost on time) before every seat moved: the
+        // game was never played (lichess aborts it), and a player could
+        // otherwise hand a friend rating by resigning at once.
+        let result = status == Status::Finished || (resigned.is_some() && live.everyone_moved());
         let rated = (live.rated && result).then(|| {
             let accounts = live.seats.iter().map(|s| s.player().map(|p| p.id));
             let fixed = live.seats.iter().map(|s| match s {
@@ -511,6 +514,9 @@ impl Hub {
         let before = live.game.events().len();
         live.game = next;
         live.actions.push(action.clone());
+        if let Some(a) = live.acted.get_mut(seat) {
+            *a = true;
+        }
         if let Some(c) = live.clock.as_mut() {
             let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
             let turn_ended = live.game.is_finished() || live.game.current_player().index() != seat;

@@ -48,7 +48,10 @@ impl Hub {
                     ),
                 ));
             }
-            if live.private {
+            // A rated game has no invite with a token (its creator never
+            // holds another's seat): its address is the invite, and a
+            // private one is taken by whoever was handed it.
+            if live.private && !live.rated {
                 return Err(ProtocolError::new(
                     ErrorCode::Forbidden,
                     "this game is private: its seats are taken by invite link only",

@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 
-use super::{GameId, Status, StoreError};
+use super::{CreatorKey, GameId, Status, StoreError};
 use crate::rating::{Class, Glicko};
 use crate::token::TokenHash;
 
@@ -183,6 +183,25 @@ pub trait Players: Send + Sync {
     /// What a rated game that ended did to each player's rating, by seat
     /// (none for an unrated game, or one not over).
     async fn game_ratings(&self, id: &GameId) -> Result<Vec<SeatRating>, StoreError>;
+
+    /// Notes that `account` was seen at `address` (signing in, signing
+    /// up, creating or taking a seat) at `at_ms`: accounts seen at one
+    /// address share its daily allowance of rated games
+    /// ([`crate::rating::RATED_PAIRS_PER_DAY`]).
+    async fn saw_account(
+        &self,
+        account: i64,
+        address: &CreatorKey,
+        at_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Voids every rated result of `account` (an operator's sanction of a
+    /// cheat): each rated game it played counts for nobody any more. Its
+    /// opponents get back what those games moved their ratings by (games
+    /// and wins too; deviations stay), its own ratings start over as a
+    /// new player's, and the games leave every rating history. Returns
+    /// the games voided.
+    async fn void_ratings(&self, account: i64) -> Result<u64, StoreError>;
 }
 
 /// One seat's rating change in a rated game that ended.
@@ -214,22 +233,33 @@ pub(crate) fn class_from_str(s: &str) -> Result<Class, StoreError> {
     })
 }
 
-/// The new rating of every account seat of a rated game, from the
-/// ratings before (`before[seat]`) and the places.
-pub(crate) fn settle(places: &[u8], before: &[Glicko]) -> Vec<Glicko> {
+/// The new rating of every seat of a rated game, from the ratings before
+/// (`before[seat]`) and the places, with the pairs in `uncounted` (past
+/// the daily limit) left out; `None` for a seat none of whose pairs
+/// counted: the game moves its rating not at all.
+pub(crate) fn settle(
+    places: &[u8],
+    before: &[Glicko],
+    uncounted: &[(usize, usize)],
+) -> Vec<Option<Glicko>> {
     (0..places.len())
         .map(|s| {
-            let results = crate::rating::outcomes(s, places, before);
-            crate::rating::update(before[s], &results, crate::rating::TAU)
+            let counts = |o: usize| !uncounted.contains(&(s.min(o), s.max(o)));
+            let results = crate::rating::outcomes_counted(s, places, before, counts);
+            (!results.is_empty())
+                .then(|| crate::rating::update(before[s], &results, crate::rating::TAU))
         })
         .collect()
 }
 
+/// One `COUNT(*)` row, as both databases return it.
+pub(crate) type Count = (i64,);
+
 /// The [`Players`] implementation for a store with a `pool` field
-/// (`SqliteStore`, `PgStore`); `$lock` is what a read of ratings about to
+/// (`SqliteStore`, `PgStore`) over sqlx's database `$db`; `$lock` is what a read of ratings about to
 /// be changed ends with (`FOR UPDATE` where the database has it).
 macro_rules! players_impl {
-    ($store:ty, $lock:literal) => {
+    ($store:ty, $db:ty, $lock:literal) => {
         #[async_trait::async_trait]
         impl $crate::store::players::Players for $store {
             async fn create_account(
@@ -474,11 +504,13 @@ macro_rules! players_impl {
                             };
                         }
                     }
-                    let after = $crate::store::players::settle(&end.places, &before);
                     let at = end.at_ms;
+                    let uncounted = Self::count_pairs(&mut tx, id, accounts, at).await?;
+                    let after =
+                        $crate::store::players::settle(&end.places, &before, &uncounted);
                     for (seat, account) in accounts.iter().enumerate() {
                         let Some(account) = account else { continue };
-                        let (Some(b), Some(a)) = (before.get(seat), after.get(seat)) else {
+                        let (Some(b), Some(Some(a))) = (before.get(seat), after.get(seat)) else {
                             continue;
                         };
                         let won = end.places.get(seat) == Some(&1);
@@ -555,10 +587,13 @@ macro_rules! players_impl {
                 let rows: Vec<(String, f64, f64, f64, i64, i64)> = sqlx::query_as(
                     "SELECT a.name, r.rating, r.deviation, r.volatility, r.games, r.wins \
                      FROM ratings r JOIN accounts a ON a.id = r.account \
-                     WHERE r.class = $1 ORDER BY r.rating DESC, a.name_key LIMIT $2",
+                     WHERE r.class = $1 \
+                     ORDER BY CASE WHEN r.deviation > $3 THEN 1 ELSE 0 END, r.rating DESC, a.name_key \
+                     LIMIT $2",
                 )
                 .bind(class.as_str())
                 .bind(i64::from(limit))
+                .bind($crate::rating::PROVISIONAL_DEVIATION)
                 .fetch_all(&self.pool)
                 .await?;
                 Ok(rows
@@ -632,6 +667,146 @@ macro_rules! players_impl {
                         })
                     })
                     .collect()
+            }
+
+            async fn saw_account(
+                &self,
+                account: i64,
+                address: &$crate::store::CreatorKey,
+                at_ms: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                // An address seen long ago ties nobody any more.
+                sqlx::query("DELETE FROM account_addresses WHERE account = $1 AND seen < $2")
+                    .bind(account)
+                    .bind(at_ms.saturating_sub($crate::rating::SHARED_ADDRESS_MS))
+                    .execute(&self.pool)
+                    .await?;
+                sqlx::query(
+                    "INSERT INTO account_addresses (account, address, seen) VALUES ($1, $2, $3) \
+                     ON CONFLICT (account, address) DO UPDATE SET seen = excluded.seen",
+                )
+                .bind(account)
+                .bind(address.as_bytes().to_vec())
+                .bind(at_ms)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn void_ratings(&self, account: i64) -> Result<u64, $crate::store::StoreError> {
+                let mut tx = self.pool.begin().await?;
+                let games: Vec<(String,)> =
+                    sqlx::query_as("SELECT DISTINCT game FROM rating_changes WHERE account = $1")
+                        .bind(account)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                for (game,) in &games {
+                    let others: Vec<(i64, String, f64, f64, Option<i16>)> = sqlx::query_as(
+                        "SELECT c.account, c.class, c.before, c.after, s.place FROM rating_changes c \
+                         LEFT JOIN seats s ON s.game = c.game AND s.seat = c.seat \
+                         WHERE c.game = $1 AND c.account <> $2",
+                    )
+                    .bind(game)
+                    .bind(account)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    for (other, class, before, after, place) in others {
+                        sqlx::query(
+                            "UPDATE ratings SET rating = rating - $1, games = games - 1, \
+                             wins = wins - $2 WHERE account = $3 AND class = $4",
+                        )
+                        .bind(after - before)
+                        .bind(i64::from(place == Some(1)))
+                        .bind(other)
+                        .bind(class)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    for table in [
+                        "DELETE FROM rating_changes WHERE game = $1",
+                        "DELETE FROM rated_pairs WHERE game = $1",
+                    ] {
+                        sqlx::query(table).bind(game).execute(&mut *tx).await?;
+                    }
+                }
+                sqlx::query("DELETE FROM ratings WHERE account = $1")
+                    .bind(account)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(games.len() as u64)
+            }
+        }
+
+        impl $store {
+            /// The pairs of account seats (lower seat first) whose result
+            /// a rated game ending at `at` may not count: the pair, or
+            /// the address both were seen at, had
+            /// [`RATED_PAIRS_PER_DAY`]($crate::rating::RATED_PAIRS_PER_DAY)
+            /// rated games counted in the last day. The pairs that do
+            /// count are written, for the next game's count.
+            async fn count_pairs(
+                tx: &mut sqlx::Transaction<'_, $db>,
+                id: &$crate::store::GameId,
+                accounts: &[Option<i64>],
+                at: i64,
+            ) -> Result<Vec<(usize, usize)>, $crate::store::StoreError> {
+                use $crate::rating::{RATED_PAIRS_PER_DAY, RATED_PAIR_WINDOW_MS, SHARED_ADDRESS_MS};
+                let since = at.saturating_sub(RATED_PAIR_WINDOW_MS);
+                let mut uncounted = Vec::new();
+                for (i, a) in accounts.iter().enumerate() {
+                    for (j, b) in accounts.iter().enumerate().skip(i + 1) {
+                        let (Some(a), Some(b)) = (*a, *b) else { continue };
+                        let (low, high) = (a.min(b), a.max(b));
+                        let shared: Option<(Vec<u8>,)> = sqlx::query_as(
+                            "SELECT x.address FROM account_addresses x \
+                             JOIN account_addresses y ON y.address = x.address \
+                             WHERE x.account = $1 AND y.account = $2 AND x.seen >= $3 AND y.seen >= $3 \
+                             ORDER BY x.address LIMIT 1",
+                        )
+                        .bind(low)
+                        .bind(high)
+                        .bind(at.saturating_sub(SHARED_ADDRESS_MS))
+                        .fetch_optional(&mut **tx)
+                        .await?;
+                        let (pair,): $crate::store::players::Count = sqlx::query_as(
+                            "SELECT COUNT(*) FROM rated_pairs WHERE low = $1 AND high = $2 AND at >= $3",
+                        )
+                        .bind(low)
+                        .bind(high)
+                        .bind(since)
+                        .fetch_one(&mut **tx)
+                        .await?;
+                        let household = match &shared {
+                            Some((address,)) => {
+                                let (n,): $crate::store::players::Count = sqlx::query_as(
+                                    "SELECT COUNT(*) FROM rated_pairs WHERE address = $1 AND at >= $2",
+                                )
+                                .bind(address)
+                                .bind(since)
+                                .fetch_one(&mut **tx)
+                                .await?;
+                                n
+                            }
+                            None => 0,
+                        };
+                        if pair >= RATED_PAIRS_PER_DAY || household >= RATED_PAIRS_PER_DAY {
+                            uncounted.push((i, j));
+                            continue;
+                        }
+                        sqlx::query(
+                            "INSERT INTO rated_pairs (game, low, high, address, at) VALUES ($1, $2, $3, $4, $5)",
+                        )
+                        .bind(id.as_str())
+                        .bind(low)
+                        .bind(high)
+                        .bind(shared.map(|(a,)| a))
+                        .bind(at)
+                        .execute(&mut **tx)
+                        .await?;
+                    }
+                }
+                Ok(uncounted)
             }
         }
     };

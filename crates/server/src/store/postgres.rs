@@ -407,4 +407,4 @@ impl Store for PgStore {
 
 // The ratings about to be changed are locked as they are read: two games
 // ending at once for one player apply one after the other.
-super::players::players_impl!(PgStore, " FOR UPDATE");
+super::players::players_impl!(PgStore, sqlx::Postgres, " FOR UPDATE");

@@ -398,4 +398,4 @@ impl Store for SqliteStore {
 
 // SQLite has one writer at a time: the transaction's first write
 // already keeps every other writer out, so its reads need no lock.
-super::players::players_impl!(SqliteStore, "");
+super::players::players_impl!(SqliteStore, sqlx::Sqlite, "");

@@ -742,3 +742,53 @@ pub async fn session(base: &str, name: &str) -> String {
         .expect("a session cookie");
     cookie.split(';').next().unwrap_or_default().to_string()
 }
+
+/// Plays a seat from its own session (`cookie`) until every one of the
+/// game's `seats` has made a move, the bots' replies included; returns
+/// then, whoever is to act (a rated game resigned after that is rated).
+/// Each seat of people runs it at once (`tokio::join!`).
+pub async fn play_until_everyone_moved(
+    ws_base: &str,
+    game: &str,
+    cookie: &str,
+    token: &str,
+    seats: usize,
+) {
+    // Since version 0: every move already made is told too (a first
+    // round is far shorter than a catch-up's limit).
+    let mut c = Client::connect_as(ws_base, game, cookie).await;
+    c.send(&json!({"hello": {"token": token, "since": 0}}))
+        .await;
+    let welcome = c.next().await;
+    assert!(
+        welcome.get("welcome").is_some(),
+        "expected a welcome, got {welcome}"
+    );
+    let mut latest = welcome["welcome"].clone();
+    let mut moved = vec![false; seats];
+    let mut acted_at = None;
+    while !moved.iter().all(|m| *m) {
+        let version = latest["version"].as_u64();
+        if let Some(legal) = latest
+            .get("legal")
+            .and_then(Value::as_array)
+            .filter(|l| !l.is_empty())
+        {
+            if acted_at != Some(version) {
+                c.send(&json!({"action": legal[0], "version": version}))
+                    .await;
+                acted_at = Some(version);
+            }
+        }
+        let m = c.next().await;
+        assert!(m.get("error").is_none(), "refused: {m}");
+        if let Some(p) = m.get("played") {
+            let seat = p["seat"].as_u64().expect("a seat") as usize;
+            moved[seat] = true;
+            latest = p.clone();
+        } else if let Some(s) = m.get("status") {
+            latest = s.clone();
+        }
+    }
+    c.close().await;
+}

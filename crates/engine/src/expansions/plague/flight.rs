@@ -15,7 +15,7 @@
 use crate::action::{Action, FeatureAt};
 use crate::catalog::FeatureKind;
 use crate::features::NodeId;
-use crate::game::{illegal, Game, IllegalAction, Phase};
+use crate::game::{illegal, Game, IllegalAction};
 
 use super::components::Plague;
 use super::regions::{border_slots, NO_NODE};
@@ -280,24 +280,22 @@ impl Game {
     /// Whether a follower may flee now with the Plague's state `p` (which
     /// may be out of `self.ext`: the turn is asked of it).
     fn flight_turn(&self, p: &Plague) -> bool {
-        matches!(self.phase, Phase::Follower | Phase::Plague) && p.started() && !p.turn.fled
+        self.plague_step_open() && p.started() && !p.turn.fled
     }
 
-    /// The current player's followers that may flee, as (index, segment):
-    /// no monk, and one follower per segment.
+    /// The current player's figures that may flee, as (index, segment):
+    /// no monk, and one figure per segment. Special figures (builder, pig)
+    /// flee too, instead of a follower (seed 004, lines 138-140): every
+    /// seat's figure on a feature may, since each moves along its own.
     fn fleeing_followers(&self) -> impl Iterator<Item = (usize, NodeId)> + '_ {
         self.followers
             .iter()
             .enumerate()
             .filter(|&(i, fl)| {
                 fl.player == self.current
-                    && fl.figure.is_follower()
                     && self.follower_kind(fl) != FeatureKind::Monastery
                     && !self.followers[..i].iter().any(|g| {
-                        g.player == fl.player
-                            && g.figure.is_follower()
-                            && g.piece == fl.piece
-                            && g.feature == fl.feature
+                        g.player == fl.player && g.piece == fl.piece && g.feature == fl.feature
                     })
             })
             .map(|(i, fl)| (i, self.node(fl.piece, fl.feature)))
@@ -313,12 +311,7 @@ impl Game {
         (reach, nb): (&mut Vec<NodeId>, &mut Vec<NodeId>),
         mut f: impl FnMut(usize, NodeId),
     ) {
-        if !self.flight_turn(p)
-            || !self
-                .followers
-                .iter()
-                .any(|fl| fl.player == self.current && fl.figure.is_follower())
-        {
+        if !self.flight_turn(p) || !self.followers.iter().any(|fl| fl.player == self.current) {
             return;
         }
         with_bits(self.board.features().len(), |seen| {
@@ -528,7 +521,7 @@ impl Game {
                 // a segment already grouped is one searched (this walks
                 // only the player's groups, not every earlier follower).
                 for fl in &self.followers {
-                    if fl.player != self.current || !fl.figure.is_follower() {
+                    if fl.player != self.current {
                         continue;
                     }
                     let start = self.node(fl.piece, fl.feature);
@@ -642,24 +635,15 @@ impl Game {
                 )
             })?;
         let (pi, fi) = self.board.features().origin(start);
-        let who = self
-            .followers
-            .iter()
-            .position(|f| {
-                f.player == self.current
-                    && f.figure.is_follower()
-                    && f.piece == pi
-                    && f.feature == fi
-            })
-            .ok_or_else(|| {
-                illegal(
-                    "flight",
-                    format!(
-                        "you have no follower on the feature at {} {}",
-                        from.0, from.2
-                    ),
-                )
-            })?;
+        let who = self.fleeing_figure(pi, fi).ok_or_else(|| {
+            illegal(
+                "flight",
+                format!(
+                    "you have no follower, builder or pig on the feature at {} {}",
+                    from.0, from.2
+                ),
+            )
+        })?;
         if self.follower_kind(&self.followers[who]) == FeatureKind::Monastery {
             return Err(illegal("flight", "monks in monasteries never flee"));
         }
@@ -717,11 +701,22 @@ impl Game {
             return;
         };
         let (pi, fi) = self.board.features().origin(start);
-        let who = self.followers.iter().position(|f| {
-            f.player == self.current && f.figure.is_follower() && f.piece == pi && f.feature == fi
-        });
-        if let Some(who) = who {
+        if let Some(who) = self.fleeing_figure(pi, fi) {
             self.flee(who, dest);
         }
+    }
+
+    /// Which of the current player's figures on segment `(pi, fi)` a
+    /// `flee` from it moves: a follower if one stands there, else a
+    /// special figure (a builder or a pig that shares no segment with a
+    /// follower of its owner).
+    fn fleeing_figure(&self, pi: u16, fi: u8) -> Option<usize> {
+        let mine = |f: &crate::game::Follower| {
+            f.player == self.current && f.piece == pi && f.feature == fi
+        };
+        self.followers
+            .iter()
+            .position(|f| mine(f) && f.figure.is_follower())
+            .or_else(|| self.followers.iter().position(mine))
     }
 }

@@ -201,6 +201,10 @@ impl Expansion for PlagueRules {
         g.plague_follower_ban()
     }
 
+    fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+        g.plague_ban_on(pi)
+    }
+
     fn extra_actions(g: &Game, out: &mut Vec<Action>) {
         g.plague_actions(out);
     }
@@ -255,6 +259,15 @@ impl Expansion for PlagueRules {
             Action::Flea { .. } | Action::Flee { .. } => Some(g.try_plague(a)),
             _ => None,
         }
+    }
+
+    /// A spread still owed keeps the turn from ending (the builder step's
+    /// `pass`, which declines the second part).
+    fn turn_end_veto(g: &Game) -> Option<(&'static str, &'static str)> {
+        g.spread_owed().then_some((
+            "plague",
+            "the plague must spread this turn: put a flea on a tile next to an active outbreak or an active flea, or draw the second tile and spread after it",
+        ))
     }
 
     /// Eradication comes at the start of every turn but after the last.

@@ -70,6 +70,10 @@ impl Game {
         if is_source(cat, tile) {
             p.sources.push(pi);
         }
+        // Whether a source forbids the spread is judged per part: in a
+        // double turn a part whose tile is no source may spread although
+        // the other's was (seed 004, lines 62-70).
+        p.turn.source = false;
         if is_source(cat, tile) && p.outbreaks.len() < OUTBREAKS {
             p.turn.source = true;
             let one_region = match p.fleas.first() {
@@ -102,8 +106,13 @@ impl Game {
     /// it is a source with an active outbreak (the turn it was placed, and
     /// while its outbreak stays active).
     pub(crate) fn plague_follower_ban(&self) -> Option<&'static str> {
+        self.plague_ban_on(self.last?)
+    }
+
+    /// Why no follower may go onto piece `pi` by any means (a magic portal
+    /// included, `princess-dragon.md`): a flea, or an active outbreak.
+    pub(crate) fn plague_ban_on(&self, pi: u16) -> Option<&'static str> {
         let p = self.ext.plague.as_ref()?;
-        let pi = self.last?;
         if p.flea_on(pi).is_some() {
             return Some("a follower may never go onto a tile with a flea");
         }
@@ -114,10 +123,25 @@ impl Game {
     }
 
     /// Whether the tile of the turn is down, so that plague actions may be
-    /// taken (in the follower step or the plague step after it).
+    /// taken (in the follower step, the plague step after it, or a step
+    /// held between the two parts of a double turn).
     pub(super) fn plague_turn_open(&self) -> bool {
+        self.plague_step_open() && self.ext.plague.as_ref().is_some_and(Plague::started)
+    }
+
+    /// Whether the current step is one where `flea` and `flee` may come:
+    /// the follower step, the plague step, and a step between the two
+    /// parts of a double turn (the builder step: seed 004, lines 54-70).
+    pub(super) fn plague_step_open(&self) -> bool {
         matches!(self.phase, Phase::Follower | Phase::Plague)
-            && self.ext.plague.as_ref().is_some_and(Plague::started)
+            || crate::expansions::between_parts(self)
+    }
+
+    /// Whether the owed spread may wait: another part of this double turn
+    /// may still follow (the builder step is to come, or is held now), and
+    /// that part may spread instead (seed 004, lines 66-70).
+    pub(super) fn spread_may_wait(&self) -> bool {
+        crate::expansions::more_parts(self)
     }
 
     // -- The plague actions in the turn -------------------------------------
@@ -194,7 +218,7 @@ impl Game {
             crate::expansions::follower_alternatives(self, buf);
             buf.push(Action::Pass);
         }
-        let pass = usize::from(!follower_step && ns == 0);
+        let pass = usize::from(!follower_step && (ns == 0 || self.spread_may_wait()));
         let n = buf.len() + ns + nf + pass;
         // The follower step's pass is listed before the plague's actions;
         // the plague step's comes last.
@@ -226,14 +250,14 @@ impl Game {
     }
 
     /// The legal actions of the plague step: spread, flee, and `pass` unless
-    /// a spread is owed.
+    /// a spread is owed that may not wait for the turn's second part.
     pub(crate) fn plague_step_actions(&self, out: &mut Vec<Action>) {
         let before = out.len();
         self.plague_actions(out);
         let owed = out[before..]
             .iter()
             .any(|a| matches!(a, Action::Flea { .. }));
-        if !owed {
+        if !owed || self.spread_may_wait() {
             out.push(Action::Pass);
         }
     }
@@ -255,9 +279,10 @@ impl Game {
         true
     }
 
-    /// `pass` in the plague step: ends the turn, unless a spread is owed.
+    /// `pass` in the plague step: ends the part, unless a spread is owed
+    /// that may not wait for the turn's second part.
     pub(crate) fn plague_pass(&mut self) -> Result<(), IllegalAction> {
-        if self.spread_owed() {
+        if self.spread_owed() && !self.spread_may_wait() {
             return Err(illegal(
                 "plague",
                 "the plague must spread this turn: put a flea on a tile next to an active outbreak or an active flea",
@@ -280,7 +305,7 @@ impl Game {
         if self.ext.plague.is_none() {
             return Err(illegal("plague", "the Plague is not in play in this game"));
         }
-        if !matches!(self.phase, Phase::Follower | Phase::Plague) {
+        if !self.plague_step_open() {
             return Err(illegal(
                 "turn",
                 "place the drawn tile first: the plague acts only once the turn's tile is down",

@@ -120,10 +120,17 @@ impl Game {
 /// piece they sit on (placement order).
 pub const FLEA_SOURCES: usize = 1 + FLEAS as usize;
 /// Which follower flees, in the codec: the rank of its segment among the
-/// current player's followers on the board, ordered by (piece, feature) —
+/// current player's figures on the board, ordered by (piece, feature) —
 /// at most 20 followers (the `followers` option's limit) and the large
-/// follower.
+/// follower; the special figures that may flee too (builder, pig) add one
+/// each ([`flight_sources_max`]).
 pub const FLIGHT_SOURCES: usize = 21;
+
+/// How many segments a flight may start from in `g`'s codec: the
+/// followers' [`FLIGHT_SOURCES`] and one per special figure a seat has.
+fn flight_sources_max(g: &Game) -> usize {
+    FLIGHT_SOURCES + crate::expansions::special_figures(g)
+}
 
 /// The piece in cell `p` (the half at `half` in a half-filled cell).
 fn piece_in(g: &Game, p: Pos, half: Option<Corner>) -> Option<u16> {
@@ -145,14 +152,15 @@ fn flea_pieces(g: &Game) -> Vec<u16> {
     v
 }
 
-/// The segments `(piece, feature)` holding the current player's followers,
-/// ascending and distinct: a flight's source is its rank here.
+/// The segments `(piece, feature)` holding the current player's figures
+/// (followers, builder, pig), ascending and distinct: a flight's source is
+/// its rank here.
 fn flight_sources(g: &Game) -> Vec<(u16, u8)> {
     let me = g.current_player();
     let mut v: Vec<(u16, u8)> = g
         .followers()
         .iter()
-        .filter(|f| f.player == me && f.figure.is_follower())
+        .filter(|f| f.player == me)
         .map(|f| (f.piece, f.feature))
         .collect();
     v.sort_unstable();
@@ -167,8 +175,8 @@ fn flight_sources(g: &Game) -> Vec<(u16, u8)> {
 /// (the target tile; the supply or the rank of the flea moved), then
 /// flights, `follower·place codes + place code` (the rank of the
 /// fleeing follower's segment among the player's, then where to).
-pub(super) fn codec_size(codec: &ActionCodec, _g: &Game) -> usize {
-    codec.tile_codes() * FLEA_SOURCES + FLIGHT_SOURCES * codec.feature_codes()
+pub(super) fn codec_size(codec: &ActionCodec, g: &Game) -> usize {
+    codec.tile_codes() * FLEA_SOURCES + flight_sources_max(g) * codec.feature_codes()
 }
 
 pub(super) fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
@@ -196,7 +204,7 @@ pub(super) fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize>
             let (qi, qf) = board.features().origin(dest);
             let (pos, place) = g.feature_anchor(qi, qf);
             let t = codec.feature_code(pos, board.pieces()[qi as usize].corner, place)?;
-            (f < FLIGHT_SOURCES)
+            (f < flight_sources_max(g))
                 .then(|| codec.tile_codes() * FLEA_SOURCES + f * codec.feature_codes() + t)
         }
         _ => None,
