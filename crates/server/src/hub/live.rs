@@ -204,12 +204,15 @@ impl LiveGame {
         self.acted.iter().all(|a| *a)
     }
 
-    /// What the game costs `client`, its creator, as it stands: open
-    /// until started, its bots until it ends.
-    pub(super) fn charge(&self, client: crate::store::CreatorKey) -> super::budget::Charge {
+    /// What the game costs `payer`, its creator, as it stands: open
+    /// until started, its bots and a correspondence game until it ends.
+    pub(super) fn charge(&self, payer: super::budget::Payer) -> super::budget::Charge {
         super::budget::Charge::new(
-            client,
+            payer,
             self.status == Status::Open,
+            self.clock_spec
+                .as_ref()
+                .is_some_and(|c| c.days_per_move.is_some()),
             self.seats.iter().map(|s| matches!(s, Occupant::Bot(_))),
         )
     }
