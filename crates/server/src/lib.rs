@@ -186,7 +186,8 @@ pub struct LimitArgs {
     /// operator's token.
     #[arg(long, default_value_t = 20_000)]
     pub public_mcts_iterations: u32,
-    /// Searching bots (MCTS) thinking at once (default: the cores minus one).
+    /// Searching bots (MCTS) thinking at once (default: the cores minus
+    /// one, at least two); games of bots only hold all but one.
     #[arg(long)]
     pub bot_workers: Option<usize>,
     /// Password hashes (argon2id, 19 MiB each) running at once (default:

@@ -302,6 +302,16 @@ impl Budget {
         }
     }
 
+    /// Whom a game in memory is charged to (`None`: nobody, the
+    /// operator's game).
+    pub(super) fn payer(&self, game: &GameId) -> Option<CreatorKey> {
+        self.charges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(game)
+            .map(|c| c.client)
+    }
+
     /// The game ended or is gone: its creator is charged no more.
     pub(super) fn release(&self, game: &GameId) {
         self.charges

@@ -30,6 +30,8 @@ pub(super) struct BotJob {
     pub(super) seat: usize,
     pub(super) version: u32,
     pub(super) seed: u64,
+    /// Whether the game has a person's seat (its searches go first).
+    pub(super) people: bool,
 }
 
 /// Updates a connection may fall behind by before it is told to reconnect.
@@ -282,6 +284,10 @@ impl LiveGame {
                 seed: self.config.seed
                     ^ u64::from(self.version()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                     ^ seat as u64,
+                people: self
+                    .seats
+                    .iter()
+                    .any(|s| matches!(s, Occupant::Human { .. })),
             }),
             _ => None,
         }
