@@ -564,8 +564,7 @@ impl Expansion for TradersBuilders {
     fn followers_left(g: &mut Game) {
         // Most scorings happen with every builder and pig in the supply:
         // then nobody's figure can be left alone.
-        if g
-            .traders()
+        if g.traders()
             .is_some_and(|t| t.figures.iter().all(|s| *s == [true; 2]))
         {
             return;
