@@ -168,6 +168,11 @@ fn play(seed: u64, check_candidates: bool) {
             );
             assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
         }
+        // The observation tensor is written in full (each expansion checks
+        // its globals' count in debug builds).
+        if steps % 7 == 0 {
+            let _ = codec.observation_tensor(&game, game.current_player());
+        }
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions
             .push(ActionJson::from_action(&a, game.catalog()));
