@@ -217,7 +217,7 @@ impl Hub {
             // served (tokio's semaphore is fair): each game waits for at
             // most one search at a time, so games take turns.
             let pool = match job.spec {
-                BotSpec::Mcts(_) => &self.search_permits,
+                BotSpec::Mcts(_) | BotSpec::Strong(_) => &self.search_permits,
                 BotSpec::Random | BotSpec::Greedy => &self.bot_permits,
             };
             let asked = std::time::Instant::now();
