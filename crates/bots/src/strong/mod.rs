@@ -157,8 +157,7 @@ impl Strong {
             return;
         }
         let mut last_cost = 0u64;
-        for ci in 0..cands.len() {
-            let c = &cands[ci];
+        for (ci, c) in cands.iter_mut().enumerate() {
             let late = draws.len() <= 2;
             if !late && (ci >= self.config.width || c.first < best - self.config.window) {
                 break;
@@ -172,9 +171,8 @@ impl Strong {
                 break;
             }
             let before = self.eval.count;
-            let v = reply_value(root, seat, &c.actions, &draws, &mut self.eval);
+            c.deep = reply_value(root, seat, &c.actions, &draws, &mut self.eval);
             last_cost = self.eval.count - before;
-            cands[ci].deep = v;
         }
         // Compare like with like: a candidate not searched deeper cannot
         // be chosen over one that was.
