@@ -235,6 +235,15 @@ impl Hub {
             return Err(too_many_iterations(n));
         }
         let spec = BotSpec::parse(s).map_err(|e| e.to_string())?;
+        // The strong bot's budget is set for about 100 ms a move; a larger
+        // one is for experiments at the terminal, not the server's cores.
+        if let BotSpec::Strong(c) = &spec {
+            if *c != bastide_bots::StrongConfig::default() {
+                return Err(format!(
+                    "{spec}: this server seats `strong` with its default budget only"
+                ));
+            }
+        }
         if let BotSpec::Mcts(c) = &spec {
             match c.budget {
                 Budget::Iterations(n) if n > iterations => {

@@ -225,7 +225,9 @@ impl Hub {
             let asked = std::time::Instant::now();
             let waiting = Gauge::up(&self.metrics.bots_waiting);
             let permit = match job.spec {
-                BotSpec::Mcts(_) => Permit::Search(self.searches.acquire(asker).await),
+                BotSpec::Mcts(_) | BotSpec::Strong(_) => {
+                    Permit::Search(self.searches.acquire(asker).await)
+                }
                 BotSpec::Random | BotSpec::Greedy => {
                     Permit::Quick(self.bot_permits.clone().acquire_owned().await)
                 }
