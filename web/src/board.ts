@@ -25,6 +25,7 @@ import { playerColour, playerMark } from './colours';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 import { TAP_PX, touchScreen } from './panels/touch';
+import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
@@ -177,7 +178,7 @@ function drawnKey(p: Piece, symbol: string | undefined): string {
 
 function spotOf(a: Action): FeatureRef | null {
   switch (a.kind) {
-    case 'follower': case 'gingerbread': return a.at;
+    case 'follower': case 'gingerbread': case 'fairy': case 'princess': return a.at;
     default: return null;
   }
 }
@@ -736,7 +737,7 @@ export class Board {
       const id = this.symbol(`fig-${f.figure ?? 'n'}-${f.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(f.seat)));
       this.token(id, look.radius, at, { class: `${look.className}${fresh(`f ${f.seat} ${f.x},${f.y} ${f.place} ${f.half ?? ''}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(f.figure)} on the ${f.feature ?? 'feature'} at ${featureAt(f, m.where ?? BY_COORDINATES)}` }, L.followers);
     });
-    this.drawTokens(m.view.extras, fresh);
+    this.drawTokens(m.view, fresh);
     this.drawHerds(m.herds ?? []);
     // Only a complete drawing counts as seen (a placeholder drawing comes again).
     if (complete) this.figures = seen;
@@ -762,7 +763,7 @@ export class Board {
     placed.forEach(({ a, ref, at }, i) => {
       const label = describeAction(a, m.where);
       const big = a.kind === 'follower' && a.figure !== null;
-      const special = a.kind === 'follower' && (a.figure === 'builder' || a.figure === 'pig') ? ` spot-${a.figure}` : '';
+      const special = a.kind === 'follower' && (a.figure === 'builder' || a.figure === 'pig') ? ` spot-${a.figure}` : a.kind === 'princess' ? ` spot-seat-${a.seat}` : '';
       const pt = spread[i] ?? at;
       const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}${special}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
@@ -937,6 +938,18 @@ export class Board {
         case 'trade-chips':
           chips.push(mk);
           break;
+        case 'dragon-to': {
+          // The tile lit, and a red ring round every figure the dragon would eat there.
+          const node = tile(mk.cell, 'mark mark-dragon-to', { 'data-x': mk.cell.x, 'data-y': mk.cell.y, 'data-half': mk.cell.half ?? '' });
+          button(node, mk);
+          const eaten = figuresOn(view, mk.cell);
+          node.setAttribute('data-eats', String(eaten.length));
+          for (const f of eaten) {
+            const at = spotPoint(f, view.board, this.layouts);
+            if (at) el('circle', { cx: at.x, cy: at.y, r: 20, class: 'mark-eaten', 'aria-hidden': 'true' }, g);
+          }
+          break;
+        }
         case 'ginger-city': {
           const at = spotPoint(mk.ref, view.board, this.layouts);
           if (!at) break;
@@ -1098,7 +1111,38 @@ export class Board {
     window.setTimeout(() => lit.remove(), ms);
   }
 
-  private drawTokens(extras: View['extras'], fresh: (key: string) => string = () => ''): void {
+  /**
+   * Princess & Dragon's neutral figures: the dragon as a green winged
+   * diamond on its tile's centre (a half tile: its triangle's centre),
+   * the fairy as a pale star beside the follower she is with.
+   */
+  private drawDragon(view: View, fresh: (key: string) => string): void {
+    const g = this.layers.tokens;
+    const d = dragonOf(view);
+    if (d?.tile) {
+      const t = d.tile;
+      const c = t.half ? halfPolygon(t.x, t.y, t.half, CELL).reduce((a, [x, y]) => ({ x: a.x + x / 3, y: a.y + y / 3 }), { x: 0, y: 0 }) : { x: t.x * CELL + CELL / 2, y: t.y * CELL + CELL / 2 };
+      const id = this.symbol('dragon', 22, (s) => {
+        el('path', { d: 'M0 -18 L8 -6 L20 -12 L13 2 L18 16 L0 9 L-18 16 L-13 2 L-20 -12 L-8 -6 Z', class: 'tok-dragon' }, s);
+        el('text', { 'text-anchor': 'middle', dy: 5, class: 'token-text' }, s).textContent = 'D';
+      });
+      this.token(id, 22, c, { class: `token tok-dragon-fig${fresh(`d ${t.x},${t.y} ${t.half ?? ''}`)}`, role: 'img', 'aria-label': `the dragon, ${view.phase === 'dragon' ? `flying (${d.moves} of ${DRAGON_MOVES} moves made)` : 'resting'}`, 'data-x': t.x, 'data-y': t.y }, g);
+    }
+    const f = fairyOf(view);
+    if (f) {
+      const at = spotPoint(f.at, view.board, this.layouts);
+      if (at) {
+        const id = this.symbol('fairy', 13, (s) => {
+          el('path', { d: 'M0 -12 L3 -4 L12 -4 L5 2 L8 11 L0 6 L-8 11 L-5 2 L-12 -4 L-3 -4 Z', class: 'tok-fairy' }, s);
+        });
+        const who = f.with === null ? 'with nobody' : `with ${view.players[f.with] ?? `seat ${f.with}`}'s follower`;
+        this.token(id, 13, { x: at.x + 18, y: at.y - 18 }, { class: `token tok-fairy-fig${fresh(`y ${f.at.x},${f.at.y} ${f.at.place}`)}`, role: 'img', 'aria-label': `the fairy, ${who}`, 'data-x': f.at.x, 'data-y': f.at.y, 'data-place': f.at.place }, g);
+      }
+    }
+  }
+
+  private drawTokens(view: View, fresh: (key: string) => string = () => ''): void {
+    const extras = view.extras;
     const g = this.layers.tokens;
     const plague = isObject(extras.plague) ? extras.plague : null;
     const cellOf = (o: Json): Pt | null => (isObject(o) && typeof o.x === 'number' && typeof o.y === 'number' ? { x: o.x, y: o.y } : null);
@@ -1127,6 +1171,7 @@ export class Board {
         this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}${fresh(`l ${p.x},${p.y} ${String(isObject(f) ? f.half ?? '' : '')}`)}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
       }
     }
+    this.drawDragon(view, fresh);
     const gb = cellOf(extras.gingerbread ?? null);
     if (gb) {
       const id = this.symbol('ginger', 15, (s) => {

@@ -5,9 +5,9 @@
 import type { JsonObject } from './json';
 
 /** A rule option: the engine's name, its words, and the set it is about (none: any game). */
-export interface RuleOption { id: string; label: string; about: string; set?: string }
+export interface RuleOption { id: string; label: string; about: string; set?: string; also?: string }
 
-/** The switches (false unless chosen). `halfsies_scoring` is written as "2014" when chosen; `pig_herd_bonus` (true in the engine) as false. */
+/** The switches (false unless chosen). `halfsies_scoring` is written as "2014" when chosen; `pig_herd_bonus` and `volcano_extra_turn` (true in the engine) as false. */
 export const RULE_OPTIONS: RuleOption[] = [
   { id: 'draft', label: 'Half-and-half draft', set: 'halfsies1', about: 'the halves are drafted face up before the first turn, last player first, two rounds' },
   { id: 'halfsies_scoring', label: 'Half-and-half 2014 scoring', set: 'halfsies1', about: 'two halves in one square count as one tile' },
@@ -16,8 +16,12 @@ export const RULE_OPTIONS: RuleOption[] = [
   { id: 'river_lake_to_source', label: 'River from the lake', set: 'river', about: 'house rule: build from the lake up to the spring' },
   { id: 'river_both_lakes', label: 'Both lakes', set: 'river', about: 'River I and River II: keep both lakes' },
   { id: 'pig_herd_bonus', label: 'No pig herd bonus', set: 'traders-builders', about: 'house rule: River II\'s pig herd gives the farmers nothing' },
+  { id: 'volcano_extra_turn', label: 'No extra turn after the volcano lake', set: 'princess-dragon', also: 'river2', about: 'River II\'s volcano lake brings the dragon but gives no second turn' },
   { id: 'gingerbread_misprint', label: 'First print of the Gingerbread Man', set: 'gingerbread', about: 'no tile D, two tiles C' },
 ];
+
+/** The switches the engine has on unless told: choosing them in the lobby turns them off. */
+const ON_BY_DEFAULT = ['pig_herd_bonus', 'volcano_extra_turn'];
 
 /** Followers per player: the engine's bounds and default. */
 export const FOLLOWERS = { min: 1, max: 20, standard: 7 };
@@ -38,6 +42,7 @@ export const RULE_PRESETS: RulePreset[] = [
 /** Whether a rule option is about a set among `sets` (River I, II and the anniversary river are all "river"). */
 export function applies(o: RuleOption, sets: string[]): boolean {
   if (!o.set) return true;
+  if (o.also && !sets.includes(o.also)) return false;
   if (o.set === 'river') return sets.some((s) => s.startsWith('river'));
   if (o.set === 'halfsies1') return sets.some((s) => s.startsWith('halfsies'));
   return sets.includes(o.set);
@@ -54,7 +59,7 @@ export function optionsConfig(choice: RuleChoice, sets: string[]): JsonObject {
   if (Number.isFinite(n) && n !== FOLLOWERS.standard) out.followers = Math.min(FOLLOWERS.max, Math.max(FOLLOWERS.min, n));
   for (const o of RULE_OPTIONS) {
     if (!choice.on.includes(o.id) || !applies(o, sets)) continue;
-    out[o.id] = o.id === 'halfsies_scoring' ? '2014' : o.id !== 'pig_herd_bonus';
+    out[o.id] = o.id === 'halfsies_scoring' ? '2014' : !ON_BY_DEFAULT.includes(o.id);
   }
   return out;
 }

@@ -12,6 +12,7 @@ export type Flea = Extract<Action, { kind: 'flea' }>;
 export type Flee = Extract<Action, { kind: 'flee' }>;
 export type Trade = Extract<Action, { kind: 'trade' }>;
 export type Ginger = Extract<Action, { kind: 'gingerbread' }>;
+export type DragonMove = Extract<Action, { kind: 'dragon' }>;
 
 /** A tile on the board: its cell, and its corner for a half tile. */
 export interface CellRef { x: number; y: number; half: Corner | null }
@@ -37,7 +38,9 @@ export type Mark =
   /** One trade offered at the picked square: chips of one colour. */
   | { kind: 'trade-chips'; x: number; y: number; colour: string; text: string; action: Trade; label: string }
   /** A city the gingerbread man may move to: the city's tiles are lit and a click on any of them moves him there. */
-  | { kind: 'ginger-city'; ref: FeatureRef; action: Ginger; label: string };
+  | { kind: 'ginger-city'; ref: FeatureRef; action: Ginger; label: string }
+  /** A tile the dragon may enter (Princess & Dragon): a click moves it there. */
+  | { kind: 'dragon-to'; cell: CellRef; action: DragonMove; label: string };
 
 const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y && (a.half ?? null) === (b.half ?? null);
 const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
@@ -65,7 +68,7 @@ function distinct<T>(items: T[], same: (a: T, b: T) => boolean): T[] {
  * picked, every tile a flea may go to, every follower that may flee and
  * every square one may trade on; with a pick, only what completes it.
  */
-export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY_COORDINATES): Mark[] {
+export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY_COORDINATES, eats: (c: CellRef) => string = () => ''): Mark[] {
   const cellWords = (c: CellRef): string => where.tile(c.x, c.y, c.half);
   const refWords = (r: FeatureRef): string => featureAt(r, where);
   const names = (x: number, y: number): string => where.square(x, y);
@@ -73,6 +76,7 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
   const flees = legal.filter((a): a is Flee => a.kind === 'flee');
   const trades = legal.filter((a): a is Trade => a.kind === 'trade');
   const gingers = legal.filter((a): a is Ginger => a.kind === 'gingerbread');
+  const dragons = legal.filter((a): a is DragonMove => a.kind === 'dragon');
   if (pick?.kind === 'flee') {
     const to = flees.filter((a) => sameRef(a.from, pick.from));
     return [
@@ -102,6 +106,11 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
     ...distinct(flees.map((a) => a.from), sameRef).map((ref): Mark => ({ kind: 'flee-from', ref, selected: false, label: `Your follower on ${refWords(ref)} may flee: choose it, then where to` })),
     ...distinct(trades.map((a) => ({ x: a.x, y: a.y })), (a, b) => a.x === b.x && a.y === b.y).map((p): Mark => ({ kind: 'trade-at', x: p.x, y: p.y, selected: false, label: `Trade chips on ${names(p.x, p.y)}` })),
     ...gingers.map((a): Mark => ({ kind: 'ginger-city', ref: a.at, action: a, label: `Move the gingerbread man to the city at ${refWords(a.at)}` })),
+    ...dragons.map((a): Mark => {
+      const cell = { x: a.x, y: a.y, half: a.half };
+      const cost = eats(cell);
+      return { kind: 'dragon-to', cell, action: a, label: `Move the dragon to ${cellWords(cell)}${cost ? `: it ${cost}` : ''}` };
+    }),
   ];
 }
 
@@ -121,7 +130,7 @@ export function choose(legal: Action[], pick: Pick | null, mark: Mark): { pick: 
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'flee', from: mark.ref }, send: null };
     case 'trade-at':
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'trade', x: mark.x, y: mark.y }, send: null };
-    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city':
+    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city': case 'dragon-to':
       return legal.includes(mark.action) ? { pick: null, send: mark.action } : { pick, send: null };
   }
 }
@@ -132,9 +141,9 @@ export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
   return boardMarks(legal, pick).some((m) => m.kind === 'flee-to' || m.kind === 'flea-from' || m.kind === 'trade-chips') ? pick : null;
 }
 
-/** The actions the board offers through marks (the rest are placements, followers, and buttons). */
+/** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name. */
 export function onBoard(a: Action): boolean {
-  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread';
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess';
 }
 
 /** A city the gingerbread man may go to, with the cells of its tiles (the server's feature lookup; none until it answers). */

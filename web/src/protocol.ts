@@ -25,6 +25,10 @@ export type Action =
   | { kind: 'flee'; from: FeatureRef; to: FeatureRef }
   | { kind: 'trade'; x: number; y: number; chips: Chip[] }
   | { kind: 'draft'; tile: string }
+  // Princess & Dragon: one move of the dragon (by the player whose move it is), the fairy next to one's follower, the princess sending a knight home.
+  | { kind: 'dragon'; x: number; y: number; half: Corner | null }
+  | { kind: 'fairy'; at: FeatureRef }
+  | { kind: 'princess'; at: FeatureRef; seat: number; figure: string | null }
   // An action this client does not know yet: still offered and sent as is.
   | { kind: 'other'; name: string; body: Json };
 
@@ -81,6 +85,15 @@ export function parseAction(v: unknown, p = 'action'): Action {
       return { kind: 'trade', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), chips: arr(x.chips, `${q}.chips`, chip) };
     }
     case 'draft': return { kind: 'draft', tile: str(obj(b, q).tile, `${q}.tile`) };
+    case 'dragon': {
+      const x = obj(b, q);
+      return { kind: 'dragon', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), half: corner(x.half, `${q}.half`) };
+    }
+    case 'fairy': return { kind: 'fairy', at: featureRef(b, q) };
+    case 'princess': {
+      const x = obj(b, q);
+      return { kind: 'princess', at: featureRef(x, q), seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str) };
+    }
     default: return { kind: 'other', name, body: json(b, q) };
   }
 }
@@ -120,6 +133,17 @@ export function encodeAction(a: Action): JsonObject {
     case 'flee': return { flee: { from: refJson(a.from), to: refJson(a.to) } };
     case 'trade': return { trade: { x: a.x, y: a.y, chips: a.chips.map((c) => ({ colour: c.colour, value: c.value })) } };
     case 'draft': return { draft: { tile: a.tile } };
+    case 'dragon': {
+      const o: JsonObject = { x: a.x, y: a.y };
+      if (a.half) o.half = a.half;
+      return { dragon: o };
+    }
+    case 'fairy': return { fairy: refJson(a.at) };
+    case 'princess': {
+      const o: JsonObject = { ...refJson(a.at), seat: a.seat };
+      if (a.figure) o.figure = a.figure;
+      return { princess: o };
+    }
     case 'other': return { [a.name]: a.body };
   }
 }

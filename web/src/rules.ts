@@ -51,6 +51,13 @@ const CARDS: Record<string, string[]> = {
     'Pig: instead of a follower, put it in a field where you already have a farmer. If you win that field, it scores 4 a finished city instead of 3.',
     'Builder and pig are not followers: they hold nothing and go home when your last follower leaves their road, city or field.',
   ],
+  'princess-dragon': [
+    'A volcano brings the dragon onto it; nothing may be placed on the dragon\'s tile. Dragon tiles drawn before the first volcano wait until one is out.',
+    'After a dragon tile the dragon moves six tiles, one a move: you first, then each player in turn. It eats every figure where it enters, never revisits a tile, never enters the fairy\'s.',
+    'Instead of a figure you may move the fairy next to your follower: she shields that tile from the dragon, gives 1 point at the start of your turn, 3 when its feature scores.',
+    'A magic portal lets your follower go onto any unfinished, unoccupied feature of the board instead of this tile.',
+    'A princess joined to a city with knights lets you send one of them home instead of placing a figure.',
+  ],
   halfsies1: [
     'You hold triangular half tiles. On your turn you may play one instead of drawing a tile (the pile beside your hand draws).',
     'A half lies against the board along a short side; every side it touches must match, and two halves can share one square.',

@@ -160,8 +160,16 @@ export function moveWords(a: Action): string {
     case 'flea': return a.from ? 'Move a flea to another tile' : 'Spread a flea to a tile';
     case 'flee': return `Flee from ${on(a.from)} to the ${placeWords(a.to.place)} of a tile`;
     case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on a Chumak square`;
+    case 'dragon': return 'Move the dragon one tile';
+    case 'fairy': return `Move the fairy next to the follower on ${on(a.at)}`;
+    case 'princess': return `The princess sends home ${seatWords(a.seat)}'s ${figureName(a.figure)} on ${on(a.at)}`;
     default: return describeAction(a);
   }
+}
+
+/** A seat where no names are at hand: "player 2" (seats count from 1 for people). */
+export function seatWords(seat: number): string {
+  return `player ${seat + 1}`;
 }
 
 /** Places by their coordinates (where no board is known: a test, a record without its view). */
@@ -195,6 +203,9 @@ export function describeAction(a: Action, where: Where = BY_COORDINATES): string
     case 'flee': return `Flee from ${featureAt(a.from, where)} to ${featureAt(a.to, where)}`;
     case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on ${where === BY_COORDINATES ? `the Chumak square at (${a.x}, ${a.y})` : where.square(a.x, a.y)}`;
     case 'draft': return `Take ${tileWords(a.tile)}`;
+    case 'dragon': return `Move the dragon to ${where.tile(a.x, a.y, a.half)}`;
+    case 'fairy': return `Move the fairy next to your follower on ${featureAt(a.at, where)}`;
+    case 'princess': return `The princess sends home ${seatWords(a.seat)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
     case 'other': return otherWords(a.name, a.body);
   }
 }

@@ -12,6 +12,7 @@ import type { GameState } from '../state';
 import { describeAction } from '../words';
 import type { Where } from '../where';
 import { secondTile } from '../traders';
+import { dragonStepWords, portalOpen } from '../dragon';
 import type { Place } from './hand';
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
@@ -22,7 +23,8 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
 
 /** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  return legal.filter((a) => a.kind === 'follower' && a.figure === figure);
+  // Princess & Dragon: the fairy's and the princess's choices stand by the followers they name, whatever figure is chosen.
+  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'fairy' || a.kind === 'princess');
 }
 
 /** Whether the Figure panel is shown: several figures may be placed, or only one that is not the normal follower (its spots say which). */
@@ -116,6 +118,18 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       out.push(h('section', { class: 'panel current', id: 'draft', 'aria-label': 'Take a half' }, h('h2', {}, 'Take a half'),
         h('div', { class: 'hand draft' }, ...draft.map((d) => h('button', { type: 'button', 'data-tile': d.tile, 'data-kind': 'draft', 'aria-label': describeAction(d.action), title: describeAction(d.action), onclick: () => ctx.send(d.action) },
           h('img', { src: ctx.picture(d.tile, 0), alt: '', width: 56, height: 56 }))))));
+    }
+    // Princess & Dragon: whose move of the dragon it is (for everyone at the table), and the magic portal's reach.
+    const flight = view ? dragonStepWords(view, s.players) : null;
+    if (flight) {
+      const mine = s.legal.some((a) => a.kind === 'dragon');
+      out.push(h('section', { class: 'panel current', id: 'dragon-step', 'aria-label': 'The dragon moves', 'data-mover': String(view?.currentPlayer ?? '') }, h('h2', {}, 'The dragon'),
+        h('p', { id: 'dragon-mover' }, flight),
+        h('p', {}, mine ? 'Click a lit tile next to the dragon: it eats every figure there (ringed in red). It may not go back to a tile of this flight, nor onto the fairy\'s tile.' : 'Wait while the dragon is moved.')));
+    }
+    if (portalOpen(s.legal)) {
+      out.push(h('section', { class: 'panel', id: 'portal', 'aria-label': 'Magic portal' }, h('h2', {}, 'Magic portal'),
+        h('p', {}, 'Your tile has a magic portal: the lit spots anywhere on the board take your follower (an unfinished, unoccupied feature), or place it on this tile as usual.')));
     }
     // Traders & Builders: the builder's second tile, offered face down on the table (take it or pass).
     const second = view ? secondTile(view.phase, s.legal) : null;

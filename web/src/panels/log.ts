@@ -8,6 +8,7 @@ import { h } from '../dom';
 import type { ScoreEvent } from '../protocol';
 import type { LogEntry } from '../state';
 import { moveWords } from '../words';
+import { dragonEventText } from '../dragon';
 
 const MOVES_SHOWN = 80;
 
@@ -27,6 +28,9 @@ export function eventText(e: ScoreEvent, players: string[]): string {
     return `goods taken${who ? `: ${who}` : ''}`;
   }
   if (e.reason === 'goods' && kind) return `most ${kind}${pts ? `: ${pts}` : ''}`;
+  // Princess & Dragon: figures eaten or sent home, the fairy's points.
+  const dragon = dragonEventText(e, players);
+  if (dragon !== null) return dragon;
   return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${pts ? `: ${pts}` : ''}`;
 }
 

@@ -9,7 +9,8 @@ import { featureInfo, mapInfo, type MapInfo } from '../api';
 import type { Board } from '../board';
 import { playerColour } from '../colours';
 import { lastTiles } from '../follow';
-import type { Action, Rotation } from '../protocol';
+import type { Action, Corner, Rotation } from '../protocol';
+import { eatsWords, figuresOn } from '../dragon';
 import { boardMarks, refKey, type CityArea, type Mark, type Pick } from '../picks';
 import type { GameState, LogEntry } from '../state';
 import { whereOn, type Where } from '../where';
@@ -78,7 +79,9 @@ export function scene(game: string, board: Board, redraw: (version: number | nul
       // While a flight, a flea's move or a trade is half made, only what completes it is lit.
       const spots: Action[] = p.pick ? [] : spotsFor(s.legal, p.figure);
       const words = where(s);
-      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, words);
+      // Princess & Dragon: each tile the dragon may enter says what it would eat there.
+      const eats = (c: { x: number; y: number; half: Corner | null }): string => eatsWords(figuresOn(view, c), s.players);
+      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, words, eats);
       const lasts = lastTiles(p.moves).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
       void board.render({
         view, map, lastTiles: lasts, cities: citiesFor(marks, s.version),
