@@ -397,6 +397,7 @@ impl Hub {
             rated,
             private,
             acted: vec![false; n],
+            snapshots: Vec::new(),
         };
         self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);
