@@ -166,7 +166,7 @@ impl LiveGame {
             if let Some(a) = acted.get_mut(actor) {
                 *a = true;
             }
-            if (i + 1) % super::LOG_PAGE == 0 {
+            if (i + 1).is_multiple_of(super::LOG_PAGE) {
                 snapshots.push(game.clone());
             }
             if let Some(c) = clock.as_mut() {

@@ -517,7 +517,7 @@ impl Hub {
         if let Some(a) = live.acted.get_mut(seat) {
             *a = true;
         }
-        if live.actions.len() % super::LOG_PAGE == 0 {
+        if live.actions.len().is_multiple_of(super::LOG_PAGE) {
             let snapshot = live.game.clone();
             live.snapshots.push(snapshot);
         }
