@@ -142,6 +142,16 @@ async fn pages_and_refusals(db: &TestDb) {
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"]["code"], json!("not_found"));
     server.stop().await;
+
+    // Read back from the store, the game's snapshots are rebuilt: every
+    // page (each replayed from the snapshot before it) says the same.
+    let server = TestServer::start(db).await;
+    let api = Api::new(&server.base);
+    let (again, _) = whole_log(&api, &id, 0).await;
+    assert_eq!(again, told, "after a restart");
+    let (later, _) = whole_log(&api, &id, LOG_PAGE as u64 + 1).await;
+    assert_eq!(later, told[LOG_PAGE + 1..].to_vec());
+    server.stop().await;
 }
 mod pages_and_refusals {
     crate::store_test!(sqlite, pages_and_refusals);

@@ -406,6 +406,7 @@ impl Hub {
             rated,
             private,
             acted: vec![false; n],
+            snapshots: Vec::new(),
         };
         self.claim(&id, &live).await;
         let handle = GameHandle::new(id, live);

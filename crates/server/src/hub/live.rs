@@ -98,6 +98,11 @@ pub(super) struct LiveGame {
     /// time before every seat moved is not rated (lichess's aborted
     /// game), so that nobody gains rating from a game never played.
     pub(super) acted: Vec<bool>,
+    /// The game after every [`super::LOG_PAGE`] actions (`snapshots[k]`:
+    /// after `(k + 1) × LOG_PAGE`): a page of the move log replays from
+    /// the one before it, not from the start. A game as long as its sets
+    /// (a base game is about 150 actions) has none.
+    pub(super) snapshots: Vec<Game>,
 }
 
 impl LiveGame {
@@ -150,6 +155,7 @@ impl LiveGame {
         let mut game =
             Game::new(config.clone()).map_err(|e| corrupt(format!("the configuration: {e}")))?;
         let mut acted = vec![false; seats.len()];
+        let mut snapshots = Vec::new();
         for (i, a) in record.actions.iter().enumerate() {
             let action = a
                 .to_action(game.catalog())
@@ -159,6 +165,9 @@ impl LiveGame {
                 .map_err(|e| corrupt(format!("action {i} does not replay: {e}")))?;
             if let Some(a) = acted.get_mut(actor) {
                 *a = true;
+            }
+            if (i + 1).is_multiple_of(super::LOG_PAGE) {
+                snapshots.push(game.clone());
             }
             if let Some(c) = clock.as_mut() {
                 let person = matches!(seats.get(actor), Some(Occupant::Human { .. }));
@@ -197,6 +206,7 @@ impl LiveGame {
             rated: stored.rated,
             private: stored.private,
             acted,
+            snapshots,
         })
     }
 

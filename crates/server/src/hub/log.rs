@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use bastide_engine::record::ActionJson;
-use bastide_engine::GameConfig;
+use bastide_engine::Game;
 use serde_json::{json, Value};
 
 use super::live::GameHandle;
-use super::updates::{replay_after, Flow};
+use super::updates::{replay_from, Flow};
 use super::{unavailable, Hub};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::StoreError;
@@ -33,7 +33,7 @@ impl Hub {
         handle: &Arc<GameHandle>,
         since: u32,
     ) -> Result<Value, ProtocolError> {
-        let (config, actions, version) = {
+        let (start, first, actions, version) = {
             let live = handle.live.lock().await;
             let version = live.version();
             if since > version {
@@ -42,14 +42,28 @@ impl Hub {
                     format!("since {since} is ahead of the game, which is at version {version}"),
                 ));
             }
-            // Only what this page needs is copied and replayed.
+            // Only what this page needs is copied and replayed, from the
+            // last snapshot at or before `since`: a page of a long game
+            // costs at most two pages' replay, wherever it is.
             let end = (since as usize + LOG_PAGE).min(live.actions.len());
-            (live.config.clone(), live.actions[..end].to_vec(), version)
+            let pages = since as usize / LOG_PAGE;
+            let snapshot = pages.checked_sub(1).and_then(|k| live.snapshots.get(k));
+            let (start, first) = match snapshot {
+                Some(g) => (g.clone(), pages * LOG_PAGE),
+                None => (
+                    Game::new(live.config.clone()).map_err(|e| {
+                        unavailable(StoreError::Url(format!("the log's replay failed: {e}")))
+                    })?,
+                    0,
+                ),
+            };
+            (start, first, live.actions[first..end].to_vec(), version)
         };
-        let moves = tokio::task::spawn_blocking(move || replay_moves(config, &actions, since))
-            .await
-            .map_err(|e| unavailable(StoreError::Url(format!("the log's replay failed: {e}"))))?
-            .map_err(unavailable)?;
+        let moves =
+            tokio::task::spawn_blocking(move || replay_moves(start, first, &actions, since))
+                .await
+                .map_err(|e| unavailable(StoreError::Url(format!("the log's replay failed: {e}"))))?
+                .map_err(unavailable)?;
         let last = since as usize + moves.len();
         let next = (last < version as usize).then_some(last);
         Ok(json!({
@@ -62,15 +76,17 @@ impl Hub {
     }
 }
 
-/// The moves after the first `since` of `actions`, each with the events
-/// it caused.
+/// The moves after version `since`, each with the events it caused,
+/// replayed from `start`, the game after the log's first `first` actions
+/// (`actions` are the log's from there).
 fn replay_moves(
-    config: GameConfig,
+    start: Game,
+    first: usize,
     actions: &[ActionJson],
     since: u32,
 ) -> Result<Vec<Value>, StoreError> {
-    let mut out = Vec::with_capacity(actions.len().saturating_sub(since as usize));
-    replay_after(config, actions, since, |_, played| {
+    let mut out = Vec::with_capacity(LOG_PAGE);
+    replay_from(start, first, actions, since, |_, played| {
         out.push(json!({
             "version": played.version,
             "seat": played.seat,

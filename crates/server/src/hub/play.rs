@@ -517,6 +517,10 @@ impl Hub {
         if let Some(a) = live.acted.get_mut(seat) {
             *a = true;
         }
+        if live.actions.len().is_multiple_of(super::LOG_PAGE) {
+            let snapshot = live.game.clone();
+            live.snapshots.push(snapshot);
+        }
         if let Some(c) = live.clock.as_mut() {
             let person = matches!(live.seats.get(seat), Some(Occupant::Human { .. }));
             let turn_ended = live.game.is_finished() || live.game.current_player().index() != seat;

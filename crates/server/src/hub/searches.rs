@@ -74,6 +74,33 @@ impl Drop for Worker {
     }
 }
 
+/// A search in line, until it has its worker.
+struct Pending<'a> {
+    searches: &'a Arc<Searches>,
+    asker: Asker,
+    seq: u64,
+    done: bool,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut s = self.searches.lock();
+        match s.waiting.iter().position(|w| w.seq == self.seq) {
+            Some(i) => {
+                s.waiting.swap_remove(i);
+            }
+            // Handed a worker it will never use.
+            None => {
+                self.searches.give_back_locked(&mut s, self.asker);
+                self.searches.hand_over(&mut s);
+            }
+        }
+    }
+}
+
 impl Searches {
     /// `workers` searches at once (at least one).
     pub(super) fn new(workers: usize) -> Arc<Searches> {
@@ -99,7 +126,7 @@ impl Searches {
 
     /// Waits for a worker for `asker`'s search.
     pub(super) async fn acquire(self: &Arc<Searches>, asker: Asker) -> Worker {
-        let woken = {
+        let (mut woken, seq) = {
             let mut s = self.lock();
             let (wake, woken) = oneshot::channel();
             let seq = s.next_seq;
@@ -108,11 +135,21 @@ impl Searches {
             // In line with the others: it may be the best of them now
             // (a person's search while games of bots only wait).
             self.hand_over(&mut s);
-            woken
+            (woken, seq)
+        };
+        // Declared after `woken`, dropped before it: a search given up
+        // while it waits (its task aborted) leaves the line, or gives
+        // back the worker it was just handed.
+        let mut pending = Pending {
+            searches: self,
+            asker,
+            seq,
+            done: false,
         };
         // The sender is used only to hand the worker over, and dropped
         // unused only with the scheduler itself.
-        let _ = woken.await;
+        let _ = (&mut woken).await;
+        pending.done = true;
         Worker {
             searches: self.clone(),
             asker,
@@ -297,6 +334,30 @@ mod tests {
             ["bots a", "person", "bots b"]
         );
         let _ = (b.send(()), p.send(()));
+    }
+
+    #[tokio::test]
+    async fn a_search_given_up_leaves_the_line() {
+        let searches = Searches::new(1);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let hold = ask(&searches, person(1), &order, "first");
+        settle(&searches, 0).await;
+        let quitter = {
+            let searches = searches.clone();
+            tokio::spawn(async move {
+                let _worker = searches.acquire(person(2)).await;
+                unreachable!("aborted before its turn");
+            })
+        };
+        settle(&searches, 1).await;
+        let next = ask(&searches, person(3), &order, "next");
+        settle(&searches, 2).await;
+        quitter.abort();
+        settle(&searches, 1).await;
+        let _ = hold.send(());
+        settle(&searches, 0).await;
+        assert_eq!(order.lock().unwrap().as_slice(), ["first", "next"]);
+        let _ = next.send(());
     }
 
     #[tokio::test]

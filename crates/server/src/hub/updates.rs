@@ -233,14 +233,30 @@ pub(super) fn replay_after(
     config: GameConfig,
     actions: &[ActionJson],
     since: u32,
+    each: impl FnMut(&Game, &Played<'_>) -> Flow,
+) -> Result<(), StoreError> {
+    let corrupt = |message: String| StoreError::Corrupt {
+        game: String::new(),
+        message,
+    };
+    let game = Game::new(config).map_err(|e| corrupt(e.to_string()))?;
+    replay_from(game, 0, actions, since, each)
+}
+
+/// [`replay_after`] from `game`, the game after the first `first` actions
+/// of the log (a snapshot): `actions` are the log's from index `first`.
+pub(super) fn replay_from(
+    mut game: Game,
+    first: usize,
+    actions: &[ActionJson],
+    since: u32,
     mut each: impl FnMut(&Game, &Played<'_>) -> Flow,
 ) -> Result<(), StoreError> {
     let corrupt = |message: String| StoreError::Corrupt {
         game: String::new(),
         message,
     };
-    let mut game = Game::new(config).map_err(|e| corrupt(e.to_string()))?;
-    for (i, a) in actions.iter().enumerate() {
+    for (i, a) in actions.iter().enumerate().map(|(i, a)| (i + first, a)) {
         let action = a
             .to_action(game.catalog())
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
