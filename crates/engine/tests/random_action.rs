@@ -8,7 +8,7 @@ use bastide_engine::{Game, GameConfig};
 
 #[test]
 fn random_action_picks_what_the_list_picks() {
-    let sets: [&[&str]; 11] = [
+    let sets: [&[&str]; 13] = [
         &["base"],
         &["winter"],
         &["base", "river2"],
@@ -20,6 +20,8 @@ fn random_action_picks_what_the_list_picks() {
         &["base", "inns-cathedrals"],
         &["base", "traders-builders"],
         &["base", "traders-builders", "plague", "halfsies1"],
+        &["base", "princess-dragon"],
+        &["base", "princess-dragon", "plague", "inns-cathedrals"],
     ];
     for sets in sets {
         for seed in 0..3u64 {
