@@ -6,6 +6,9 @@
 import { isObject } from './json';
 import { CORNERS, figureName, type Action, type Corner, type FeatureRef, type PlacedFollower, type ScoreEvent, type View } from './protocol';
 
+/** Events of no points the log still shows: a figure the dragon ate, a knight the princess sent home. */
+export const FIGURE_EVENTS = ['eaten', 'princess'];
+
 /** Moves in one flight of the dragon, whatever the number of players (princess-dragon.md §3). */
 export const DRAGON_MOVES = 6;
 
