@@ -7,7 +7,8 @@
 // by whoever's move it is on the lit tiles, the table naming the mover and
 // ringing what it would eat; a farmer eaten (said in the log), the last
 // mover with no tile left to enter passing; the final scores are the
-// record's.
+// record's. Then a follower through a magic portal onto another tile,
+// and a princess sending that knight home.
 //
 // The fixed deck (deck_only) makes the game. Start tile base/D at (0, 0)
 // (its road west–east). RED: a straight road at (1, 0), follower on it.
@@ -16,6 +17,9 @@
 // at (1, 0). BLUE: dragon tile L at (2, 0). The dragon, from (0, 1): BLUE
 // to (0, 0) (the only tile next to it), RED to (-1, 0) (the fairy's (1, 0)
 // is barred) eating BLUE's farmer; BLUE has nowhere to go and passes.
+// RED (1 point from the fairy): magic portal S at (3, 0), a follower
+// through it into the start tile's city. BLUE: princess tile AB at (0, -1)
+// joining that city, RED's knight sent home.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -78,9 +82,9 @@ async function dragonTo(page: Page, x: number, y: number, eats: number): Promise
   await waitForChange(page, version);
 }
 
-test('The Princess & the Dragon: a whole game through the board, the volcano, the fairy and the dragon moved by both players', { timeout: 240_000 }, async () => {
+test('The Princess & the Dragon: a whole game through the board, the volcano, the fairy, the dragon moved by both players, a portal and a princess', { timeout: 240_000 }, async () => {
   const { server, browser } = env;
-  const deck = ['base/U', 'base/U', 'princess-dragon/A', 'princess-dragon/L'];
+  const deck = ['base/U', 'base/U', 'princess-dragon/A', 'princess-dragon/L', 'princess-dragon/S', 'princess-dragon/AB'];
   const config = { players: ['RED', 'BLUE'], expansions: ['princess-dragon'], deck, deck_only: true, seed: 5 };
   const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats: ['human', 'human'] }));
   const red = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -118,8 +122,21 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   if (shots) { await red.mouse.move(1, 1); await red.screenshot({ path: `${DOCS}/web-princess-dragon.png` }); }
   await dragonTo(red, -1, 0, 1);
   await blue.locator('.log li', { hasText: /the dragon eats BLUE's figure on a field/ }).waitFor();
-  // BLUE has no tile to move it to: pass ends the flight, and the game (no tile left).
+  // BLUE has no tile to move it to: pass ends the flight.
   await pass(blue);
+
+  // RED's turn opens with the fairy's point; RED lays a magic portal east of the road and sends a
+  // follower through it into the start tile's city (the only city lit, on another tile).
+  await red.locator('.log li', { hasText: /the fairy at the start of the turn: RED \+1/ }).waitFor();
+  await placeAt(red, 3, 0, 0);
+  await red.locator('#portal').waitFor();
+  assert.equal(await red.locator('.spot[data-feature="city"]').count(), 1, 'the start tile\'s city lit through the portal');
+  await spot(red, '.spot[data-feature="city"]');
+  // BLUE's princess joins that city: her gold ring on RED's knight sends it home.
+  await placeAt(blue, 0, -1, 180);
+  assert.equal(await blue.locator('.spot-princess').count(), 1, 'RED\'s knight lit for the princess');
+  await spot(blue, '.spot-princess');
+  await red.locator('.log li', { hasText: /the princess sends RED's knight home on a city/ }).waitFor();
 
   await red.locator('#summary').waitFor();
   await blue.locator('#summary').waitFor();
@@ -130,6 +147,8 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   const actions = (JSON.parse(text) as { actions: Record<string, unknown>[] }).actions.map((a) => JSON.stringify(a));
   assert.ok(actions.includes('{"fairy":{"x":1,"y":0,"place":"W"}}') || actions.some((a) => a.startsWith('{"fairy"')), 'the fairy was moved');
   assert.deepEqual(actions.filter((a) => a.startsWith('{"dragon"')), ['{"dragon":{"x":0,"y":0}}', '{"dragon":{"x":-1,"y":0}}']);
+  assert.ok(actions.some((a) => a.startsWith('{"follower":{"x":0,"y":0')), 'the follower went through the portal onto the start tile');
+  assert.ok(actions.some((a) => a.startsWith('{"princess"')), 'the princess sent a knight home');
   // The fairy's 3 points with RED's road at the final scoring.
   await red.locator('.log li', { hasText: /the fairy by a scored feature: RED \+3/ }).waitFor();
   assert.equal((await status(red)).status, 'finished');
