@@ -153,3 +153,26 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   await red.locator('.log li', { hasText: /the fairy by a scored feature: RED \+3/ }).waitFor();
   assert.equal((await status(red)).status, 'finished');
 });
+
+test('the lobby offers the Princess & the Dragon: its preset, its rules card, and the volcano lake switch with River II', { timeout: 60_000 }, async () => {
+  const { server, browser } = env;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  await page.click('#preset-princess-dragon');
+  assert.match(await page.locator('#preset-about').innerText(), /dragon/i);
+  assert.equal(await page.locator('input[name=expansion][value="princess-dragon"]').isChecked(), true);
+  // With River II too, the switch that takes away the volcano lake's extra turn is written as false.
+  await page.check('input[name=expansion][value="river2"]');
+  await page.check('input[name=rule][value="volcano_extra_turn"]');
+  await page.click('#create');
+  await page.waitForURL(/\/play\/[0-9a-f]+/);
+  const id = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
+  const g = await (await fetch(`${server.url}/api/games/${id}`)).json() as { config: { expansions: string[]; options?: Record<string, unknown> } };
+  assert.deepEqual([...g.config.expansions].sort(), ['princess-dragon', 'river2']);
+  assert.deepEqual(g.config.options, { volcano_extra_turn: false });
+  // The table's rules card has the set's lines.
+  await page.locator('svg.board').waitFor();
+  await page.locator('#how-to-play').click();
+  await page.getByText(/After a dragon tile the dragon moves six tiles/).waitFor();
+  await page.close();
+});
