@@ -135,8 +135,10 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   // BLUE's princess joins that city: her gold ring on RED's knight sends it home.
   await placeAt(blue, 0, -1, 180);
   assert.equal(await blue.locator('.spot-princess').count(), 1, 'RED\'s knight lit for the princess');
+  assert.match((await blue.locator('.spot-princess').getAttribute('aria-label')) ?? '', /sends home RED's follower/);
   await spot(blue, '.spot-princess');
   await red.locator('.log li', { hasText: /the princess sends RED's knight home on a city/ }).waitFor();
+  await red.locator('#moves li', { hasText: /BLUE: The princess sends home RED's follower/ }).waitFor();
 
   await red.locator('#summary').waitFor();
   await blue.locator('#summary').waitFor();

@@ -65,6 +65,7 @@ describe('Princess & Dragon at the table', () => {
     expect(onBoard(fairy) && onBoard(princess)).toBe(true);
     expect(describeAction(fairy)).toBe('Move the fairy next to your follower on the north of (0, 1)');
     expect(describeAction(princess)).toBe('The princess sends home player 2\'s follower on the north of (1, 0)');
+    expect(describeAction(princess, undefined, ['RED', 'BLUE'])).toBe('The princess sends home BLUE\'s follower on the north of (1, 0)');
     expect(moveWords(parseAction({ dragon: { x: 4, y: -1 } }))).toBe('Move the dragon one tile');
     expect(describeAction(parseAction({ dragon: { x: 4, y: -1, half: 'NW' } }))).toBe('Move the dragon to the tile at (4, -1), its north-west half');
   });

@@ -144,7 +144,7 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       // The keyboard and screen-reader path to every legal move, in words;
       // closed unless the player opened it (and then kept open across moves).
       out.push(h('details', { class: 'panel', id: 'legal-list', open: listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
-        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where))))));
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where, s.players))))));
     }
     return out;
   };
