@@ -1,6 +1,7 @@
-//! Bots for Bastide: `random`, `greedy` and `mcts` (information-set Monte
-//! Carlo tree search), behind one [`Bot`] trait, made from specs such as
-//! `"mcts:2000"` by [`make_bot`].
+//! Bots for Bastide: `random`, `greedy`, `mcts` (information-set Monte
+//! Carlo tree search) and `strong` (a shallow search over an evaluation
+//! that knows the unseen tiles), behind one [`Bot`] trait, made from specs
+//! such as `"mcts:2000"` by [`make_bot`].
 //!
 //! A bot sees a game only through a [`View`]: the current player's
 //! observation, the legal actions, and determinizations (games whose hidden
@@ -22,10 +23,12 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
+pub mod strong;
 
 pub use greedy::Greedy;
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomBot;
+pub use strong::{Strong, StrongBudget, StrongConfig};
 
 /// What a bot may know of a game: the view of the player to act.
 #[derive(Clone, Copy)]
@@ -82,7 +85,7 @@ pub struct SpecError {
 }
 
 /// The bots that [`make_bot`] knows, for messages.
-pub const KNOWN: &str = "random, greedy, mcts (mcts:ITERATIONS such as mcts:2000, or a time per move such as mcts:500ms or mcts:2s)";
+pub const KNOWN: &str = "random, greedy, mcts (mcts:ITERATIONS such as mcts:2000, or a time per move such as mcts:500ms or mcts:2s), strong (strong:EVALUATIONS such as strong:12000, or a time per move such as strong:100ms)";
 
 /// A parsed bot spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +96,8 @@ pub enum BotSpec {
     Greedy,
     /// Information-set MCTS with a budget per move and its settings.
     Mcts(MctsConfig),
+    /// The shallow search over the unseen-tile evaluation, with its budget.
+    Strong(StrongConfig),
 }
 
 impl fmt::Display for BotSpec {
@@ -100,6 +105,8 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Strong(c) if *c == StrongConfig::default() => f.write_str("strong"),
+            BotSpec::Strong(c) => write!(f, "strong:{}", c.budget),
             BotSpec::Mcts(c) => {
                 write!(f, "mcts:{}", c.budget)?;
                 let d = MctsConfig::default();
@@ -149,6 +156,8 @@ impl BotSpec {
             ("random" | "greedy", Some(_)) => Err(err("this bot takes no setting")),
             ("mcts", None) => Ok(BotSpec::Mcts(MctsConfig::default())),
             ("mcts", Some(a)) => parse_mcts(a).map(BotSpec::Mcts).map_err(|p| err(&p)),
+            ("strong", None) => Ok(BotSpec::Strong(StrongConfig::default())),
+            ("strong", Some(a)) => parse_strong(a).map(BotSpec::Strong).map_err(|p| err(&p)),
             ("", _) => Err(err("the spec is empty")),
             _ => Err(err("unknown bot")),
         }
@@ -160,6 +169,7 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(Greedy::new(seed)),
             BotSpec::Mcts(c) => Box::new(Mcts::new(*c, seed)),
+            BotSpec::Strong(c) => Box::new(Strong::new(*c, seed)),
         }
     }
 }
@@ -242,6 +252,19 @@ fn parse_mcts(arg: &str) -> Result<MctsConfig, String> {
     Ok(c)
 }
 
+/// Parses what follows `strong:`: a number of evaluations or a time per
+/// move (the same forms as an MCTS budget).
+fn parse_strong(arg: &str) -> Result<StrongConfig, String> {
+    let budget = match Budget::parse(arg)? {
+        Budget::Iterations(n) => StrongBudget::Evaluations(n),
+        Budget::Time(d) => StrongBudget::Time(d),
+    };
+    Ok(StrongConfig {
+        budget,
+        ..StrongConfig::default()
+    })
+}
+
 fn time_budget(secs: f64) -> Option<Budget> {
     (secs.is_finite() && secs > 0.0 && secs <= 3600.0)
         .then(|| Budget::Time(Duration::from_secs_f64(secs)))
@@ -281,6 +304,13 @@ mod tests {
     fn specs_parse() {
         assert_eq!(BotSpec::parse("random"), Ok(BotSpec::Random));
         assert_eq!(BotSpec::parse("greedy"), Ok(BotSpec::Greedy));
+        assert_eq!(
+            BotSpec::parse("strong"),
+            Ok(BotSpec::Strong(StrongConfig::default()))
+        );
+        for s in ["strong:500", "strong:100ms"] {
+            assert_eq!(BotSpec::parse(s).map(|b| b.to_string()), Ok(s.to_string()));
+        }
         let budget = |s: &str| match BotSpec::parse(s) {
             Ok(BotSpec::Mcts(c)) => Some(c.budget),
             _ => None,
@@ -322,6 +352,8 @@ mod tests {
             "mcts:5:c=x",
             "mcts:5:depth=3",
             "mcts:5:c",
+            "strong:0",
+            "strong:fast",
         ] {
             let e = BotSpec::parse(bad).expect_err(bad);
             assert!(e.to_string().contains("Known bots"), "{e}");

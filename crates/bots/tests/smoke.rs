@@ -41,10 +41,11 @@ fn bots(specs: &[&str], seed: u64) -> Vec<Box<dyn Bot>> {
 /// swapped.
 #[test]
 fn a_few_games_per_set_combination_finish() {
-    let lineups: [&[&str]; 3] = [
+    let lineups: [&[&str]; 4] = [
         &["mcts:8", "greedy"],
         &["greedy", "random"],
         &["random", "mcts:8"],
+        &["strong:400", "greedy"],
     ];
     for combo in COMBOS {
         for (i, lineup) in lineups.iter().enumerate() {
@@ -95,7 +96,7 @@ fn greedy_beats_random() {
 fn bots_are_deterministic_for_a_seed() {
     let run = || {
         let game = Game::new(config(&["base", "river2"], 2, 5)).expect("config");
-        let mut bs = bots(&["mcts:6", "greedy"], 9);
+        let mut bs = bots(&["mcts:6", "strong:400"], 9);
         let mut actions = Vec::new();
         play_game(game, &mut bs, |_, a| actions.push(*a));
         actions
@@ -118,7 +119,7 @@ fn bots_never_depend_on_the_hidden_pile_order() {
         g.pile_in_order().collect::<Vec<_>>(),
         other.pile_in_order().collect::<Vec<_>>()
     );
-    for spec in ["mcts:20", "greedy", "random"] {
+    for spec in ["mcts:20", "greedy", "random", "strong:2000", "strong"] {
         let a = make_bot(spec, 4).expect("spec").choose(&View::new(&g));
         let b = make_bot(spec, 4).expect("spec").choose(&View::new(&other));
         assert_eq!(a, b, "{spec} read the hidden pile");

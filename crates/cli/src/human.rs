@@ -562,6 +562,27 @@ fn oriented_shape(game: &Game, tile: TileIdx, rot: bastide_engine::Rotation) -> 
     }
 }
 
+/// Traders & Builders' part of a player's line: the goods tokens held
+/// (public) and where the builder and the pig are; empty without it.
+fn traders_text(game: &Game, i: usize) -> String {
+    let (Some(t), Some(seat)) = (game.traders(), game.seat(i)) else {
+        return String::new();
+    };
+    let [wine, grain, cloth] = bastide_engine::Goods::ALL.map(|k| t.goods(seat, k));
+    let at = |figure| {
+        if t.in_supply(seat, figure) {
+            "in supply"
+        } else {
+            "on the board"
+        }
+    };
+    format!(
+        ", goods {wine} wine {grain} grain {cloth} cloth, builder {}, pig {}",
+        at(Figure::Builder),
+        at(Figure::Pig)
+    )
+}
+
 /// Everything a person needs to choose: board, scores, hands, the tile and
 /// the numbered choices.
 fn position_text(game: &Game, choices: &[Action]) -> String {
@@ -584,6 +605,7 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
             let n = c.hands.get(i).map_or(0, Vec::len);
             line.push_str(&format!(", {}", count(n, "chip")));
         }
+        line.push_str(&traders_text(game, i));
         s.push_str(&line);
         s.push('\n');
     }
@@ -1277,6 +1299,22 @@ mod tests {
                 .collect();
             assert_eq!(distinct_placements(&game, &legal).len(), ways, "{tile}");
         }
+    }
+
+    #[test]
+    fn each_players_goods_and_special_figures_are_shown() {
+        let mut c = GameConfig::new(2, 1);
+        c.expansions = vec!["traders-builders".into()];
+        let game = Game::new(c).expect("a Traders & Builders game");
+        let text = position_text(&game, &game.legal_actions());
+        assert_eq!(
+            text.matches(", goods 0 wine 0 grain 0 cloth, builder in supply, pig in supply")
+                .count(),
+            2,
+            "{text}"
+        );
+        let plain = game_with_deck(&["base/B"]);
+        assert!(!position_text(&plain, &plain.legal_actions()).contains("goods"));
     }
 
     #[test]

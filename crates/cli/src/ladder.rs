@@ -141,6 +141,8 @@ fn iterations(spec: &BotSpec) -> u64 {
             // Refused by `entries`; counted as free if it ever comes.
             Budget::Time(_) => 0,
         },
+        // About what `mcts:2000` costs a move (docs/bots.md, "Speed").
+        BotSpec::Strong(_) => 2000,
         BotSpec::Random | BotSpec::Greedy => 0,
     }
 }

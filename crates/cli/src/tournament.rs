@@ -470,7 +470,7 @@ fn print_tables(
 
 /// `bastide bench` lines for the bots: MCTS iterations (determinization,
 /// tree walk, playout, evaluation) per second, and moves per second of the
-/// default `mcts`, of `greedy`, on one core.
+/// default `mcts`, of `greedy` and of `strong`, on one core.
 pub fn bench(config: &GameConfig, budget: Duration, out: &mut impl Write) -> Result<()> {
     // Positions from the first half of greedy games.
     let mut positions = Vec::new();
@@ -518,7 +518,8 @@ pub fn bench(config: &GameConfig, budget: Duration, out: &mut impl Write) -> Res
         "mcts iterations (determinize + tree walk + {playout}): {:.0} iterations/s",
         mcts.iterations as f64 / secs
     )?;
-    for spec in [BotSpec::Mcts(d), BotSpec::Greedy] {
+    let strong = BotSpec::Strong(bastide_bots::StrongConfig::default());
+    for spec in [BotSpec::Mcts(d), BotSpec::Greedy, strong] {
         let mut bot = spec.build(2);
         let start = Instant::now();
         let mut moves = 0u64;

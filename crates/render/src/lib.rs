@@ -125,6 +125,9 @@ pub struct PlayerLine {
     pub chips: Option<usize>,
     /// Half tiles in hand, when Half-and-half is in play (only their number).
     pub halves: Option<usize>,
+    /// Trade goods tokens held (wine, grain, cloth, in `Goods::ALL`
+    /// order), when Traders & Builders is in play; they are public.
+    pub goods: Option<[u8; 3]>,
 }
 
 impl PlayerLine {
@@ -136,6 +139,7 @@ impl PlayerLine {
             supply,
             chips: None,
             halves: None,
+            goods: None,
         }
     }
 }
@@ -357,6 +361,10 @@ impl<'a> Scene<'a> {
                 supply: game.players().get(seat).map_or(0, |p| p.supply),
                 chips: game.chips().map(|c| c.hands.get(seat).map_or(0, Vec::len)),
                 halves: game.halves().map(|h| h.hands.get(seat).map_or(0, Vec::len)),
+                goods: game.traders().and_then(|t| {
+                    let s = game.seat(seat)?;
+                    Some(bastide_engine::Goods::ALL.map(|k| t.goods(s, k)))
+                }),
             })
             .collect();
         Scene {

@@ -721,3 +721,47 @@ fn a_highlighted_feature_outlines_every_piece_of_it() {
         .unwrap_err();
     assert!(e.to_string().contains("no feature to highlight"));
 }
+
+/// A Traders & Builders game where BLUE takes a wine token (the scenario
+/// record `goods_go_to_the_completer`).
+const GOODS: &str =
+    include_str!("../../engine/tests/scenarios/traders-builders/goods_go_to_the_completer.json");
+
+#[test]
+fn goods_symbols_replace_the_letter_badge() {
+    let cat = Catalog::builtin();
+    for (id, tag) in [
+        ("traders-builders/A", "grain"),
+        ("traders-builders/B", "wine"),
+        ("traders-builders/C", "cloth"),
+    ] {
+        for rot in Rotation::ALL {
+            let svg = tile_svg(&cat, id, rot).expect("a Traders & Builders tile");
+            assert_eq!(
+                svg.matches(&format!("data-tag=\"{tag}\"")).count(),
+                1,
+                "{id}"
+            );
+            assert!(svg.contains(&format!("trade goods: {tag}")), "{id}");
+            assert!(!svg.contains("class=\"badge\""), "{id}");
+        }
+    }
+}
+
+#[test]
+fn the_legend_shows_each_players_goods() {
+    let scenario: serde_json::Value = serde_json::from_str(GOODS).expect("scenario JSON");
+    let game = replay(&scenario["record"].to_string(), None);
+    let opts = BoardOptions {
+        legend: true,
+        ..BoardOptions::default()
+    };
+    let svg = board_svg(&game, &opts);
+    check_svg(&svg);
+    // BLUE completed the wine city; RED scored it and took nothing.
+    assert!(svg.contains("0 wine 0 grain 0 cloth"), "{svg}");
+    assert!(svg.contains("1 wine 0 grain 0 cloth"), "{svg}");
+    // Without Traders & Builders no goods are named.
+    let base = replay(BASE_SMALL, None);
+    assert!(!board_svg(&base, &opts).contains(" wine "));
+}

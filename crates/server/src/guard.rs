@@ -156,6 +156,24 @@ impl ClientKey {
     }
 }
 
+impl ClientKey {
+    /// The network the client is in, as text: its IPv4 /24 or IPv6 /48.
+    /// Many addresses of one network (a /48 holds 65,536 /64s) are
+    /// usually one party: the caps per network bound them together.
+    pub fn network(&self) -> String {
+        match self.0 {
+            IpAddr::V4(a) => {
+                let [x, y, z, _] = a.octets();
+                format!("{x}.{y}.{z}.0/24")
+            }
+            IpAddr::V6(a) => {
+                let s = a.segments();
+                format!("{}/48", Ipv6Addr::new(s[0], s[1], s[2], 0, 0, 0, 0, 0))
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for ClientKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {

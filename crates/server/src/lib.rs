@@ -170,6 +170,13 @@ pub struct LimitArgs {
     /// Games of bots only running per address.
     #[arg(long, default_value_t = 2)]
     pub max_bot_games_per_address: usize,
+    /// Correspondence games not over per address (or account).
+    #[arg(long, default_value_t = 20)]
+    pub max_correspondence_games_per_address: usize,
+    /// A network (an IPv4 /24, an IPv6 /48) holds this many times an
+    /// address's caps, over every game created from it.
+    #[arg(long, default_value_t = 8)]
+    pub network_cap_factor: usize,
     /// The longest a bot may think about a move in a game created without
     /// the operator's token, in milliseconds (`--bot-move-ms` bounds every
     /// game).
@@ -179,7 +186,8 @@ pub struct LimitArgs {
     /// operator's token.
     #[arg(long, default_value_t = 20_000)]
     pub public_mcts_iterations: u32,
-    /// Searching bots (MCTS) thinking at once (default: the cores minus one).
+    /// Searching bots (MCTS) thinking at once (default: the cores minus
+    /// one, at least two); games of bots only hold all but one.
     #[arg(long)]
     pub bot_workers: Option<usize>,
     /// Password hashes (argon2id, 19 MiB each) running at once (default:
@@ -232,6 +240,8 @@ impl LimitArgs {
                 open_games: self.max_open_games_per_address,
                 bot_seats: self.max_bot_seats_per_address,
                 bots_only_games: self.max_bot_games_per_address,
+                correspondence_games: self.max_correspondence_games_per_address,
+                network_factor: self.network_cap_factor.max(1),
                 think: Duration::from_millis(self.public_bot_move_ms.max(1)),
                 iterations: self.public_mcts_iterations.max(1),
             },

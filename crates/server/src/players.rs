@@ -316,10 +316,7 @@ async fn sign_in(
     // The address's allowance was drawn by the guard's middleware; the
     // name's is drawn here, so that a name is not guessed from many
     // addresses either.
-    if let Err(r) = hub
-        .guard()
-        .check_name(&c.name, client_key(client, info))
-    {
+    if let Err(r) = hub.guard().check_name(&c.name, client_key(client, info)) {
         return Ok(r.into_response());
     }
     let found = hub

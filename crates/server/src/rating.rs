@@ -407,6 +407,9 @@ pub fn rated_bot(spec: &bastide_bots::BotSpec) -> Result<(), String> {
                 c.budget
             ))
         }
+        BotSpec::Strong(c) if *c != bastide_bots::StrongConfig::default() => Err(format!(
+            "{spec}: the bot ladder rated `strong` with its default budget only"
+        )),
         _ => Ok(()),
     }
 }
@@ -421,6 +424,8 @@ pub enum Level {
     Greedy,
     /// MCTS with this many iterations a move.
     Mcts(u64),
+    /// The `strong` bot (its default budget; others are not rated).
+    Strong,
 }
 
 impl Level {
@@ -430,6 +435,7 @@ impl Level {
         match spec {
             BotSpec::Random => Level::Random,
             BotSpec::Greedy => Level::Greedy,
+            BotSpec::Strong(_) => Level::Strong,
             BotSpec::Mcts(c) => Level::Mcts(match c.budget {
                 Budget::Iterations(n) => u64::from(n),
                 Budget::Time(t) => u64::try_from(t.as_millis())

@@ -127,3 +127,136 @@ async fn a_cancelled_open_game_frees_its_share(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(a_cancelled_open_game_frees_its_share);
+
+/// Creates a game from a client a trusted proxy names: the status and body.
+async fn create_from(base: &str, from: &str, game: &Value) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/games"))
+        .header("x-forwarded-for", from)
+        .json(game)
+        .send()
+        .await
+        .expect("create");
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+/// Settings believing loopback's `X-Forwarded-For`, with `caps`.
+fn behind_proxy(caps: Caps) -> Settings {
+    Settings {
+        caps,
+        limits: bastide_server::guard::Limits {
+            trust_proxy: vec!["127.0.0.0/8".parse().expect("a network")],
+            ..bastide_server::guard::Limits::unlimited()
+        },
+        ..Settings::default()
+    }
+}
+
+/// Many addresses of one network share its caps (an IPv6 /48's /64s,
+/// an IPv4 /24's addresses), across a restart; another network does not.
+async fn a_network_shares_its_caps(db: &TestDb) {
+    let caps = Caps {
+        open_games: 2,
+        network_factor: 2,
+        ..Caps::unlimited()
+    };
+    let server = TestServer::start_with(db, behind_proxy(caps)).await;
+    let base = server.base.clone();
+    let open = json!({"config": config(1), "seats": ["human", "human"]});
+    for n in 1..=4 {
+        let (status, body) = create_from(&base, &format!("2001:db8:7:{n}::1"), &open).await;
+        assert_eq!(status, 201, "address {n}: {body}");
+    }
+    let refused = |body: &Value| {
+        let m = body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(m.contains("your network"), "{m}");
+    };
+    let (status, body) = create_from(&base, "2001:db8:7:5::1", &open).await;
+    assert_eq!(status, 429, "a fifth /64 of the /48: {body}");
+    refused(&body);
+    let (status, body) = create_from(&base, "2001:db8:8:1::1", &open).await;
+    assert_eq!(status, 201, "another /48: {body}");
+    for host in 1..=4 {
+        let (status, body) = create_from(&base, &format!("203.0.113.{host}"), &open).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, body) = create_from(&base, "203.0.113.77", &open).await;
+    assert_eq!(status, 429, "the /24 is full: {body}");
+    server.stop().await;
+    // The games are read back charged to their network again.
+    let server = TestServer::start_with(db, behind_proxy(caps)).await;
+    let (status, body) = create_from(&server.base, "2001:db8:7:9::1", &open).await;
+    assert_eq!(status, 429, "after a restart: {body}");
+    refused(&body);
+    server.stop().await;
+}
+both_stores!(a_network_shares_its_caps);
+
+/// A correspondence game counts until it ends, started or not.
+async fn correspondence_games_are_capped(db: &TestDb) {
+    let caps = Caps {
+        correspondence_games: 1,
+        ..Caps::unlimited()
+    };
+    let server = TestServer::start_with(db, behind_proxy(caps)).await;
+    let base = server.base.clone();
+    let api = Api::new(&base);
+    let game = json!({"config": config(3), "seats": ["human", "greedy"],
+                      "clock": {"days_per_move": 3}});
+    let (status, first) = create_from(&base, "198.51.100.1", &game).await;
+    assert_eq!(status, 201, "{first}");
+    let id = first["id"].as_str().expect("an id");
+    api.start(id, &token(&first, 0)).await;
+    let (status, body) = create_from(&base, "198.51.100.1", &game).await;
+    assert_eq!(status, 429, "{body}");
+    let m = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(m.contains("correspondence"), "{m}");
+    // An untimed game is not a correspondence game.
+    let untimed = json!({"config": config(4), "seats": ["human", "greedy"]});
+    assert_eq!(create_from(&base, "198.51.100.1", &untimed).await.0, 201);
+    // Resigned: the share is free again.
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/resign"),
+            &json!({"token": token(&first, 0)}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(create_from(&base, "198.51.100.1", &game).await.0, 201);
+    server.stop().await;
+}
+both_stores!(correspondence_games_are_capped);
+
+/// Near the games cap, games with people still come in after games of
+/// bots only are refused.
+async fn people_come_before_bots_near_the_cap(db: &TestDb) {
+    let server = TestServer::start_with(
+        db,
+        Settings {
+            max_live_games: 10,
+            ..Settings::unlimited()
+        },
+    )
+    .await;
+    let api = Api::new(&server.base);
+    let people = json!({"config": config(5), "seats": ["human", "human"]});
+    for _ in 0..9 {
+        let (status, body) = api.post("/api/games", &people).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    // The last tenth is kept for people.
+    let bots = json!({"config": config(6), "seats": ["random", "random"]});
+    let (status, body) = api.post("/api/games", &bots).await;
+    assert_eq!(status, 503, "{body}");
+    let m = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(m.contains("kept for games with people"), "{m}");
+    let (status, body) = api.post("/api/games", &people).await;
+    assert_eq!(status, 201, "a person's game still comes in: {body}");
+    let (status, _) = api.post("/api/games", &people).await;
+    assert_eq!(status, 503, "now full");
+    server.stop().await;
+}
+both_stores!(people_come_before_bots_near_the_cap);

@@ -274,7 +274,12 @@ async fn charged_games_are_read_back(db: &TestDb) {
     let (open, open_row) = write(Status::Open, mine, &["human", "human"]);
     let (_, finished_row) = write(Status::Playing, mine, &["random", "random"]);
     let (adjourned, adjourned_row) = write(Status::Playing, mine, &["human", "random"]);
-    let (_, other_row) = write(Status::Open, theirs, &["human"]);
+    let (other, mut other_row) = write(Status::Open, theirs, &["human"]);
+    // Another's game from the network asked about, a correspondence one.
+    let network =
+        CreatorKey::of_network(ClientKey::of("198.51.100.10".parse().expect("an address")));
+    other_row.network = Some(network);
+    other_row.clock = Some(r#"{"days_per_move": 3, "turn_ms": 259200000}"#.into());
     for row in [
         &running_row,
         &open_row,
@@ -289,8 +294,11 @@ async fn charged_games_are_read_back(db: &TestDb) {
         .await
         .expect("finished");
     store.adjourn(&adjourned, 1).await.expect("adjourned");
-    let mut got = store.charged_to(&mine).await.expect("the store answers");
-    got.sort_by_key(|g| g.open);
+    let mut got = store
+        .charged_to(&mine, Some(&network))
+        .await
+        .expect("the store answers");
+    got.sort_by_key(|g| (g.open, g.by_creator));
     assert_eq!(
         got,
         vec![
@@ -298,13 +306,28 @@ async fn charged_games_are_read_back(db: &TestDb) {
                 id: running,
                 open: false,
                 seats: 2,
-                bot_seats: 1
+                bot_seats: 1,
+                by_creator: true,
+                by_network: false,
+                correspondence: false,
+            },
+            ChargedGame {
+                id: other,
+                open: true,
+                seats: 1,
+                bot_seats: 0,
+                by_creator: false,
+                by_network: true,
+                correspondence: true,
             },
             ChargedGame {
                 id: open,
                 open: true,
                 seats: 2,
-                bot_seats: 0
+                bot_seats: 0,
+                by_creator: true,
+                by_network: false,
+                correspondence: false,
             },
         ]
     );

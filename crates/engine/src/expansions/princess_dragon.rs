@@ -943,6 +943,36 @@ impl Expansion for PrincessDragon {
         }
     }
 
+    /// Two planes: the dragon's tile, the fairy's tile. Globals: the
+    /// dragon in play, the tiles set aside, the moves of the movement under
+    /// way, then per seat (relative to the observer) whether the fairy is
+    /// with that seat's follower. All public.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (2, 3 + g.player_count())
+    }
+
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
+        let n = g.player_count();
+        let Some(s) = g.princess_dragon() else {
+            // Not in play: no part of the tensor is written.
+            return;
+        };
+        if let Some(pi) = s.dragon {
+            t.set_piece(g, 0, pi, 1.0);
+        }
+        if let Some(f) = s.fairy {
+            t.set_piece(g, 1, f.piece, 1.0);
+        }
+        t.push(f32::from(u8::from(s.dragon.is_some())));
+        t.push(s.aside.len() as f32);
+        t.push(f32::from(s.moves));
+        for r in 0..n {
+            let seat = player.ahead(r, n);
+            let with = s.fairy.is_some_and(|f| f.with && f.seat == seat);
+            t.push(f32::from(u8::from(with)));
+        }
+    }
+
     /// `dragon`: its tile (or null), the tiles set aside, the moves of the
     /// movement under way; `fairy`: her tile and place, and whose
     /// follower she is with (null for nobody). All public.

@@ -385,10 +385,12 @@ impl Expansion for TradersBuilders {
     /// player's builder stood on the board before this placement, and the
     /// tile placed has a road or city segment in the builder's feature.
     fn after_place(g: &mut Game, pi: u16) {
-        if g.traders().is_none_or(|t| t.second) {
+        let Some(t) = g.traders() else { return };
+        if t.second {
             return;
         }
-        let trigger = g.builder_extended(pi);
+        // A builder in the supply triggers nothing: no search.
+        let trigger = !t.in_supply(g.current, Figure::Builder) && g.builder_extended(pi);
         if let Some(t) = &mut g.ext.traders {
             t.trigger = trigger;
         }
@@ -560,6 +562,13 @@ impl Expansion for TradersBuilders {
     }
 
     fn followers_left(g: &mut Game) {
+        // Most scorings happen with every builder and pig in the supply:
+        // then nobody's figure can be left alone.
+        if g.traders()
+            .is_some_and(|t| t.figures.iter().all(|s| *s == [true; 2]))
+        {
+            return;
+        }
         g.send_lonely_figures_home();
     }
 

@@ -200,13 +200,10 @@ class BastideState(pyspiel.State):
         self._actions: list[tuple[int, int]] = []
 
     def current_player(self) -> int:
-        """The seat to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
-        g = self.game_state
-        if g.is_terminal:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if g.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        return g.current_player
+        """The seat to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``
+        (the engine's ``current_player`` uses OpenSpiel's numbers, checked
+        at import)."""
+        return self.game_state.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
         legal = self.game_state.legal_actions()
@@ -371,6 +368,10 @@ class BastideState(pyspiel.State):
         if not 0 <= seat < n:
             raise ValueError(f"player_id must be a seat from 0 to {n - 1}, not {player_id}")
         seed = int(float(probability_sampler()) * 2**63) % 2**63
+        if not self._secretive():
+            # Nothing is held in secret, and the draws are chance nodes: the
+            # state is the only one consistent with what the seat knows.
+            return self.clone()
         resampled = self.game_state.determinize(seat, seed)
         return _rewritten(self, seat, _hidden(self.game_state), _hidden(resampled))
 
@@ -731,5 +732,12 @@ def _follower_text(f: dict[str, Any]) -> str:
     at = f.get("x", "?"), f.get("y", "?")
     return f"p{f.get('seat', '?')}@{at[0]},{at[1]}{f.get('place', '')}"
 
+
+# `BastideState.current_player` passes the engine's numbers on as they are.
+if (bastide.CHANCE_PLAYER, bastide.TERMINAL_PLAYER) != (
+    int(pyspiel.PlayerId.CHANCE),
+    int(pyspiel.PlayerId.TERMINAL),
+):
+    raise ImportError("bastide's chance and terminal player ids differ from OpenSpiel's")
 
 pyspiel.register_game(_GAME_TYPE, BastideGame)

@@ -35,20 +35,30 @@ impl Hub {
     }
 
     /// Refuses a new game when memory holds the most games allowed (after
-    /// dropping the ended games nobody watches).
-    pub(super) fn check_room(&self) -> Result<(), ProtocolError> {
+    /// dropping the ended games nobody watches). The last tenth of the
+    /// room is kept for games with people: a game of bots only is
+    /// refused once the rest is full, so that strangers' bot games never
+    /// crowd out a person's.
+    pub(super) fn check_room(&self, bots_only: bool) -> Result<(), ProtocolError> {
+        let max = self.settings.max_live_games;
+        let reserve = if bots_only { (max / 10).max(1) } else { 0 };
+        let room = max.saturating_sub(reserve);
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if games.len() >= self.settings.max_live_games {
+        if games.len() >= room {
             games.retain(|_, h| !h.idle_and_over());
             self.swept_at.store(games.len() as u64, Ordering::Relaxed);
         }
-        if games.len() >= self.settings.max_live_games {
+        if games.len() >= room {
             return Err(ProtocolError::new(
                 ErrorCode::Unavailable,
-                format!(
-                    "the server is hosting its most games ({}); try again later",
-                    self.settings.max_live_games
-                ),
+                if bots_only {
+                    format!(
+                        "the server is nearly full ({} games of {max}): its last room is kept for games with people; try again later, or play a bot yourself",
+                        games.len()
+                    )
+                } else {
+                    format!("the server is hosting its most games ({max}); try again later")
+                },
             ));
         }
         Ok(())
@@ -98,7 +108,11 @@ impl Hub {
         // the store: in shared mode each instance charges what it creates).
         if let Some(client) = stored.creator.filter(|_| self.cluster.is_none()) {
             if !live.status.is_over() {
-                self.budget.restore(id, live.charge(client));
+                let payer = super::budget::Payer {
+                    client,
+                    network: stored.network,
+                };
+                self.budget.restore(id, live.charge(payer));
             }
         }
         let handle = GameHandle::new(id.clone(), live);

@@ -10,7 +10,7 @@ use bastide_engine::{Game, GameConfig};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::budget::Charge;
+use super::budget::{Charge, Payer};
 use super::live::{GameHandle, LiveGame, Occupant};
 use super::updates::rematch_update;
 use super::{now_ms, unavailable, Hub};
@@ -95,7 +95,8 @@ impl Hub {
         client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
         let bad = |m: String| ProtocolError::new(ErrorCode::BadRequest, m);
-        self.check_room()?;
+        let bots_only = req.seats.iter().all(|s| s.trim() != "human");
+        self.check_room(bots_only)?;
         let Value::Object(mut config) = req.config else {
             return Err(bad(
                 "config must be a JSON object, the \"config\" of a game record".into(),
@@ -134,10 +135,13 @@ impl Hub {
             ));
         }
         // Whom the game is charged to: the account, else the address.
-        let charged = client.map(|c| {
-            req.creator
+        // Its network counts every game created from it, whoever pays.
+        let charged = client.map(|c| Payer {
+            client: req
+                .creator
                 .as_ref()
-                .map_or_else(|| CreatorKey::of(c), |a| CreatorKey::of_account(a.id))
+                .map_or_else(|| CreatorKey::of(c), |a| CreatorKey::of_account(a.id)),
+            network: Some(CreatorKey::of_network(c)),
         });
         let mut creator = req.creator;
         let mut seats = Vec::with_capacity(req.seats.len());
@@ -231,6 +235,15 @@ impl Hub {
             return Err(too_many_iterations(n));
         }
         let spec = BotSpec::parse(s).map_err(|e| e.to_string())?;
+        // The strong bot's budget is set for about 100 ms a move; a larger
+        // one is for experiments at the terminal, not the server's cores.
+        if let BotSpec::Strong(c) = &spec {
+            if *c != bastide_bots::StrongConfig::default() {
+                return Err(format!(
+                    "{spec}: this server seats `strong` with its default budget only"
+                ));
+            }
+        }
         if let BotSpec::Mcts(c) = &spec {
             match c.budget {
                 Budget::Iterations(n) if n > iterations => {
@@ -276,7 +289,7 @@ impl Hub {
         game: Game,
         seats: Vec<(Occupant, Option<String>)>,
         setup: Setup,
-        charged: Option<CreatorKey>,
+        charged: Option<Payer>,
     ) -> Result<Created, ProtocolError> {
         let Setup {
             clock: clock_spec,
@@ -320,19 +333,27 @@ impl Hub {
                 .collect(),
             rated,
             private,
-            creator: charged,
+            creator: charged.map(|p| p.client),
+            network: charged.and_then(|p| p.network),
         };
-        if let Some(client) = new.creator {
+        if let Some(payer) = charged {
+            let correspondence = clock_spec
+                .as_ref()
+                .is_some_and(|c| c.days_per_move.is_some());
             let charge = Charge::new(
-                client,
+                payer,
                 status == Status::Open,
+                correspondence,
                 seats.iter().map(|(o, _)| matches!(o, Occupant::Bot(_))),
             );
             // Shared mode: the address's games on other instances count
             // too (one query; each instance still counts its own in
             // memory, so a game whose rows lag counts here at once).
             let elsewhere = if self.cluster.is_some() {
-                self.store.charged_to(&client).await.map_err(unavailable)?
+                self.store
+                    .charged_to(&payer.client, payer.network.as_ref())
+                    .await
+                    .map_err(unavailable)?
             } else {
                 Vec::new()
             };
@@ -404,8 +425,8 @@ impl Hub {
         token: &str,
         client: Option<ClientKey>,
     ) -> Result<Created, ProtocolError> {
-        self.check_room()?;
         let mut live = handle.live.lock().await;
+        self.check_room(live.seats.iter().all(|s| matches!(s, Occupant::Bot(_))))?;
         let asker = Hub::seat_of(&live, token)?;
         if !live.status.is_over() {
             return Err(ProtocolError::new(
@@ -478,7 +499,17 @@ impl Hub {
         };
         let rated = setup.rated;
         let mut created = self
-            .insert_game(id, config, game, seats, setup, client.map(CreatorKey::of))
+            .insert_game(
+                id,
+                config,
+                game,
+                seats,
+                setup,
+                client.map(|c| Payer {
+                    client: CreatorKey::of(c),
+                    network: Some(CreatorKey::of_network(c)),
+                }),
+            )
             .await?;
         let version = live.version();
         let tokens: Vec<Option<String>> = created.seats.iter().map(|s| s.token.clone()).collect();

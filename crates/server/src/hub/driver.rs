@@ -11,6 +11,7 @@ use bastide_bots::{BotSpec, View};
 use bastide_engine::record::ActionJson;
 
 use super::live::{BotJob, GameHandle, LiveGame, Occupant};
+use super::searches::{Asker, Worker};
 use super::{now_ms, Hub};
 use crate::clock::OnTimeout;
 use crate::cluster::Notice;
@@ -182,7 +183,11 @@ impl Hub {
                 }
             };
             let (seat, version) = (job.seat, job.version);
-            let action = self.think(job).await;
+            let asker = Asker {
+                people: job.people,
+                payer: self.budget.payer(&handle.id),
+            };
+            let action = self.think(job, asker).await;
             match self
                 .submit(&handle, seat, action, Some(version), true)
                 .await
@@ -204,7 +209,7 @@ impl Hub {
     }
 
     /// Asks the bot for a move on the blocking pool, within the time limit.
-    async fn think(self: &Arc<Hub>, job: BotJob) -> ActionJson {
+    async fn think(self: &Arc<Hub>, job: BotJob, asker: Asker) -> ActionJson {
         let legal = job.game.legal_actions();
         let fallback = |legal: &[bastide_engine::Action]| {
             // Reduced modulo the length: the index is in range.
@@ -213,16 +218,20 @@ impl Hub {
         let chosen = if legal.len() <= 1 {
             legal.first().copied()
         } else {
-            // Searches queue for the worker pool, first come first
-            // served (tokio's semaphore is fair): each game waits for at
-            // most one search at a time, so games take turns.
-            let pool = match job.spec {
-                BotSpec::Mcts(_) => &self.search_permits,
-                BotSpec::Random | BotSpec::Greedy => &self.bot_permits,
-            };
+            // Searches wait for a worker, people's games first and
+            // payers in turn (`searches.rs`); quick bots for a permit of
+            // their own pool, first come first served. Each game waits
+            // for one move at a time, so games take turns.
             let asked = std::time::Instant::now();
             let waiting = Gauge::up(&self.metrics.bots_waiting);
-            let permit = pool.clone().acquire_owned().await;
+            let permit = match job.spec {
+                BotSpec::Mcts(_) | BotSpec::Strong(_) => {
+                    Permit::Search(self.searches.acquire(asker).await)
+                }
+                BotSpec::Random | BotSpec::Greedy => {
+                    Permit::Quick(self.bot_permits.clone().acquire_owned().await)
+                }
+            };
             drop(waiting);
             self.metrics.bot_wait.observe(asked.elapsed());
             let (game, spec, seed) = (job.game.clone(), job.spec.clone(), job.seed);
@@ -248,4 +257,12 @@ impl Hub {
             None => ActionJson::Pass {},
         }
     }
+}
+
+/// What a bot holds while it thinks, given back when dropped: a search
+/// worker, or a quick bot's permit (`Err`: the pool closed, which it
+/// never is).
+enum Permit {
+    Search(#[allow(dead_code)] Worker),
+    Quick(#[allow(dead_code)] Result<tokio::sync::OwnedSemaphorePermit, tokio::sync::AcquireError>),
 }

@@ -30,6 +30,8 @@ pub(super) struct BotJob {
     pub(super) seat: usize,
     pub(super) version: u32,
     pub(super) seed: u64,
+    /// Whether the game has a person's seat (its searches go first).
+    pub(super) people: bool,
 }
 
 /// Updates a connection may fall behind by before it is told to reconnect.
@@ -204,12 +206,15 @@ impl LiveGame {
         self.acted.iter().all(|a| *a)
     }
 
-    /// What the game costs `client`, its creator, as it stands: open
-    /// until started, its bots until it ends.
-    pub(super) fn charge(&self, client: crate::store::CreatorKey) -> super::budget::Charge {
+    /// What the game costs `payer`, its creator, as it stands: open
+    /// until started, its bots and a correspondence game until it ends.
+    pub(super) fn charge(&self, payer: super::budget::Payer) -> super::budget::Charge {
         super::budget::Charge::new(
-            client,
+            payer,
             self.status == Status::Open,
+            self.clock_spec
+                .as_ref()
+                .is_some_and(|c| c.days_per_move.is_some()),
             self.seats.iter().map(|s| matches!(s, Occupant::Bot(_))),
         )
     }
@@ -279,6 +284,10 @@ impl LiveGame {
                 seed: self.config.seed
                     ^ u64::from(self.version()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                     ^ seat as u64,
+                people: self
+                    .seats
+                    .iter()
+                    .any(|s| matches!(s, Occupant::Human { .. })),
             }),
             _ => None,
         }

@@ -59,6 +59,7 @@ mod log;
 mod messages;
 mod operate;
 mod play;
+mod searches;
 mod seat;
 mod sync;
 mod updates;
@@ -85,9 +86,9 @@ pub struct Settings {
     /// How many quick bots (random, greedy) may think at once (the
     /// blocking pool is larger).
     pub bot_threads: usize,
-    /// How many searching bots (MCTS) may think at once: the worker pool
-    /// they queue for, first come first served, so that a game's search
-    /// waits its turn behind other games' and quick bots keep a core.
+    /// How many searching bots (MCTS) may think at once: the workers
+    /// they queue for, people's games first and payers in turn
+    /// (`searches.rs`); games of bots only hold all but one.
     pub bot_workers: usize,
     /// What one client address may hold at once.
     pub caps: Caps,
@@ -135,10 +136,12 @@ impl Default for Settings {
             // shared between them instead.
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()) * 8,
             // One core is kept for everything else: quick bots, the
-            // connections, the store.
+            // connections, the store; at least two, so that games of
+            // bots only (which hold all workers but one) always leave
+            // one for a person's game.
             bot_workers: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))
-                .max(1),
+                .max(2),
             caps: Caps::default(),
             open_game_ttl: Some(Duration::from_secs(60 * 60)),
             adjourn_after: Some(Duration::from_secs(15 * 60)),
@@ -182,8 +185,9 @@ pub struct Hub {
     /// Serialises loads so that a game is replayed once.
     loading: Mutex<()>,
     bot_permits: Arc<Semaphore>,
-    /// The searching bots' worker pool (`Settings::bot_workers`).
-    search_permits: Arc<Semaphore>,
+    /// The searching bots' workers (`Settings::bot_workers`), handed
+    /// out fairly (`searches.rs`).
+    searches: Arc<searches::Searches>,
     /// What each client address holds.
     budget: budget::Budget,
     settings: Settings,
@@ -260,7 +264,7 @@ impl Hub {
             stopped: AtomicBool::new(false),
             loading: Mutex::new(()),
             bot_permits: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
-            search_permits: Arc::new(Semaphore::new(settings.bot_workers.max(1))),
+            searches: searches::Searches::new(settings.bot_workers),
             budget: budget::Budget::default(),
             guard: Guard::new(settings.limits.clone()),
             hashing: crate::hashing::HashGate::new(

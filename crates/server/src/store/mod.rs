@@ -66,6 +66,13 @@ impl CreatorKey {
         CreatorKey::hashed(b"bastide account\0", &account.to_le_bytes())
     }
 
+    /// The key of the network a client address is in (an IPv4 /24, an
+    /// IPv6 /48): the caps per network count every game created from it,
+    /// whoever it is charged to (`hub/budget.rs`).
+    pub fn of_network(client: crate::guard::ClientKey) -> CreatorKey {
+        CreatorKey::hashed(b"bastide network\0", client.network().as_bytes())
+    }
+
     /// The first 16 bytes of the SHA-256 of `prefix` then `body`.
     fn hashed(prefix: &[u8], body: &[u8]) -> CreatorKey {
         use sha2::{Digest, Sha256};
@@ -180,6 +187,9 @@ pub struct NewGame {
     /// The address the game is charged to (none: the operator's game,
     /// or the server's own).
     pub creator: Option<CreatorKey>,
+    /// The network it was created from ([`CreatorKey::of_network`];
+    /// none: the operator's game, or the server's own).
+    pub network: Option<CreatorKey>,
 }
 
 /// A game as read back: its rows and its whole action log.
@@ -215,6 +225,9 @@ pub struct StoredGame {
     /// The address the game is charged to (none: the operator's game, or
     /// a game written before addresses were kept).
     pub creator: Option<CreatorKey>,
+    /// The network it was created from (none: the operator's game, or a
+    /// game written before networks were kept).
+    pub network: Option<CreatorKey>,
 }
 
 /// A game that is charged to an address and not over: what
@@ -230,6 +243,12 @@ pub struct ChargedGame {
     pub seats: usize,
     /// How many of them are bots'.
     pub bot_seats: usize,
+    /// Whether it is charged to the creator asked about.
+    pub by_creator: bool,
+    /// Whether it was created from the network asked about.
+    pub by_network: bool,
+    /// Whether it is a correspondence game (days per move).
+    pub correspondence: bool,
 }
 
 /// The most games [`Store::charged_to`] reads: far above the caps an
@@ -237,27 +256,39 @@ pub struct ChargedGame {
 pub const CHARGED_LIMIT: u32 = 1000;
 
 /// The query behind [`Store::charged_to`], the same for both databases
-/// (`$1`, `$2` are positional parameters in both): open and running games
-/// charged to `$1` that are not adjourned, at most `$2` (an adjourned game's bots do
-/// not think, as it is in no instance's memory).
+/// (`$1`… are positional parameters in both): open and running games
+/// charged to `$1` or created from the network `$2` that are not
+/// adjourned, at most `$3` (an adjourned game's bots do not think, as it
+/// is in no instance's memory).
 const CHARGED_QUERY: &str = "SELECT g.id, g.status, COUNT(*) AS seats, \
-     SUM(CASE WHEN s.kind = 'human' THEN 0 ELSE 1 END) AS bots \
+     SUM(CASE WHEN s.kind = 'human' THEN 0 ELSE 1 END) AS bots, \
+     COALESCE(g.creator = $1, FALSE) AS by_creator, \
+     COALESCE(g.network = $2, FALSE) AS by_network, \
+     COALESCE(g.clock LIKE '%days_per_move%', FALSE) AS correspondence \
      FROM games g JOIN seats s ON s.game = g.id \
-     WHERE g.creator = $1 AND g.status IN ('open', 'playing') \
+     WHERE (g.creator = $1 OR g.network = $2) AND g.status IN ('open', 'playing') \
      AND NOT EXISTS (SELECT 1 FROM adjourned a WHERE a.game = g.id) \
-     GROUP BY g.id, g.status LIMIT $2";
+     GROUP BY g.id, g.status, g.creator, g.network, g.clock LIMIT $3";
+
+/// One row of [`CHARGED_QUERY`].
+type ChargedRow = (String, String, i64, i64, bool, bool, bool);
 
 /// Reads [`CHARGED_QUERY`]'s rows.
-fn charged_games(rows: Vec<(String, String, i64, i64)>) -> Result<Vec<ChargedGame>, StoreError> {
+fn charged_games(rows: Vec<ChargedRow>) -> Result<Vec<ChargedGame>, StoreError> {
     rows.into_iter()
-        .map(|(id, status, seats, bots)| {
-            Ok(ChargedGame {
-                id: stored_id(id)?,
-                open: status == Status::Open.as_str(),
-                seats: usize::try_from(seats).unwrap_or(0),
-                bot_seats: usize::try_from(bots).unwrap_or(0),
-            })
-        })
+        .map(
+            |(id, status, seats, bots, by_creator, by_network, correspondence)| {
+                Ok(ChargedGame {
+                    id: stored_id(id)?,
+                    open: status == Status::Open.as_str(),
+                    seats: usize::try_from(seats).unwrap_or(0),
+                    bot_seats: usize::try_from(bots).unwrap_or(0),
+                    by_creator,
+                    by_network,
+                    correspondence,
+                })
+            },
+        )
         .collect()
 }
 
@@ -383,9 +414,13 @@ pub trait Store: players::Players + Send + Sync {
     async fn adjourned_before(&self, before_ms: i64, limit: u32)
         -> Result<Vec<GameId>, StoreError>;
 
-    /// The open and running games charged to `creator` that are not
-    /// adjourned, at most [`CHARGED_LIMIT`].
-    async fn charged_to(&self, creator: &CreatorKey) -> Result<Vec<ChargedGame>, StoreError>;
+    /// The open and running games charged to `creator` or created from
+    /// `network` that are not adjourned, at most [`CHARGED_LIMIT`].
+    async fn charged_to(
+        &self,
+        creator: &CreatorKey,
+        network: Option<&CreatorKey>,
+    ) -> Result<Vec<ChargedGame>, StoreError>;
 
     /// How many games have each status.
     async fn count_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError>;

@@ -63,7 +63,7 @@ impl Store for PgStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private, network) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -74,6 +74,7 @@ impl Store for PgStore {
             .bind(game.rated)
             .bind(game.creator.map(|c| c.as_bytes().to_vec()))
             .bind(game.private)
+            .bind(game.network.map(|c| c.as_bytes().to_vec()))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -101,7 +102,7 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private FROM games WHERE id = $1",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private, network FROM games WHERE id = $1",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -164,6 +165,7 @@ impl Store for PgStore {
             rated: row.try_get("rated")?,
             private: row.try_get("private")?,
             creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
+            network: super::CreatorKey::from_stored(game, row.try_get("network")?)?,
         }))
     }
 
@@ -383,9 +385,11 @@ impl Store for PgStore {
     async fn charged_to(
         &self,
         creator: &super::CreatorKey,
+        network: Option<&super::CreatorKey>,
     ) -> Result<Vec<super::ChargedGame>, StoreError> {
         let rows = sqlx::query_as(super::CHARGED_QUERY)
             .bind(creator.as_bytes().to_vec())
+            .bind(network.map(|n| n.as_bytes().to_vec()))
             .bind(i64::from(super::CHARGED_LIMIT))
             .fetch_all(&self.pool)
             .await?;

@@ -60,7 +60,7 @@ impl Store for SqliteStore {
 
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, config, status, created, clock, started, rated, creator, private, network) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(game.id.as_str())
             .bind(&game.config)
             .bind(game.status.as_str())
@@ -71,6 +71,7 @@ impl Store for SqliteStore {
             .bind(game.rated)
             .bind(game.creator.map(|c| c.as_bytes().to_vec()))
             .bind(game.private)
+            .bind(game.network.map(|c| c.as_bytes().to_vec()))
             .execute(&mut *tx)
             .await?;
         for s in &game.seats {
@@ -95,7 +96,7 @@ impl Store for SqliteStore {
         // One read transaction, so the rows agree with each other.
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private FROM games WHERE id = ?",
+            "SELECT config, status, resigned_seat, created, rematch, clock, started, rated, creator, private, network FROM games WHERE id = ?",
         )
         .bind(game)
         .fetch_optional(&mut *tx)
@@ -156,6 +157,7 @@ impl Store for SqliteStore {
             rated: row.try_get("rated")?,
             private: row.try_get("private")?,
             creator: super::CreatorKey::from_stored(game, row.try_get("creator")?)?,
+            network: super::CreatorKey::from_stored(game, row.try_get("network")?)?,
         }))
     }
 
@@ -374,9 +376,11 @@ impl Store for SqliteStore {
     async fn charged_to(
         &self,
         creator: &super::CreatorKey,
+        network: Option<&super::CreatorKey>,
     ) -> Result<Vec<super::ChargedGame>, StoreError> {
         let rows = sqlx::query_as(super::CHARGED_QUERY)
             .bind(creator.as_bytes().to_vec())
+            .bind(network.map(|n| n.as_bytes().to_vec()))
             .bind(i64::from(super::CHARGED_LIMIT))
             .fetch_all(&self.pool)
             .await?;

@@ -708,6 +708,7 @@ pub fn bot_game_row(id: &bastide_server::store::GameId) -> bastide_server::store
         rated: false,
         private: false,
         creator: None,
+        network: None,
         seats: vec![SeatRow {
             seat: 0,
             kind: "random".into(),
