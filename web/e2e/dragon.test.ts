@@ -106,6 +106,7 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   await spot(red, '.spot-fairy');
   await blue.locator('use.tok-fairy-fig[data-x="1"][data-y="0"]').waitFor();
   assert.match((await blue.locator('use.tok-fairy-fig').getAttribute('aria-label')) ?? '', /with RED's follower/);
+  await blue.locator('#neutrals', { hasText: /The dragon is on .*The fairy is with RED's follower/s }).waitFor();
 
   // BLUE lays a dragon tile and passes the follower step: the dragon's flight begins, BLUE first.
   await placeAt(blue, 2, 0, 0);
