@@ -25,8 +25,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createRaw, replayScores, serverAndBrowser } from './harness';
-import { shownScores, status, waitForChange } from './table';
+import { createRaw, replayScores, serverAndBrowser, startedGame } from './harness';
+import { act, shownScores, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
 // BASTIDE_SCREENSHOTS=1: the dragon's move with its tiles lit saved as docs/web-princess-dragon.png (docs/web.md shows it).
@@ -178,4 +178,27 @@ test('the lobby offers the Princess & the Dragon: its preset, its rules card, an
   await page.locator('#how-to-play').click();
   await page.getByText(/After a dragon tile the dragon moves six tiles/).waitFor();
   await page.close();
+});
+
+test('River II, the Winter Edition, the Gingerbread Man and the Princess & the Dragon: a person plays a whole game against a bot through the board', { timeout: 400_000 }, async () => {
+  const { server, browser } = env;
+  const config = { players: ['RED', 'BLUE'], base: 'winter', expansions: ['river2', 'gingerbread', 'princess-dragon'], seed: 11 };
+  const { id, token } = await startedGame(server, config, ['human', 'greedy']);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  await page.locator('#status').waitFor();
+  // Every move of RED's a click on the board or a button (act): tiles, followers now and then, the dragon's lit tiles, passes.
+  let dragonMoves = 0;
+  for (let turn = 0; ; turn++) {
+    const { mine, version } = await status(page);
+    if (mine && await page.locator(`svg.board[data-version="${version}"] .mark-dragon-to`).count() > 0) dragonMoves++;
+    if (!await act(page, { followers: turn % 3 === 0 })) break;
+    if (turn >= 400) throw new Error('the game did not end in 400 moves');
+  }
+  assert.ok(dragonMoves > 0, 'RED moved the dragon on the board');
+  await page.locator('#summary').waitFor();
+  const text = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, text));
+  const actions = (JSON.parse(text) as { actions: Record<string, unknown>[] }).actions.map((a) => JSON.stringify(a));
+  assert.ok(actions.some((a) => a.startsWith('{"dragon"')), 'the dragon flew');
 });
