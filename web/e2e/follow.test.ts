@@ -172,8 +172,9 @@ test('a lobby preset chooses the sets, says what they are, and the game is creat
   const all = /\/play\/([0-9a-f]+)/.exec(page.url())?.[1] ?? '';
   const ga = await (await fetch(`${server.url}/api/games/${all}`)).json() as { config: { base: string; expansions: string[]; map?: string } };
   assert.equal(ga.config.map, 'ukraine');
-  assert.equal(ga.config.expansions.length, 10);
+  assert.equal(ga.config.expansions.length, 11);
   assert.ok(ga.config.expansions.includes('traders-builders'), 'Everything includes Traders & Builders');
+  assert.ok(ga.config.expansions.includes('princess-dragon'), 'Everything includes the Princess & the Dragon');
   await page.goto(`${server.url}/`);
   await page.locator(`#playing-games li[data-game="${id}"]`, { hasText: 'Winter Edition + Gingerbread Man' }).waitFor();
   await page.close();

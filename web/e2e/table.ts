@@ -28,7 +28,7 @@ export async function waitForChange(page: Page, version: number): Promise<void> 
  * Plays one of this seat's actions by mouse: a placement (target, then
  * Confirm), else a follower spot (when `followers`), else a flea on a lit
  * tile, else a lit city for the gingerbread man, else a half of the draft,
- * else Pass, else the first other choice; by touch with `touch`. Returns false when the
+ * else a lit tile for the dragon, else Pass, else the first other choice; by touch with `touch`. Returns false when the
  * game is over.
  */
 export async function act(page: Page, opts: { followers: boolean; preferHalf?: boolean; touch?: boolean }): Promise<boolean> {
@@ -75,6 +75,9 @@ export async function act(page: Page, opts: { followers: boolean; preferHalf?: b
   } else if (await page.locator('#draw-pile').count() > 0) {
     // Half-and-half: draw instead of playing a half.
     await press(page.locator('#draw-pile'));
+  } else if (await page.locator('.mark-dragon-to').count() > 0) {
+    // The Princess & the Dragon: this seat's move of the dragon, a lit tile next to it.
+    await press(page.locator('.mark-dragon-to').first());
   } else if (await page.locator('#pass').count() > 0) {
     await press(page.locator('#pass'));
   } else {

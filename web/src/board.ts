@@ -761,7 +761,7 @@ export class Board {
     const spread = spreadSpots(placed.map((p) => p.at), 2 * r.big + 4);
     this.nearSpots(spread);
     placed.forEach(({ a, ref, at }, i) => {
-      const label = describeAction(a, m.where);
+      const label = describeAction(a, m.where, m.view.players);
       const big = a.kind === 'follower' && a.figure !== null;
       const special = a.kind === 'follower' && (a.figure === 'builder' || a.figure === 'pig') ? ` spot-${a.figure}` : a.kind === 'princess' ? ` spot-seat-${a.seat}` : '';
       const pt = spread[i] ?? at;

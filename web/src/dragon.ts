@@ -4,7 +4,12 @@
 // events in words. Pure, tested in test/dragon.test.ts.
 
 import { isObject } from './json';
+import { BY_COORDINATES, featureAt } from './words';
+import type { Where } from './where';
 import { CORNERS, figureName, type Action, type Corner, type FeatureRef, type PlacedFollower, type ScoreEvent, type View } from './protocol';
+
+/** Events of no points the log still shows: a figure the dragon ate, a knight the princess sent home. */
+export const FIGURE_EVENTS = ['eaten', 'princess'];
 
 /** Moves in one flight of the dragon, whatever the number of players (princess-dragon.md §3). */
 export const DRAGON_MOVES = 6;
@@ -70,9 +75,9 @@ export function dragonStepWords(view: View, players: string[]): string | null {
   return `${who} moves the dragon: move ${n} of ${DRAGON_MOVES}`;
 }
 
-/** The fairy in words: "with RED's follower on …", "on a tile, with nobody". */
+/** The fairy in words: "the fairy is with RED's follower on …", "the fairy is on …, with nobody". */
 export function fairyWords(f: FairyInfo, players: string[], place: string): string {
-  return f.with === null ? `the fairy, with nobody, on ${place}` : `the fairy, with ${players[f.with] ?? `seat ${f.with}`}'s follower on ${place}`;
+  return f.with === null ? `the fairy is on ${place}, with nobody` : `the fairy is with ${players[f.with] ?? `seat ${f.with}`}'s follower on ${place}`;
 }
 
 /** Whether an action is one of this expansion's played on the board (the dragon's tiles are marks; the fairy's and the princess's are spots). */
@@ -112,4 +117,20 @@ export function dragonEventText(e: ScoreEvent, players: string[]): string | null
     }
     default: return null;
   }
+}
+
+/**
+ * Where the neutral figures are, in words, for everyone at the table:
+ * "The dragon waits beside the board (2 dragon tiles set aside).", "The
+ * dragon rests on the start tile.", "The fairy is with RED's follower on
+ * the east of …". Empty without the set.
+ */
+export function neutralsWords(view: View, players: string[], where: Where = BY_COORDINATES): string[] {
+  const d = dragonOf(view);
+  if (!d) return [];
+  const aside = d.setAside > 0 ? ` (${d.setAside} dragon tile${d.setAside === 1 ? '' : 's'} set aside)` : '';
+  const out = [d.tile ? `The dragon is on ${where.tile(d.tile.x, d.tile.y, d.tile.half)}${aside}.` : `The dragon waits beside the board for the first volcano${aside}.`];
+  const f = fairyOf(view);
+  if (f) out.push(`${fairyWords(f, players, featureAt(f.at, where)).replace(/^the/, 'The')}.`);
+  return out;
 }

@@ -62,7 +62,7 @@ export const PRESETS: Preset[] = [
   { id: 'traders', name: 'Traders & Builders', base: 'base', expansions: ['traders-builders'], about: 'Goods for finishing cities, the builder\'s double turns and the pig: the most played expansion.' },
   { id: 'traders-river', name: 'Traders & Builders + River II', base: 'base', expansions: ['river2', 'traders-builders'], about: 'The forked river with its pig herd, which fattens every farm it lies in, and the traders and builders.' },
   { id: 'princess-dragon', name: 'The Princess & the Dragon', base: 'base', expansions: ['princess-dragon'], about: 'The dragon, steered by everyone in turn, the fairy, magic portals and princesses: the wildest expansion.' },
-  { id: 'everything', name: 'Everything', base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'inns-cathedrals', 'traders-builders', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips'], about: 'Every expansion at once, on the map of Ukraine: a long, busy game.' },
+  { id: 'everything', name: 'Everything', base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'inns-cathedrals', 'traders-builders', 'princess-dragon', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips'], about: 'Every expansion at once, on the map of Ukraine: a long, busy game.' },
 ];
 
 /** A game's sets in words, for the lists of games: "Winter Edition + Gingerbread Man". */

@@ -97,6 +97,11 @@ export function scoringEvents(events: ScoreEvent[]): ScoreEvent[] {
   return events.filter((e) => e.points.some((p) => p !== 0));
 }
 
+/** The events the log lists: those that scored, and those of no points that say where a figure went (`keep`: Princess & Dragon's eaten figures and the princess's knights). */
+export function logEvents(events: ScoreEvent[], keep: string[]): ScoreEvent[] {
+  return events.filter((e) => e.points.some((p) => p !== 0) || keep.includes(e.reason));
+}
+
 /** Scores after every event, per seat: the score graph's lines. */
 export function scoreSeries(events: ScoreEvent[], seats: number): number[][] {
   const totals = new Array<number>(seats).fill(0);

@@ -17,7 +17,8 @@ import { h } from './dom';
 import { connect, type Connection, type ServerHandler } from './net';
 import { serverPage } from './page';
 import { ROTATIONS, type Action, type Rotation } from './protocol';
-import { reduce, scoringEvents, type GameState } from './state';
+import { logEvents, reduce, type GameState } from './state';
+import { FIGURE_EVENTS } from './dragon';
 import { botThinking, hasGap, isFinalMove, mergeLog } from './follow';
 import { shouldStart } from './waiting';
 import { choose, keepPick, type Mark, type Pick } from './picks';
@@ -188,7 +189,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     hand.update(s);
     choices.update(s, handShown(handOf(s)), view.where(s));
     end.update(s);
-    log.update(end.shownEvents(scoringEvents(s.view?.events ?? [])), all, s.players);
+    log.update(end.shownEvents(logEvents(s.view?.events ?? [], FIGURE_EVENTS)), all, s.players);
     resign.replaceChildren(...(s.seat !== null && token && s.status === 'playing' ? [h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign')] : []));
   };
 

@@ -151,7 +151,7 @@ export function featureWords(r: { x: number; y: number; place: string; half: Cor
  * clicking it, not by its cell): "Place tile R of the base game, turned a
  * quarter right", "Follower on the north of its tile".
  */
-export function moveWords(a: Action): string {
+export function moveWords(a: Action, players: string[] = []): string {
   const on = (r: { place: string }): string => `the ${placeWords(r.place)} of its tile`;
   switch (a.kind) {
     case 'place': return `Place ${tileWords(a.tile)}, ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
@@ -162,14 +162,14 @@ export function moveWords(a: Action): string {
     case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on a Chumak square`;
     case 'dragon': return 'Move the dragon one tile';
     case 'fairy': return `Move the fairy next to the follower on ${on(a.at)}`;
-    case 'princess': return `The princess sends home ${seatWords(a.seat)}'s ${figureName(a.figure)} on ${on(a.at)}`;
+    case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${on(a.at)}`;
     default: return describeAction(a);
   }
 }
 
-/** A seat where no names are at hand: "player 2" (seats count from 1 for people). */
-export function seatWords(seat: number): string {
-  return `player ${seat + 1}`;
+/** A seat by its player's name, or where no names are at hand "player 2" (seats count from 1 for people). */
+export function seatWords(seat: number, players: string[] = []): string {
+  return players[seat] ?? `player ${seat + 1}`;
 }
 
 /** Places by their coordinates (where no board is known: a test, a record without its view). */
@@ -189,7 +189,7 @@ export function featureAt(r: { x: number; y: number; place: string; half: Corner
  * readers; `where` says places in words ("east of the start tile"), by
  * coordinates without it.
  */
-export function describeAction(a: Action, where: Where = BY_COORDINATES): string {
+export function describeAction(a: Action, where: Where = BY_COORDINATES, players: string[] = []): string {
   switch (a.kind) {
     case 'place': return `Place ${tileWords(a.tile)} ${where.cell(a.x, a.y)}, ${rotationWords(a.rotation)}${a.half ? `, in the ${cornerWords(a.half)} half` : ''}`;
     case 'follower': return `${capitalise(figureName(a.figure))} on ${featureAt(a.at, where)}`;
@@ -205,7 +205,7 @@ export function describeAction(a: Action, where: Where = BY_COORDINATES): string
     case 'draft': return `Take ${tileWords(a.tile)}`;
     case 'dragon': return `Move the dragon to ${where.tile(a.x, a.y, a.half)}`;
     case 'fairy': return `Move the fairy next to your follower on ${featureAt(a.at, where)}`;
-    case 'princess': return `The princess sends home ${seatWords(a.seat)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
+    case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
     case 'other': return otherWords(a.name, a.body);
   }
 }

@@ -6,7 +6,7 @@ import { encodeAction, parseAction, parseEvent, parseView } from '../src/protoco
 import { boardMarks, choose, onBoard } from '../src/picks';
 import { rulesFor } from '../src/rules';
 import { PRESETS, setInfo } from '../src/sets';
-import { dragonOf, dragonStepWords, eatsWords, fairyOf, figuresOn, portalOpen } from '../src/dragon';
+import { dragonOf, dragonStepWords, eatsWords, fairyOf, figuresOn, neutralsWords, portalOpen } from '../src/dragon';
 import { describeAction, moveWords } from '../src/words';
 
 const view = (extras: Record<string, unknown>, phase = 'follower', current = 0) => parseView({
@@ -28,6 +28,14 @@ describe('Princess & Dragon at the table', () => {
     const plain = view({});
     expect(dragonOf(plain)).toBeNull();
     expect(fairyOf(plain)).toBeNull();
+  });
+
+  it('says where the dragon and the fairy are', () => {
+    const players = ['RED', 'BLUE'];
+    expect(neutralsWords(view({ dragon: { tile: null, set_aside: 2, moves: 0 } }), players)).toEqual(['The dragon waits beside the board for the first volcano (2 dragon tiles set aside).']);
+    expect(neutralsWords(view({ dragon: { tile: { x: 1, y: 0 }, set_aside: 0, moves: 0 }, fairy: { x: 0, y: 1, place: 'N', at: { x: 0, y: 1 }, with: 1 } }), players))
+      .toEqual(['The dragon is on the tile at (1, 0).', 'The fairy is with BLUE\'s follower on the north of (0, 1).']);
+    expect(neutralsWords(view({}), players)).toEqual([]);
   });
 
   it('names whose move of the dragon it is, and which of the six', () => {
@@ -65,6 +73,7 @@ describe('Princess & Dragon at the table', () => {
     expect(onBoard(fairy) && onBoard(princess)).toBe(true);
     expect(describeAction(fairy)).toBe('Move the fairy next to your follower on the north of (0, 1)');
     expect(describeAction(princess)).toBe('The princess sends home player 2\'s follower on the north of (1, 0)');
+    expect(describeAction(princess, undefined, ['RED', 'BLUE'])).toBe('The princess sends home BLUE\'s follower on the north of (1, 0)');
     expect(moveWords(parseAction({ dragon: { x: 4, y: -1 } }))).toBe('Move the dragon one tile');
     expect(describeAction(parseAction({ dragon: { x: 4, y: -1, half: 'NW' } }))).toBe('Move the dragon to the tile at (4, -1), its north-west half');
   });

@@ -12,7 +12,7 @@ import type { GameState } from '../state';
 import { describeAction } from '../words';
 import type { Where } from '../where';
 import { secondTile } from '../traders';
-import { dragonStepWords, portalOpen } from '../dragon';
+import { dragonStepWords, neutralsWords, portalOpen } from '../dragon';
 import type { Place } from './hand';
 
 /** The figures a follower may be placed as now, the normal follower first (`null`; `big` is the large follower). */
@@ -127,6 +127,8 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
         h('p', { id: 'dragon-mover' }, flight),
         h('p', {}, mine ? 'Click a lit tile next to the dragon: it eats every figure there (ringed in red). It may not go back to a tile of this flight, nor onto the fairy\'s tile.' : 'Wait while the dragon is moved.')));
     }
+    const neutrals = view && !flight ? neutralsWords(view, s.players, where) : [];
+    if (neutrals.length > 0) out.push(h('section', { class: 'panel', id: 'neutrals', 'aria-label': 'The dragon and the fairy' }, ...neutrals.map((t) => h('p', {}, t))));
     if (portalOpen(s.legal)) {
       out.push(h('section', { class: 'panel', id: 'portal', 'aria-label': 'Magic portal' }, h('h2', {}, 'Magic portal'),
         h('p', {}, 'Your tile has a magic portal: the lit spots anywhere on the board take your follower (an unfinished, unoccupied feature), or place it on this tile as usual.')));
@@ -144,7 +146,7 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       // The keyboard and screen-reader path to every legal move, in words;
       // closed unless the player opened it (and then kept open across moves).
       out.push(h('details', { class: 'panel', id: 'legal-list', open: listOpen, ontoggle: (e: Event) => { if (e.target instanceof HTMLDetailsElement) listOpen = e.target.open; } }, h('summary', {}, `All ${s.legal.length} legal moves, as a list`), h('div', { class: 'actions', role: 'group', 'aria-label': 'Every legal move' },
-        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where))))));
+        ...s.legal.map((a) => h('button', { 'data-kind': a.kind, onclick: () => (a.kind === 'place' ? ctx.preview(a) : ctx.send(a)) }, describeAction(a, where, s.players))))));
     }
     return out;
   };

@@ -14,7 +14,7 @@ const MOVES_SHOWN = 80;
 
 /** A move in the log: who did what (no coordinates). */
 export function moveText(m: LogEntry, players: string[]): string {
-  return `${players[m.seat] ?? `seat ${m.seat}`}: ${moveWords(m.action)}`;
+  return `${players[m.seat] ?? `seat ${m.seat}`}: ${moveWords(m.action, players)}`;
 }
 
 /** A score in the log: what scored, for whom ("completed road: RED +3"; a click on it lights the road, no coordinates). */
