@@ -521,11 +521,39 @@ impl Expansion for TradersBuilders {
     /// follower (not one the tile completes), the pig in each such field.
     fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
         let Some(t) = g.traders() else { return };
+        if !FIGURES.iter().any(|&f| t.in_supply(g.current, f)) {
+            return;
+        }
+        // The features of the player's followers, found once: the company
+        // test then searches only where one of them stands (a search per
+        // feature of the tile was a tenth of a random game's cost).
+        let mut roots = [0 as NodeId; 32];
+        let mut n = 0usize;
+        let feats = g.board.features();
+        for f in g
+            .followers
+            .iter()
+            .filter(|f| f.player == g.current && f.figure.is_follower())
+        {
+            let Some(r) = roots.get_mut(n) else {
+                // More than the array holds: no filter, the search decides.
+                n = usize::MAX;
+                break;
+            };
+            *r = feats.root(g.node(f.piece, f.feature));
+            n += 1;
+        }
+        if n == 0 {
+            return;
+        }
+        let mine = roots.get(..n);
         for figure in FIGURES {
             if t.in_supply(g.current, figure) {
                 g.company_spots(
                     figure,
-                    |kind, root| g.figure_fits(figure, kind, root),
+                    |kind, root| {
+                        g.figure_fits(figure, kind, root) && mine.is_none_or(|r| r.contains(&root))
+                    },
                     |a| {
                         out.push(a);
                     },
