@@ -102,6 +102,9 @@ pub struct StrongEval {
     seen: Vec<FeatureRef>,
     /// Evaluations made since the last [`StrongEval::prepare`].
     pub count: u64,
+    /// Evaluations after which a search stops looking deeper (the
+    /// budget; 0 is read as no limit).
+    pub limit: u64,
 }
 
 /// The tags that change what a feature is worth.
@@ -141,6 +144,11 @@ impl StrongEval {
         }
         self.fits.clear();
         self.count = 0;
+    }
+
+    /// Whether the search has used its evaluations.
+    pub fn spent(&self) -> bool {
+        self.limit > 0 && self.count >= self.limit
     }
 
     /// Expected final points of each seat (first `player_count` entries).

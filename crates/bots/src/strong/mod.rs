@@ -130,6 +130,10 @@ impl Strong {
         let mut root = view.determinize(&mut self.rng);
         root.set_event_log(false);
         self.eval.prepare(&root);
+        self.eval.limit = match self.config.budget {
+            StrongBudget::Evaluations(n) => u64::from(n),
+            StrongBudget::Time(_) => 0,
+        };
         let mut cands = Vec::new();
         let mut prefix = Vec::with_capacity(TURN_DEPTH as usize);
         turn_options(
@@ -203,6 +207,23 @@ fn turn_options(
     out: &mut Vec<Candidate>,
 ) {
     let legal = game.legal_actions();
+    if !branches(game, prefix.len()) {
+        // Later steps of the turn (the Plague's spreads and flights...)
+        // are played cheaply: branching on each would multiply.
+        let (a, g) = cheap_step(game, &legal, seat, eval);
+        prefix.push(a);
+        if depth > 1 && still_my_turn(&g, seat, &a) {
+            turn_options(&g, seat, eval, depth - 1, prefix, out);
+        } else {
+            out.push(Candidate {
+                actions: prefix.clone(),
+                first: eval.margin(&g, seat),
+                deep: None,
+            });
+        }
+        prefix.pop();
+        return;
+    }
     let mut g = game.clone();
     for (i, a) in legal.iter().enumerate() {
         if i > 0 {
@@ -223,6 +244,45 @@ fn turn_options(
     }
 }
 
+/// Steps of a turn searched in full (a placement and its follower step);
+/// the later ones are chosen cheaply ([`cheap_step`]).
+const BRANCH_STEPS: usize = 2;
+
+/// Whether the search tries every action of step `step` of a turn (0:
+/// the decision asked for): the first step always, then placements and
+/// follower steps up to [`BRANCH_STEPS`].
+fn branches(game: &Game, step: usize) -> bool {
+    step == 0 || (step < BRANCH_STEPS && matches!(game.phase(), Phase::Place | Phase::Follower))
+}
+
+/// A later step of a turn, without a search: passing where the rules
+/// allow it (the Plague's optional flights), else the action whose
+/// position is best for `seat` right after it (a spread that is owed).
+fn cheap_step(game: &Game, legal: &[Action], seat: Seat, eval: &mut StrongEval) -> (Action, Game) {
+    let mut g = game.clone();
+    if legal.contains(&Action::Pass) {
+        g.apply_legal(&Action::Pass);
+        return (Action::Pass, g);
+    }
+    greedy_step(game, legal, seat, eval)
+}
+
+/// The action among `legal` (not empty) whose position is best for `seat`
+/// right after it, with that position.
+fn greedy_step(game: &Game, legal: &[Action], seat: Seat, eval: &mut StrongEval) -> (Action, Game) {
+    let mut best = (legal[0], f64::NEG_INFINITY, game.clone());
+    let mut g = game.clone();
+    for a in legal {
+        g.clone_from(game);
+        g.apply_legal(a);
+        let m = eval.margin(&g, seat);
+        if m > best.1 {
+            best = (*a, m, g.clone());
+        }
+    }
+    (best.0, best.2)
+}
+
 /// Whether `seat` is still to act in the turn it began with `last` just
 /// played: a step of the same turn, or the tile a draw just gave it (a
 /// Half-and-half draw, a builder's second tile), not a turn of its own
@@ -239,6 +299,19 @@ fn best_reply(game: &Game, eval: &mut StrongEval, depth: u32) -> [f64; 6] {
     let mover = game.current_player();
     let n = game.player_count();
     let legal = game.legal_actions();
+    if legal.is_empty() {
+        return eval.potentials(game);
+    }
+    if !branches(game, (TURN_DEPTH - depth) as usize)
+        || TURN_DEPTH - depth >= 1 && game.phase() == Phase::Plague
+    {
+        let (a, g) = cheap_step(game, &legal, mover, eval);
+        return if depth > 1 && still_my_turn(&g, mover, &a) {
+            best_reply(&g, eval, depth - 1)
+        } else {
+            eval.potentials(&g)
+        };
+    }
     let mut best = ([0f64; 6], f64::NEG_INFINITY);
     let mut g = game.clone();
     for (i, a) in legal.iter().enumerate() {
@@ -255,9 +328,9 @@ fn best_reply(game: &Game, eval: &mut StrongEval, depth: u32) -> [f64; 6] {
         if m > best.1 {
             best = (p, m);
         }
-    }
-    if legal.is_empty() {
-        return eval.potentials(game);
+        if eval.spent() {
+            break;
+        }
     }
     best.0
 }
@@ -299,6 +372,10 @@ fn reply_value(
         } else {
             best_reply(&g, eval, TURN_DEPTH)
         };
+        if eval.spent() {
+            // Cut short: a partial reply search would mislead.
+            return None;
+        }
         total += p * crate::eval::margin_of(&pot, n, seat);
         weight += p;
     }
