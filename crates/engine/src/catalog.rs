@@ -404,6 +404,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "princess-dragon.toml",
         include_str!("../catalog/princess-dragon.toml"),
     ),
+    (
+        "abbey-mayor.toml",
+        include_str!("../catalog/abbey-mayor.toml"),
+    ),
 ];
 
 #[derive(Deserialize)]

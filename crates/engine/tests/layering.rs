@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "expansions/inns_cathedrals",
             "expansions/traders_builders",
             "expansions/princess_dragon",
+            "expansions/abbey_mayor",
             "expansions/map_chips",
             "expansions/plague",
             "expansions/river",

@@ -18,6 +18,7 @@
 //! and the hidden hands are resampled halves first, then chips (both draw
 //! from the same random stream).
 
+pub mod abbey_mayor;
 pub mod gingerbread;
 pub mod halfsies;
 pub mod inns_cathedrals;
@@ -693,6 +694,10 @@ macro_rules! each_active {
             type $m = traders_builders::TradersBuilders;
             if $m::active($g) $body
         }
+        {
+            type $m = abbey_mayor::AbbeyMayor;
+            if $m::active($g) $body
+        }
     }};
 }
 
@@ -729,6 +734,10 @@ macro_rules! each {
         }
         {
             type $m = traders_builders::TradersBuilders;
+            $body
+        }
+        {
+            type $m = abbey_mayor::AbbeyMayor;
             $body
         }
     }};

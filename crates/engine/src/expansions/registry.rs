@@ -38,6 +38,9 @@ pub enum ExpansionId {
     /// The Princess & the Dragon (30 tiles, the dragon, the fairy, the
     /// magic portal, the princess).
     PrincessDragon,
+    /// Abbey & Mayor (12 tiles; the abbey, mayor, wagon and barn are in
+    /// progress).
+    AbbeyMayor,
 }
 
 /// Which rules family an expansion belongs to: sets of one family share
@@ -60,6 +63,8 @@ pub enum Family {
     TradersBuilders,
     /// The Princess & the Dragon.
     PrincessDragon,
+    /// Abbey & Mayor.
+    AbbeyMayor,
 }
 
 /// One row of the registry.
@@ -171,6 +176,12 @@ pub const REGISTRY: &[Expansion] = &[
         "princess-dragon",
         "the Princess & the Dragon",
         Family::PrincessDragon,
+    ),
+    row(
+        ExpansionId::AbbeyMayor,
+        "abbey-mayor",
+        "Abbey & Mayor",
+        Family::AbbeyMayor,
     ),
 ];
 
