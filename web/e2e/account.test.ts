@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { act } from './table';
+import { act, myTurn, status } from './table';
 import { serverAndBrowser } from './harness';
 
 const env = serverAndBrowser();
@@ -15,7 +15,9 @@ const env = serverAndBrowser();
 /**
  * Signs `name` up in the lobby's player panel and plays a rated game
  * against the default greedy bot by clicking: the whole game, or (`whole`
- * false) two actions and then resigning; returns the game's id. A rated
+ * false) until both seats have moved (a rated game resigned before every
+ * seat moved is not rated, docs/server.md) and then resigning; returns
+ * the game's id. A rated
  * game is dealt by the server (a fixed deck is refused: its creator would
  * know the draws), so the whole game is a full base game.
  */
@@ -36,7 +38,20 @@ async function ratedGameAgainstABot(page: Page, name: string, whole: boolean): P
   if (whole) {
     while (await act(page, { followers: true })) { /* play on */ }
   } else {
-    for (let i = 0; i < 2 && await act(page, { followers: true }); i++) { /* two actions */ }
+    // This seat acts until the bot has replied (its turn comes back after one of the bot's).
+    let acted = false;
+    let botMoved = false;
+    while (!(acted && botMoved)) {
+      const s = await status(page);
+      assert.equal(s.status, 'playing', 'the game ended before both seats moved');
+      if (s.mine) {
+        await act(page, { followers: true });
+        acted = true;
+      } else {
+        assert.ok(await myTurn(page), 'the game ended while the bot moved');
+        botMoved = true;
+      }
+    }
     page.once('dialog', (d) => { void d.accept(); });
     await page.getByRole('button', { name: 'Resign' }).click();
   }

@@ -23,8 +23,9 @@ const COLOURS = ['RED', 'BLUE', 'GREEN', 'YELLOW', 'BLACK', 'GRAY'];
  * people it waits for them in its waiting room.
  */
 export async function openCreated(g: Created, mine: number | null, navigate: (path: string) => void): Promise<void> {
-  const people = g.seats.filter((s) => s.token !== null);
-  const own = people.find((s) => s.seat === mine) ?? null;
+  // A rated game's other seats come without a token (their invite is the game's address).
+  const people = g.seats.filter((s) => s.token !== null || s.invite !== null);
+  const own = people.find((s) => s.seat === mine && s.token !== null) ?? null;
   const others = people.filter((s) => s !== own);
   if (own?.token) saveToken(g.id, own.seat, own.token);
   for (const s of others) if (s.token) saveInvite(g.id, s.seat, s.token);

@@ -158,7 +158,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   const room = waitingRoomPart(game, token, {
     // Someone else's start is no failure: their status message says so.
     failed: (text) => { if (state?.status === 'open') showError(text); },
-    changed, toLobby: () => navigate('/'),
+    changed, toLobby: () => navigate('/'), navigate,
   });
   const notices = noticesPanel((s) => rules.open(s), changed);
   const resign = h('div', { class: 'slot', id: 'resign-slot' });
