@@ -414,6 +414,37 @@ pub fn rated_bot(spec: &bastide_bots::BotSpec) -> Result<(), String> {
     }
 }
 
+/// Whether a rated game may seat `spec` on this server: [`rated_bot`],
+/// and the embedded ladder holds the bot's own level. A bot the ladder
+/// never measured (`strong` until a ladder run includes it) would be
+/// rated as the floor, so losing to it would cost a person as much as
+/// losing to `random`: such a bot plays unrated games only.
+pub fn rated_seat(spec: &bastide_bots::BotSpec) -> Result<(), String> {
+    rated_bot(spec)?;
+    let level = Level::of(spec);
+    let laddered = |l: Level| match (l, level) {
+        (Level::Mcts(_), Level::Mcts(_)) => true,
+        (l, level) => l == level,
+    };
+    if ladder()
+        .entries
+        .iter()
+        .any(|e| Level::of_text(&e.spec).is_ok_and(laddered))
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "the bot ladder has not rated {spec} yet: it plays unrated games; a rated game seats one of {}",
+            ladder()
+                .entries
+                .iter()
+                .map(|e| e.spec.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
 /// A bot's place in the ladder's order: `random`, `greedy`, then MCTS by
 /// iterations (a time per move at [`ITERATIONS_PER_MS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -812,6 +843,21 @@ mod tests {
             let spec = bastide_bots::BotSpec::parse(&kind).expect("a lobby bot");
             assert_eq!(l.entry_for(&spec).spec, spec.to_string(), "{kind}");
             assert_eq!(bot_rating(&kind).rating, l.entry_for(&spec).rating);
+        }
+    }
+
+    #[test]
+    fn a_rated_game_seats_only_bots_the_ladder_measured() {
+        use bastide_bots::BotSpec;
+        let seat = |s: &str| rated_seat(&BotSpec::parse(s).expect("a bot"));
+        for ok in ["random", "greedy", "mcts:2000", "mcts:500"] {
+            assert_eq!(seat(ok), Ok(()), "{ok}");
+        }
+        let laddered = ladder().entries.iter().any(|e| e.spec == "strong");
+        let err = seat("strong");
+        assert_eq!(err.is_ok(), laddered, "{err:?}");
+        if !laddered {
+            assert!(err.unwrap_err().contains("unrated"));
         }
     }
 

@@ -162,7 +162,7 @@ impl Hub {
                     .parse_bot(s, client.is_some())
                     .map_err(|e| bad(format!("seat {i}: {e}, or human")))?;
                 if req.rated {
-                    crate::rating::rated_bot(&spec).map_err(|e| bad(format!("seat {i}: {e}")))?;
+                    crate::rating::rated_seat(&spec).map_err(|e| bad(format!("seat {i}: {e}")))?;
                 }
                 (Occupant::Bot(spec), None)
             });
