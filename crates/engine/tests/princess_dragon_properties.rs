@@ -155,9 +155,7 @@ fn play(seed: u64, check_candidates: bool) {
         // Every legal action has an index of the action codec, and the
         // index names it back.
         let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        // (`draw` in Traders & Builders' builder step has no index yet:
-        // that set's to give, not this one's.)
-        let ours = |a: &&Action| a.cell().is_none_or(window) && **a != Action::Draw;
+        let ours = |a: &&Action| a.cell().is_none_or(window);
         for a in legal.iter().filter(ours) {
             let i = codec
                 .encode(&game, a)

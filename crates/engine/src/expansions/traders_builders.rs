@@ -50,6 +50,9 @@ const GOODS_TAGS: [Tag; 3] = [Tag::known(WINE), Tag::known(GRAIN), Tag::known(CL
 /// [`Traders::in_supply`]'s pairs.
 const FIGURES: [Figure; 2] = [Figure::Builder, Figure::Pig];
 
+/// `draw`'s index in this set's codec segment, after the figures' codes.
+const DRAW_INDEX: usize = 2 * FOLLOWER_CODES;
+
 /// The state of Traders & Builders in one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Traders {
@@ -497,22 +500,30 @@ impl Expansion for TradersBuilders {
 
     /// Its codec segment: the builder, then the pig, each by the 32
     /// follower codes.
+    /// Its codec segment: the builder's and the pig's follower codes, then
+    /// `draw` (the builder step's second tile).
     fn codec_size(_codec: &ActionCodec, _g: &Game) -> usize {
-        2 * FOLLOWER_CODES
+        2 * FOLLOWER_CODES + 1
     }
 
     fn encode(_codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
-        let Action::Follower {
-            pos, place, figure, ..
-        } = *a
-        else {
-            return None;
+        let (pos, place, figure) = match *a {
+            Action::Follower {
+                pos, place, figure, ..
+            } => (pos, place, figure),
+            // With Half-and-half in play its segment may name `draw`
+            // first: the lookup takes the first expansion that does.
+            Action::Draw => return Some(DRAW_INDEX),
+            _ => return None,
         };
         let k = FIGURES.iter().position(|f| *f == figure)?;
         ActionCodec::follower_code(g, pos, place).map(|c| k * FOLLOWER_CODES + c)
     }
 
     fn decode(_codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+        if i == DRAW_INDEX {
+            return Some(Action::Draw);
+        }
         let figure = *FIGURES.get(i / FOLLOWER_CODES)?;
         ActionCodec::follower_of(g, i % FOLLOWER_CODES, figure)
     }
