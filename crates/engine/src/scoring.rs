@@ -144,8 +144,14 @@ pub struct Event {
 
 impl Event {
     pub(crate) fn discard(tile: TileIdx, _players: usize) -> Event {
+        Event::of_tile(Reason::Discarded, tile)
+    }
+
+    /// An event about one tile alone (a discard, a tile set aside): no
+    /// feature, no points.
+    pub(crate) fn of_tile(reason: Reason, tile: TileIdx) -> Event {
         Event {
-            reason: Reason::Discarded,
+            reason,
             feature: None,
             at: None,
             tiles: 0,

@@ -211,17 +211,7 @@ fn turn_options(
         // Later steps of the turn (the Plague's spreads and flights...)
         // are played cheaply: branching on each would multiply.
         let (a, g) = cheap_step(game, &legal, seat, eval);
-        prefix.push(a);
-        if depth > 1 && still_my_turn(&g, seat, &a) {
-            turn_options(&g, seat, eval, depth - 1, prefix, out);
-        } else {
-            out.push(Candidate {
-                actions: prefix.clone(),
-                first: eval.margin(&g, seat),
-                deep: None,
-            });
-        }
-        prefix.pop();
+        follow(&g, a, seat, eval, depth, prefix, out);
         return;
     }
     let mut g = game.clone();
@@ -230,18 +220,32 @@ fn turn_options(
             g.clone_from(game);
         }
         g.apply_legal(a);
-        prefix.push(*a);
-        if depth > 1 && still_my_turn(&g, seat, a) {
-            turn_options(&g, seat, eval, depth - 1, prefix, out);
-        } else {
-            out.push(Candidate {
-                actions: prefix.clone(),
-                first: eval.margin(&g, seat),
-                deep: None,
-            });
-        }
-        prefix.pop();
+        follow(&g, *a, seat, eval, depth, prefix, out);
     }
+}
+
+/// After `a` (already applied to `g`): the turn's next steps if it is
+/// still the seat's turn and depth remains, else one finished candidate.
+fn follow(
+    g: &Game,
+    a: Action,
+    seat: Seat,
+    eval: &mut StrongEval,
+    depth: u32,
+    prefix: &mut Vec<Action>,
+    out: &mut Vec<Candidate>,
+) {
+    prefix.push(a);
+    if depth > 1 && still_my_turn(g, seat, &a) {
+        turn_options(g, seat, eval, depth - 1, prefix, out);
+    } else {
+        out.push(Candidate {
+            actions: prefix.clone(),
+            first: eval.margin(g, seat),
+            deep: None,
+        });
+    }
+    prefix.pop();
 }
 
 /// Steps of a turn searched in full (a placement and its follower step);

@@ -712,16 +712,7 @@ impl Expansion for PrincessDragon {
         }
         s.aside.push(t);
         if g.log_events {
-            g.events.push(Event {
-                reason: Reason::SetAside,
-                feature: None,
-                at: None,
-                tiles: 0,
-                extra: 0,
-                points: [0; 6],
-                followers: [0; 6],
-                tile: Some(t),
-            });
+            g.events.push(Event::of_tile(Reason::SetAside, t));
         }
         true
     }
