@@ -125,11 +125,24 @@ impl Game {
         })
     }
 
+    /// A segment of the city of `root` he may be put on: the first whose
+    /// tile no expansion bars to figures (Decision P10: never the dragon's
+    /// tile), if any.
+    fn gingerbread_segment(&self, root: NodeId) -> Option<NodeId> {
+        let feats = self.board.features();
+        feats
+            .members(root)
+            .find(|&n| crate::expansions::figure_ban_on(self, feats.origin(n).0).is_none())
+    }
+
     /// The legal actions of the move step: one per target city, or `pass`
     /// when there is none.
     pub(crate) fn gingerbread_actions(&self, out: &mut Vec<Action>) {
         for root in self.gingerbread_targets() {
-            let (pi, fi) = self.board.features().origin(root);
+            let Some(seg) = self.gingerbread_segment(root) else {
+                continue;
+            };
+            let (pi, fi) = self.board.features().origin(seg);
             let (pos, place) = self.feature_anchor(pi, fi);
             out.push(Action::Gingerbread {
                 pos,
@@ -166,6 +179,12 @@ impl Game {
             return Err(IllegalAction {
                 rule: "gingerbread",
                 message: "the gingerbread man must move to a different, unfinished city".into(),
+            });
+        }
+        if let Some(why) = crate::expansions::figure_ban_on(self, feats.origin(node).0) {
+            return Err(IllegalAction {
+                rule: "gingerbread",
+                message: format!("{why}; name a segment of that city on another tile"),
             });
         }
         Ok(node)
