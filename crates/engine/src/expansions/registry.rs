@@ -279,6 +279,12 @@ impl Expansions {
         self.0 & (1 << id as u8) != 0
     }
 
+    /// Whether no expansion is on: the base game, where the turn skips
+    /// every expansion hook with this one test.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
     /// Whether any expansion of `family` is on.
     pub fn has_family(self, family: Family) -> bool {
         self.iter().any(|e| e.family() == family)
