@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds: from a fast commit
@@ -48,6 +49,23 @@ impl Histogram {
     }
 }
 
+/// A counter that work on the blocking pool can take along (a clone
+/// counts into the same total).
+#[derive(Clone, Default)]
+pub struct Counter(Arc<AtomicU64>);
+
+impl Counter {
+    /// Adds `n`.
+    pub fn inc_by(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The total.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 /// The server's running counts.
 #[derive(Default)]
 pub struct Metrics {
@@ -62,6 +80,10 @@ pub struct Metrics {
     pub bots_thinking: AtomicUsize,
     /// WebSockets open now.
     pub websockets: AtomicUsize,
+    /// Actions replayed from a snapshot or the start to answer a
+    /// reconnect's catch-up or a page of the move log: the work those
+    /// cost, bounded per answer (docs/performance.md).
+    pub replayed: Counter,
 }
 
 /// One more on a gauge for as long as it is held (given back however the
@@ -123,6 +145,13 @@ impl Metrics {
             "gauge",
             "WebSockets open.",
             self.websockets.load(Ordering::Relaxed),
+        );
+        scalar(
+            out,
+            "bastide_replayed_actions_total",
+            "counter",
+            "Actions replayed to answer catch-ups and move log pages.",
+            self.replayed.get(),
         );
     }
 }
