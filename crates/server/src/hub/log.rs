@@ -56,7 +56,9 @@ impl Hub {
                 actions: &actions,
                 since,
             };
-            replay_moves(from).inspect(|m| replayed.inc_by(m.1))
+            replay_moves(from).inspect(|m| {
+                replayed.inc_by(m.1);
+            })
         })
         .await
         .map_err(|e| unavailable(StoreError::Url(format!("the log's replay failed: {e}"))))?

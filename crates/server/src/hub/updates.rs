@@ -163,7 +163,9 @@ impl Hub {
                     since,
                 };
                 match catch_up(from, audience, offers, &tx) {
-                    Ok(n) => replayed.inc_by(n),
+                    Ok(n) => {
+                        replayed.inc_by(n);
+                    }
                     Err(e) => tracing::error!("game {id}: catch-up failed: {e}"),
                 }
             });
