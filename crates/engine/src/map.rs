@@ -82,6 +82,11 @@ pub struct MapDef {
     pub starts: Vec<Pos>,
     /// Chumak squares with their names, in reading order.
     pub chumak: Vec<(Pos, String)>,
+    /// The land's outline as drawn (a country's border, not the squares'
+    /// staircase): a polygon's corners in tenths of a square, the top-left
+    /// corner of cell (0, 0) at (0, 0). Every square lies inside it. Empty:
+    /// the squares' own border is drawn.
+    pub outline: Vec<(i32, i32)>,
 }
 
 /// The maps built into the binary.
@@ -98,6 +103,8 @@ struct MapSpec {
     rows: Vec<String>,
     #[serde(default)]
     chumak: Vec<String>,
+    #[serde(default)]
+    outline: Vec<[i32; 2]>,
 }
 
 impl MapDef {
@@ -139,6 +146,8 @@ impl MapDef {
         }
         let bounds =
             MapBounds::from_cells(&cells).ok_or_else(|| format!("map {file}: no squares"))?;
+        let outline: Vec<(i32, i32)> = spec.outline.iter().map(|&[x, y]| (x, y)).collect();
+        check_outline(&outline, &cells).map_err(|e| format!("map {file}: outline: {e}"))?;
         Ok(MapDef {
             name: spec.name,
             title: spec.title,
@@ -146,6 +155,7 @@ impl MapDef {
             bounds,
             starts,
             chumak: chumak.into_iter().zip(spec.chumak).collect(),
+            outline,
         })
     }
 
@@ -156,6 +166,71 @@ impl MapDef {
             .filter_map(|(f, t)| MapDef::parse(f, t).ok())
             .find(|m| m.name == name)
     }
+}
+
+/// Tenths of a square per square, the outline's unit.
+const TENTHS: i32 = 10;
+
+/// Checks a map's outline (none is fine): at least three corners, none
+/// far off the squares, and every square inside it, so that the drawn
+/// land never leaves a square where tiles may lie outside.
+fn check_outline(outline: &[(i32, i32)], cells: &[Pos]) -> Result<(), String> {
+    if outline.is_empty() {
+        return Ok(());
+    }
+    if outline.len() < 3 {
+        return Err(format!(
+            "{} corners; a polygon has at least 3",
+            outline.len()
+        ));
+    }
+    // Coordinates are bounded, so the arithmetic below cannot overflow.
+    let far = 1000 * TENTHS;
+    if let Some(c) = outline.iter().find(|(x, y)| x.abs() > far || y.abs() > far) {
+        return Err(format!("corner {c:?} is more than 1000 squares away"));
+    }
+    for p in cells {
+        let (x0, y0) = (p.x * TENTHS, p.y * TENTHS);
+        let (x1, y1) = (x0 + TENTHS, y0 + TENTHS);
+        // Each corner nudged a hair inwards (in twentieths: doubled).
+        let corners = [
+            (2 * x0 + 1, 2 * y0 + 1),
+            (2 * x1 - 1, 2 * y0 + 1),
+            (2 * x1 - 1, 2 * y1 - 1),
+            (2 * x0 + 1, 2 * y1 - 1),
+        ];
+        let outside = corners.iter().any(|&c| !inside_doubled(outline, c));
+        // A corner of the outline poking into the square cuts it too.
+        let poked = outline
+            .iter()
+            .any(|&(x, y)| x > x0 && x < x1 && y > y0 && y < y1);
+        if outside || poked {
+            return Err(format!("square ({}, {}) is not inside it", p.x, p.y));
+        }
+    }
+    Ok(())
+}
+
+/// Whether point `q` (in twentieths of a square) is inside the polygon
+/// `outline` (in tenths), by the even-odd rule.
+fn inside_doubled(outline: &[(i32, i32)], q: (i32, i32)) -> bool {
+    let mut inside = false;
+    let n = outline.len();
+    for i in 0..n {
+        let (ax, ay) = (2 * outline[i].0, 2 * outline[i].1);
+        let (bx, by) = (2 * outline[(i + 1) % n].0, 2 * outline[(i + 1) % n].1);
+        if (ay > q.1) != (by > q.1) {
+            // Where the edge crosses the line y = q.1, compared with q.0
+            // without dividing: (q.0 - ax)(by - ay) < (q.1 - ay)(bx - ax),
+            // the sign of (by - ay) taken into account.
+            let lhs = i64::from(q.0 - ax) * i64::from(by - ay);
+            let rhs = i64::from(q.1 - ay) * i64::from(bx - ax);
+            if (by > ay && lhs < rhs) || (by < ay && lhs > rhs) {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 #[cfg(test)]
@@ -181,6 +256,35 @@ mod tests {
         for (p, _) in &m.chumak {
             assert!(m.bounds.contains(*p));
         }
+    }
+
+    #[test]
+    fn ukraine_has_an_outline_around_its_squares() {
+        let m = MapDef::builtin("ukraine").unwrap();
+        assert!(m.outline.len() >= 20, "a coarse border, not a box");
+        // Crimea hangs from the mainland: the outline goes below the
+        // squares' last row there only.
+        let lowest = m.outline.iter().map(|c| c.1).max().unwrap();
+        assert!(lowest > 7 * TENTHS, "{lowest}");
+    }
+
+    #[test]
+    fn an_outline_must_hold_every_square() {
+        let map = |outline: &str| {
+            MapDef::parse(
+                "x.toml",
+                &format!("name='x'\ntitle='x'\norigin=[0,0]\nrows=['S#S']\noutline={outline}\n"),
+            )
+        };
+        // Around the three squares, with a slanted side.
+        assert!(map("[[-2,-2],[32,-2],[35,12],[-2,11]]").is_ok());
+        let e = map("[[-2,-2],[25,-2],[25,12],[-2,11]]").unwrap_err();
+        assert!(e.contains("square (2, 0) is not inside"), "{e}");
+        // A notch poking into the middle square.
+        let e = map("[[-2,-2],[14,-2],[15,5],[16,-2],[32,-2],[32,12],[-2,12]]").unwrap_err();
+        assert!(e.contains("square (1, 0) is not inside"), "{e}");
+        let e = map("[[0,0],[10,10]]").unwrap_err();
+        assert!(e.contains("at least 3"), "{e}");
     }
 
     #[test]

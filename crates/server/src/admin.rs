@@ -98,7 +98,7 @@ async fn void(
 async fn metrics(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Response> {
     operator(&hub, &headers)?;
     let text = hub.metrics_text().await?;
-    let kind = "text/plain; version=0.0.4; charset=utf-8";
+    let kind = "application/openmetrics-text; version=1.0.0; charset=utf-8";
     Ok(([(header::CONTENT_TYPE, kind)], text).into_response())
 }
 

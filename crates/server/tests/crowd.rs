@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bastide_engine::GameConfig;
-use bastide_server::hub::{CreateGame, CATCH_UP_MOVES};
+use bastide_server::hub::{CreateGame, CATCH_UP_MOVES, LOG_PAGE};
 use common::{Api, Client, TestDb, TestServer, WAIT};
 use serde_json::{json, Value};
 
@@ -109,6 +109,34 @@ async fn a_long_games_catch_up_is_a_snapshot(db: &TestDb) {
         .map(|m| m["played"]["version"].as_u64().expect("a played message"))
         .collect();
     assert_eq!(versions, vec![version - 2, version - 1, version]);
+
+    // The most a reconnect is sent, and what it cost: the replay starts
+    // at the move log's last snapshot before the missed moves, not at
+    // the start of an 800-version game.
+    let replayed = || server.running.hub.metrics().replayed.get();
+    let before = replayed();
+    let behind = u64::from(CATCH_UP_MOVES);
+    let (got, _) = catch_up(&server, &created.id, version - behind).await;
+    let versions: Vec<u64> = got[1..]
+        .iter()
+        .map(|m| m["played"]["version"].as_u64().expect("a played message"))
+        .collect();
+    assert_eq!(
+        versions,
+        (version - behind + 1..=version).collect::<Vec<_>>()
+    );
+    // Counted when the replay ends, just after its last message.
+    let deadline = Instant::now() + WAIT;
+    while replayed() == before {
+        assert!(Instant::now() < deadline, "the catch-up was not counted");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let cost = replayed() - before;
+    let bound = (LOG_PAGE as u64) + behind;
+    assert!(
+        (behind..=bound).contains(&cost),
+        "{behind} missed moves of {version} cost {cost} actions replayed (at most {bound})"
+    );
     server.stop().await;
 }
 both_stores!(a_long_games_catch_up_is_a_snapshot);

@@ -1027,11 +1027,7 @@ async fn a_stopped_server_starts_no_more_searches() {
             .await;
     }
     let hub = server.running.hub.clone();
-    let thinking = || {
-        hub.metrics()
-            .bots_thinking
-            .load(std::sync::atomic::Ordering::Relaxed)
-    };
+    let thinking = || hub.metrics().bots_thinking.get();
     let until = Instant::now() + Duration::from_secs(10);
     while thinking() == 0 && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -104,6 +104,23 @@ async fn get(base: &str, path: &str) -> Value {
 /// the lobby (which starts it), both move (unless `at_once`), and the
 /// creator resigns: the rival wins. The game's id.
 async fn duel(server: &TestServer, creator: &Player, rival: &Player, at_once: bool) -> String {
+    let (id, mine) = seated(server, creator, rival, at_once).await;
+    let (status, body) = creator
+        .post(&format!("/api/games/{id}/resign"), &json!({"token": mine}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+/// A rated duel up to the creator's resignation: created, the rival
+/// seated, both moved (unless `at_once`). The game's id and the
+/// creator's token.
+async fn seated(
+    server: &TestServer,
+    creator: &Player,
+    rival: &Player,
+    at_once: bool,
+) -> (String, String) {
     let game =
         json!({"config": {"players": ["RED", "BLUE"]}, "seats": ["human", "human"], "rated": true});
     let (status, created) = creator.post("/api/games", &game).await;
@@ -122,11 +139,7 @@ async fn duel(server: &TestServer, creator: &Player, rival: &Player, at_once: bo
             common::play_until_everyone_moved(&server.ws_base, &id, &rival.cookie, &theirs, 2),
         );
     }
-    let (status, body) = creator
-        .post(&format!("/api/games/{id}/resign"), &json!({"token": mine}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    id
+    (id, mine)
 }
 
 /// How many seats a game's end moved the rating of.
@@ -311,3 +324,119 @@ async fn an_operator_voids_a_players_results(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(an_operator_voids_a_players_results);
+
+/// Two rated games that end at the same instant, with one game left of
+/// a day's allowance: one is rated, never both, whether the allowance is
+/// the pair's (the same two accounts) or the household's (two pairs seen
+/// at one address). The count and its check are one step in the store.
+async fn the_last_rated_game_of_the_day_is_counted_once(db: &TestDb) {
+    let server = server(db).await;
+    let base = server.base.clone();
+    let limit = usize::try_from(RATED_PAIRS_PER_DAY).expect("a small number");
+    let alice = Player::new(&base, "alice", "10.0.0.1").await;
+    let bob = Player::new(&base, "bob", "10.0.0.2").await;
+    let carol = Player::new(&base, "carol", "10.0.1.1").await;
+    let erin = Player::new(&base, "erin", "10.0.1.1").await;
+    let frank = Player::new(&base, "frank", "10.0.1.1").await;
+    let gina = Player::new(&base, "gina", "10.0.1.1").await;
+    for _ in 1..limit {
+        duel(&server, &alice, &bob, false).await;
+        duel(&server, &carol, &erin, false).await;
+    }
+    let races = [
+        ("the pair's", [(&alice, &bob), (&bob, &alice)]),
+        ("the household's", [(&carol, &frank), (&erin, &gina)]),
+    ];
+    for (allowance, [(a, b), (c, d)]) in races {
+        let ((first, a_token), (second, c_token)) =
+            tokio::join!(seated(&server, a, b, false), seated(&server, c, d, false));
+        // Both resignations in flight at once.
+        let (p1, p2) = (
+            format!("/api/games/{first}/resign"),
+            format!("/api/games/{second}/resign"),
+        );
+        let (b1, b2) = (json!({"token": a_token}), json!({"token": c_token}));
+        let (r1, r2) = tokio::join!(a.post(&p1, &b1), c.post(&p2, &b2));
+        assert_eq!((r1.0, r2.0), (200, 200), "{r1:?} {r2:?}");
+        let rated = changes(&base, &first).await + changes(&base, &second).await;
+        assert_eq!(
+            rated, 2,
+            "{allowance} last game rated once, not {rated} / 2 times"
+        );
+    }
+    server.stop().await;
+}
+both_stores!(the_last_rated_game_of_the_day_is_counted_once);
+
+/// Makes `name`'s duel rating established (a deviation well under
+/// `PROVISIONAL_DEVIATION`), as many games would, straight in the
+/// database: a test cannot play the dozens of rated games it takes in
+/// its time, and the daily allowance forbids them anyway.
+async fn establish(db: &TestDb, name: &str) {
+    use sqlx::Connection;
+    let sql = "UPDATE ratings SET deviation = 60 \
+               WHERE class = 'duel' AND account = (SELECT id FROM accounts WHERE name = $1)";
+    let changed = match db {
+        TestDb::Sqlite(_) => {
+            let options = sqlx::sqlite::SqliteConnectOptions::new().filename(db.url());
+            let mut c = sqlx::SqliteConnection::connect_with(&options)
+                .await
+                .expect("the test's SQLite file");
+            sqlx::query(sql)
+                .bind(name)
+                .execute(&mut c)
+                .await
+                .map(|r| r.rows_affected())
+        }
+        TestDb::Postgres { .. } => {
+            let mut c = sqlx::PgConnection::connect(&db.url())
+                .await
+                .expect("the test's schema");
+            sqlx::query(sql)
+                .bind(name)
+                .execute(&mut c)
+                .await
+                .map(|r| r.rows_affected())
+        }
+    }
+    .expect("the update");
+    assert_eq!(changed, 1, "{name} has a duel rating");
+}
+
+/// The leaderboard ranks established players before provisional ones,
+/// each by rating: a new account that won its only game does not go
+/// above an established player of lower rating.
+async fn the_leaderboard_puts_established_players_first(db: &TestDb) {
+    let server = server(db).await;
+    let base = server.base.clone();
+    let alice = Player::new(&base, "alice", "10.0.0.1").await;
+    let bob = Player::new(&base, "bob", "10.0.0.2").await;
+    let carol = Player::new(&base, "carol", "10.0.0.3").await;
+    let dave = Player::new(&base, "dave", "10.0.0.4").await;
+    // The creator resigns: bob and dave win, alice and carol lose.
+    duel(&server, &alice, &bob, false).await;
+    duel(&server, &carol, &dave, false).await;
+    establish(db, "carol").await;
+    establish(db, "dave").await;
+
+    let board = get(&base, "/api/leaderboard").await;
+    let rows = board["players"].as_array().expect("players");
+    let seen: Vec<(String, bool, f64)> = rows
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().expect("a name").to_string(),
+                p["provisional"].as_bool().expect("provisional or not"),
+                p["rating"].as_f64().expect("a rating"),
+            )
+        })
+        .collect();
+    let names: Vec<&str> = seen.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["dave", "carol", "bob", "alice"], "{board}");
+    let provisional: Vec<bool> = seen.iter().map(|(_, p, _)| *p).collect();
+    assert_eq!(provisional, [false, false, true, true], "{board}");
+    // Carol, established, lost her game: she is above bob, who won his.
+    assert!(seen[1].2 < seen[2].2, "{board}");
+    server.stop().await;
+}
+both_stores!(the_leaderboard_puts_established_players_first);

@@ -210,6 +210,33 @@ impl LiveGame {
         })
     }
 
+    /// Where a replay of the log after version `since` starts: the last
+    /// snapshot at or before `since` (the configuration if there is
+    /// none), the number of actions it holds, and the log's actions from
+    /// there up to `end`. The move log's pages and a reconnect's catch-up
+    /// replay from it, so that their work is bounded by [`super::LOG_PAGE`]
+    /// plus what they send, however long the game.
+    pub(super) fn replay_start(
+        &self,
+        since: usize,
+        end: usize,
+    ) -> Result<(Game, usize, Vec<ActionJson>), StoreError> {
+        let end = end.min(self.actions.len());
+        let pages = since.min(end) / super::LOG_PAGE;
+        let snapshot = pages.checked_sub(1).and_then(|k| self.snapshots.get(k));
+        let (start, first) = match snapshot {
+            Some(g) => (g.clone(), pages * super::LOG_PAGE),
+            None => (
+                Game::new(self.config.clone()).map_err(|e| StoreError::Corrupt {
+                    game: String::new(),
+                    message: format!("the configuration does not replay: {e}"),
+                })?,
+                0,
+            ),
+        };
+        Ok((start, first, self.actions[first..end].to_vec()))
+    }
+
     /// Whether every seat has made a move (docs/server.md, "Rated
     /// games": a game resigned before that is not rated).
     pub(super) fn everyone_moved(&self) -> bool {

@@ -5,12 +5,10 @@
 
 use std::sync::Arc;
 
-use bastide_engine::record::ActionJson;
-use bastide_engine::Game;
 use serde_json::{json, Value};
 
 use super::live::GameHandle;
-use super::updates::{replay_from, Flow};
+use super::updates::{replay_from, Flow, Replay};
 use super::{unavailable, Hub};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::store::StoreError;
@@ -45,25 +43,27 @@ impl Hub {
             // Only what this page needs is copied and replayed, from the
             // last snapshot at or before `since`: a page of a long game
             // costs at most two pages' replay, wherever it is.
-            let end = (since as usize + LOG_PAGE).min(live.actions.len());
-            let pages = since as usize / LOG_PAGE;
-            let snapshot = pages.checked_sub(1).and_then(|k| live.snapshots.get(k));
-            let (start, first) = match snapshot {
-                Some(g) => (g.clone(), pages * LOG_PAGE),
-                None => (
-                    Game::new(live.config.clone()).map_err(|e| {
-                        unavailable(StoreError::Url(format!("the log's replay failed: {e}")))
-                    })?,
-                    0,
-                ),
-            };
-            (start, first, live.actions[first..end].to_vec(), version)
-        };
-        let moves =
-            tokio::task::spawn_blocking(move || replay_moves(start, first, &actions, since))
-                .await
-                .map_err(|e| unavailable(StoreError::Url(format!("the log's replay failed: {e}"))))?
+            let (start, first, actions) = live
+                .replay_start(since as usize, since as usize + LOG_PAGE)
                 .map_err(unavailable)?;
+            (start, first, actions, version)
+        };
+        let replayed = self.metrics.replayed.clone();
+        let moves = tokio::task::spawn_blocking(move || {
+            let from = Replay {
+                start,
+                first,
+                actions: &actions,
+                since,
+            };
+            replay_moves(from).inspect(|m| {
+                replayed.inc_by(m.1);
+            })
+        })
+        .await
+        .map_err(|e| unavailable(StoreError::Url(format!("the log's replay failed: {e}"))))?
+        .map_err(unavailable)?
+        .0;
         let last = since as usize + moves.len();
         let next = (last < version as usize).then_some(last);
         Ok(json!({
@@ -76,17 +76,11 @@ impl Hub {
     }
 }
 
-/// The moves after version `since`, each with the events it caused,
-/// replayed from `start`, the game after the log's first `first` actions
-/// (`actions` are the log's from there).
-fn replay_moves(
-    start: Game,
-    first: usize,
-    actions: &[ActionJson],
-    since: u32,
-) -> Result<Vec<Value>, StoreError> {
+/// The moves after the replay's `since`, each with the events it caused,
+/// and the number of actions replayed.
+fn replay_moves(from: Replay<'_>) -> Result<(Vec<Value>, u64), StoreError> {
     let mut out = Vec::with_capacity(LOG_PAGE);
-    replay_from(start, first, actions, since, |_, played| {
+    let replayed = replay_from(from, |_, played| {
         out.push(json!({
             "version": played.version,
             "seat": played.seat,
@@ -95,5 +89,5 @@ fn replay_moves(
         }));
         Flow::Go
     })?;
-    Ok(out)
+    Ok((out, replayed))
 }

@@ -43,58 +43,44 @@ impl Hub {
         Ok(())
     }
 
-    /// The server's figures for `GET /metrics`, in Prometheus' text format.
+    /// The server's figures for `GET /metrics`, in the OpenMetrics text
+    /// format.
     pub async fn metrics_text(&self) -> Result<String, ProtocolError> {
-        use crate::metrics::scalar;
-        let mut out = String::new();
         let counts = self.store.count_by_status().await.map_err(unavailable)?;
-        out.push_str(
-            "# HELP bastide_games Games in the store by status.\n# TYPE bastide_games gauge\n",
-        );
-        for status in [
+        let games = [
             Status::Open,
             Status::Playing,
             Status::Finished,
             Status::Resigned,
-        ] {
+        ]
+        .into_iter()
+        .map(|status| {
             let n = counts
                 .iter()
                 .find(|(s, _)| *s == status)
                 .map_or(0, |(_, n)| *n);
-            out.push_str(&format!(
-                "bastide_games{{status=\"{}\"}} {n}\n",
-                status.as_str()
-            ));
-        }
-        scalar(
-            &mut out,
-            "bastide_games_in_memory",
-            "gauge",
-            "Games held in memory.",
-            self.live_games(),
-        );
-        scalar(
-            &mut out,
-            "bastide_connections",
-            "gauge",
-            "TCP connections open (WebSockets included).",
-            self.guard.open_connections(),
-        );
-        scalar(
-            &mut out,
-            "bastide_actions_committed_total",
-            "counter",
-            "Actions committed since start.",
-            self.committed_actions(),
-        );
+            (status.as_str(), n)
+        })
+        .collect();
         let refusals = &self.guard.refusals;
-        out.push_str("# HELP bastide_refusals_total Requests, messages and connections refused for a limit.\n# TYPE bastide_refusals_total counter\n");
-        out.push_str(&format!(
-            "bastide_refusals_total{{kind=\"rate\"}} {}\nbastide_refusals_total{{kind=\"connection\"}} {}\n",
-            refusals.rate.load(std::sync::atomic::Ordering::Relaxed),
-            refusals.connections.load(std::sync::atomic::Ordering::Relaxed)
-        ));
-        self.metrics.write(&mut out);
-        Ok(out)
+        let now = crate::metrics::Snapshot {
+            games,
+            in_memory: self.live_games(),
+            connections: self.guard.open_connections(),
+            committed: self.committed_actions(),
+            refusals: vec![
+                (
+                    "rate",
+                    refusals.rate.load(std::sync::atomic::Ordering::Relaxed),
+                ),
+                (
+                    "connection",
+                    refusals
+                        .connections
+                        .load(std::sync::atomic::Ordering::Relaxed),
+                ),
+            ],
+        };
+        Ok(self.metrics.encode(&now))
     }
 }

@@ -1,13 +1,14 @@
 //! A connection attaches to a game's audiences here (only audiences
 //! someone listens as are written for, `messages.rs`), and a client that
 //! reconnects is sent the `played` messages it missed: at most
-//! [`CATCH_UP_MOVES`] of them, streamed one at a time; a client further
-//! behind gets a snapshot (the welcome with today's view) instead.
+//! [`CATCH_UP_MOVES`] of them, streamed one at a time and replayed from
+//! the move log's last snapshot before them (not from the start); a
+//! client further behind gets the welcome with today's view instead.
 
 use std::sync::Arc;
 
 use bastide_engine::record::ActionJson;
-use bastide_engine::{Game, GameConfig};
+use bastide_engine::Game;
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
@@ -134,25 +135,38 @@ impl Hub {
         // welcome or reaches the receiver subscribed above, not both.
         let welcome =
             json!({ "welcome": handle.welcome_with_chat(&live, audience, since) }).to_string();
-        let missed = since.filter(|s| *s < version).map(|s| {
-            // A seat a bot took over is offered no legal actions.
-            let person = matches!(audience, Audience::Seat(seat)
-                    if matches!(live.seats.get(seat), Some(Occupant::Human { .. })));
-            (
-                live.config.clone(),
-                live.actions.clone(),
+        let missed = match since.filter(|s| *s < version) {
+            // Replayed from the last snapshot at or before `s`: at most a
+            // page and the missed moves, however long the game.
+            Some(s) => Some((
+                live.replay_start(s as usize, version as usize)
+                    .map_err(super::unavailable)?,
                 s,
-                live.status == Status::Playing && person,
-            )
-        });
+            )),
+            None => None,
+        };
+        // A seat a bot took over is offered no legal actions.
+        let person = matches!(audience, Audience::Seat(seat)
+                if matches!(live.seats.get(seat), Some(Occupant::Human { .. })));
+        let offers = live.status == Status::Playing && person;
         drop(live);
-        let backlog = Backlog(missed.map(|(config, actions, since, offers)| {
+        let replayed = self.metrics.replayed.clone();
+        let backlog = Backlog(missed.map(|((start, first, actions), since)| {
             // One message ahead of the connection at most.
             let (tx, rx) = mpsc::channel(1);
             let id = handle.id.clone();
             tokio::task::spawn_blocking(move || {
-                if let Err(e) = catch_up(config, &actions, since, audience, offers, &tx) {
-                    tracing::error!("game {id}: catch-up failed: {e}");
+                let from = Replay {
+                    start,
+                    first,
+                    actions: &actions,
+                    since,
+                };
+                match catch_up(from, audience, offers, &tx) {
+                    Ok(n) => {
+                        replayed.inc_by(n);
+                    }
+                    Err(e) => tracing::error!("game {id}: catch-up failed: {e}"),
                 }
             });
             rx
@@ -191,18 +205,31 @@ pub(super) fn rematch_update(
     Update::build(version, n, |a| handle.watched(a), text)
 }
 
-/// Sends the `played` messages for one audience after version `since`,
-/// replayed from the configuration, one at a time: it stops as soon as
-/// the connection is gone.
+/// A replay of part of a game's log: from `start`, the game after the
+/// log's first `first` actions (a snapshot, or the configuration's game),
+/// through `actions`, the log's actions from there; the actions after
+/// version `since` are shown to the caller.
+pub(super) struct Replay<'a> {
+    /// The game the replay starts from.
+    pub(super) start: Game,
+    /// How many of the log's actions `start` holds.
+    pub(super) first: usize,
+    /// The log's actions from index `first`.
+    pub(super) actions: &'a [ActionJson],
+    /// The version after which actions are shown.
+    pub(super) since: u32,
+}
+
+/// Sends the `played` messages for one audience after the replay's
+/// `since`, one at a time: it stops as soon as the connection is gone.
+/// The number of actions replayed.
 fn catch_up(
-    config: GameConfig,
-    actions: &[ActionJson],
-    since: u32,
+    from: Replay<'_>,
     audience: Audience,
     offers_legal: bool,
     out: &mpsc::Sender<String>,
-) -> Result<(), StoreError> {
-    replay_after(config, actions, since, |game, played| {
+) -> Result<u64, StoreError> {
+    replay_from(from, |game, played| {
         if out.is_closed() {
             return Flow::Stop;
         }
@@ -217,7 +244,7 @@ fn catch_up(
     })
 }
 
-/// Whether a replay goes on ([`replay_after`]'s callback says).
+/// Whether a replay goes on ([`replay_from`]'s callback says).
 pub(super) enum Flow {
     /// On to the next action.
     Go,
@@ -225,37 +252,25 @@ pub(super) enum Flow {
     Stop,
 }
 
-/// Replays `actions` from the configuration and calls `each` for every
-/// action after the first `since`, with the game after it and what every
-/// audience is told of it (a reconnect's catch-up, the move log), until
-/// `each` says stop.
-pub(super) fn replay_after(
-    config: GameConfig,
-    actions: &[ActionJson],
-    since: u32,
-    each: impl FnMut(&Game, &Played<'_>) -> Flow,
-) -> Result<(), StoreError> {
-    let corrupt = |message: String| StoreError::Corrupt {
-        game: String::new(),
-        message,
-    };
-    let game = Game::new(config).map_err(|e| corrupt(e.to_string()))?;
-    replay_from(game, 0, actions, since, each)
-}
-
-/// [`replay_after`] from `game`, the game after the first `first` actions
-/// of the log (a snapshot): `actions` are the log's from index `first`.
+/// Replays `from` and calls `each` for every action after its `since`,
+/// with the game after it and what every audience is told of it (a
+/// reconnect's catch-up, the move log), until `each` says stop. The
+/// number of actions replayed (for the operator's figures).
 pub(super) fn replay_from(
-    mut game: Game,
-    first: usize,
-    actions: &[ActionJson],
-    since: u32,
+    from: Replay<'_>,
     mut each: impl FnMut(&Game, &Played<'_>) -> Flow,
-) -> Result<(), StoreError> {
+) -> Result<u64, StoreError> {
     let corrupt = |message: String| StoreError::Corrupt {
         game: String::new(),
         message,
     };
+    let Replay {
+        start: mut game,
+        first,
+        actions,
+        since,
+    } = from;
+    let mut replayed = 0;
     for (i, a) in actions.iter().enumerate().map(|(i, a)| (i + first, a)) {
         let action = a
             .to_action(game.catalog())
@@ -264,6 +279,7 @@ pub(super) fn replay_from(
         let actor = game.current_player().index();
         game.try_apply(&action)
             .map_err(|e| corrupt(format!("action {i}: {e}")))?;
+        replayed += 1;
         if i >= since as usize {
             let events = new_events(&game, before);
             let played = Played {
@@ -277,5 +293,5 @@ pub(super) fn replay_from(
             }
         }
     }
-    Ok(())
+    Ok(replayed)
 }

@@ -255,11 +255,42 @@ pub(crate) fn settle(
 /// One `COUNT(*)` row, as both databases return it.
 pub(crate) type Count = (i64,);
 
+/// The lock keys of a rated game's daily allowances, in the order they
+/// are taken: one per pair of accounts (`low`, `high`) and one per
+/// address a pair shares. Sorted, so that two games ending at once take
+/// the keys they share in one order and never wait on each other in a
+/// circle; a collision of two keys only serialises more than needed.
+pub(crate) fn allowance_keys(pairs: &[(i64, i64, Option<Vec<u8>>)]) -> Vec<i64> {
+    use sha2::{Digest, Sha256};
+    let key = |what: &[u8]| {
+        let digest = Sha256::digest(what);
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        i64::from_be_bytes(first)
+    };
+    let mut keys: Vec<i64> = pairs
+        .iter()
+        .flat_map(|(low, high, address)| {
+            let pair = key(format!("rated pair {low} {high}").as_bytes());
+            let shared = address
+                .as_ref()
+                .map(|a| key(&[b"rated address ".as_slice(), a].concat()));
+            std::iter::once(pair).chain(shared)
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// The [`Players`] implementation for a store with a `pool` field
-/// (`SqliteStore`, `PgStore`) over sqlx's database `$db`; `$lock` is what a read of ratings about to
-/// be changed ends with (`FOR UPDATE` where the database has it).
+/// (`SqliteStore`, `PgStore`) over sqlx's database `$db`; `$lock` is what
+/// a read of ratings about to be changed ends with (`FOR UPDATE` where
+/// the database has it); `$allowance` is the statement that takes a lock
+/// key of [`allowance_keys`] until the transaction ends (`None` where the
+/// transaction's first write already keeps every other writer out).
 macro_rules! players_impl {
-    ($store:ty, $db:ty, $lock:literal) => {
+    ($store:ty, $db:ty, $lock:literal, $allowance:expr) => {
         #[async_trait::async_trait]
         impl $crate::store::players::Players for $store {
             async fn create_account(
@@ -474,8 +505,17 @@ macro_rules! players_impl {
                 }
                 if let Some((class, accounts, bots)) = &end.rated {
                     let mut before = bots.clone();
-                    for (seat, account) in accounts.iter().enumerate() {
-                        let Some(account) = account else { continue };
+                    // Locked in the accounts' order, not the seats': two
+                    // games of the same players in other seats ending at
+                    // once would otherwise each hold a row the other waits
+                    // for.
+                    let mut by_account: Vec<(usize, i64)> = accounts
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(seat, a)| a.map(|a| (seat, a)))
+                        .collect();
+                    by_account.sort_unstable_by_key(|&(_, a)| a);
+                    for &(seat, account) in &by_account {
                         sqlx::query(
                             "INSERT INTO ratings (account, class, rating, deviation, volatility, games, wins) \
                              VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT (account, class) DO NOTHING",
@@ -753,7 +793,7 @@ macro_rules! players_impl {
             ) -> Result<Vec<(usize, usize)>, $crate::store::StoreError> {
                 use $crate::rating::{RATED_PAIRS_PER_DAY, RATED_PAIR_WINDOW_MS, SHARED_ADDRESS_MS};
                 let since = at.saturating_sub(RATED_PAIR_WINDOW_MS);
-                let mut uncounted = Vec::new();
+                let mut pairs = Vec::new();
                 for (i, a) in accounts.iter().enumerate() {
                     for (j, b) in accounts.iter().enumerate().skip(i + 1) {
                         let (Some(a), Some(b)) = (*a, *b) else { continue };
@@ -769,42 +809,56 @@ macro_rules! players_impl {
                         .bind(at.saturating_sub(SHARED_ADDRESS_MS))
                         .fetch_optional(&mut **tx)
                         .await?;
-                        let (pair,): $crate::store::players::Count = sqlx::query_as(
-                            "SELECT COUNT(*) FROM rated_pairs WHERE low = $1 AND high = $2 AND at >= $3",
-                        )
-                        .bind(low)
-                        .bind(high)
-                        .bind(since)
-                        .fetch_one(&mut **tx)
-                        .await?;
-                        let household = match &shared {
-                            Some((address,)) => {
-                                let (n,): $crate::store::players::Count = sqlx::query_as(
-                                    "SELECT COUNT(*) FROM rated_pairs WHERE address = $1 AND at >= $2",
-                                )
-                                .bind(address)
-                                .bind(since)
-                                .fetch_one(&mut **tx)
-                                .await?;
-                                n
-                            }
-                            None => 0,
-                        };
-                        if pair >= RATED_PAIRS_PER_DAY || household >= RATED_PAIRS_PER_DAY {
-                            uncounted.push((i, j));
-                            continue;
-                        }
-                        sqlx::query(
-                            "INSERT INTO rated_pairs (game, low, high, address, at) VALUES ($1, $2, $3, $4, $5)",
-                        )
-                        .bind(id.as_str())
-                        .bind(low)
-                        .bind(high)
-                        .bind(shared.map(|(a,)| a))
-                        .bind(at)
-                        .execute(&mut **tx)
-                        .await?;
+                        pairs.push(((i, j), (low, high, shared.map(|(a,)| a))));
                     }
+                }
+                // The check and the count are one step: each allowance's
+                // key is held from before its count to the commit, so of
+                // two games ending at once the second counts the first's
+                // rows (READ COMMITTED reads afresh per statement).
+                if let Some(statement) = $allowance {
+                    let rows: Vec<_> = pairs.iter().map(|(_, row)| row.clone()).collect();
+                    for key in $crate::store::players::allowance_keys(&rows) {
+                        sqlx::query(statement).bind(key).execute(&mut **tx).await?;
+                    }
+                }
+                let mut uncounted = Vec::new();
+                for ((i, j), (low, high, shared)) in pairs {
+                    let (pair,): $crate::store::players::Count = sqlx::query_as(
+                        "SELECT COUNT(*) FROM rated_pairs WHERE low = $1 AND high = $2 AND at >= $3",
+                    )
+                    .bind(low)
+                    .bind(high)
+                    .bind(since)
+                    .fetch_one(&mut **tx)
+                    .await?;
+                    let household = match &shared {
+                        Some(address) => {
+                            let (n,): $crate::store::players::Count = sqlx::query_as(
+                                "SELECT COUNT(*) FROM rated_pairs WHERE address = $1 AND at >= $2",
+                            )
+                            .bind(address)
+                            .bind(since)
+                            .fetch_one(&mut **tx)
+                            .await?;
+                            n
+                        }
+                        None => 0,
+                    };
+                    if pair >= RATED_PAIRS_PER_DAY || household >= RATED_PAIRS_PER_DAY {
+                        uncounted.push((i, j));
+                        continue;
+                    }
+                    sqlx::query(
+                        "INSERT INTO rated_pairs (game, low, high, address, at) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(id.as_str())
+                    .bind(low)
+                    .bind(high)
+                    .bind(shared)
+                    .bind(at)
+                    .execute(&mut **tx)
+                    .await?;
                 }
                 Ok(uncounted)
             }

@@ -410,5 +410,13 @@ impl Store for PgStore {
 }
 
 // The ratings about to be changed are locked as they are read: two games
-// ending at once for one player apply one after the other.
-super::players::players_impl!(PgStore, sqlx::Postgres, " FOR UPDATE");
+// ending at once for one player apply one after the other. A rated
+// game's daily allowances (per pair, per shared address) are held by
+// transaction-scoped advisory locks while counted and written, so two
+// games ending at once cannot both take the last one.
+super::players::players_impl!(
+    PgStore,
+    sqlx::Postgres,
+    " FOR UPDATE",
+    Some("SELECT pg_advisory_xact_lock($1)")
+);

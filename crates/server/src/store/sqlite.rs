@@ -401,5 +401,7 @@ impl Store for SqliteStore {
 }
 
 // SQLite has one writer at a time: the transaction's first write
-// already keeps every other writer out, so its reads need no lock.
-super::players::players_impl!(SqliteStore, sqlx::Sqlite, "");
+// already keeps every other writer out until it commits, so its reads
+// need no lock and a rated game's daily allowances are counted by one
+// game's end at a time.
+super::players::players_impl!(SqliteStore, sqlx::Sqlite, "", None::<&str>);
