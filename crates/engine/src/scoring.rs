@@ -113,7 +113,7 @@ impl Reason {
     pub fn about_a_figure(self) -> bool {
         matches!(
             self,
-            Reason::Eaten | Reason::Capture | Reason::Exchange | Reason::Ransom
+            Reason::Eaten | Reason::Plague | Reason::Capture | Reason::Exchange | Reason::Ransom
         )
     }
 

@@ -488,6 +488,12 @@ pub(crate) trait Expansion {
     /// caller's.
     fn clear_tile(_g: &mut Game, _pi: u16) {}
 
+    /// Every seat's figure on piece `pi` goes home unscored (a flea's
+    /// tile): the expansion's own figures there that stand on no feature
+    /// (a follower on top of a tower) go too, with an event of `reason`.
+    /// The figures of `Game::followers` are the caller's.
+    fn figures_home_on(_g: &mut Game, _pi: u16, _reason: crate::scoring::Reason) {}
+
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
     fn feature_scored(_g: &mut Game, _root: NodeId) {}
@@ -1285,6 +1291,12 @@ pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
 /// neutral figures there.
 pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
     each_active!(g, M => { M::clear_tile(g, pi); });
+}
+
+/// Every seat's figure on piece `pi` goes home: those the expansions
+/// keep outside `Game::followers`.
+pub(crate) fn figures_home_on(g: &mut Game, pi: u16, reason: crate::scoring::Reason) {
+    each_active!(g, M => { M::figures_home_on(g, pi, reason); });
 }
 
 /// A feature was just scored.

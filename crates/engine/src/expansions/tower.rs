@@ -730,7 +730,8 @@ impl Game {
     // -- Figures leaving a tower top -----------------------------------------
 
     /// The follower on top of the tower on piece `pi`, if any, goes home
-    /// (the dragon eats it, event `eaten`); the tower is open again
+    /// (the dragon eats it, event `eaten`; a flea, event `plague`); the
+    /// tower is open again
     /// (Decision W2).
     fn clear_tower_top(&mut self, pi: u16, reason: Reason) {
         let Some(s) = self.ext.tower.as_mut() else {
@@ -926,6 +927,11 @@ impl Expansion for TowerRules {
     /// the floors stay.
     fn clear_tile(g: &mut Game, pi: u16) {
         g.clear_tower_top(pi, Reason::Eaten);
+    }
+
+    /// A flea's tile sends a tower-top follower home (Decision W6).
+    fn figures_home_on(g: &mut Game, pi: u16, reason: Reason) {
+        g.clear_tower_top(pi, reason);
     }
 
     /// A new turn: the ransom may be paid again.
