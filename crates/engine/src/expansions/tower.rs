@@ -164,6 +164,10 @@ impl Game {
     /// Floors and followers on top the current player may place now.
     fn tower_moves(&self, out: &mut Vec<Action>) {
         let Some(s) = self.tower_state() else { return };
+        // Room for the most this step can list (every foundation of the
+        // game, three actions each, and the ransoms after `pass`), so that
+        // a playout's buffer stops growing early (`tests/allocations.rs`).
+        out.reserve(3 * s.towers.capacity().max(s.towers.len()) + 2 * 6 + 8);
         let seat = self.current;
         let has_floor = s.floors(seat) > 0;
         for t in s.towers.iter().filter(|t| t.is_open()) {
@@ -331,12 +335,15 @@ impl Game {
             .unwrap_or(false)
     }
 
-    /// The kinds of `capturer`'s followers that `owner` holds, each once.
-    fn held_kinds(&self, holder: Seat, owner: Seat) -> Vec<Figure> {
-        let mut kinds = Vec::new();
+    /// The kinds of `owner`'s followers that `holder` holds: bit `k` for
+    /// `TOWER_FIGURES[k]` (a mask, so listing captures allocates nothing).
+    fn held_kinds(&self, holder: Seat, owner: Seat) -> u8 {
+        let mut kinds = 0u8;
         for p in self.tower_state().map_or(&[][..], |s| &s.prisoners) {
-            if p.holder == holder && p.owner == owner && !kinds.contains(&p.figure) {
-                kinds.push(p.figure);
+            if p.holder == holder && p.owner == owner {
+                if let Some(k) = TOWER_FIGURES.iter().position(|f| *f == p.figure) {
+                    kinds |= 1 << k;
+                }
             }
         }
         kinds
@@ -353,16 +360,11 @@ impl Game {
         out: &mut Vec<Action>,
     ) {
         let kinds = if seat == self.current {
-            Vec::new()
+            0
         } else {
             self.held_kinds(seat, self.current)
         };
-        let choices: Vec<Option<Figure>> = if kinds.len() > 1 {
-            kinds.into_iter().map(Some).collect()
-        } else {
-            vec![None]
-        };
-        for exchange in choices {
+        let mut push = |exchange: Option<Figure>| {
             let a = Action::Capture {
                 at,
                 place,
@@ -373,6 +375,15 @@ impl Game {
             if !out.contains(&a) {
                 out.push(a);
             }
+        };
+        if kinds.count_ones() > 1 {
+            for (k, f) in TOWER_FIGURES.iter().enumerate() {
+                if kinds & (1 << k) != 0 {
+                    push(Some(*f));
+                }
+            }
+        } else {
+            push(None);
         }
     }
 
@@ -382,6 +393,10 @@ impl Game {
             out.push(Action::Pass);
             return;
         };
+        // Room for every follower of the game, each with an exchange
+        // choice, so that a playout's buffer stops growing early.
+        let most = self.players.len() * (usize::from(self.rules.options.followers) + 1);
+        out.reserve(TOWER_FIGURES.len() * most + 1);
         for f in self.followers.iter().filter(|f| f.figure.is_follower()) {
             if !self.in_reach(f.piece) {
                 continue;
@@ -392,20 +407,15 @@ impl Game {
                 self.push_capture(at, Some(place), f.player, f.figure, out);
             }
         }
-        let tops: Vec<(u16, Seat, Figure)> = self
-            .tower_state()
-            .map(|s| {
-                s.towers
-                    .iter()
-                    .filter_map(|t| t.top.map(|(seat, fig)| (t.piece, seat, fig)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for (pi, seat, figure) in tops {
-            if pi == own || !self.in_reach(pi) {
+        let towers = self.tower_state().map_or(&[][..], |s| &s.towers);
+        for t in towers {
+            let Some((seat, figure)) = t.top else {
+                continue;
+            };
+            if t.piece == own || !self.in_reach(t.piece) {
                 continue;
             }
-            if let Some(at) = self.named_tile(pi) {
+            if let Some(at) = self.named_tile(t.piece) {
                 self.push_capture(at, None, seat, figure, out);
             }
         }
@@ -492,14 +502,21 @@ impl Game {
             .seat(usize::from(seat))
             .ok_or_else(|| illegal("capture", format!("there is no seat {seat}")))?;
         let kinds = if owner == self.current {
-            Vec::new()
+            0
         } else {
             self.held_kinds(owner, self.current)
         };
-        let back = match (kinds.len(), exchange) {
+        let held = |k: Figure| {
+            TOWER_FIGURES
+                .iter()
+                .position(|f| *f == k)
+                .is_some_and(|i| kinds & (1 << i) != 0)
+        };
+        let only = TOWER_FIGURES.iter().copied().find(|k| held(*k));
+        let back = match (kinds.count_ones(), exchange) {
             (0, None) => None,
-            (1, None) => Some(kinds[0]),
-            (n, Some(k)) if n > 1 && kinds.contains(&k) => Some(k),
+            (1, None) => only,
+            (n, Some(k)) if n > 1 && held(k) => Some(k),
             (n, _) if n > 1 => {
                 return Err(illegal(
                     "capture",
@@ -630,14 +647,20 @@ impl Game {
 
     // -- Ransom -------------------------------------------------------------
 
+    /// The prisoners the current player may ransom now.
+    fn ransomable(&self) -> impl Iterator<Item = &Prisoner> + '_ {
+        let seat = self.current;
+        let open = |s: &&TowerState| !s.ransom_paid && self.players[seat.index()].score >= RANSOM;
+        self.tower_state()
+            .filter(open)
+            .map_or(&[][..], |s| &s.prisoners)
+            .iter()
+            .filter(move |p| p.owner == seat)
+    }
+
     /// The ransoms the current player may pay now.
     fn ransom_moves(&self, out: &mut Vec<Action>) {
-        let Some(s) = self.tower_state() else { return };
-        let seat = self.current;
-        if s.ransom_paid || self.players[seat.index()].score < RANSOM {
-            return;
-        }
-        for p in s.prisoners.iter().filter(|p| p.owner == seat) {
+        for p in self.ransomable() {
             let a = Action::Ransom {
                 seat: p.holder.index() as u8,
                 figure: p.figure,
@@ -650,9 +673,7 @@ impl Game {
 
     /// Whether the current player may pay a ransom now.
     fn can_ransom(&self) -> bool {
-        let mut v = Vec::new();
-        self.ransom_moves(&mut v);
-        !v.is_empty()
+        self.ransomable().next().is_some()
     }
 
     /// The current player pays 3 points to `holder` for their `figure`.
@@ -829,6 +850,22 @@ impl Expansion for TowerRules {
         s.floors.resize(n, floors_per_player(n));
         s.towers.clear();
         s.prisoners.clear();
+        // Room for every foundation of the pile and every follower held, so
+        // that no playout grows them (`tests/allocations.rs`).
+        let cat = &g.rules.catalog;
+        let foundations = g
+            .pile
+            .iter()
+            .filter(|t| cat.tile(**t).tags.contains(FOUNDATION_TAG))
+            .count();
+        s.towers.reserve(foundations);
+        s.prisoners
+            .reserve(n * (usize::from(g.rules.options.followers) + 1));
+        // And for this expansion's events: a capture and an exchange in
+        // each of a turn's two parts and a ransom, beyond the turn
+        // machine's room.
+        let room = g.rules.event_room + 5 * g.pile.len();
+        g.events.reserve(room);
         s.ransom_paid = false;
         s.capturing = None;
     }
