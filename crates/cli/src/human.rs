@@ -698,6 +698,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
         (Phase::Dragon, _) => {
             s.push_str(&format!("{who}, move the dragon one tile:\n"));
         }
+        (Phase::Capture, _) => {
+            s.push_str(&format!(
+                "{who}, your tower may capture one follower in its reach, or not:\n"
+            ));
+        }
         (Phase::Builder, _) => {
             s.push_str(&format!(
                 "{who}, your builder's road or city grew: draw a second tile, or not:\n"
@@ -829,6 +834,20 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
             return Some(format!("{by} {owner} figure{at}"));
         }
         Reason::Fairy => format!("the fairy{at}"),
+        Reason::Capture | Reason::Exchange | Reason::Ransom => {
+            let owner = e
+                .followers
+                .iter()
+                .take(n)
+                .position(|&f| f > 0)
+                .map_or("a".to_string(), |i| format!("{}'s", seat_label(game, i)));
+            let actor = seat_label(game, e.extra as usize);
+            return Some(match e.reason {
+                Reason::Capture => format!("{actor}'s tower captures {owner} follower{at}"),
+                Reason::Exchange => "two prisoners are exchanged and go home".to_string(),
+                _ => format!("{actor} pays a ransom of 3 points and takes a prisoner back"),
+            });
+        }
     };
     if who.is_empty() {
         return None;
@@ -905,6 +924,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             Phase::Plague => "end the turn".into(),
             Phase::Builder => "no second tile".into(),
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
+            Phase::Capture => "capture nobody".into(),
             _ => "pass".into(),
         },
         Action::Place { tile, pos, rot } => {
@@ -1005,6 +1025,50 @@ pub fn describe(game: &Game, a: &Action) -> String {
             },
             at_text(at.pos(), at.half),
             at.place
+        ),
+        Action::Tower { to } => format!("a tower floor onto {}", tile_at_text(to)),
+        Action::TowerTop { to, figure } => format!(
+            "{} on top of the tower at {}",
+            if figure == Figure::Big {
+                "large follower"
+            } else {
+                "follower"
+            },
+            tile_at_text(to)
+        ),
+        Action::Capture {
+            at,
+            place,
+            seat,
+            figure,
+            exchange,
+        } => format!(
+            "capture {}'s {} at {} {}{}",
+            seat_label(game, usize::from(seat)),
+            if figure == Figure::Big {
+                "large follower"
+            } else {
+                "follower"
+            },
+            tile_at_text(at),
+            place.map_or("on the tower", Place::name),
+            exchange.map_or(String::new(), |k| format!(
+                " (your {} comes back)",
+                if k == Figure::Big {
+                    "large follower"
+                } else {
+                    "follower"
+                }
+            ))
+        ),
+        Action::Ransom { seat, figure } => format!(
+            "pay 3 points to {} for your {}",
+            seat_label(game, usize::from(seat)),
+            if figure == Figure::Big {
+                "large follower"
+            } else {
+                "follower"
+            }
         ),
         Action::Flee { from, to } => format!(
             "the follower on the {} at {} {} flees to {} {}",

@@ -163,6 +163,46 @@ pub enum Action {
         /// Which figure (a normal follower unless given).
         figure: Figure,
     },
+    /// The Tower: one of the current player's floors onto the foundation or
+    /// the open tower of the tile at `to` (any tile); the capture step
+    /// follows.
+    Tower {
+        /// The tile with the foundation.
+        to: TileAt,
+    },
+    /// The Tower: one of the current player's followers on top of the open
+    /// tower of the tile at `to` (any tile), closing it. Written as a
+    /// `follower` with `"place": "tower"`.
+    TowerTop {
+        /// The tile with the tower.
+        to: TileAt,
+        /// A normal or large follower.
+        figure: Figure,
+    },
+    /// The Tower, capture step: seat `seat`'s follower standing at `place`
+    /// of the tile at `at` (`None`: on top of that tile's tower) leaves the
+    /// board.
+    Capture {
+        /// The follower's tile.
+        at: TileAt,
+        /// A place of its feature; `None` for the top of the tower.
+        place: Option<Place>,
+        /// Its owner.
+        seat: u8,
+        /// Which figure it is.
+        figure: Figure,
+        /// Which of the capturer's own followers held by `seat` comes back
+        /// in the prisoner exchange, where that is a choice.
+        exchange: Option<Figure>,
+    },
+    /// The Tower: the current player pays 3 points to seat `seat` and takes
+    /// back their `figure` that `seat` holds as a prisoner.
+    Ransom {
+        /// The player holding the prisoner.
+        seat: u8,
+        /// Which figure is ransomed.
+        figure: Figure,
+    },
 }
 
 /// What the game is waiting for.
@@ -186,6 +226,9 @@ pub enum Phase {
     /// extended the player's builder's road or city: `draw` takes the
     /// second tile, `pass` declines it.
     Builder,
+    /// The Tower, after a floor was placed: the current player may take
+    /// one follower in the tower's reach off the board.
+    Capture,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -266,6 +309,7 @@ impl Phase {
             Phase::Plague => "plague",
             Phase::Builder => "builder",
             Phase::Dragon => "dragon",
+            Phase::Capture => "capture",
             Phase::Over => "over",
         }
     }
@@ -306,6 +350,8 @@ impl Action {
             | Action::Gingerbread { pos, .. } => Some(pos),
             Action::Dragon { to } => Some(to.pos()),
             Action::Fairy { at } | Action::Princess { at, .. } => Some(at.pos()),
+            Action::Tower { to } | Action::TowerTop { to, .. } => Some(to.pos()),
+            Action::Capture { at, .. } => Some(at.pos()),
             _ => None,
         }
     }

@@ -36,6 +36,7 @@ pub const KNOWN_TAGS: &[&str] = &[
     "dragon",
     "portal",
     "princess",
+    "tower",
 ];
 
 /// Index of a tile kind in a [`Catalog`].
@@ -408,6 +409,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "abbey-mayor.toml",
         include_str!("../catalog/abbey-mayor.toml"),
     ),
+    ("tower.toml", include_str!("../catalog/tower.toml")),
 ];
 
 #[derive(Deserialize)]

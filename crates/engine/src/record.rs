@@ -153,6 +153,66 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         figure: Option<String>,
     },
+    /// The Tower: a floor onto the foundation or open tower at (x, y).
+    Tower {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+    },
+    /// The Tower, capture step: seat `seat`'s follower at that place of the
+    /// tile at (x, y) (`"tower"`: on top of its tower) leaves the board.
+    Capture {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+        /// A place of the follower's feature, or `tower`.
+        place: String,
+        /// The follower's owner.
+        seat: u8,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+        /// A figure other than a normal follower (`"big"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
+        /// The kind of the capturer's own follower that comes back in the
+        /// prisoner exchange, where that is a choice (`"normal"`, `"big"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exchange: Option<String>,
+    },
+    /// The Tower: pay 3 points to seat `seat` for one's follower it holds.
+    Ransom {
+        /// The player holding the prisoner.
+        seat: u8,
+        /// A figure other than a normal follower (`"big"`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
+    },
+}
+
+/// The place word of the top of a tower (The Tower).
+pub const TOWER_PLACE: &str = "tower";
+
+/// Reads a `figure` key: a normal follower when left out.
+fn figure_of(figure: &Option<String>) -> Result<Figure, String> {
+    Ok(figure
+        .as_deref()
+        .map(Figure::parse)
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// Reads an `exchange` key: `"normal"` or another figure's word.
+fn exchange_of(exchange: &Option<String>) -> Result<Option<Figure>, String> {
+    exchange
+        .as_deref()
+        .map(|s| match s {
+            "normal" => Ok(Figure::Normal),
+            other => Figure::parse(other),
+        })
+        .transpose()
 }
 
 /// A map chip in a record.
@@ -437,6 +497,21 @@ impl ActionJson {
                 place,
                 half,
                 figure,
+            } if place == TOWER_PLACE => Action::TowerTop {
+                to: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                figure: figure_of(figure)?,
+            },
+            ActionJson::Follower {
+                x,
+                y,
+                place,
+                half,
+                figure,
             } => Action::Follower {
                 pos: Pos::checked(*x, *y)?,
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
@@ -548,6 +623,42 @@ impl ActionJson {
                     .transpose()?
                     .unwrap_or_default(),
             },
+            ActionJson::Tower { x, y } => Action::Tower {
+                to: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: None,
+                }
+                .resolve()?,
+            },
+            ActionJson::Capture {
+                x,
+                y,
+                place,
+                seat,
+                half,
+                figure,
+                exchange,
+            } => Action::Capture {
+                at: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                place: if place == TOWER_PLACE {
+                    None
+                } else {
+                    Some(place.parse::<Place>()?)
+                },
+                seat: *seat,
+                figure: figure_of(figure)?,
+                exchange: exchange_of(exchange)?,
+            },
+            ActionJson::Ransom { seat, figure } => Action::Ransom {
+                seat: *seat,
+                figure: figure_of(figure)?,
+            },
         })
     }
 
@@ -637,6 +748,36 @@ impl ActionJson {
                     figure: figure.name().map(str::to_string),
                 }
             }
+            Action::Tower { to } => ActionJson::Tower {
+                x: to.x.into(),
+                y: to.y.into(),
+            },
+            Action::TowerTop { to, figure } => ActionJson::Follower {
+                x: to.x.into(),
+                y: to.y.into(),
+                place: TOWER_PLACE.to_string(),
+                half: to.half.map(|c| c.name().to_string()),
+                figure: figure.name().map(str::to_string),
+            },
+            Action::Capture {
+                at,
+                place,
+                seat,
+                figure,
+                exchange,
+            } => ActionJson::Capture {
+                x: at.x.into(),
+                y: at.y.into(),
+                place: place.map_or(TOWER_PLACE, Place::name).to_string(),
+                seat,
+                half: at.half.map(|c| c.name().to_string()),
+                figure: figure.name().map(str::to_string),
+                exchange: exchange.map(|f| f.name().unwrap_or("normal").to_string()),
+            },
+            Action::Ransom { seat, figure } => ActionJson::Ransom {
+                seat,
+                figure: figure.name().map(str::to_string),
+            },
         }
     }
 }

@@ -48,6 +48,15 @@ pub enum Reason {
     /// Princess & Dragon: the princess sent a knight home (no points;
     /// `followers`: the knight's owner).
     Princess,
+    /// The Tower: a follower was captured (no points; `followers`: its
+    /// owner; `extra`: the capturer's seat).
+    Capture,
+    /// The Tower: two prisoners were exchanged and went home (no points;
+    /// `followers`: one for each of the two owners).
+    Exchange,
+    /// The Tower: a prisoner was ransomed (−3 for the payer is not a
+    /// point given: `points` holds the holder's 3, `extra` the payer's seat).
+    Ransom,
 }
 
 /// A kind of trade goods (Traders & Builders), as events carry it in
@@ -99,6 +108,21 @@ impl Reason {
         matches!(self, Reason::GoodsTaken | Reason::Goods)
     }
 
+    /// Whether it is about figures leaving the board or coming back
+    /// (`followers`: their owners), also when they stood on no feature.
+    pub fn about_a_figure(self) -> bool {
+        matches!(
+            self,
+            Reason::Eaten | Reason::Plague | Reason::Capture | Reason::Exchange | Reason::Ransom
+        )
+    }
+
+    /// Whether `extra` names the seat that acted (The Tower's capture and
+    /// ransom).
+    pub fn names_seat(self) -> bool {
+        matches!(self, Reason::Capture | Reason::Ransom)
+    }
+
     /// The word used in JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -117,6 +141,9 @@ impl Reason {
             Reason::Eaten => "eaten",
             Reason::Fairy => "fairy",
             Reason::Princess => "princess",
+            Reason::Capture => "capture",
+            Reason::Exchange => "exchange",
+            Reason::Ransom => "ransom",
         }
     }
 }

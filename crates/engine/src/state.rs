@@ -124,6 +124,10 @@ pub struct EventJson {
     /// The number of the outbreak token placed or flipped (the Plague).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outbreak: Option<u32>,
+    /// The seat that acted, for an event between two players (The Tower:
+    /// the capturer of `capture`, the payer of `ransom`, who loses 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u32>,
     /// The kind of trade goods taken or scored (Traders & Builders).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goods: Option<&'static str>,
@@ -249,14 +253,23 @@ impl Game {
             feature: e.feature.map(|k| k.name()),
             x: e.at.map(|a| a.0.x),
             y: e.at.map(|a| a.0.y),
-            place: e.at.map(|a| a.2.name()),
+            // A figure on top of a tower is on no feature's place.
+            place: e.at.map(|a| {
+                if e.feature.is_none() && e.reason.about_a_figure() {
+                    crate::record::TOWER_PLACE
+                } else {
+                    a.2.name()
+                }
+            }),
             half: e.at.and_then(|a| a.1).map(|c| c.name()),
             tiles: e.feature.filter(|_| counted).map(|_| e.tiles),
             arms: is_city.then_some(e.extra),
             cities: is_field.then_some(e.extra),
-            followers: e.feature.map(|_| e.followers[..n].to_vec()),
+            followers: (e.feature.is_some() || e.reason.about_a_figure())
+                .then(|| e.followers[..n].to_vec()),
             tile: e.tile.map(|t| self.catalog().tile(t).id.clone()),
             outbreak: token.then_some(e.extra),
+            seat: e.reason.names_seat().then_some(e.extra),
             goods: e
                 .reason
                 .is_goods()

@@ -83,6 +83,7 @@ fn random_games_allocate_nothing_after_warm_up() {
         &["base", "inns-cathedrals"],
         &["winter", "gingerbread", "plague", "inns-cathedrals"],
         &["base", "traders-builders"],
+        &["base", "tower"],
         &["base", "map-chips"],
         &["base", "map-chips", "river20", "cutcassonne"],
         &[
@@ -131,6 +132,8 @@ fn reset_deals_the_game_new_deals() {
         "base,map-chips",
         "base,inns-cathedrals",
         "base,traders-builders",
+        "base,tower",
+        "base,tower,inns-cathedrals,plague",
         "winter,gingerbread,river2,halfsies1,halfsies2,plague,inns-cathedrals",
     ] {
         let sets: Vec<&str> = sets.split(',').collect();

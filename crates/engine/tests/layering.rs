@@ -39,6 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "expansions/traders_builders",
             "expansions/princess_dragon",
             "expansions/abbey_mayor",
+            "expansions/tower",
             "expansions/map_chips",
             "expansions/plague",
             "expansions/river",

@@ -192,6 +192,21 @@ impl Expansion for InnsCathedrals {
         (figure == Figure::Big).then(|| g.big_followers().is_some_and(|b| b.in_supply(seat)))
     }
 
+    fn take_from_supply(g: &mut Game, seat: Seat, figure: Figure) -> bool {
+        if figure != Figure::Big {
+            return false;
+        }
+        if let Some(s) = g
+            .ext
+            .big_followers
+            .as_mut()
+            .and_then(|b| b.in_supply.get_mut(seat.index()))
+        {
+            *s = false;
+        }
+        true
+    }
+
     fn figure_home(g: &mut Game, f: Follower) -> bool {
         if f.figure != Figure::Big {
             return false;

@@ -27,6 +27,7 @@ pub mod plague;
 pub mod princess_dragon;
 pub mod registry;
 pub mod river;
+pub mod tower;
 pub mod traders_builders;
 
 pub use crate::catalog::KNOWN_TAGS;
@@ -35,7 +36,7 @@ pub use registry::{ExpansionId, Expansions, Family};
 // Every tag an expansion reads is numbered by the catalog (the ground knows
 // no expansion): a name missing from `KNOWN_TAGS` fails the build here
 // rather than panicking in a game.
-const _: [crate::catalog::Tag; 15] = [
+const _: [crate::catalog::Tag; 16] = [
     crate::catalog::Tag::known(river::SOURCE),
     crate::catalog::Tag::known(river::LAKE),
     crate::catalog::Tag::known(river::FORK),
@@ -51,6 +52,7 @@ const _: [crate::catalog::Tag; 15] = [
     crate::catalog::Tag::known(princess_dragon::DRAGON),
     crate::catalog::Tag::known(princess_dragon::PORTAL),
     crate::catalog::Tag::known(princess_dragon::PRINCESS),
+    crate::catalog::Tag::known(tower::FOUNDATION),
 ];
 
 use crate::catalog::{Catalog, TileIdx};
@@ -88,6 +90,8 @@ pub struct ExpansionState {
     pub(crate) traders: Option<traders_builders::Traders>,
     /// The Princess & the Dragon: the dragon, the fairy, set-aside tiles.
     pub(crate) dragon: Option<princess_dragon::DragonState>,
+    /// The Tower: floors, towers, prisoners.
+    pub(crate) tower: Option<tower::TowerState>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -105,6 +109,7 @@ impl Clone for ExpansionState {
             big_followers: self.big_followers.clone(),
             traders: self.traders.clone(),
             dragon: self.dragon.clone(),
+            tower: self.tower.clone(),
         }
     }
 
@@ -119,6 +124,7 @@ impl Clone for ExpansionState {
             big_followers,
             traders,
             dragon,
+            tower,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -129,6 +135,7 @@ impl Clone for ExpansionState {
         self.big_followers.clone_from(big_followers);
         self.traders.clone_from(traders);
         self.dragon.clone_from(dragon);
+        self.tower.clone_from(tower);
     }
 }
 
@@ -412,6 +419,13 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Takes its `figure` out of `seat`'s supply (a figure placed other
+    /// than by the follower step's own placement: on a tower). Returns
+    /// whether `figure` was its figure.
+    fn take_from_supply(_g: &mut Game, _seat: Seat, _figure: Figure) -> bool {
+        false
+    }
+
     /// Actions taken instead of a follower (listed before `pass`).
     fn follower_alternatives(_g: &Game, _out: &mut Vec<Action>) {}
 
@@ -473,6 +487,12 @@ pub(crate) trait Expansion {
     /// standing there go as its rules say. The seats' figures are the
     /// caller's.
     fn clear_tile(_g: &mut Game, _pi: u16) {}
+
+    /// Every seat's figure on piece `pi` goes home unscored (a flea's
+    /// tile): the expansion's own figures there that stand on no feature
+    /// (a follower on top of a tower) go too, with an event of `reason`.
+    /// The figures of `Game::followers` are the caller's.
+    fn figures_home_on(_g: &mut Game, _pi: u16, _reason: crate::scoring::Reason) {}
 
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
@@ -702,6 +722,10 @@ macro_rules! each_active {
             type $m = abbey_mayor::AbbeyMayor;
             if $m::active($g) $body
         }
+        {
+            type $m = tower::TowerRules;
+            if $m::active($g) $body
+        }
         }
     }};
 }
@@ -743,6 +767,10 @@ macro_rules! each {
         }
         {
             type $m = abbey_mayor::AbbeyMayor;
+            $body
+        }
+        {
+            type $m = tower::TowerRules;
             $body
         }
     }};
@@ -1151,6 +1179,25 @@ pub(crate) fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> bool {
     false
 }
 
+/// Takes `figure` out of `seat`'s supply: a normal follower from the
+/// player's own, another figure from its expansion's (the caller has
+/// checked [`figure_in_supply`]).
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn take_from_supply(g: &mut Game, seat: Seat, figure: Figure) {
+    if figure == Figure::Normal {
+        let p = &mut g.players[seat.index()];
+        p.supply = p.supply.saturating_sub(1);
+        return;
+    }
+    each_active!(g, M => {
+        if M::take_from_supply(g, seat, figure) {
+            return;
+        }
+    });
+}
+
 /// Actions instead of a follower.
 #[inline]
 pub(crate) fn follower_alternatives(g: &Game, out: &mut Vec<Action>) {
@@ -1249,6 +1296,12 @@ pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
 /// neutral figures there.
 pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
     each_active!(g, M => { M::clear_tile(g, pi); });
+}
+
+/// Every seat's figure on piece `pi` goes home: those the expansions
+/// keep outside `Game::followers`.
+pub(crate) fn figures_home_on(g: &mut Game, pi: u16, reason: crate::scoring::Reason) {
+    each_active!(g, M => { M::figures_home_on(g, pi, reason); });
 }
 
 /// A feature was just scored.

@@ -41,6 +41,8 @@ pub enum ExpansionId {
     /// Abbey & Mayor (12 tiles; the abbey, mayor, wagon and barn are in
     /// progress).
     AbbeyMayor,
+    /// The Tower (18 tiles, tower floors, captures, prisoners, ransom).
+    Tower,
 }
 
 /// Which rules family an expansion belongs to: sets of one family share
@@ -65,6 +67,8 @@ pub enum Family {
     PrincessDragon,
     /// Abbey & Mayor.
     AbbeyMayor,
+    /// The Tower.
+    Tower,
 }
 
 /// One row of the registry.
@@ -183,6 +187,7 @@ pub const REGISTRY: &[Expansion] = &[
         "Abbey & Mayor",
         Family::AbbeyMayor,
     ),
+    row(ExpansionId::Tower, "tower", "the Tower", Family::Tower),
 ];
 
 impl ExpansionId {

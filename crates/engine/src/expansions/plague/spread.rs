@@ -687,5 +687,7 @@ impl Game {
                 tile: None,
             });
         }
+        // Followers the expansions keep off the features (a tower's top).
+        crate::expansions::figures_home_on(self, pi, Reason::Plague);
     }
 }
