@@ -1,7 +1,7 @@
 //! Smoke tests: every bot finishes games in every set combination the
 //! engine plays, choosing only legal actions, deterministically for a seed.
 
-use bastide_bots::{make_bot, play_game, Bot, View};
+use bastide_bots::{make_bot, play_game, Bot, Strong, StrongBudget, StrongConfig, View};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Game, GameConfig};
 
@@ -133,4 +133,28 @@ fn bad_specs_are_clear_errors() {
         let msg = e.to_string();
         assert!(msg.contains(bad) && msg.contains("Known bots"), "{msg}");
     }
+}
+
+/// The strong bot's budget bounds its first ply too: in Plague games (owed
+/// spreads weighed for every candidate placement) a move once cost many
+/// times the budget. Beyond the budget, each candidate of the first ply
+/// costs one evaluation, so a move's cost stays near the budget plus its
+/// candidates.
+#[test]
+fn the_strong_budget_bounds_plague_moves() {
+    const BUDGET: u32 = 300;
+    let mut g = Game::new(config(&["base", "plague"], 2, 3)).expect("config");
+    let config = StrongConfig {
+        budget: StrongBudget::Evaluations(BUDGET),
+        ..StrongConfig::default()
+    };
+    let mut bot = Strong::new(config, 1);
+    let mut worst = 0;
+    while !g.is_finished() {
+        let before = bot.evaluations;
+        let a = bot.choose(&View::new(&g));
+        worst = worst.max(bot.evaluations - before);
+        g.try_apply(&a).expect("a legal action");
+    }
+    assert!(worst <= 4 * u64::from(BUDGET), "a move used {worst} evaluations");
 }

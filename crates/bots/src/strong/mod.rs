@@ -274,6 +274,14 @@ fn cheap_step(game: &Game, legal: &[Action], seat: Seat, eval: &mut StrongEval) 
 /// The action among `legal` (not empty) whose position is best for `seat`
 /// right after it, with that position.
 fn greedy_step(game: &Game, legal: &[Action], seat: Seat, eval: &mut StrongEval) -> (Action, Game) {
+    if eval.spent() {
+        // Out of evaluations: the first action, unweighed. Without this an
+        // owed Plague spread weighed every spread for every candidate of
+        // the first ply, which no budget bounded (seconds a move).
+        let mut g = game.clone();
+        g.apply_legal(&legal[0]);
+        return (legal[0], g);
+    }
     let mut best = (legal[0], f64::NEG_INFINITY, game.clone());
     let mut g = game.clone();
     for a in legal {
