@@ -163,6 +163,15 @@ pub enum Action {
         /// Which figure (a normal follower unless given).
         figure: Figure,
     },
+    /// Abbey & Mayor: the barn on a corner of the tile just placed, instead
+    /// of a follower.
+    Barn {
+        /// The tile just placed (a cell of it, and the half for a cell
+        /// with half tiles).
+        at: TileAt,
+        /// Which corner of that cell.
+        corner: Corner,
+    },
 }
 
 /// What the game is waiting for.
@@ -306,6 +315,7 @@ impl Action {
             | Action::Gingerbread { pos, .. } => Some(pos),
             Action::Dragon { to } => Some(to.pos()),
             Action::Fairy { at } | Action::Princess { at, .. } => Some(at.pos()),
+            Action::Barn { at, .. } => Some(at.pos()),
             _ => None,
         }
     }

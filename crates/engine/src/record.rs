@@ -153,6 +153,18 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         figure: Option<String>,
     },
+    /// Abbey & Mayor: the barn on a corner of the tile just placed.
+    Barn {
+        /// Column of the tile just placed.
+        x: i64,
+        /// Row of the tile just placed.
+        y: i64,
+        /// `NE`, `SE`, `SW` or `NW`.
+        corner: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
 }
 
 /// A map chip in a record.
@@ -548,6 +560,15 @@ impl ActionJson {
                     .transpose()?
                     .unwrap_or_default(),
             },
+            ActionJson::Barn { x, y, corner, half } => Action::Barn {
+                at: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                corner: corner.parse::<Corner>()?,
+            },
         })
     }
 
@@ -635,6 +656,15 @@ impl ActionJson {
                     seat,
                     half: p.half,
                     figure: figure.name().map(str::to_string),
+                }
+            }
+            Action::Barn { at, corner } => {
+                let t = TileAtJson::of(at);
+                ActionJson::Barn {
+                    x: t.x,
+                    y: t.y,
+                    corner: corner.name().to_string(),
+                    half: t.half,
                 }
             }
         }
