@@ -128,6 +128,12 @@ impl Game {
         self.ext.abbey_mayor.as_ref().map(|s| &s.barns)
     }
 
+    /// The field barn `b` stands in (fields joined since included).
+    pub fn barn_field(&self, b: &Barn) -> crate::feature::FeatureRef {
+        let (pi, fi) = self.board.features().origin(b.node);
+        self.feature_of(pi, fi)
+    }
+
     fn barns_mut(&mut self) -> Option<&mut Barns> {
         self.ext.abbey_mayor.as_mut().map(|s| &mut s.barns)
     }
