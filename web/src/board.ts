@@ -27,6 +27,9 @@ import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './p
 import { TAP_PX, touchScreen } from './panels/touch';
 import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
 
+/** Where a corner of a cell lies, in cells from its north-west corner (the barn's grid points). */
+const CORNER_OFFSET: Record<Corner, [number, number]> = { NW: [0, 0], NE: [1, 0], SE: [1, 1], SW: [0, 1] };
+
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
 export const TILE_DRAG = 'application/x-bastide-tile';
@@ -948,6 +951,12 @@ export class Board {
             const at = spotPoint(f, view.board, this.layouts);
             if (at) el('circle', { cx: at.x, cy: at.y, r: 20, class: 'mark-eaten', 'aria-hidden': 'true' }, g);
           }
+          break;
+        }
+        case 'barn-at': {
+          // A disc on the grid point itself, where the four tiles meet.
+          const [dx, dy] = CORNER_OFFSET[mk.corner];
+          button(el('circle', { cx: (mk.x + dx) * CELL, cy: (mk.y + dy) * CELL, r: 13, class: 'mark mark-barn-at', 'data-x': mk.x, 'data-y': mk.y, 'data-corner': mk.corner }, g), mk);
           break;
         }
         case 'ginger-city': {

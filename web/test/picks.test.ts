@@ -210,3 +210,26 @@ describe('the Half-and-half draft: halves as pictures', () => {
     expect(draftTiles([d1, d2]).map((d) => d.action)).toEqual([d1, d2]);
   });
 });
+
+describe('Abbey & Mayor on the board: the barn', () => {
+  const nw = act({ barn: { x: 1, y: 1, corner: 'NW' } });
+  const se = act({ barn: { x: 1, y: 1, corner: 'SE' } });
+  const legal = [follower, nw, se, pass];
+
+  it('reads and writes the barn in record form', () => {
+    expect(nw).toEqual({ kind: 'barn', x: 1, y: 1, corner: 'NW', half: null });
+    expect(act({ barn: { x: 2, y: 0, corner: 'NE', half: 'SW' } })).toEqual({ kind: 'barn', x: 2, y: 0, corner: 'NE', half: 'SW' });
+    expect(() => act({ barn: { x: 1, y: 1, corner: 'N' } })).toThrow();
+    expect(onBoard(nw)).toBe(true);
+  });
+
+  it('lights each corner the barn may go to; a click sends that barn', () => {
+    const ms = boardMarks(legal, null).filter((m) => m.kind === 'barn-at');
+    expect(ms.map((m) => m.kind === 'barn-at' && [m.x, m.y, m.corner])).toEqual([[1, 1, 'NW'], [1, 1, 'SE']]);
+    const m = find(ms, 'barn-at', 1);
+    expect(m.label).toBe('Put your barn on the south-east corner of the tile at (1, 1)');
+    expect(choose(legal, null, m)).toEqual({ pick: null, send: se });
+    // A corner no longer legal (the turn moved on) sends nothing.
+    expect(choose([pass], null, m)).toEqual({ pick: null, send: null });
+  });
+});
