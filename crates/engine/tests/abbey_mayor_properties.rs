@@ -277,3 +277,33 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
         "two roads ending at the cities"
     );
 }
+
+/// The observation tensor shows each barn on the cell it was placed from,
+/// in its owner's relative plane, and each relative player's barn in the
+/// supply (the scenario record `barn_with_farmers_scores_three_per_city`:
+/// BLUE's barn on the NW corner of (1,1)).
+#[test]
+fn the_observation_tensor_shows_the_barns() {
+    let text = include_str!("scenarios/abbey-mayor/barn_with_farmers_scores_three_per_city.json");
+    let v: serde_json::Value = serde_json::from_str(text).expect("scenario JSON");
+    let rec = Record::parse(&v["record"].to_string()).expect("record");
+    let game = rec.replay().expect("replays");
+    let codec = ActionCodec::default();
+    let (planes, globals) = codec.tensor_shape(&game);
+    let r = codec.radius;
+    for (seat, own, other) in [(0, 1.0, 0.0), (1, 0.0, 1.0)] {
+        let t = codec.observation_tensor(&game, game.seat(seat).expect("seat"));
+        assert_eq!(t.globals.len(), globals);
+        // The last globals, relative: the observer's barn, then the other's.
+        assert_eq!(t.globals[globals - 2..], [own, other], "seat {seat}");
+        let ww = t.width * t.width;
+        let plane = |k: usize| &t.cells[k * ww..(k + 1) * ww];
+        let at = ((1 + r) as usize) * t.width + (1 + r) as usize;
+        // BLUE's barn: relative plane 1 for RED, 0 for BLUE.
+        let blue = if seat == 0 { planes - 1 } else { planes - 2 };
+        let red = if seat == 0 { planes - 2 } else { planes - 1 };
+        assert_eq!(plane(blue)[at], 1.0, "seat {seat}");
+        assert_eq!(plane(blue).iter().sum::<f32>(), 1.0);
+        assert_eq!(plane(red).iter().sum::<f32>(), 0.0);
+    }
+}

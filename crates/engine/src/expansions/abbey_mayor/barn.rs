@@ -450,6 +450,24 @@ impl Game {
         })
     }
 
+    /// The barns' planes and globals of the observation tensor (public:
+    /// every seat sees every barn), relative to `player`.
+    pub(crate) fn barns_tensor(&self, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
+        let n = self.player_count();
+        let Some(b) = self.barns() else {
+            for _ in 0..n {
+                t.push(0.0);
+            }
+            return;
+        };
+        for x in &b.placed {
+            t.set(x.seat.after(player, n), x.pos, 1.0);
+        }
+        for r in 0..n {
+            t.push(f32::from(u8::from(b.in_supply(player.ahead(r, n)))));
+        }
+    }
+
     /// `barns`: every barn on the board (cell, corner, owner);
     /// `barns_in_supply`: per seat, whether its barn is in the supply.
     pub(crate) fn barns_json(&self, out: &mut ExpansionsJson) {

@@ -102,6 +102,17 @@ impl Expansion for AbbeyMayor {
         g.barns_json(out);
     }
 
+    /// One plane per relative player: its barn stands on a corner of this
+    /// cell (the cell it was placed from). One global per relative player:
+    /// its barn is in the supply.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (g.player_count(), g.player_count())
+    }
+
+    fn tensor(g: &Game, player: crate::seat::Seat, t: &mut crate::codec::TensorPart<'_>) {
+        g.barns_tensor(player, t);
+    }
+
     /// Its codec segment: the barn's corners of the tile just placed.
     fn codec_size(_codec: &ActionCodec, _g: &Game) -> usize {
         barn::BARN_CODES
