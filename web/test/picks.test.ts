@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inHalf } from '../src/board';
 import { boardMarks, choose, chipText, cityAt, draftTiles, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
-import { parseAction, type Action, type Corner } from '../src/protocol';
+import { parseAction, parseView, type Action, type Corner } from '../src/protocol';
+import { barnPoint, barnsOf } from '../src/barns';
 import { handTiles, spotsFor } from '../src/table';
 import { BY_COORDINATES, chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
 
@@ -231,5 +232,17 @@ describe('Abbey & Mayor on the board: the barn', () => {
     expect(choose(legal, null, m)).toEqual({ pick: null, send: se });
     // A corner no longer legal (the turn moved on) sends nothing.
     expect(choose([pass], null, m)).toEqual({ pick: null, send: null });
+  });
+});
+
+describe('Abbey & Mayor at the table: the barns in the view', () => {
+  it('reads each barn with its grid point, and nothing without the set', () => {
+    const base = { players: ['RED', 'BLUE'], scores: [0, 0], finished: false, current_player: 0, phase: 'place', drawn: null, tiles_left: 3, supply: [7, 7], events: [], board: [], followers: [] };
+    const v = parseView({ ...base, barns: [{ x: 1, y: 1, corner: 'NW', seat: 1 }, { x: 0, y: 0, corner: 'up', seat: 0 }], barns_in_supply: [true, false] });
+    expect(barnsOf(v)).toEqual([{ x: 1, y: 1, corner: 'NW', seat: 1 }]);
+    expect(barnPoint({ x: 1, y: 1, corner: 'NW' })).toEqual({ x: 1, y: 1 });
+    expect(barnPoint({ x: 1, y: 1, corner: 'SE' })).toEqual({ x: 2, y: 2 });
+    expect(barnPoint({ x: 0, y: 2, corner: 'NE' })).toEqual({ x: 1, y: 2 });
+    expect(barnsOf(parseView(base))).toEqual([]);
   });
 });
