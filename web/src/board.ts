@@ -22,10 +22,12 @@ import { Action, Corner, FeatureRef, Piece, View, figureLook, figureName, type F
 import { BY_COORDINATES, describeAction, featureAt } from './words';
 import type { Where } from './where';
 import { playerColour, playerMark } from './colours';
+import { barnPoint, barnsOf } from './barns';
 import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 import { TAP_PX, touchScreen } from './panels/touch';
 import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
+
 
 const NS = 'http://www.w3.org/2000/svg';
 /** The drag data type of a tile dragged from the panel onto the board. */
@@ -950,6 +952,12 @@ export class Board {
           }
           break;
         }
+        case 'barn-at': {
+          // A disc on the grid point itself, where the four tiles meet.
+          const p = barnPoint(mk);
+          button(el('circle', { cx: p.x * CELL, cy: p.y * CELL, r: 13, class: 'mark mark-barn-at', 'data-x': mk.x, 'data-y': mk.y, 'data-corner': mk.corner }, g), mk);
+          break;
+        }
         case 'ginger-city': {
           const at = spotPoint(mk.ref, view.board, this.layouts);
           if (!at) break;
@@ -1172,6 +1180,16 @@ export class Board {
       }
     }
     this.drawDragon(view, fresh);
+    // Abbey & Mayor's barns: a small house in the owner's colour on its grid point.
+    for (const b of barnsOf(view)) {
+      const name = view.players[b.seat] ?? `seat ${b.seat}`;
+      const colour = playerColour(name, b.seat);
+      const id = this.symbol(`barn-${b.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, 14, (s) => {
+        el('path', { d: 'M-11 10 V-2 L0 -12 L11 -2 V10 Z', fill: colour, class: 'tok-barn' }, s);
+      });
+      const p = barnPoint(b);
+      this.token(id, 14, { x: p.x * CELL, y: p.y * CELL }, { class: `token tok-barn${fresh(`b ${b.seat} ${b.x},${b.y} ${b.corner}`)}`, role: 'img', 'aria-label': `${name}'s barn` }, g);
+    }
     const gb = cellOf(extras.gingerbread ?? null);
     if (gb) {
       const id = this.symbol('ginger', 15, (s) => {

@@ -5,7 +5,7 @@
 // board only draws the marks and reports which one was clicked.
 
 import type { Action, Chip, Corner, FeatureRef } from './protocol';
-import { BY_COORDINATES, featureAt } from './words';
+import { BY_COORDINATES, cornerWords, featureAt } from './words';
 import type { Where } from './where';
 
 export type Flea = Extract<Action, { kind: 'flea' }>;
@@ -13,6 +13,7 @@ export type Flee = Extract<Action, { kind: 'flee' }>;
 export type Trade = Extract<Action, { kind: 'trade' }>;
 export type Ginger = Extract<Action, { kind: 'gingerbread' }>;
 export type DragonMove = Extract<Action, { kind: 'dragon' }>;
+export type BarnAt = Extract<Action, { kind: 'barn' }>;
 
 /** A tile on the board: its cell, and its corner for a half tile. */
 export interface CellRef { x: number; y: number; half: Corner | null }
@@ -40,7 +41,9 @@ export type Mark =
   /** A city the gingerbread man may move to: the city's tiles are lit and a click on any of them moves him there. */
   | { kind: 'ginger-city'; ref: FeatureRef; action: Ginger; label: string }
   /** A tile the dragon may enter (Princess & Dragon): a click moves it there. */
-  | { kind: 'dragon-to'; cell: CellRef; action: DragonMove; label: string };
+  | { kind: 'dragon-to'; cell: CellRef; action: DragonMove; label: string }
+  /** A corner where the barn may go (Abbey & Mayor): a click puts it there. */
+  | { kind: 'barn-at'; x: number; y: number; corner: Corner; action: BarnAt; label: string };
 
 const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y && (a.half ?? null) === (b.half ?? null);
 const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
@@ -77,6 +80,7 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
   const trades = legal.filter((a): a is Trade => a.kind === 'trade');
   const gingers = legal.filter((a): a is Ginger => a.kind === 'gingerbread');
   const dragons = legal.filter((a): a is DragonMove => a.kind === 'dragon');
+  const barns = legal.filter((a): a is BarnAt => a.kind === 'barn');
   if (pick?.kind === 'flee') {
     const to = flees.filter((a) => sameRef(a.from, pick.from));
     return [
@@ -111,6 +115,7 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
       const cost = eats(cell);
       return { kind: 'dragon-to', cell, action: a, label: `Move the dragon to ${cellWords(cell)}${cost ? `: it ${cost}` : ''}` };
     }),
+    ...barns.map((a): Mark => ({ kind: 'barn-at', x: a.x, y: a.y, corner: a.corner, action: a, label: `Put your barn on the ${cornerWords(a.corner)} corner of ${cellWords({ x: a.x, y: a.y, half: a.half })}` })),
   ];
 }
 
@@ -130,7 +135,7 @@ export function choose(legal: Action[], pick: Pick | null, mark: Mark): { pick: 
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'flee', from: mark.ref }, send: null };
     case 'trade-at':
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'trade', x: mark.x, y: mark.y }, send: null };
-    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city': case 'dragon-to':
+    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city': case 'dragon-to': case 'barn-at':
       return legal.includes(mark.action) ? { pick: null, send: mark.action } : { pick, send: null };
   }
 }
@@ -143,7 +148,7 @@ export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
 
 /** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name. */
 export function onBoard(a: Action): boolean {
-  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess';
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'barn';
 }
 
 /** A city the gingerbread man may go to, with the cells of its tiles (the server's feature lookup; none until it answers). */

@@ -29,6 +29,8 @@ export type Action =
   | { kind: 'dragon'; x: number; y: number; half: Corner | null }
   | { kind: 'fairy'; at: FeatureRef }
   | { kind: 'princess'; at: FeatureRef; seat: number; figure: string | null }
+  // Abbey & Mayor: the barn on a corner of the tile just placed (the half: for a half tile).
+  | { kind: 'barn'; x: number; y: number; corner: Corner; half: Corner | null }
   // An action this client does not know yet: still offered and sent as is.
   | { kind: 'other'; name: string; body: Json };
 
@@ -94,6 +96,10 @@ export function parseAction(v: unknown, p = 'action'): Action {
       const x = obj(b, q);
       return { kind: 'princess', at: featureRef(x, q), seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str) };
     }
+    case 'barn': {
+      const x = obj(b, q);
+      return { kind: 'barn', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), corner: oneOf(x.corner, `${q}.corner`, CORNERS), half: corner(x.half, `${q}.half`) };
+    }
     default: return { kind: 'other', name, body: json(b, q) };
   }
 }
@@ -143,6 +149,11 @@ export function encodeAction(a: Action): JsonObject {
       const o: JsonObject = { ...refJson(a.at), seat: a.seat };
       if (a.figure) o.figure = a.figure;
       return { princess: o };
+    }
+    case 'barn': {
+      const o: JsonObject = { x: a.x, y: a.y, corner: a.corner };
+      if (a.half) o.half = a.half;
+      return { barn: o };
     }
     case 'other': return { [a.name]: a.body };
   }

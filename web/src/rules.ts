@@ -51,6 +51,12 @@ const CARDS: Record<string, string[]> = {
     'Pig: instead of a follower, put it in a field where you already have a farmer. If you win that field, it scores 4 a finished city instead of 3.',
     'Builder and pig are not followers: they hold nothing and go home when your last follower leaves their road, city or field.',
   ],
+  'abbey-mayor': [
+    'Instead of a follower you may put your barn on a corner of your tile where four tiles meet and each shows field there.',
+    'Farmers in that field score at once, 3 a finished city (the pig adds 1), then go home. The barn may not go into a field that has one.',
+    'No follower may ever go into a field with a barn. A tile that joins a farmers\' field to it scores that field at 1 a finished city, farmers home.',
+    'At the end each barn scores its owner 4 for every finished city its field touches.',
+  ],
   'princess-dragon': [
     'A volcano brings the dragon onto it; nothing may be placed on the dragon\'s tile. Dragon tiles drawn before the first volcano wait until one is out.',
     'After a dragon tile the dragon moves six tiles, one a move: you first, then each player in turn. It eats every figure where it enters, never revisits a tile, never enters the fairy\'s.',

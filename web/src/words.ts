@@ -163,6 +163,7 @@ export function moveWords(a: Action, players: string[] = []): string {
     case 'dragon': return 'Move the dragon one tile';
     case 'fairy': return `Move the fairy next to the follower on ${on(a.at)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${on(a.at)}`;
+    case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of its tile`;
     default: return describeAction(a);
   }
 }
@@ -206,6 +207,7 @@ export function describeAction(a: Action, where: Where = BY_COORDINATES, players
     case 'dragon': return `Move the dragon to ${where.tile(a.x, a.y, a.half)}`;
     case 'fairy': return `Move the fairy next to your follower on ${featureAt(a.at, where)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
+    case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of ${where.tile(a.x, a.y, a.half)}`;
     case 'other': return otherWords(a.name, a.body);
   }
 }

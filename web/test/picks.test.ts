@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inHalf } from '../src/board';
 import { boardMarks, choose, chipText, cityAt, draftTiles, halfPolygon, keepPick, onBoard, tradePoints, type Mark } from '../src/picks';
-import { parseAction, type Action, type Corner } from '../src/protocol';
+import { parseAction, parseView, type Action, type Corner } from '../src/protocol';
+import { barnPoint, barnsOf } from '../src/barns';
 import { handTiles, spotsFor } from '../src/table';
 import { BY_COORDINATES, chipsWords, halvesWords, placeWords, tileLine, tileWords } from '../src/words';
 
@@ -208,5 +209,40 @@ describe('the Half-and-half draft: halves as pictures', () => {
     const d2 = act({ draft: { tile: 'halfsies1/B' } });
     expect(draftTiles([d1, d2, d1, pass]).map((d) => d.tile)).toEqual(['halfsies1/A', 'halfsies1/B']);
     expect(draftTiles([d1, d2]).map((d) => d.action)).toEqual([d1, d2]);
+  });
+});
+
+describe('Abbey & Mayor on the board: the barn', () => {
+  const nw = act({ barn: { x: 1, y: 1, corner: 'NW' } });
+  const se = act({ barn: { x: 1, y: 1, corner: 'SE' } });
+  const legal = [follower, nw, se, pass];
+
+  it('reads and writes the barn in record form', () => {
+    expect(nw).toEqual({ kind: 'barn', x: 1, y: 1, corner: 'NW', half: null });
+    expect(act({ barn: { x: 2, y: 0, corner: 'NE', half: 'SW' } })).toEqual({ kind: 'barn', x: 2, y: 0, corner: 'NE', half: 'SW' });
+    expect(() => act({ barn: { x: 1, y: 1, corner: 'N' } })).toThrow();
+    expect(onBoard(nw)).toBe(true);
+  });
+
+  it('lights each corner the barn may go to; a click sends that barn', () => {
+    const ms = boardMarks(legal, null).filter((m) => m.kind === 'barn-at');
+    expect(ms.map((m) => m.kind === 'barn-at' && [m.x, m.y, m.corner])).toEqual([[1, 1, 'NW'], [1, 1, 'SE']]);
+    const m = find(ms, 'barn-at', 1);
+    expect(m.label).toBe('Put your barn on the south-east corner of the tile at (1, 1)');
+    expect(choose(legal, null, m)).toEqual({ pick: null, send: se });
+    // A corner no longer legal (the turn moved on) sends nothing.
+    expect(choose([pass], null, m)).toEqual({ pick: null, send: null });
+  });
+});
+
+describe('Abbey & Mayor at the table: the barns in the view', () => {
+  it('reads each barn with its grid point, and nothing without the set', () => {
+    const base = { players: ['RED', 'BLUE'], scores: [0, 0], finished: false, current_player: 0, phase: 'place', drawn: null, tiles_left: 3, supply: [7, 7], events: [], board: [], followers: [] };
+    const v = parseView({ ...base, barns: [{ x: 1, y: 1, corner: 'NW', seat: 1 }, { x: 0, y: 0, corner: 'up', seat: 0 }], barns_in_supply: [true, false] });
+    expect(barnsOf(v)).toEqual([{ x: 1, y: 1, corner: 'NW', seat: 1 }]);
+    expect(barnPoint({ x: 1, y: 1, corner: 'NW' })).toEqual({ x: 1, y: 1 });
+    expect(barnPoint({ x: 1, y: 1, corner: 'SE' })).toEqual({ x: 2, y: 2 });
+    expect(barnPoint({ x: 0, y: 2, corner: 'NE' })).toEqual({ x: 1, y: 2 });
+    expect(barnsOf(parseView(base))).toEqual([]);
   });
 });

@@ -156,5 +156,8 @@ fn the_strong_budget_bounds_plague_moves() {
         worst = worst.max(bot.evaluations - before);
         g.try_apply(&a).expect("a legal action");
     }
-    assert!(worst <= 4 * u64::from(BUDGET), "a move used {worst} evaluations");
+    assert!(
+        worst <= 4 * u64::from(BUDGET),
+        "a move used {worst} evaluations"
+    );
 }

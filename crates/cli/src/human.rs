@@ -794,6 +794,10 @@ fn event_text(game: &Game, e: &Event) -> Option<String> {
             )
         }
         Reason::GameEnd => format!("unfinished {kind}{at} at game end, {}", count_tiles(e)),
+        Reason::Barn => format!(
+            "barn scoring of the field{at}, {}",
+            count_irregular(e.extra as usize, "completed city", "completed cities")
+        ),
         Reason::Gingerbread => format!("the gingerbread man's city{at}"),
         Reason::Chips => "chips of a Chumak square built on".to_string(),
         Reason::Trade => "chips traded onto a Chumak square".to_string(),
@@ -1009,6 +1013,10 @@ pub fn describe(game: &Game, a: &Action) -> String {
             tile_at_text(to)
         ),
         Action::Dragon { to } => format!("move the dragon to {}", tile_at_text(to)),
+        Action::Barn { at, corner } => format!(
+            "put your barn on the {corner} corner of {}",
+            tile_at_text(at)
+        ),
         Action::Fairy { at } => format!(
             "move the fairy next to your follower on the {} at {} {}",
             kind_at(game, at.pos(), at.half, at.place),

@@ -203,6 +203,15 @@ pub enum Action {
         /// Which figure is ransomed.
         figure: Figure,
     },
+    /// Abbey & Mayor: the barn on a corner of the tile just placed, instead
+    /// of a follower.
+    Barn {
+        /// The tile just placed (a cell of it, and the half for a cell
+        /// with half tiles).
+        at: TileAt,
+        /// Which corner of that cell.
+        corner: Corner,
+    },
 }
 
 /// What the game is waiting for.
@@ -352,6 +361,7 @@ impl Action {
             Action::Fairy { at } | Action::Princess { at, .. } => Some(at.pos()),
             Action::Tower { to } | Action::TowerTop { to, .. } => Some(to.pos()),
             Action::Capture { at, .. } => Some(at.pos()),
+            Action::Barn { at, .. } => Some(at.pos()),
             _ => None,
         }
     }

@@ -952,7 +952,10 @@ impl Game {
         let def = cat.tile(piece.tile);
         for (fi, feat) in def.features.iter().enumerate() {
             let node = piece.node_base + fi as NodeId;
-            if !feat.kind.can_hold_follower() || !keep(feat.kind, node) {
+            if !feat.kind.can_hold_follower()
+                || !keep(feat.kind, node)
+                || ext::figure_ban_in(self, node).is_some()
+            {
                 continue;
             }
             let (pos, place) = self.feature_anchor(pi, fi as u8);
@@ -1211,6 +1214,9 @@ impl Game {
         let kind = cat.tile(piece.tile).features[fi as usize].kind;
         if !kind.can_hold_follower() {
             return Err(illegal("follower", "followers may never stand on a river"));
+        }
+        if let Some(why) = ext::figure_ban_in(self, piece.node_base + fi as NodeId) {
+            return Err(illegal("follower", why));
         }
         Ok((pi, fi))
     }

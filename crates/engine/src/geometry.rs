@@ -263,6 +263,81 @@ impl Corner {
     }
 }
 
+impl Corner {
+    /// The corner point this corner of a cell shares with the cells
+    /// around it: the four cells that meet there, each with the corner of
+    /// its own that the point is, clockwise from the cell itself. (A corner
+    /// point is a place of its own, `notation.md`: Abbey & Mayor's barn
+    /// stands on one.)
+    pub fn cells_around(self, pos: Pos) -> [(Pos, Corner); 4] {
+        // The point's offset from the cell's north-west corner, then the
+        // four cells whose corner it is: the cell north-west of the point
+        // has it as its south-east corner, and so on clockwise.
+        let p = self.point(pos);
+        let around = [
+            (Pos::new(p.x - 1, p.y - 1), Corner::SE),
+            (Pos::new(p.x, p.y - 1), Corner::SW),
+            (Pos::new(p.x, p.y), Corner::NW),
+            (Pos::new(p.x - 1, p.y), Corner::NE),
+        ];
+        // Start with the cell itself, keeping the clockwise order.
+        let k = around.iter().position(|&(_, c)| c == self).unwrap_or(0);
+        [
+            around[k],
+            around[(k + 1) % 4],
+            around[(k + 2) % 4],
+            around[(k + 3) % 4],
+        ]
+    }
+
+    /// The corner point this corner of cell `pos` is, named by the cell
+    /// whose north-west corner it is (one name for the four namings of a
+    /// point).
+    pub const fn point(self, pos: Pos) -> Pos {
+        let (dx, dy) = match self {
+            Corner::NW => (0, 0),
+            Corner::NE => (1, 0),
+            Corner::SE => (1, 1),
+            Corner::SW => (0, 1),
+        };
+        Pos::new(pos.x + dx, pos.y + dy)
+    }
+
+    /// The two border places of a square tile beside this corner, clockwise
+    /// (NE: NNE and ENE, SE: ESE and SSE, SW: SSW and WSW, NW: WNW and NNW).
+    pub const fn beside(self) -> [Place; 2] {
+        match self {
+            Corner::NE => [Place::Nne, Place::Ene],
+            Corner::SE => [Place::Ese, Place::Sse],
+            Corner::SW => [Place::Ssw, Place::Wsw],
+            Corner::NW => [Place::Wnw, Place::Nnw],
+        }
+    }
+
+    /// This corner after the tile is turned by `r`.
+    pub const fn rotate(self, r: Rotation) -> Corner {
+        Corner::from_index(self as u8 + r.quarters())
+    }
+
+    /// The places beside this corner of its cell on a half tile whose
+    /// right angle is at `right_angle`: the two short-side places at the
+    /// right angle, a short-side place and `H1` or `H2` at an end of the
+    /// long side; `None` at the corner the half leaves open (its gap).
+    pub const fn half_beside(self, right_angle: Corner) -> Option<[Place; 2]> {
+        // In catalog orientation (right angle SW) the long side runs from
+        // H1 at the north-west corner to H2 at the south-east one.
+        let r = right_angle.half_rotation();
+        let back = Rotation::from_quarters(4 - r.quarters());
+        let [a, b] = match self.rotate(back) {
+            Corner::SW => [Place::Ssw, Place::Wsw],
+            Corner::NW => [Place::Wnw, Place::H1],
+            Corner::SE => [Place::H2, Place::Sse],
+            Corner::NE => return None,
+        };
+        Some([a.rotate(r), b.rotate(r)])
+    }
+}
+
 impl FromStr for Corner {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -492,6 +567,64 @@ mod tests {
             let r = c.half_rotation();
             assert_eq!(c.sides(), [Side::W.rotate(r), Side::S.rotate(r)]);
         }
+    }
+
+    #[test]
+    fn corner_points_are_shared_by_four_cells() {
+        let p = Pos::new(2, -1);
+        let around = Corner::NE.cells_around(p);
+        assert_eq!(around[0], (p, Corner::NE));
+        assert!(around.contains(&(Pos::new(3, -1), Corner::NW)));
+        assert!(around.contains(&(Pos::new(2, -2), Corner::SE)));
+        assert!(around.contains(&(Pos::new(3, -2), Corner::SW)));
+        // Every cell around names the same point back.
+        for (q, c) in around {
+            let mut back = c.cells_around(q);
+            let mut first = around;
+            back.sort();
+            first.sort();
+            assert_eq!(back, first);
+        }
+    }
+
+    #[test]
+    fn places_beside_corners_of_squares_and_halves() {
+        assert_eq!(Corner::NE.beside(), [Place::Nne, Place::Ene]);
+        // A square tile turned by 90: what lay beside NE lies beside SE.
+        let r = Rotation::from_quarters(1);
+        assert_eq!(
+            Corner::NE.beside().map(|p| p.rotate(r)),
+            Corner::SE.beside()
+        );
+        // Catalog half (right angle SW): short sides W and S, long side
+        // from H1 (NW) to H2 (SE); the NE corner is its gap.
+        assert_eq!(
+            Corner::SW.half_beside(Corner::SW),
+            Some([Place::Ssw, Place::Wsw])
+        );
+        assert_eq!(
+            Corner::NW.half_beside(Corner::SW),
+            Some([Place::Wnw, Place::H1])
+        );
+        assert_eq!(
+            Corner::SE.half_beside(Corner::SW),
+            Some([Place::H2, Place::Sse])
+        );
+        assert_eq!(Corner::NE.half_beside(Corner::SW), None);
+        // Right angle NE (turned 180): short sides E and N.
+        assert_eq!(
+            Corner::NE.half_beside(Corner::NE),
+            Some([Place::Nne, Place::Ene])
+        );
+        assert_eq!(
+            Corner::SE.half_beside(Corner::NE),
+            Some([Place::Ese, Place::H1])
+        );
+        assert_eq!(
+            Corner::NW.half_beside(Corner::NE),
+            Some([Place::H2, Place::Nnw])
+        );
+        assert_eq!(Corner::SW.half_beside(Corner::NE), None);
     }
 
     #[test]

@@ -74,6 +74,9 @@ pub struct Options {
     /// River II's pig herd gives its bonus with Traders & Builders
     /// (`false`: the house rule of seed `002`, line 211).
     pub pig_herd_bonus: bool,
+    /// Abbey & Mayor: River II's pig herd adds 1 a city to the barns' final
+    /// scoring too (the house rule of seed `002`, line 447; default false).
+    pub pig_herd_barn: bool,
     /// River II's volcano lake gives its extra turn with the Princess & the
     /// Dragon too (`false`: `princess-dragon.md` Decision P5's other
     /// reading, seed `002`, line 440).
@@ -100,6 +103,7 @@ impl Options {
             halves: HalfOptions::parse(map)?,
             start_spaces: [1, 2],
             pig_herd_bonus: true,
+            pig_herd_barn: false,
             volcano_extra_turn: true,
         };
         for (k, v) in map {
@@ -132,6 +136,12 @@ impl Options {
                 }
                 "pig_herd_bonus" => {
                     o.pig_herd_bonus = v.as_bool().ok_or_else(|| ConfigError::BadOption {
+                        name: k.clone(),
+                        problem: format!("{v} is not true or false"),
+                    })?;
+                }
+                "pig_herd_barn" => {
+                    o.pig_herd_barn = v.as_bool().ok_or_else(|| ConfigError::BadOption {
                         name: k.clone(),
                         problem: format!("{v} is not true or false"),
                     })?;

@@ -190,6 +190,18 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         figure: Option<String>,
     },
+    /// Abbey & Mayor: the barn on a corner of the tile just placed.
+    Barn {
+        /// Column of the tile just placed.
+        x: i64,
+        /// Row of the tile just placed.
+        y: i64,
+        /// `NE`, `SE`, `SW` or `NW`.
+        corner: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
 }
 
 /// The place word of the top of a tower (The Tower).
@@ -659,6 +671,15 @@ impl ActionJson {
                 seat: *seat,
                 figure: figure_of(figure)?,
             },
+            ActionJson::Barn { x, y, corner, half } => Action::Barn {
+                at: TileAtJson {
+                    x: *x,
+                    y: *y,
+                    half: half.clone(),
+                }
+                .resolve()?,
+                corner: corner.parse::<Corner>()?,
+            },
         })
     }
 
@@ -778,6 +799,15 @@ impl ActionJson {
                 seat,
                 figure: figure.name().map(str::to_string),
             },
+            Action::Barn { at, corner } => {
+                let t = TileAtJson::of(at);
+                ActionJson::Barn {
+                    x: t.x,
+                    y: t.y,
+                    corner: corner.name().to_string(),
+                    half: t.half,
+                }
+            }
         }
     }
 }

@@ -57,6 +57,10 @@ pub enum Reason {
     /// The Tower: a prisoner was ransomed (−3 for the payer is not a
     /// point given: `points` holds the holder's 3, `extra` the payer's seat).
     Ransom,
+    /// Abbey & Mayor: a field scored because of a barn (`extra`: completed
+    /// cities): the farmers' when a barn joins their field, the barns'
+    /// owners' at the end (`followers`: barns per seat).
+    Barn,
 }
 
 /// A kind of trade goods (Traders & Builders), as events carry it in
@@ -144,6 +148,7 @@ impl Reason {
             Reason::Capture => "capture",
             Reason::Exchange => "exchange",
             Reason::Ransom => "ransom",
+            Reason::Barn => "barn",
         }
     }
 }
@@ -207,6 +212,9 @@ impl Game {
         if monasteries {
             self.board.drop_complete_monasteries(&self.rules.catalog);
         }
+        // The scorings an expansion's rule triggers in the same step (a
+        // field a barn joined).
+        crate::expansions::part_scoring(self, pi);
     }
 
     /// Pushes onto `done` the roots of the features the piece `pi`
@@ -404,11 +412,46 @@ impl Game {
 
     /// [`Game::score_feature`] with the followers per seat counted already.
     fn score_counted(&mut self, root: NodeId, counts: [u8; 6], reason: Reason) {
+        if counts.iter().all(|c| *c == 0) {
+            return;
+        }
+        let value = self.value_counting(root, self.log_events);
+        self.give_value(root, counts, reason, value);
+    }
+
+    /// Scores the field rooted at `root` during play, as an expansion's
+    /// rule says (a barn joining it): its farmer majority gets `per_city`
+    /// points a completed city (and the expansions' bonuses for the
+    /// winners), recorded under `reason`; then every figure in it goes home.
+    pub(crate) fn score_field_now(&mut self, root: NodeId, per_city: u32, reason: Reason) {
+        let counts = self.followers_on(root);
+        if counts.iter().any(|c| *c > 0) {
+            let cities = self.farm_cities(root);
+            let tiles = if self.log_events {
+                let cat = &*self.rules.catalog;
+                self.board.feature_tiles(cat, root, self.count_per_cell())
+            } else {
+                0
+            };
+            self.give_value(root, counts, reason, (per_city * cities, tiles, cities));
+        }
+        self.return_followers(root);
+        crate::expansions::followers_left(self);
+    }
+
+    /// Gives `value` (points, tiles, extra) to the seats with the most
+    /// followers in `counts` and records the event.
+    fn give_value(
+        &mut self,
+        root: NodeId,
+        counts: [u8; 6],
+        reason: Reason,
+        (value, tiles, extra): (u32, u32, u32),
+    ) {
         let best = *counts.iter().max().unwrap_or(&0);
         if best == 0 {
             return;
         }
-        let (value, tiles, extra) = self.value_counting(root, self.log_events);
         let mut points = [0u32; 6];
         for (seat, c) in counts.iter().enumerate().take(self.players.len()) {
             if *c == best {
@@ -459,6 +502,9 @@ impl Game {
     /// End of game: unfinished roads, cities and monasteries, then farms.
     pub(crate) fn final_scoring(&mut self) {
         self.score_unfinished();
+        // Features an expansion scores itself (barns), right after the
+        // farms, before the expansions' other final scorings (goods).
+        crate::expansions::final_features(self);
         crate::expansions::final_scoring(self);
     }
 

@@ -242,7 +242,7 @@ impl Game {
     }
 
     fn event_json(&self, e: &Event, n: usize) -> EventJson {
-        let scored = matches!(e.reason, Reason::Completed | Reason::GameEnd);
+        let scored = matches!(e.reason, Reason::Completed | Reason::GameEnd | Reason::Barn);
         let counted = scored || e.reason.counts_tiles();
         let is_city = scored && e.feature == Some(crate::FeatureKind::City);
         let is_field = scored && e.feature == Some(crate::FeatureKind::Field);

@@ -2,15 +2,18 @@
 //! random games, alone and with the other sets: every listed action is
 //! accepted and every follower candidate that is accepted is listed (a
 //! refused one changes nothing), followers are conserved, every legal
-//! action has its codec index, and replays are identical. A catalog test
-//! checks the shapes the rules file's table gives.
+//! action has its codec index, and replays are identical. Barns are placed
+//! too: every barn corner of every tile is a candidate, each seat's barn is
+//! in the supply or on the board exactly once, and at the start of every
+//! turn no barn field holds a figure. A catalog test checks the shapes the
+//! rules file's table gives.
 
 use std::collections::HashSet;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, Pos};
+use bastide_engine::{Action, Corner, Figure, Game, GameConfig, Phase, Place, Pos, Reason, TileAt};
 use bastide_engine::{Catalog, FeatureKind};
 
 /// The combinations played: the tiles alone and with the sets whose rules
@@ -56,8 +59,38 @@ fn candidates(game: &Game) -> Vec<Action> {
                 figure: Figure::Normal,
             });
         }
+        for corner in Corner::ALL {
+            if let Some(at) = TileAt::new(p.pos, p.corner) {
+                v.push(Action::Barn { at, corner });
+            }
+        }
     }
     v
+}
+
+/// Each seat's barn is in the supply or on the board, once; at the start
+/// of a turn no barn field holds a figure (the barn's scoring sent the
+/// farmers home, and nothing enters a barn field).
+fn check_barns(game: &Game, seed: u64) {
+    let Some(barns) = game.barns() else { return };
+    for seat in game.seats() {
+        let placed = barns.placed().iter().filter(|b| b.seat == seat).count();
+        assert_eq!(
+            placed + usize::from(barns.in_supply(seat)),
+            1,
+            "seat {seat}'s barn is lost or doubled (seed {seed})"
+        );
+    }
+    if game.phase() == Phase::Place {
+        for b in barns.placed() {
+            let field = game.feature(game.barn_field(b));
+            assert_eq!(
+                field.followers().count(),
+                0,
+                "a barn field holds a figure at the start of a turn (seed {seed})"
+            );
+        }
+    }
 }
 
 /// Normal followers on the board plus the supply make the starting number.
@@ -76,9 +109,16 @@ fn check_followers(game: &Game, per_player: usize, seed: u64) {
     }
 }
 
-/// Plays one random game, checking every step; returns how many of this
-/// set's tiles were placed.
-fn play(seed: u64, check_candidates: bool) -> usize {
+/// What one random game placed: this set's tiles, barns, barn scorings.
+#[derive(Default)]
+struct Placed {
+    tiles: usize,
+    barns: usize,
+    barn_events: usize,
+}
+
+/// Plays one random game, checking every step.
+fn play(seed: u64, check_candidates: bool) -> Placed {
     let cfg = config(seed);
     let mut game = Game::new(cfg.clone()).expect("valid config");
     let mut rec = Record::new(cfg);
@@ -128,6 +168,7 @@ fn play(seed: u64, check_candidates: bool) -> usize {
             .push(ActionJson::from_action(&a, game.catalog()));
         game.try_apply(&a).expect("a listed action is accepted");
         check_followers(&game, per_player, seed);
+        check_barns(&game, seed);
         steps += 1;
         assert!(steps < 20_000, "the game does not end (seed {seed})");
     }
@@ -135,21 +176,36 @@ fn play(seed: u64, check_candidates: bool) -> usize {
     assert!(replayed == game, "replay differs (seed {seed})");
     let text = rec.to_json();
     assert_eq!(Record::parse(&text).expect("parses"), rec);
-    game.board()
-        .pieces()
-        .iter()
-        .filter(|p| game.catalog().tile(p.tile).set == "abbey-mayor")
-        .count()
+    Placed {
+        tiles: game
+            .board()
+            .pieces()
+            .iter()
+            .filter(|p| game.catalog().tile(p.tile).set == "abbey-mayor")
+            .count(),
+        barns: game.barns().map_or(0, |b| b.placed().len()),
+        barn_events: game
+            .events()
+            .iter()
+            .filter(|e| e.reason == Reason::Barn)
+            .count(),
+    }
 }
 
 #[test]
 fn random_games_keep_every_invariant_and_replay() {
-    let mut placed = 0;
+    let (mut placed, mut barns, mut barn_events) = (0, 0, 0);
     for seed in 0..140u64 {
-        placed += play(seed, false);
+        let p = play(seed, false);
+        placed += p.tiles;
+        barns += p.barns;
+        barn_events += p.barn_events;
     }
     // The tiles are in the pile and get placed (most of the 12 each game).
     assert!(placed > 140 * 8, "only {placed} abbey-mayor tiles placed");
+    // Random players find barn corners and the barns score.
+    assert!(barns > 140, "only {barns} barns placed");
+    assert!(barn_events > 140, "only {barn_events} barn scorings");
 }
 
 #[test]
@@ -220,4 +276,34 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
         2,
         "two roads ending at the cities"
     );
+}
+
+/// The observation tensor shows each barn on the cell it was placed from,
+/// in its owner's relative plane, and each relative player's barn in the
+/// supply (the scenario record `barn_with_farmers_scores_three_per_city`:
+/// BLUE's barn on the NW corner of (1,1)).
+#[test]
+fn the_observation_tensor_shows_the_barns() {
+    let text = include_str!("scenarios/abbey-mayor/barn_with_farmers_scores_three_per_city.json");
+    let v: serde_json::Value = serde_json::from_str(text).expect("scenario JSON");
+    let rec = Record::parse(&v["record"].to_string()).expect("record");
+    let game = rec.replay().expect("replays");
+    let codec = ActionCodec::default();
+    let (planes, globals) = codec.tensor_shape(&game);
+    let r = codec.radius;
+    for (seat, own, other) in [(0, 1.0, 0.0), (1, 0.0, 1.0)] {
+        let t = codec.observation_tensor(&game, game.seat(seat).expect("seat"));
+        assert_eq!(t.globals.len(), globals);
+        // The last globals, relative: the observer's barn, then the other's.
+        assert_eq!(t.globals[globals - 2..], [own, other], "seat {seat}");
+        let ww = t.width * t.width;
+        let plane = |k: usize| &t.cells[k * ww..(k + 1) * ww];
+        let at = ((1 + r) as usize) * t.width + (1 + r) as usize;
+        // BLUE's barn: relative plane 1 for RED, 0 for BLUE.
+        let blue = if seat == 0 { planes - 1 } else { planes - 2 };
+        let red = if seat == 0 { planes - 2 } else { planes - 1 };
+        assert_eq!(plane(blue)[at], 1.0, "seat {seat}");
+        assert_eq!(plane(blue).iter().sum::<f32>(), 1.0);
+        assert_eq!(plane(red).iter().sum::<f32>(), 0.0);
+    }
 }

@@ -123,6 +123,10 @@ L-3.6,-4.8 A4.5,4.5 0 0 1 0,-12 Z";
 /// The dragon, about 26 units long: a horned head with an open jaw.
 const DRAGON: &str = "M-12,2 L-6,-6 L-2,-12 L0,-6 L6,-8 L12,-3 L6,0 L12,4 L4,5 L-2,10 L-6,6 Z";
 
+/// A barn, about 18 units across: a house with a pitched roof, drawn on a
+/// corner point of the grid.
+const BARN: &str = "M-9,8 V-2 L0,-10 L9,-2 V8 Z";
+
 /// The fairy, about 18 units across: a four-pointed star.
 const FAIRY: &str = "M0,-9 L2.2,-2.2 L9,0 L2.2,2.2 L0,9 L-2.2,2.2 L-9,0 L-2.2,-2.2 Z";
 
@@ -1142,6 +1146,26 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
                 );
             }
         }
+    }
+    for b in &scene.barns {
+        let o = origin_of(b.pos);
+        let (dx, dy) = match b.corner {
+            Corner::NW => (0.0, 0.0),
+            Corner::NE => (S, 0.0),
+            Corner::SE => (S, S),
+            Corner::SW => (0.0, S),
+        };
+        let name = names.get(b.seat).copied().unwrap_or("?");
+        let _ = writeln!(
+            out,
+            "<g transform=\"translate({},{})\" data-figure=\"barn\"><title>Barn ({})</title>\
+<path class=\"halo\" d=\"{BARN}\"/><path d=\"{BARN}\" fill=\"{}\" stroke=\"#3b2410\" stroke-width=\"1.4\"/>\
+<path d=\"M-3,8 V2 H3 V8\" fill=\"none\" stroke=\"#3b2410\" stroke-width=\"1.2\"/></g>",
+            num(o.x + dx),
+            num(o.y + dy),
+            esc(name),
+            player_colour(name, b.seat)
+        );
     }
     for &(at, colour, lying, name, figure) in &standing {
         follower(&mut out, at, colour, lying, name, figure);

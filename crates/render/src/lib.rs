@@ -268,6 +268,34 @@ pub struct Scene<'a> {
     /// Pieces to outline as one highlighted feature (see
     /// [`Scene::highlight_feature`]).
     pub highlight: Vec<u16>,
+    /// Abbey & Mayor's barns, each on a corner point of the grid.
+    pub barns: Vec<BarnMark>,
+}
+
+/// A barn on a corner point: named by a cell and a corner of it, with its
+/// owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarnMark {
+    /// A cell the point is a corner of.
+    pub pos: Pos,
+    /// Which corner of that cell.
+    pub corner: Corner,
+    /// The owner's seat (index into [`Scene::players`]).
+    pub seat: usize,
+}
+
+/// The barns of a game (none without Abbey & Mayor).
+fn barn_marks(game: &Game) -> Vec<BarnMark> {
+    game.barns().map_or_else(Vec::new, |b| {
+        b.placed()
+            .iter()
+            .map(|x| BarnMark {
+                pos: x.pos,
+                corner: x.corner,
+                seat: x.seat.index(),
+            })
+            .collect()
+    })
 }
 
 /// A neutral figure on a feature of a piece.
@@ -378,6 +406,7 @@ impl<'a> Scene<'a> {
             map: MapScene::of_game(game),
             plague: PlagueScene::of_game(game),
             highlight: Vec::new(),
+            barns: barn_marks(game),
         }
     }
 

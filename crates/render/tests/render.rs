@@ -146,6 +146,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
         map: None,
         plague: None,
         highlight: Vec::new(),
+        barns: Vec::new(),
     };
     let opts = BoardOptions {
         grid: true,
@@ -251,6 +252,7 @@ fn a_map_without_chips_and_a_scene_of_a_bare_map() {
         map: Some(MapScene::of_map(&map)),
         plague: None,
         highlight: Vec::new(),
+        barns: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -502,6 +504,7 @@ fn snapshot_plague_tokens_on_halves_and_beside_followers() {
         map: None,
         plague: Some(plague),
         highlight: Vec::new(),
+        barns: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -764,4 +767,24 @@ fn the_legend_shows_each_players_goods() {
     // Without Traders & Builders no goods are named.
     let base = replay(BASE_SMALL, None);
     assert!(!board_svg(&base, &opts).contains(" wine "));
+}
+
+/// An Abbey & Mayor game where BLUE's barn stands on the corner shared by
+/// (0,0), (1,0), (0,1) and (1,1) (the scenario record
+/// `barn_with_farmers_scores_three_per_city`).
+const BARN: &str = include_str!(
+    "../../engine/tests/scenarios/abbey-mayor/barn_with_farmers_scores_three_per_city.json"
+);
+
+#[test]
+fn a_barn_is_drawn_on_its_corner_point() {
+    let scenario: serde_json::Value = serde_json::from_str(BARN).expect("scenario JSON");
+    let game = replay(&scenario["record"].to_string(), None);
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    assert_eq!(svg.matches("data-figure=\"barn\"").count(), 1);
+    assert!(svg.contains("<title>Barn (BLUE)</title>"));
+    // Not before the barn action.
+    let before = replay(&scenario["record"].to_string(), Some(7));
+    assert!(!board_svg(&before, &BoardOptions::default()).contains("data-figure=\"barn\""));
 }

@@ -92,6 +92,8 @@ pub struct ExpansionState {
     pub(crate) dragon: Option<princess_dragon::DragonState>,
     /// The Tower: floors, towers, prisoners.
     pub(crate) tower: Option<tower::TowerState>,
+    /// Abbey & Mayor: its figures (the barns, …).
+    pub(crate) abbey_mayor: Option<abbey_mayor::AbbeyMayorState>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -110,6 +112,7 @@ impl Clone for ExpansionState {
             traders: self.traders.clone(),
             dragon: self.dragon.clone(),
             tower: self.tower.clone(),
+            abbey_mayor: self.abbey_mayor.clone(),
         }
     }
 
@@ -125,6 +128,7 @@ impl Clone for ExpansionState {
             traders,
             dragon,
             tower,
+            abbey_mayor,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -136,6 +140,7 @@ impl Clone for ExpansionState {
         self.traders.clone_from(traders);
         self.dragon.clone_from(dragon);
         self.tower.clone_from(tower);
+        self.abbey_mayor.clone_from(abbey_mayor);
     }
 }
 
@@ -413,6 +418,12 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Why no figure may go into the feature of segment `node` by any
+    /// means (placement, portal): a field holding a barn.
+    fn figure_ban_in(_g: &Game, _node: NodeId) -> Option<&'static str> {
+        None
+    }
+
     /// Whether `seat` has its `figure` (one of the expansion's) in the
     /// supply; `None`: not its figure.
     fn figure_in_supply(_g: &Game, _seat: Seat, _figure: Figure) -> Option<bool> {
@@ -481,6 +492,15 @@ pub(crate) trait Expansion {
 
     /// A completed feature is about to be scored.
     fn before_completion(_g: &mut Game, _root: NodeId) {}
+
+    /// The part's completed features are scored (piece `pi` was placed):
+    /// the scorings its rules trigger in the same step (a field a barn
+    /// joined).
+    fn part_scoring(_g: &mut Game, _pi: u16) {}
+
+    /// Final scoring, after the farms and before every expansion's
+    /// [`Expansion::final_scoring`]: the features it scores itself (barns).
+    fn final_features(_g: &mut Game) {}
 
     /// Everything standing on piece `pi` is taken off the board (a neutral
     /// figure's doing: the dragon eats): the expansion's own neutral figures
@@ -1164,6 +1184,18 @@ pub(crate) fn figure_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
     None
 }
 
+/// Why no figure may go into the feature of segment `node`, if an
+/// expansion forbids it.
+#[inline]
+pub(crate) fn figure_ban_in(g: &Game, node: NodeId) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::figure_ban_in(g, node) {
+            return Some(why);
+        }
+    });
+    None
+}
+
 /// Whether `seat` has `figure` in its supply: normal followers in the
 /// player's own, other figures in their expansion's (false when no
 /// expansion in play keeps it).
@@ -1290,6 +1322,18 @@ pub(crate) fn count_per_cell(g: &Game) -> bool {
 #[inline]
 pub(crate) fn before_completion(g: &mut Game, root: NodeId) {
     each_active!(g, M => { M::before_completion(g, root); });
+}
+
+/// The scorings the expansions trigger after the part's completed
+/// features.
+#[inline]
+pub(crate) fn part_scoring(g: &mut Game, pi: u16) {
+    each_active!(g, M => { M::part_scoring(g, pi); });
+}
+
+/// The features the expansions score themselves at the end, after farms.
+pub(crate) fn final_features(g: &mut Game) {
+    each_active!(g, M => { M::final_features(g); });
 }
 
 /// Everything on piece `pi` is taken off the board: the expansions' own

@@ -477,9 +477,13 @@ impl Game {
         if let Some(why) = crate::expansions::figure_ban_on(self, q) {
             return Some(why);
         }
+        let node = self.node(q, fi);
+        // A feature no figure may enter by any means (a barn's field).
+        if let Some(why) = crate::expansions::figure_ban_in(self, node) {
+            return Some(why);
+        }
         let tile = self.board.pieces()[q as usize].tile;
         let kind = self.rules.catalog.tile(tile).features[fi as usize].kind;
-        let node = self.node(q, fi);
         let feats = self.board.features();
         let complete = match kind {
             FeatureKind::River => return Some("followers may never stand on a river"),
