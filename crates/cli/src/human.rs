@@ -703,6 +703,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, your builder's road or city grew: draw a second tile, or not:\n"
             ));
         }
+        (Phase::Abbey, _) => {
+            s.push_str(&format!(
+                "{who}, the final abbey round: place your abbey, or pass:\n"
+            ));
+        }
         _ => s.push_str(&format!("{who}, choose:\n")),
     }
     let cells = legal_cells(game);
@@ -899,11 +904,12 @@ pub fn describe(game: &Game, a: &Action) -> String {
     let cat = game.catalog();
     match *a {
         Action::Draw if game.phase() == Phase::Builder => "draw a second tile (the builder)".into(),
-        Action::Draw => "draw a tile instead of playing a half".into(),
+        Action::Draw => "draw a tile instead of playing a tile you hold".into(),
         Action::Pass => match game.phase() {
             Phase::Follower => "no follower".into(),
             Phase::Plague => "end the turn".into(),
             Phase::Builder => "no second tile".into(),
+            Phase::Abbey => "keep the abbey: no abbey turn".into(),
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
             _ => "pass".into(),
         },

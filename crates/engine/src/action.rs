@@ -186,6 +186,9 @@ pub enum Phase {
     /// extended the player's builder's road or city: `draw` takes the
     /// second tile, `pass` declines it.
     Builder,
+    /// Abbey & Mayor's final abbey round, after the last land tile's turn:
+    /// the current player places their abbey or passes.
+    Abbey,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -266,6 +269,7 @@ impl Phase {
             Phase::Plague => "plague",
             Phase::Builder => "builder",
             Phase::Dragon => "dragon",
+            Phase::Abbey => "abbey",
             Phase::Over => "over",
         }
     }

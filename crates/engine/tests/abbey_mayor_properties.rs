@@ -1,16 +1,17 @@
-//! Property tests of Abbey & Mayor's twelve land tiles over many seeded
-//! random games, alone and with the other sets: every listed action is
-//! accepted and every follower candidate that is accepted is listed (a
-//! refused one changes nothing), followers are conserved, every legal
-//! action has its codec index, and replays are identical. A catalog test
-//! checks the shapes the rules file's table gives.
+//! Property tests of Abbey & Mayor's twelve land tiles and the abbeys over
+//! many seeded random games, alone and with the other sets: every listed
+//! action is accepted and every follower or abbey candidate that is
+//! accepted is listed (a refused one changes nothing), followers are
+//! conserved, every legal action has its codec index, every game that
+//! ends has had its final abbey round, and replays are identical. A
+//! catalog test checks the shapes the rules file's table gives.
 
 use std::collections::HashSet;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, Pos};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, Pos, Rotation};
 use bastide_engine::{Catalog, FeatureKind};
 
 /// The combinations played: the tiles alone and with the sets whose rules
@@ -76,9 +77,52 @@ fn check_followers(game: &Game, per_player: usize, seed: u64) {
     }
 }
 
+/// An abbey at every empty cell beside a placed tile, in rotations 0 and
+/// 1: what the engine must refuse unless listed.
+fn abbey_candidates(game: &Game) -> Vec<Action> {
+    let Some(abbey) = game.catalog().find("abbey-mayor/abbey") else {
+        return Vec::new();
+    };
+    let mut cells: Vec<Pos> = game.board().frontier_cells().collect();
+    for p in game.board().pieces() {
+        cells.extend([(0, 1), (1, 0), (0, -1), (-1, 0)].map(|(dx, dy)| p.pos.offset(dx, dy)));
+    }
+    cells.sort_by_key(|p| (p.x, p.y));
+    cells.dedup();
+    cells
+        .into_iter()
+        .flat_map(|pos| {
+            [0, 1].map(|q| Action::Place {
+                tile: abbey,
+                pos,
+                rot: Rotation::from_quarters(q),
+            })
+        })
+        .collect()
+}
+
+/// Every abbey candidate is accepted exactly when listed; a refusal
+/// changes nothing.
+fn check_abbey_candidates(game: &Game, legal: &[Action], seed: u64) {
+    for cand in abbey_candidates(game) {
+        let mut g = game.clone();
+        let listed = legal.contains(&cand);
+        match g.try_apply(&cand) {
+            Ok(()) => assert!(listed, "abbey accepted, not listed: {cand:?} (seed {seed})"),
+            Err(e) => {
+                assert!(
+                    !listed,
+                    "abbey listed but refused: {cand:?}: {e} (seed {seed})"
+                );
+                assert!(g == *game, "a refused abbey changed the game: {cand:?}");
+            }
+        }
+    }
+}
+
 /// Plays one random game, checking every step; returns how many of this
-/// set's tiles were placed.
-fn play(seed: u64, check_candidates: bool) -> usize {
+/// set's land tiles and how many abbeys were placed.
+fn play(seed: u64, check_candidates: bool) -> (usize, usize) {
     let cfg = config(seed);
     let mut game = Game::new(cfg.clone()).expect("valid config");
     let mut rec = Record::new(cfg);
@@ -86,7 +130,13 @@ fn play(seed: u64, check_candidates: bool) -> usize {
     let per_player = game.options().followers as usize;
     let codec = ActionCodec::default();
     let mut steps = 0;
+    let mut round = false;
     while !game.is_finished() {
+        round |= game.phase() == Phase::Abbey;
+        if matches!(game.phase(), Phase::Place | Phase::Abbey | Phase::Builder) && check_candidates
+        {
+            check_abbey_candidates(&game, &game.legal_actions(), seed);
+        }
         let legal = game.legal_actions();
         assert!(
             !legal.is_empty(),
@@ -115,8 +165,7 @@ fn play(seed: u64, check_candidates: bool) -> usize {
             }
         }
         let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        // (`draw` in Traders & Builders' builder step has no index yet.)
-        let indexed = |a: &&Action| a.cell().is_none_or(window) && **a != Action::Draw;
+        let indexed = |a: &&Action| a.cell().is_none_or(window);
         for a in legal.iter().filter(indexed) {
             let i = codec
                 .encode(&game, a)
@@ -135,21 +184,36 @@ fn play(seed: u64, check_candidates: bool) -> usize {
     assert!(replayed == game, "replay differs (seed {seed})");
     let text = rec.to_json();
     assert_eq!(Record::parse(&text).expect("parses"), rec);
-    game.board()
-        .pieces()
-        .iter()
-        .filter(|p| game.catalog().tile(p.tile).set == "abbey-mayor")
-        .count()
+    let abbeys = game.abbeys().expect("abbeys in play");
+    let held = game.seats().filter(|s| abbeys.holds(*s)).count();
+    let set = |p: &&bastide_engine::Piece| game.catalog().tile(p.tile).set == "abbey-mayor";
+    let pieces = game.board().pieces();
+    let placed = pieces.iter().filter(|p| p.tile == abbeys.tile()).count();
+    assert_eq!(
+        placed + held,
+        game.player_count(),
+        "one abbey per seat, placed or held (seed {seed})"
+    );
+    assert!(
+        held == 0 || round,
+        "abbeys left in hand but no final abbey round (seed {seed})"
+    );
+    (pieces.iter().filter(set).count() - placed, placed)
 }
 
 #[test]
 fn random_games_keep_every_invariant_and_replay() {
-    let mut placed = 0;
+    let (mut placed, mut abbeys) = (0, 0);
     for seed in 0..140u64 {
-        placed += play(seed, false);
+        let (p, a) = play(seed, false);
+        placed += p;
+        abbeys += a;
     }
     // The tiles are in the pile and get placed (most of the 12 each game).
     assert!(placed > 140 * 8, "only {placed} abbey-mayor tiles placed");
+    // Random players take the abbey whenever a hole lets them: most are
+    // placed.
+    assert!(abbeys > 140 * 2, "only {abbeys} abbeys placed");
 }
 
 #[test]
@@ -173,8 +237,9 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
         .collect();
     assert_eq!(
         ids,
-        ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+        ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "abbey"]
     );
+    let ids = &ids[..12];
     let count = |id: &str, kind: FeatureKind| {
         let t = cat.find(&format!("abbey-mayor/{id}")).expect("tile");
         cat.tile(t)
@@ -194,9 +259,17 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
     let total_arms: u32 = ids.iter().map(|id| arms(id)).sum();
     assert_eq!(total_arms, 6, "6 coats of arms, A has 2");
     assert_eq!(arms("A"), 2);
-    for &t in &set.tiles {
+    for &t in &set.tiles[..12] {
         assert_eq!(cat.tile(t).count, 1);
     }
+    // The abbey: six (one per player colour), a monastery with closing
+    // sides, never in the pile.
+    let abbey = cat.tile(set.tiles[12]);
+    assert_eq!(
+        (abbey.count, abbey.closing_sides, abbey.monastery),
+        (6, true, Some(0))
+    );
+    assert_eq!(abbey.features.len(), 1);
     // Bridges: two cities on B and C; one city and one road on L.
     assert_eq!(count("B", FeatureKind::City), 2);
     assert_eq!(count("C", FeatureKind::City), 2);

@@ -88,6 +88,8 @@ pub struct ExpansionState {
     pub(crate) traders: Option<traders_builders::Traders>,
     /// The Princess & the Dragon: the dragon, the fairy, set-aside tiles.
     pub(crate) dragon: Option<princess_dragon::DragonState>,
+    /// Abbey & Mayor: the abbeys (and the box's other components).
+    pub(crate) abbey_mayor: Option<abbey_mayor::AbbeyMayorState>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -105,6 +107,7 @@ impl Clone for ExpansionState {
             big_followers: self.big_followers.clone(),
             traders: self.traders.clone(),
             dragon: self.dragon.clone(),
+            abbey_mayor: self.abbey_mayor.clone(),
         }
     }
 
@@ -119,6 +122,7 @@ impl Clone for ExpansionState {
             big_followers,
             traders,
             dragon,
+            abbey_mayor,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -129,6 +133,7 @@ impl Clone for ExpansionState {
         self.big_followers.clone_from(big_followers);
         self.traders.clone_from(traders);
         self.dragon.clone_from(dragon);
+        self.abbey_mayor.clone_from(abbey_mayor);
     }
 }
 
@@ -315,8 +320,13 @@ pub(crate) trait Expansion {
         false
     }
 
-    /// Tiles that left the pile but nobody has seen.
+    /// Tiles that left the pile but nobody has seen (`out` holds those of
+    /// the expansions before this one).
     fn undisclosed_draws(_g: &Game, _out: &mut Vec<TileIdx>) {}
+
+    /// The current player chose to draw where drawing was a choice: no
+    /// tile held may be played instead this part.
+    fn draw_taken(_g: &mut Game) {}
 
     // -- Placing ----------------------------------------------------------
 
@@ -344,6 +354,12 @@ pub(crate) trait Expansion {
     /// Placements of tiles other than the drawn one (halves in hand);
     /// `pending`: the draw is still a choice.
     fn other_placements(_g: &Game, _pending: bool, _out: &mut Vec<Action>) {}
+
+    /// Whether `tile` is one the expansion places from outside the pile
+    /// (the abbey): the others leave its placement, and its refusal, to it.
+    fn places_tile(_g: &Game, _tile: TileIdx) -> bool {
+        false
+    }
 
     /// Places a tile that is not the drawn one, if it is the expansion's
     /// (a half from the hand), or refuses it; `None`: not its tile.
@@ -1010,12 +1026,26 @@ pub(crate) fn undisclosed_draws(g: &Game) -> Vec<TileIdx> {
     v
 }
 
-/// Applies `draw`. It exists in every game (a record may say it); whether
-/// it is a choice, and the words refusing it when not, belong to the one
-/// expansion that makes it one (Half-and-half), which answers even when it
-/// is off.
+/// Applies `draw`. It exists in every game (a record may say it); where
+/// it is a choice, each expansion that holds tiles for the player notes
+/// the draw; the words refusing it when not belong to Half-and-half, the
+/// first expansion that made it one, which answers even when it is off.
 pub(crate) fn draw(g: &mut Game) -> Result<(), IllegalAction> {
-    g.take_draw()
+    if !draw_pending(g) {
+        return g.take_draw();
+    }
+    each_active!(g, M => { M::draw_taken(g); });
+    Ok(())
+}
+
+/// Whether an expansion in play places `tile` from outside the pile.
+pub(crate) fn places_tile(g: &Game, tile: TileIdx) -> bool {
+    each_active!(g, M => {
+        if M::places_tile(g, tile) {
+            return true;
+        }
+    });
+    false
 }
 
 /// Calls `f` with each legal placement of `tile` until it returns false.
