@@ -765,3 +765,18 @@ fn the_legend_shows_each_players_goods() {
     let base = replay(BASE_SMALL, None);
     assert!(!board_svg(&base, &opts).contains(" wine "));
 }
+
+/// Abbey & Mayor's abbey is drawn apart from a monastery: walled paved
+/// ground instead of a field, with the monastery on it.
+#[test]
+fn the_abbey_tile_is_walled_ground_with_a_monastery() {
+    let cat = Catalog::builtin();
+    let svg = tile_svg(&cat, "abbey-mayor/abbey", Rotation::default()).expect("the abbey");
+    check_svg(&svg);
+    assert!(svg.contains("data-tile=\"abbey-mayor/abbey\""));
+    assert!(svg.contains("class=\"abbey\""), "paved ground");
+    assert!(!svg.contains("class=\"field\""), "no field on an abbey");
+    assert!(svg.contains("class=\"mroof\""), "the monastery on it");
+    let monastery = tile_svg(&cat, "base/B", Rotation::default()).expect("base/B");
+    assert!(!monastery.contains("class=\"abbey\""));
+}
