@@ -294,3 +294,55 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
         "two roads ending at the cities"
     );
 }
+
+/// With explicit chance (`openspiel::State`) a player who could place the
+/// abbey chooses before the draw's chance node; random games of every
+/// combination reach the end, every listed action is accepted and has a
+/// codec index that decodes to it, and the abbeys are placed or held.
+#[test]
+fn explicit_chance_games_choose_the_abbey_before_the_draw() {
+    use bastide_engine::openspiel::{Node, State};
+    let codec = ActionCodec::default();
+    let mut abbeys = 0;
+    for seed in 0..2 * COMBOS.len() as u64 {
+        let mut s = State::new(config(seed)).expect("config");
+        let mut rng = Rng::new(seed ^ 0x5EED);
+        let mut steps = 0;
+        loop {
+            match s.node() {
+                Node::Terminal => break,
+                Node::Chance => {
+                    let o = s.chance_outcomes();
+                    s.apply_chance(o[rng.below(o.len() as u64) as usize].0)
+                        .expect("outcome");
+                }
+                Node::Player(_) => {
+                    let l = s.legal_actions();
+                    for a in &l {
+                        let i = codec.encode(s.game(), a).expect("an index");
+                        assert_eq!(codec.decode(s.game(), i), Some(*a), "seed {seed}");
+                    }
+                    if l.contains(&Action::Draw) {
+                        assert!(
+                            s.game().visible_drawn_tile().is_none(),
+                            "the tile to draw is unseen while drawing is a choice"
+                        );
+                    }
+                    let a = l[rng.below(l.len() as u64) as usize];
+                    s.apply(&a).expect("legal");
+                    steps += 1;
+                    assert!(steps < 20_000, "the game does not end (seed {seed})");
+                }
+            }
+        }
+        let g = s.game();
+        let a = g.abbeys().expect("abbeys");
+        abbeys += g
+            .board()
+            .pieces()
+            .iter()
+            .filter(|p| p.tile == a.tile())
+            .count();
+    }
+    assert!(abbeys > 0, "no abbey placed in explicit-chance games");
+}

@@ -199,6 +199,16 @@ pub(super) fn pending(g: &Game) -> bool {
         && any_hole(g)
 }
 
+/// [`pending`] with a tile drawn: what the place step lists differs from
+/// the drawn tile's edge placements. It reads the drawn tile only, never
+/// the kind of a draw to come, which asks where tiles fit (and so this).
+pub(super) fn pending_drawn(g: &Game) -> bool {
+    g.phase == Phase::Place
+        && g.drawn.is_some_and(|t| !g.rules.catalog.tile(t).is_river)
+        && g.abbeys().is_some_and(|a| !a.drew && a.holds(g.current))
+        && any_hole(g)
+}
+
 /// The abbey's placements for the current player, where the draw is still
 /// a choice (`pending`: the tile step before the draw, or the builder
 /// step).

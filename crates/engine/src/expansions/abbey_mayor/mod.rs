@@ -68,7 +68,7 @@ impl Expansion for AbbeyMayor {
     /// from the drawn tile's edge placements.
     #[inline]
     fn lists_placements_of(g: &Game, _tile: TileIdx) -> bool {
-        abbey::pending(g)
+        abbey::pending_drawn(g)
     }
 
     fn before_draw(g: &mut Game) {
