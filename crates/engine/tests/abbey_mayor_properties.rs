@@ -23,6 +23,11 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("base", &["abbey-mayor", "princess-dragon"]),
     ("base", &["abbey-mayor", "river2", "plague"]),
     ("base", &["abbey-mayor", "halfsies1"]),
+    ("base", &["abbey-mayor", "map-chips", "halfsies2"]),
+    (
+        "base",
+        &["abbey-mayor", "traders-builders", "halfsies1", "plague"],
+    ),
     (
         "winter",
         &[
@@ -41,6 +46,9 @@ fn config(seed: u64) -> GameConfig {
     let mut c = GameConfig::new(2 + (seed % 4) as usize, seed);
     c.base = base.to_string();
     c.expansions = sets.iter().map(|s| s.to_string()).collect();
+    if sets.contains(&"map-chips") {
+        c.map = Some("ukraine".into());
+    }
     c
 }
 
