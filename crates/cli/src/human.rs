@@ -913,6 +913,12 @@ pub fn describe(game: &Game, a: &Action) -> String {
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
             _ => "pass".into(),
         },
+        Action::Place { tile, pos, .. } if cat.tile(tile).closing_sides => {
+            format!(
+                "({}, {}) your abbey, instead of drawing (it closes every side it touches)",
+                pos.x, pos.y
+            )
+        }
         Action::Place { tile, pos, rot } => {
             let def = cat.tile(tile);
             let o = def.oriented(rot);
@@ -1026,7 +1032,9 @@ pub fn describe(game: &Game, a: &Action) -> String {
 /// Cells where the drawn tile can go, in the order of the legal actions.
 fn legal_cells(game: &Game) -> Vec<Pos> {
     let mut cells = Vec::new();
-    if game.phase() != Phase::Place {
+    // The tile step, and the steps that offer a tile held (the builder
+    // step, the final abbey round).
+    if matches!(game.phase(), Phase::Follower | Phase::Over) {
         return cells;
     }
     for a in game.legal_actions() {
