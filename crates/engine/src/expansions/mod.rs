@@ -862,6 +862,19 @@ pub(crate) fn decode(codec: &ActionCodec, g: &Game, index: usize) -> Option<Acti
     None
 }
 
+/// Whether offset `i` of `family`'s segment is `draw`'s index: several
+/// segments may hold a `draw` (Half-and-half's, the builder's, the
+/// abbey's), the first in the order numbers it, and only that index
+/// decodes to it (a mask must name each action once).
+pub(crate) fn numbers_draw(codec: &ActionCodec, g: &Game, family: Family, i: usize) -> bool {
+    let Some(at) = encode(codec, g, &Action::Draw) else {
+        return false;
+    };
+    codec_segments(codec, g)
+        .iter()
+        .any(|&(f, base, _)| f == family && base + i == at)
+}
+
 /// The tiles the player to act holds besides the drawn one.
 pub(crate) fn hand(g: &Game) -> Vec<TileIdx> {
     let mut v = Vec::new();

@@ -504,7 +504,9 @@ pub(super) fn encode(codec: &ActionCodec, g: &Game, action: &Action) -> Option<u
 pub(super) fn decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
     let tile = g.abbeys()?.tile;
     if i == draw_index(codec) {
-        return Some(Action::Draw);
+        // Only the index `draw` is encoded to (an earlier segment's first).
+        return crate::expansions::numbers_draw(codec, g, crate::expansions::Family::AbbeyMayor, i)
+            .then_some(Action::Draw);
     }
     if i > draw_index(codec) {
         return None;
