@@ -64,6 +64,12 @@ const CARDS: Record<string, string[]> = {
     'A magic portal lets your follower go onto any unfinished, unoccupied feature of the board instead of this tile.',
     'A princess joined to a city with knights lets you send one of them home instead of placing a figure.',
   ],
+  'abbey-mayor': [
+    'Twelve more tiles join the pile.',
+    'You hold one abbey: instead of drawing, you may lay it in an empty square whose four neighbours all hold a tile (a half counts) — the lit holes. It fits anything.',
+    'The abbey is a monastery (put a monk on it as usual); every road, city and field touching it ends there, so it may finish them (its goods go to you).',
+    'After the last tile, each player still holding an abbey gets one more turn, from the next player round: lay it or pass.',
+  ],
   halfsies1: [
     'You hold triangular half tiles. On your turn you may play one instead of drawing a tile (the pile beside your hand draws).',
     'A half lies against the board along a short side; every side it touches must match, and two halves can share one square.',

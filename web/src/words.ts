@@ -11,6 +11,14 @@ export function isHalf(id: string): boolean {
   return id.startsWith('halfsies');
 }
 
+/** The abbey's tile id (Abbey & Mayor): a tile held in hand, one per player. */
+export const ABBEY = 'abbey-mayor/abbey';
+
+/** Whether a tile id names a tile a player holds (a half, the abbey) rather than one drawn. */
+export function isHeld(id: string): boolean {
+  return isHalf(id) || id === ABBEY;
+}
+
 /**
  * A tile in words: "tile R of the base game", "half tile A of
  * Half-and-half 1" (the letters of the rule books); a tile without such a
@@ -22,6 +30,7 @@ export function tileWords(id: string): string {
   if (i < 0) return 'a tile';
   const set = id.slice(0, i);
   const letter = id.slice(i + 1);
+  if (id === ABBEY) return `the abbey of ${setWords(set)}`;
   const kind = isHalf(id) ? 'half tile' : 'tile';
   return /^[A-Za-z]{1,2}\d?$/.test(letter) ? `${kind} ${letter} of ${setWords(set)}` : `a ${kind} of ${setWords(set)}`;
 }

@@ -708,6 +708,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, your builder's road or city grew: draw a second tile, or not:\n"
             ));
         }
+        (Phase::Abbey, _) => {
+            s.push_str(&format!(
+                "{who}, the final abbey round: place your abbey, or pass:\n"
+            ));
+        }
         _ => s.push_str(&format!("{who}, choose:\n")),
     }
     let cells = legal_cells(game);
@@ -922,15 +927,22 @@ pub fn describe(game: &Game, a: &Action) -> String {
     let cat = game.catalog();
     match *a {
         Action::Draw if game.phase() == Phase::Builder => "draw a second tile (the builder)".into(),
-        Action::Draw => "draw a tile instead of playing a half".into(),
+        Action::Draw => "draw a tile instead of playing a tile you hold".into(),
         Action::Pass => match game.phase() {
             Phase::Follower => "no follower".into(),
             Phase::Plague => "end the turn".into(),
             Phase::Builder => "no second tile".into(),
+            Phase::Abbey => "keep the abbey: no abbey turn".into(),
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
             Phase::Capture => "capture nobody".into(),
             _ => "pass".into(),
         },
+        Action::Place { tile, pos, .. } if cat.tile(tile).closing_sides => {
+            format!(
+                "({}, {}) your abbey, instead of drawing (it closes every side it touches)",
+                pos.x, pos.y
+            )
+        }
         Action::Place { tile, pos, rot } => {
             let def = cat.tile(tile);
             let o = def.oriented(rot);
@@ -1092,7 +1104,9 @@ pub fn describe(game: &Game, a: &Action) -> String {
 /// Cells where the drawn tile can go, in the order of the legal actions.
 fn legal_cells(game: &Game) -> Vec<Pos> {
     let mut cells = Vec::new();
-    if game.phase() != Phase::Place {
+    // The tile step, and the steps that offer a tile held (the builder
+    // step, the final abbey round).
+    if matches!(game.phase(), Phase::Follower | Phase::Over) {
         return cells;
     }
     for a in game.legal_actions() {

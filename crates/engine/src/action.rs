@@ -238,6 +238,9 @@ pub enum Phase {
     /// The Tower, after a floor was placed: the current player may take
     /// one follower in the tower's reach off the board.
     Capture,
+    /// Abbey & Mayor's final abbey round, after the last land tile's turn:
+    /// the current player places their abbey or passes.
+    Abbey,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -319,6 +322,7 @@ impl Phase {
             Phase::Builder => "builder",
             Phase::Dragon => "dragon",
             Phase::Capture => "capture",
+            Phase::Abbey => "abbey",
             Phase::Over => "over",
         }
     }

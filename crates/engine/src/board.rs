@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::catalog::{Catalog, Oriented, Shape, TileIdx, NO_FEATURE};
+use crate::catalog::{Catalog, Oriented, Shape, SideProfile, TileIdx, NO_FEATURE};
 use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Place, Pos, Rotation, Side};
 use crate::map::MapBounds;
@@ -798,7 +798,7 @@ impl Board {
                 let npos = pos.step(side);
                 if let Some((q, qpart)) = self.piece_facing(npos, side.opposite()) {
                     let theirs = self.side_code(cat, q, qpart, side.opposite());
-                    if theirs != mine.code {
+                    if !SideProfile::fit(theirs, mine.code) {
                         return Err(PlacementError::Mismatch {
                             pos,
                             side: Some(side),

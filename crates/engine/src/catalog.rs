@@ -216,8 +216,21 @@ pub struct SideProfile {
     pub present: bool,
     /// The kinds of its three places, read west→east (north/south sides),
     /// north→south (east/west sides and the long side of a half), so that two
-    /// touching sides match exactly when their codes are equal.
+    /// touching sides match exactly when their codes are equal;
+    /// [`SideProfile::ANY`] on a closing side, which matches every code.
     pub code: u8,
+}
+
+impl SideProfile {
+    /// The code of a closing side (a tile with `closing_sides`): outside
+    /// the six bits of the kinds' codes, it fits against any side.
+    pub const ANY: u8 = 0x40;
+
+    /// Whether two touching sides' codes fit: equal, or one of them closing.
+    #[inline]
+    pub fn fit(a: u8, b: u8) -> bool {
+        a == b || a == SideProfile::ANY || b == SideProfile::ANY
+    }
 }
 
 /// A tile turned by one rotation: everything the board needs, precomputed.
@@ -318,6 +331,11 @@ pub struct TileDef {
     pub monastery: Option<u8>,
     /// Whether a river runs on it.
     pub is_river: bool,
+    /// Whether its sides show no feature, fit against any side and end
+    /// whatever touches them (Abbey & Mayor's abbey): such a tile continues
+    /// no road, city or field, so the features it completes are its
+    /// neighbours'.
+    pub closing_sides: bool,
     /// Bit `i` set: feature `i` (of the first 64) is a road or a city, the
     /// kinds a placement completes besides monasteries.
     pub(crate) roads_cities: u64,
@@ -443,6 +461,8 @@ struct TileSpec {
     reconstructed: Option<bool>,
     #[serde(default)]
     tags: Vec<String>,
+    #[serde(default)]
+    closing_sides: bool,
     features: Vec<String>,
 }
 
@@ -648,9 +668,18 @@ fn build_tile(file: &FileSpec, t: &TileSpec, names: &mut Vec<String>) -> Result<
             }
         }
     }
-    check_coverage(shape, &features)?;
+    if t.closing_sides {
+        check_closing(shape, &features)?;
+    } else {
+        check_coverage(shape, &features)?;
+    }
     let oriented = [0u8, 1, 2, 3].map(|q| {
-        let mut o = orient(shape, &features, Rotation::from_quarters(q));
+        let mut o = orient(
+            shape,
+            &features,
+            Rotation::from_quarters(q),
+            t.closing_sides,
+        );
         o.anchors = (0..features.len() as u8).map(|f| o.anchor_of(f)).collect();
         o
     });
@@ -705,8 +734,27 @@ fn build_tile(file: &FileSpec, t: &TileSpec, names: &mut Vec<String>) -> Result<
         oriented,
         monastery,
         is_river,
+        closing_sides: t.closing_sides,
         roads_cities,
     })
+}
+
+/// A tile with closing sides is a square whose features touch no side:
+/// its border places stay empty, so nothing on it continues across.
+fn check_closing(shape: Shape, features: &[FeatureDef]) -> Result<(), String> {
+    if shape != Shape::Square {
+        return Err("closing_sides: only a square tile may have closing sides".into());
+    }
+    match features
+        .iter()
+        .find(|f| f.places.iter().any(|(_, p)| *p != Place::C))
+    {
+        Some(f) => Err(format!(
+            "closing_sides: its sides show no feature, but a {} touches one",
+            f.kind.name()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Parses one feature line; returns the feature and its unresolved city refs.
@@ -892,7 +940,7 @@ fn read_code(kinds: [u8; 3], reversed: bool) -> u8 {
     k[0] | (k[1] << 2) | (k[2] << 4)
 }
 
-fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
+fn orient(shape: Shape, features: &[FeatureDef], r: Rotation, closing: bool) -> Oriented {
     let ncells = if shape == Shape::Double { 2 } else { 1 };
     let mut cells = vec![(0, 0)];
     if ncells == 2 {
@@ -909,6 +957,15 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation) -> Oriented {
         for side in Side::ALL {
             let places = side.places();
             let fs = places.map(|p| place_feature[c][p.index()]);
+            if closing {
+                // Present, so that what touches it is joined (and ended)
+                // there, with no feature of its own.
+                cell_sides[side.index()] = SideProfile {
+                    present: true,
+                    code: SideProfile::ANY,
+                };
+                continue;
+            }
             if fs.contains(&NO_FEATURE) {
                 continue;
             }

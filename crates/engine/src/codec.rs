@@ -213,7 +213,12 @@ impl ActionCodec {
                 let slot = if game.drawn_tile() == Some(tile) {
                     0
                 } else {
-                    1 + Self::hand_slots(game).iter().position(|t| *t == tile)?
+                    match Self::hand_slots(game).iter().position(|t| *t == tile) {
+                        Some(k) => 1 + k,
+                        // A tile held outside the hand slots (the abbey)
+                        // has an expansion's index.
+                        None => return crate::expansions::encode(self, game, action),
+                    }
                 };
                 if slot >= self.slots {
                     return None;

@@ -1431,8 +1431,10 @@ impl Game {
     /// final scoring.
     fn pile_out(&mut self) {
         self.drawn = None;
+        // Play goes on in the tile step, unless the expansion that lets it
+        // go on names a step of its own (a final round).
+        self.phase = Phase::Place;
         if ext::play_without_draw(self) {
-            self.phase = Phase::Place;
             return;
         }
         self.final_scoring();

@@ -245,6 +245,9 @@ impl Game {
                 complete(fi);
             }
         }
+        if def.closing_sides {
+            self.closed_across(piece.pos, done);
+        }
         // Monasteries on this piece or around any of its cells, taken from
         // the short list of open ones, in the order a scan of the 3×3 cells
         // around each cell of the piece would meet them (events keep that
@@ -282,6 +285,39 @@ impl Game {
             }
         }
         m > 0
+    }
+
+    /// For a tile with closing sides at `pos` (it continues nothing): the
+    /// roads and cities of the neighbours that its sides completed, side
+    /// by side clockwise from north, pushed onto `done`.
+    fn closed_across(&self, pos: Pos, done: &mut SmallList<NodeId, 24>) {
+        let cat = &*self.rules.catalog;
+        let feats = self.board.features();
+        for side in crate::geometry::Side::ALL {
+            let theirs = side.opposite();
+            let Some((q, part)) = self.board.piece_facing(pos.step(side), theirs) else {
+                continue;
+            };
+            let qp = self.board.pieces()[q as usize];
+            let def = cat.tile(qp.tile);
+            let Some(fs) = def.oriented(qp.rot).side_features.get(part as usize) else {
+                continue;
+            };
+            for fi in fs[theirs.index()] {
+                let road_city = def
+                    .features
+                    .get(fi as usize)
+                    .is_some_and(|f| matches!(f.kind, FeatureKind::Road | FeatureKind::City));
+                if !road_city {
+                    continue;
+                }
+                if let Some(root) = feats.newly_complete(qp.node_base + fi as NodeId) {
+                    if !done.contains(root) {
+                        done.push(root);
+                    }
+                }
+            }
+        }
     }
 
     /// The monastery node of piece `q`, if it has one.

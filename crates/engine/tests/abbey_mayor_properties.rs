@@ -1,19 +1,21 @@
-//! Property tests of Abbey & Mayor's twelve land tiles over many seeded
-//! random games, alone and with the other sets: every listed action is
-//! accepted and every follower candidate that is accepted is listed (a
-//! refused one changes nothing), followers are conserved, every legal
-//! action has its codec index, and replays are identical. Barns are placed
-//! too: every barn corner of every tile is a candidate, each seat's barn is
-//! in the supply or on the board exactly once, and at the start of every
-//! turn no barn field holds a figure. A catalog test checks the shapes the
-//! rules file's table gives.
+//! Property tests of Abbey & Mayor's twelve land tiles, the abbeys and the
+//! barns over many seeded random games, alone and with the other sets:
+//! every listed action is accepted and every follower, barn or abbey
+//! candidate that is accepted is listed (a refused one changes nothing),
+//! followers are conserved, every legal action has its codec index, every
+//! game that ends has had its final abbey round, and replays are identical.
+//! Each seat's barn is in the supply or on the board exactly once, and at
+//! the start of every turn no barn field holds a figure. A catalog test
+//! checks the shapes the rules file's table gives.
 
 use std::collections::HashSet;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Corner, Figure, Game, GameConfig, Phase, Place, Pos, Reason, TileAt};
+use bastide_engine::{
+    Action, Corner, Figure, Game, GameConfig, Phase, Place, Pos, Reason, Rotation, TileAt,
+};
 use bastide_engine::{Catalog, FeatureKind};
 
 /// The combinations played: the tiles alone and with the sets whose rules
@@ -25,6 +27,11 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("base", &["abbey-mayor", "princess-dragon"]),
     ("base", &["abbey-mayor", "river2", "plague"]),
     ("base", &["abbey-mayor", "halfsies1"]),
+    ("base", &["abbey-mayor", "map-chips", "halfsies2"]),
+    (
+        "base",
+        &["abbey-mayor", "traders-builders", "halfsies1", "plague"],
+    ),
     (
         "winter",
         &[
@@ -43,6 +50,9 @@ fn config(seed: u64) -> GameConfig {
     let mut c = GameConfig::new(2 + (seed % 4) as usize, seed);
     c.base = base.to_string();
     c.expansions = sets.iter().map(|s| s.to_string()).collect();
+    if sets.contains(&"map-chips") {
+        c.map = Some("ukraine".into());
+    }
     c
 }
 
@@ -109,12 +119,57 @@ fn check_followers(game: &Game, per_player: usize, seed: u64) {
     }
 }
 
-/// What one random game placed: this set's tiles, barns, barn scorings.
+/// What one random game placed: this set's land tiles, abbeys, barns,
+/// barn scorings.
 #[derive(Default)]
 struct Placed {
     tiles: usize,
+    abbeys: usize,
     barns: usize,
     barn_events: usize,
+}
+
+/// An abbey at every empty cell beside a placed tile, in rotations 0 and
+/// 1: what the engine must refuse unless listed.
+fn abbey_candidates(game: &Game) -> Vec<Action> {
+    let Some(abbey) = game.catalog().find("abbey-mayor/abbey") else {
+        return Vec::new();
+    };
+    let mut cells: Vec<Pos> = game.board().frontier_cells().collect();
+    for p in game.board().pieces() {
+        cells.extend([(0, 1), (1, 0), (0, -1), (-1, 0)].map(|(dx, dy)| p.pos.offset(dx, dy)));
+    }
+    cells.sort_by_key(|p| (p.x, p.y));
+    cells.dedup();
+    cells
+        .into_iter()
+        .flat_map(|pos| {
+            [0, 1].map(|q| Action::Place {
+                tile: abbey,
+                pos,
+                rot: Rotation::from_quarters(q),
+            })
+        })
+        .collect()
+}
+
+/// Every abbey candidate is accepted exactly when listed; a refusal
+/// changes nothing.
+fn check_abbey_candidates(game: &Game, legal: &[Action], seed: u64) {
+    for cand in abbey_candidates(game) {
+        let mut g = game.clone();
+        let listed = legal.contains(&cand);
+        match g.try_apply(&cand) {
+            Ok(()) => assert!(listed, "abbey accepted, not listed: {cand:?} (seed {seed})"),
+            Err(e) => {
+                assert!(
+                    !listed,
+                    "abbey listed but refused: {cand:?}: {e} (seed {seed})"
+                );
+                assert!(g == *game, "a refused abbey changed the game: {cand:?}");
+            }
+        }
+    }
 }
 
 /// Plays one random game, checking every step.
@@ -126,7 +181,13 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
     let per_player = game.options().followers as usize;
     let codec = ActionCodec::default();
     let mut steps = 0;
+    let mut round = false;
     while !game.is_finished() {
+        round |= game.phase() == Phase::Abbey;
+        if matches!(game.phase(), Phase::Place | Phase::Abbey | Phase::Builder) && check_candidates
+        {
+            check_abbey_candidates(&game, &game.legal_actions(), seed);
+        }
         let legal = game.legal_actions();
         assert!(
             !legal.is_empty(),
@@ -155,8 +216,7 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
             }
         }
         let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        // (`draw` in Traders & Builders' builder step has no index yet.)
-        let indexed = |a: &&Action| a.cell().is_none_or(window) && **a != Action::Draw;
+        let indexed = |a: &&Action| a.cell().is_none_or(window);
         for a in legal.iter().filter(indexed) {
             let i = codec
                 .encode(&game, a)
@@ -176,13 +236,23 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
     assert!(replayed == game, "replay differs (seed {seed})");
     let text = rec.to_json();
     assert_eq!(Record::parse(&text).expect("parses"), rec);
+    let abbeys = game.abbeys().expect("abbeys in play");
+    let held = game.seats().filter(|s| abbeys.holds(*s)).count();
+    let set = |p: &&bastide_engine::Piece| game.catalog().tile(p.tile).set == "abbey-mayor";
+    let pieces = game.board().pieces();
+    let placed = pieces.iter().filter(|p| p.tile == abbeys.tile()).count();
+    assert_eq!(
+        placed + held,
+        game.player_count(),
+        "one abbey per seat, placed or held (seed {seed})"
+    );
+    assert!(
+        held == 0 || round,
+        "abbeys left in hand but no final abbey round (seed {seed})"
+    );
     Placed {
-        tiles: game
-            .board()
-            .pieces()
-            .iter()
-            .filter(|p| game.catalog().tile(p.tile).set == "abbey-mayor")
-            .count(),
+        tiles: pieces.iter().filter(set).count() - placed,
+        abbeys: placed,
         barns: game.barns().map_or(0, |b| b.placed().len()),
         barn_events: game
             .events()
@@ -194,15 +264,19 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
 
 #[test]
 fn random_games_keep_every_invariant_and_replay() {
-    let (mut placed, mut barns, mut barn_events) = (0, 0, 0);
+    let (mut placed, mut abbeys, mut barns, mut barn_events) = (0, 0, 0, 0);
     for seed in 0..140u64 {
         let p = play(seed, false);
         placed += p.tiles;
+        abbeys += p.abbeys;
         barns += p.barns;
         barn_events += p.barn_events;
     }
     // The tiles are in the pile and get placed (most of the 12 each game).
     assert!(placed > 140 * 8, "only {placed} abbey-mayor tiles placed");
+    // Random players take the abbey whenever a hole lets them: most are
+    // placed.
+    assert!(abbeys > 140 * 2, "only {abbeys} abbeys placed");
     // Random players find barn corners and the barns score.
     assert!(barns > 140, "only {barns} barns placed");
     assert!(barn_events > 140, "only {barn_events} barn scorings");
@@ -229,8 +303,9 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
         .collect();
     assert_eq!(
         ids,
-        ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+        ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "abbey"]
     );
+    let ids = &ids[..12];
     let count = |id: &str, kind: FeatureKind| {
         let t = cat.find(&format!("abbey-mayor/{id}")).expect("tile");
         cat.tile(t)
@@ -250,9 +325,17 @@ fn the_catalog_holds_the_twelve_tiles_of_the_table() {
     let total_arms: u32 = ids.iter().map(|id| arms(id)).sum();
     assert_eq!(total_arms, 6, "6 coats of arms, A has 2");
     assert_eq!(arms("A"), 2);
-    for &t in &set.tiles {
+    for &t in &set.tiles[..12] {
         assert_eq!(cat.tile(t).count, 1);
     }
+    // The abbey: six (one per player colour), a monastery with closing
+    // sides, never in the pile.
+    let abbey = cat.tile(set.tiles[12]);
+    assert_eq!(
+        (abbey.count, abbey.closing_sides, abbey.monastery),
+        (6, true, Some(0))
+    );
+    assert_eq!(abbey.features.len(), 1);
     // Bridges: two cities on B and C; one city and one road on L.
     assert_eq!(count("B", FeatureKind::City), 2);
     assert_eq!(count("C", FeatureKind::City), 2);
@@ -306,4 +389,56 @@ fn the_observation_tensor_shows_the_barns() {
         assert_eq!(plane(blue).iter().sum::<f32>(), 1.0);
         assert_eq!(plane(red).iter().sum::<f32>(), 0.0);
     }
+}
+
+/// With explicit chance (`openspiel::State`) a player who could place the
+/// abbey chooses before the draw's chance node; random games of every
+/// combination reach the end, every listed action is accepted and has a
+/// codec index that decodes to it, and the abbeys are placed or held.
+#[test]
+fn explicit_chance_games_choose_the_abbey_before_the_draw() {
+    use bastide_engine::openspiel::{Node, State};
+    let codec = ActionCodec::default();
+    let mut abbeys = 0;
+    for seed in 0..2 * COMBOS.len() as u64 {
+        let mut s = State::new(config(seed)).expect("config");
+        let mut rng = Rng::new(seed ^ 0x5EED);
+        let mut steps = 0;
+        loop {
+            match s.node() {
+                Node::Terminal => break,
+                Node::Chance => {
+                    let o = s.chance_outcomes();
+                    s.apply_chance(o[rng.below(o.len() as u64) as usize].0)
+                        .expect("outcome");
+                }
+                Node::Player(_) => {
+                    let l = s.legal_actions();
+                    for a in &l {
+                        let i = codec.encode(s.game(), a).expect("an index");
+                        assert_eq!(codec.decode(s.game(), i), Some(*a), "seed {seed}");
+                    }
+                    if l.contains(&Action::Draw) {
+                        assert!(
+                            s.game().visible_drawn_tile().is_none(),
+                            "the tile to draw is unseen while drawing is a choice"
+                        );
+                    }
+                    let a = l[rng.below(l.len() as u64) as usize];
+                    s.apply(&a).expect("legal");
+                    steps += 1;
+                    assert!(steps < 20_000, "the game does not end (seed {seed})");
+                }
+            }
+        }
+        let g = s.game();
+        let a = g.abbeys().expect("abbeys");
+        abbeys += g
+            .board()
+            .pieces()
+            .iter()
+            .filter(|p| p.tile == a.tile())
+            .count();
+    }
+    assert!(abbeys > 0, "no abbey placed in explicit-chance games");
 }

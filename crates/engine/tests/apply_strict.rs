@@ -21,6 +21,7 @@ const COMBOS: &[(&str, &[&str])] = &[
     ("base", &["inns-cathedrals"]),
     ("base", &["traders-builders", "plague"]),
     ("base", &["map-chips", "halfsies1"]),
+    ("base", &["abbey-mayor", "traders-builders", "halfsies1"]),
     (
         "winter",
         &["plague", "gingerbread", "river2", "halfsies1", "map-chips"],

@@ -232,11 +232,24 @@ fn piece(out: &mut String, cat: &Catalog, def: &TileDef, g: &TileGeom, origin: P
         esc(&def.id)
     );
     let _ = writeln!(out, "<g clip-path=\"url(#clip-{})\">", shape_name(g.shape));
-    let _ = writeln!(
-        out,
-        "<polygon class=\"field\" points=\"{}\"/>",
-        points(&g.outline)
-    );
+    // A tile with closing sides (the abbey) shows no field: paved ground
+    // walled on every side, so that it reads apart from a monastery.
+    // (Drawn with its own colours, so the shared style sheet, and every
+    // picture of the other tiles, stays as it was.)
+    if def.closing_sides {
+        let _ = writeln!(
+            out,
+            "<polygon class=\"abbey\" fill=\"#cfc6b2\" points=\"{}\"/>\n\
+<rect fill=\"none\" stroke=\"#6d604c\" stroke-width=\"4\" x=\"4\" y=\"4\" width=\"92\" height=\"92\"/>",
+            points(&g.outline)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<polygon class=\"field\" points=\"{}\"/>",
+            points(&g.outline)
+        );
+    }
     for c in &g.cities {
         let _ = writeln!(out, "<path class=\"city\" d=\"{}\"/>", d(&c.fill));
     }
@@ -879,7 +892,9 @@ fn town_labels(
 pub fn legal_cells(game: &Game) -> Vec<Pos> {
     let cat = game.catalog();
     let mut legal: BTreeSet<Pos> = BTreeSet::new();
-    if game.phase() == Phase::Place {
+    // The tile step, and the steps that offer a tile held (the builder
+    // step, the final abbey round).
+    if !matches!(game.phase(), Phase::Follower | Phase::Over) {
         for a in game.legal_actions() {
             if let Action::Place { tile, pos, rot } = a {
                 legal.extend(cells_of(cat.tile(tile), pos, rot));

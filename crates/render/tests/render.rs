@@ -788,3 +788,18 @@ fn a_barn_is_drawn_on_its_corner_point() {
     let before = replay(&scenario["record"].to_string(), Some(7));
     assert!(!board_svg(&before, &BoardOptions::default()).contains("data-figure=\"barn\""));
 }
+
+/// Abbey & Mayor's abbey is drawn apart from a monastery: walled paved
+/// ground instead of a field, with the monastery on it.
+#[test]
+fn the_abbey_tile_is_walled_ground_with_a_monastery() {
+    let cat = Catalog::builtin();
+    let svg = tile_svg(&cat, "abbey-mayor/abbey", Rotation::default()).expect("the abbey");
+    check_svg(&svg);
+    assert!(svg.contains("data-tile=\"abbey-mayor/abbey\""));
+    assert!(svg.contains("class=\"abbey\""), "paved ground");
+    assert!(!svg.contains("class=\"field\""), "no field on an abbey");
+    assert!(svg.contains("class=\"mroof\""), "the monastery on it");
+    let monastery = tile_svg(&cat, "base/B", Rotation::default()).expect("base/B");
+    assert!(!monastery.contains("class=\"abbey\""));
+}

@@ -133,6 +133,12 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       out.push(h('section', { class: 'panel', id: 'portal', 'aria-label': 'Magic portal' }, h('h2', {}, 'Magic portal'),
         h('p', {}, 'Your tile has a magic portal: the lit spots anywhere on the board take your follower (an unfinished, unoccupied feature), or place it on this tile as usual.')));
     }
+    // Abbey & Mayor: the final abbey round, one turn for each player still holding an abbey.
+    if (view?.phase === 'abbey') {
+      const mine = s.legal.some((a) => a.kind === 'place');
+      out.push(h('section', { class: 'panel current', id: 'abbey-round', 'aria-label': 'The final abbey round' }, h('h2', {}, 'The final abbey round'),
+        h('p', {}, mine ? 'The last tile is down: lay your abbey in a lit hole (with a monk if you like), or pass to keep it.' : s.legal.length > 0 ? 'The last tile is down and no hole is closed on four sides: pass.' : 'The last tile is down: players still holding an abbey may lay it.')));
+    }
     // Traders & Builders: the builder's second tile, offered face down on the table (take it or pass).
     const second = view ? secondTile(view.phase, s.legal) : null;
     if (second) out.push(secondTileSection(second, view?.tilesLeft ?? 0, (a) => ctx.send(a)));

@@ -10,7 +10,7 @@ import { nextRotation } from '../geometry';
 import { ROTATIONS, type Action, type Rotation } from '../protocol';
 import type { GameState } from '../state';
 import { touchScreen } from './touch';
-import { isHalf, moveWords, rotationWords, tileLine, tileWords } from '../words';
+import { isHeld, moveWords, rotationWords, tileLine, tileWords } from '../words';
 
 export type Place = Extract<Action, { kind: 'place' }>;
 
@@ -39,9 +39,9 @@ export function handOf(s: GameState): string[] {
   return handTiles(placeableTiles(s.legal), own && 'tiles' in own ? own.tiles : []);
 }
 
-/** Whether the hand is shown as a row of tiles (more than one, or halves): then drawing is the pile beside it. */
+/** Whether the hand is shown as a row of tiles (more than one, or tiles held: halves, the abbey): then drawing is the pile beside it. */
 export function handShown(hand: string[]): boolean {
-  return hand.length > 1 || hand.some(isHalf);
+  return hand.length > 1 || hand.some(isHeld);
 }
 
 /** The next rotation with a legal placement (or simply the next one when none has). */
@@ -187,8 +187,8 @@ export function handPanel(ctx: HandContext): HandPanel {
         return h('button', { type: 'button', 'data-tile': t, 'aria-pressed': String(chosen), disabled: can ? undefined : 'disabled', 'aria-label': `${tileWords(t)}${can ? '' : ' (for your turn)'}`, onclick: () => pickTile(s, t) },
           h('img', { src: ctx.picture(t, chosen ? rotation : 0), alt: '', width: 56, height: 56, draggable: can ? 'true' : 'false', ondragstart: can ? dragTile(t) : undefined, ondragend: can ? dragEnd : undefined }));
       }),
-      // Half-and-half: drawing instead of playing a half is the pile beside the hand, face down.
-      ...s.legal.filter((a) => a.kind === 'draw').slice(0, 1).map((a) => h('button', { type: 'button', id: 'draw-pile', class: 'draw-pile', 'data-kind': 'draw', 'aria-label': `Draw a tile instead (${view?.tilesLeft ?? 0} left)`, title: 'Draw a tile instead of playing a half', onclick: () => ctx.send(a) },
+      // Half-and-half, the abbey: drawing instead of playing a tile held is the pile beside the hand, face down.
+      ...s.legal.filter((a) => a.kind === 'draw').slice(0, 1).map((a) => h('button', { type: 'button', id: 'draw-pile', class: 'draw-pile', 'data-kind': 'draw', 'aria-label': `Draw a tile instead (${view?.tilesLeft ?? 0} left)`, title: 'Draw a tile instead of playing a tile you hold', onclick: () => ctx.send(a) },
         h('span', { class: 'pile-face', 'aria-hidden': 'true' }, '?'), h('span', { class: 'pile-count', 'aria-hidden': 'true' }, String(view?.tilesLeft ?? 0))))) : null;
     if (tile) {
       const t = tile;

@@ -627,6 +627,10 @@ impl Expansion for Halfsies {
             g.do_place(tile, pos, rot);
             return Some(Ok(()));
         }
+        if crate::expansions::places_tile(g, tile) {
+            // Another expansion's tile (the abbey): its rules decide.
+            return None;
+        }
         if g.drawn.is_none() {
             return Some(Err(illegal(
                 "draw",
@@ -651,6 +655,12 @@ impl Expansion for Halfsies {
             g.take_draw()?;
         }
         Ok(())
+    }
+
+    fn draw_taken(g: &mut Game) {
+        if let Some(h) = &mut g.ext.halves {
+            h.drew = true;
+        }
     }
 
     /// The drawn tile is placed: the tiles passed over before it leave.

@@ -92,7 +92,7 @@ pub struct ExpansionState {
     pub(crate) dragon: Option<princess_dragon::DragonState>,
     /// The Tower: floors, towers, prisoners.
     pub(crate) tower: Option<tower::TowerState>,
-    /// Abbey & Mayor: its figures (the barns, …).
+    /// Abbey & Mayor: the abbeys, the barns (and the box's other components).
     pub(crate) abbey_mayor: Option<abbey_mayor::AbbeyMayorState>,
 }
 
@@ -327,8 +327,13 @@ pub(crate) trait Expansion {
         false
     }
 
-    /// Tiles that left the pile but nobody has seen.
+    /// Tiles that left the pile but nobody has seen (`out` holds those of
+    /// the expansions before this one).
     fn undisclosed_draws(_g: &Game, _out: &mut Vec<TileIdx>) {}
+
+    /// The current player chose to draw where drawing was a choice: no
+    /// tile held may be played instead this part.
+    fn draw_taken(_g: &mut Game) {}
 
     // -- Placing ----------------------------------------------------------
 
@@ -356,6 +361,12 @@ pub(crate) trait Expansion {
     /// Placements of tiles other than the drawn one (halves in hand);
     /// `pending`: the draw is still a choice.
     fn other_placements(_g: &Game, _pending: bool, _out: &mut Vec<Action>) {}
+
+    /// Whether `tile` is one the expansion places from outside the pile
+    /// (the abbey): the others leave its placement, and its refusal, to it.
+    fn places_tile(_g: &Game, _tile: TileIdx) -> bool {
+        false
+    }
 
     /// Places a tile that is not the drawn one, if it is the expansion's
     /// (a half from the hand), or refuses it; `None`: not its tile.
@@ -899,6 +910,19 @@ pub(crate) fn decode(codec: &ActionCodec, g: &Game, index: usize) -> Option<Acti
     None
 }
 
+/// Whether offset `i` of `family`'s segment is `draw`'s index: several
+/// segments may hold a `draw` (Half-and-half's, the builder's, the
+/// abbey's), the first in the order numbers it, and only that index
+/// decodes to it (a mask must name each action once).
+pub(crate) fn numbers_draw(codec: &ActionCodec, g: &Game, family: Family, i: usize) -> bool {
+    let Some(at) = encode(codec, g, &Action::Draw) else {
+        return false;
+    };
+    codec_segments(codec, g)
+        .iter()
+        .any(|&(f, base, _)| f == family && base + i == at)
+}
+
 /// The tiles the player to act holds besides the drawn one.
 pub(crate) fn hand(g: &Game) -> Vec<TileIdx> {
     let mut v = Vec::new();
@@ -1063,12 +1087,26 @@ pub(crate) fn undisclosed_draws(g: &Game) -> Vec<TileIdx> {
     v
 }
 
-/// Applies `draw`. It exists in every game (a record may say it); whether
-/// it is a choice, and the words refusing it when not, belong to the one
-/// expansion that makes it one (Half-and-half), which answers even when it
-/// is off.
+/// Applies `draw`. It exists in every game (a record may say it); where
+/// it is a choice, each expansion that holds tiles for the player notes
+/// the draw; the words refusing it when not belong to Half-and-half, the
+/// first expansion that made it one, which answers even when it is off.
 pub(crate) fn draw(g: &mut Game) -> Result<(), IllegalAction> {
-    g.take_draw()
+    if !draw_pending(g) {
+        return g.take_draw();
+    }
+    each_active!(g, M => { M::draw_taken(g); });
+    Ok(())
+}
+
+/// Whether an expansion in play places `tile` from outside the pile.
+pub(crate) fn places_tile(g: &Game, tile: TileIdx) -> bool {
+    each_active!(g, M => {
+        if M::places_tile(g, tile) {
+            return true;
+        }
+    });
+    false
 }
 
 /// Calls `f` with each legal placement of `tile` until it returns false.

@@ -520,9 +520,11 @@ impl Expansion for TradersBuilders {
         ActionCodec::follower_code(g, pos, place).map(|c| k * FOLLOWER_CODES + c)
     }
 
-    fn decode(_codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
+    fn decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
         if i == DRAW_INDEX {
-            return Some(Action::Draw);
+            // Only the index `draw` is encoded to (Half-and-half's first).
+            return crate::expansions::numbers_draw(codec, g, Family::TradersBuilders, i)
+                .then_some(Action::Draw);
         }
         let figure = *FIGURES.get(i / FOLLOWER_CODES)?;
         ActionCodec::follower_of(g, i % FOLLOWER_CODES, figure)
