@@ -703,6 +703,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, your builder's road or city grew: draw a second tile, or not:\n"
             ));
         }
+        (Phase::Wagon, _) => {
+            s.push_str(&format!(
+                "{who}, your wagon's feature was scored: move the wagon, or take it home:\n"
+            ));
+        }
         _ => s.push_str(&format!("{who}, choose:\n")),
     }
     let cells = legal_cells(game);
@@ -905,6 +910,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             Phase::Plague => "end the turn".into(),
             Phase::Builder => "no second tile".into(),
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
+            Phase::Wagon => "take the wagon home".into(),
             _ => "pass".into(),
         },
         Action::Place { tile, pos, rot } => {
@@ -944,6 +950,8 @@ pub fn describe(game: &Game, a: &Action) -> String {
                 Figure::Big => "large follower",
                 Figure::Builder => "builder",
                 Figure::Pig => "pig",
+                Figure::Mayor => "mayor",
+                Figure::Wagon => "wagon",
             },
             kind_at(game, pos, corner, place),
             at_text(pos, corner)
@@ -1005,6 +1013,12 @@ pub fn describe(game: &Game, a: &Action) -> String {
             },
             at_text(at.pos(), at.half),
             at.place
+        ),
+        Action::Wagon { to } => format!(
+            "move the wagon onto the {} at {} {}",
+            kind_at(game, to.pos(), to.half, to.place),
+            at_text(to.pos(), to.half),
+            to.place
         ),
         Action::Flee { from, to } => format!(
             "the follower on the {} at {} {} flees to {} {}",

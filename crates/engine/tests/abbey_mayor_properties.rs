@@ -1,8 +1,10 @@
-//! Property tests of Abbey & Mayor's twelve land tiles over many seeded
-//! random games, alone and with the other sets: every listed action is
-//! accepted and every follower candidate that is accepted is listed (a
-//! refused one changes nothing), followers are conserved, every legal
-//! action has its codec index, and replays are identical. A catalog test
+//! Property tests of Abbey & Mayor's twelve land tiles, mayors and wagons
+//! over many seeded random games, alone and with the other sets: every
+//! listed action is accepted and every follower, mayor, wagon and wagon
+//! move candidate that is accepted is listed (a refused one changes
+//! nothing), followers are conserved (each mayor and wagon is on the board
+//! or in its supply, never both), every legal action has its codec index,
+//! and replays are identical; mayors are placed and wagons move. A catalog test
 //! checks the shapes the rules file's table gives.
 
 use std::collections::HashSet;
@@ -10,7 +12,7 @@ use std::collections::HashSet;
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, Pos};
+use bastide_engine::{Action, FeatureAt, Figure, Game, GameConfig, Phase, Place, Pos};
 use bastide_engine::{Catalog, FeatureKind};
 
 /// The combinations played: the tiles alone and with the sets whose rules
@@ -43,21 +45,63 @@ fn config(seed: u64) -> GameConfig {
     c
 }
 
-/// A follower on every place of every tile: what the engine must refuse
-/// unless listed (or a place of a listed feature).
+/// A follower, mayor and wagon on every place of every tile (in the wagon
+/// step: a wagon move there): what the engine must refuse unless listed
+/// (or a place of a listed feature).
 fn candidates(game: &Game) -> Vec<Action> {
     let mut v = vec![Action::Pass];
     for p in game.board().pieces() {
         for place in &Place::ALL {
-            v.push(Action::Follower {
-                pos: p.pos,
-                corner: p.corner,
-                place: *place,
-                figure: Figure::Normal,
-            });
+            if game.phase() == Phase::Wagon {
+                if let Some(to) = FeatureAt::new(p.pos, p.corner, *place) {
+                    v.push(Action::Wagon { to });
+                }
+                continue;
+            }
+            for figure in [Figure::Normal, Figure::Mayor, Figure::Wagon] {
+                v.push(Action::Follower {
+                    pos: p.pos,
+                    corner: p.corner,
+                    place: *place,
+                    figure,
+                });
+            }
         }
     }
     v
+}
+
+/// Each seat's mayor and wagon: on the board at most once, and there
+/// exactly when not in the supply; in the wagon step the waiting wagon is
+/// home.
+fn check_mayor_wagon(game: &Game, seed: u64) {
+    let Some(figs) = game.abbey_mayor_figures() else {
+        return;
+    };
+    for seat in game.seats() {
+        for figure in [Figure::Mayor, Figure::Wagon] {
+            let on_board = game
+                .followers()
+                .iter()
+                .filter(|f| f.player == seat && f.figure == figure)
+                .count();
+            assert!(
+                on_board <= 1,
+                "two {figure:?}s of seat {seat} (seed {seed})"
+            );
+            assert_eq!(
+                on_board == 0,
+                figs.in_supply(seat, figure),
+                "seat {seat}'s {figure:?} both or neither on the board and in the supply (seed {seed})"
+            );
+        }
+    }
+    if game.phase() == Phase::Wagon {
+        assert!(
+            figs.in_supply(game.current_player(), Figure::Wagon),
+            "the wagon step's wagon is home while it waits (seed {seed})"
+        );
+    }
 }
 
 /// Normal followers on the board plus the supply make the starting number.
@@ -76,9 +120,22 @@ fn check_followers(game: &Game, per_player: usize, seed: u64) {
     }
 }
 
-/// Plays one random game, checking every step; returns how many of this
-/// set's tiles were placed.
-fn play(seed: u64, check_candidates: bool) -> usize {
+/// What one random game did.
+#[derive(Default)]
+struct Played {
+    /// This set's tiles placed.
+    tiles: usize,
+    /// Mayors placed.
+    mayors: usize,
+    /// Wagon moves made.
+    wagon_moves: usize,
+    /// Wagon steps ended with `pass`.
+    wagon_passes: usize,
+}
+
+/// Plays one random game, checking every step.
+fn play(seed: u64, check_candidates: bool) -> Played {
+    let mut played = Played::default();
     let cfg = config(seed);
     let mut game = Game::new(cfg.clone()).expect("valid config");
     let mut rec = Record::new(cfg);
@@ -92,7 +149,7 @@ fn play(seed: u64, check_candidates: bool) -> usize {
             !legal.is_empty(),
             "a running game has an action (seed {seed})"
         );
-        if check_candidates && game.phase() == Phase::Follower {
+        if check_candidates && matches!(game.phase(), Phase::Follower | Phase::Wagon) {
             let listed: HashSet<Action> = legal.iter().copied().collect();
             for a in &legal {
                 assert!(
@@ -126,8 +183,18 @@ fn play(seed: u64, check_candidates: bool) -> usize {
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions
             .push(ActionJson::from_action(&a, game.catalog()));
+        match a {
+            Action::Follower {
+                figure: Figure::Mayor,
+                ..
+            } => played.mayors += 1,
+            Action::Wagon { .. } => played.wagon_moves += 1,
+            Action::Pass if game.phase() == Phase::Wagon => played.wagon_passes += 1,
+            _ => {}
+        }
         game.try_apply(&a).expect("a listed action is accepted");
         check_followers(&game, per_player, seed);
+        check_mayor_wagon(&game, seed);
         steps += 1;
         assert!(steps < 20_000, "the game does not end (seed {seed})");
     }
@@ -135,21 +202,34 @@ fn play(seed: u64, check_candidates: bool) -> usize {
     assert!(replayed == game, "replay differs (seed {seed})");
     let text = rec.to_json();
     assert_eq!(Record::parse(&text).expect("parses"), rec);
-    game.board()
+    played.tiles = game
+        .board()
         .pieces()
         .iter()
         .filter(|p| game.catalog().tile(p.tile).set == "abbey-mayor")
-        .count()
+        .count();
+    played
 }
 
 #[test]
 fn random_games_keep_every_invariant_and_replay() {
-    let mut placed = 0;
+    let (mut placed, mut mayors, mut moves, mut passes) = (0, 0, 0, 0);
     for seed in 0..140u64 {
-        placed += play(seed, false);
+        let p = play(seed, false);
+        placed += p.tiles;
+        mayors += p.mayors;
+        moves += p.wagon_moves;
+        passes += p.wagon_passes;
     }
     // The tiles are in the pile and get placed (most of the 12 each game).
     assert!(placed > 140 * 8, "only {placed} abbey-mayor tiles placed");
+    // Random players place mayors and move wagons, and pass in the wagon
+    // step: the properties above saw every part of the figures' rules.
+    assert!(mayors > 140, "only {mayors} mayors placed");
+    assert!(
+        moves > 40 && passes > 20,
+        "wagon steps: {moves} moves, {passes} passes"
+    );
 }
 
 #[test]

@@ -88,6 +88,8 @@ pub struct ExpansionState {
     pub(crate) traders: Option<traders_builders::Traders>,
     /// The Princess & the Dragon: the dragon, the fairy, set-aside tiles.
     pub(crate) dragon: Option<princess_dragon::DragonState>,
+    /// Abbey & Mayor: its figures and steps.
+    pub(crate) abbey_mayor: Option<abbey_mayor::AbbeyMayorState>,
 }
 
 // By hand: `clone_from` field by field, so that tree search copying into a
@@ -105,6 +107,7 @@ impl Clone for ExpansionState {
             big_followers: self.big_followers.clone(),
             traders: self.traders.clone(),
             dragon: self.dragon.clone(),
+            abbey_mayor: self.abbey_mayor.clone(),
         }
     }
 
@@ -119,6 +122,7 @@ impl Clone for ExpansionState {
             big_followers,
             traders,
             dragon,
+            abbey_mayor,
         } = src;
         self.halves.clone_from(halves);
         self.skipped.clone_from(skipped);
@@ -129,6 +133,7 @@ impl Clone for ExpansionState {
         self.big_followers.clone_from(big_followers);
         self.traders.clone_from(traders);
         self.dragon.clone_from(dragon);
+        self.abbey_mayor.clone_from(abbey_mayor);
     }
 }
 
@@ -481,9 +486,10 @@ pub(crate) trait Expansion {
     /// A completed feature was scored and closed; its followers are home.
     fn after_completion(_g: &mut Game, _root: NodeId) {}
 
-    /// How many followers its `figure` counts as when a majority is
-    /// decided (`None`: not its figure).
-    fn majority_weight(_figure: Figure) -> Option<u8> {
+    /// How many followers its figure `f` counts as when the majority of
+    /// its feature is decided (`None`: not its figure); the feature may
+    /// matter (the mayor counts its city's coats of arms).
+    fn majority_weight(_g: &Game, _f: &Follower) -> Option<u8> {
         None
     }
 
@@ -682,6 +688,12 @@ macro_rules! each_active {
             type $m = river::RiverRules;
             if $m::active($g) $body
         }
+        // Abbey & Mayor before the gingerbread man: its wagon step comes
+        // before his step after a scoring (`notation.md`, turn order).
+        {
+            type $m = abbey_mayor::AbbeyMayor;
+            if $m::active($g) $body
+        }
         {
             type $m = gingerbread::GingerbreadRules;
             if $m::active($g) $body
@@ -692,10 +704,6 @@ macro_rules! each_active {
         }
         {
             type $m = traders_builders::TradersBuilders;
-            if $m::active($g) $body
-        }
-        {
-            type $m = abbey_mayor::AbbeyMayor;
             if $m::active($g) $body
         }
     }};
@@ -1259,15 +1267,16 @@ pub(crate) fn after_completion(g: &mut Game, root: NodeId) {
 }
 
 /// How many followers a figure other than a normal follower counts as
-/// when a majority is decided (1 if no expansion claims it).
-pub(crate) fn majority_weight(g: &Game, figure: Figure) -> u8 {
+/// when the majority of its feature is decided (1 if no expansion claims
+/// it).
+pub(crate) fn majority_weight(g: &Game, f: &Follower) -> u8 {
     each_active!(g, M => {
-        if let Some(w) = M::majority_weight(figure) {
+        if let Some(w) = M::majority_weight(g, f) {
             return w;
         }
     });
     // A follower no expansion weighs counts one; a special figure none.
-    u8::from(figure.is_follower())
+    u8::from(f.figure.is_follower())
 }
 
 /// Adds every tile of the set `id` to the bag, each as many times as its
