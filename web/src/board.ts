@@ -178,7 +178,7 @@ function drawnKey(p: Piece, symbol: string | undefined): string {
 
 function spotOf(a: Action): FeatureRef | null {
   switch (a.kind) {
-    case 'follower': case 'gingerbread': case 'fairy': case 'princess': return a.at;
+    case 'follower': case 'gingerbread': case 'fairy': case 'princess': case 'wagon': return a.at;
     default: return null;
   }
 }

@@ -29,6 +29,8 @@ export type Action =
   | { kind: 'dragon'; x: number; y: number; half: Corner | null }
   | { kind: 'fairy'; at: FeatureRef }
   | { kind: 'princess'; at: FeatureRef; seat: number; figure: string | null }
+  // Abbey & Mayor, wagon step: the wagon whose feature was scored moves onto the feature at `at`.
+  | { kind: 'wagon'; at: FeatureRef }
   // An action this client does not know yet: still offered and sent as is.
   | { kind: 'other'; name: string; body: Json };
 
@@ -90,6 +92,7 @@ export function parseAction(v: unknown, p = 'action'): Action {
       return { kind: 'dragon', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), half: corner(x.half, `${q}.half`) };
     }
     case 'fairy': return { kind: 'fairy', at: featureRef(b, q) };
+    case 'wagon': return { kind: 'wagon', at: featureRef(b, q) };
     case 'princess': {
       const x = obj(b, q);
       return { kind: 'princess', at: featureRef(x, q), seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str) };
@@ -139,6 +142,7 @@ export function encodeAction(a: Action): JsonObject {
       return { dragon: o };
     }
     case 'fairy': return { fairy: refJson(a.at) };
+    case 'wagon': return { wagon: refJson(a.at) };
     case 'princess': {
       const o: JsonObject = { ...refJson(a.at), seat: a.seat };
       if (a.figure) o.figure = a.figure;
@@ -151,13 +155,14 @@ export function encodeAction(a: Action): JsonObject {
 /**
  * What a figure is called (`null`: the normal follower; `big`: Inns &
  * Cathedrals' large follower; `builder`, `pig`: Traders & Builders' special
- * figures, which are not followers).
+ * figures, which are not followers; `mayor`, `wagon`: Abbey & Mayor's
+ * followers).
  */
 export function figureName(figure: string | null): string {
   switch (figure) {
     case null: return 'follower';
     case 'big': return 'large follower';
-    case 'builder': case 'pig': return figure;
+    case 'builder': case 'pig': case 'mayor': case 'wagon': return figure;
     default: return `${figure} follower`;
   }
 }

@@ -51,6 +51,12 @@ const CARDS: Record<string, string[]> = {
     'Pig: instead of a follower, put it in a field where you already have a farmer. If you win that field, it scores 4 a finished city instead of 3.',
     'Builder and pig are not followers: they hold nothing and go home when your last follower leaves their road, city or field.',
   ],
+  'abbey-mayor': [
+    'Twelve more land tiles; each player also has a mayor and a wagon, placed like a follower instead of one.',
+    'Mayor: only in a city. When the city is scored it counts one follower for each coat of arms in the city — none without them.',
+    'Wagon: on a road, city or monastery, never a field.',
+    'When its feature scores during the game, move the wagon to an unfinished, unoccupied road, city or monastery on its tile or the eight around (lit), or pass.',
+  ],
   'princess-dragon': [
     'A volcano brings the dragon onto it; nothing may be placed on the dragon\'s tile. Dragon tiles drawn before the first volcano wait until one is out.',
     'After a dragon tile the dragon moves six tiles, one a move: you first, then each player in turn. It eats every figure where it enters, never revisits a tile, never enters the fairy\'s.',
