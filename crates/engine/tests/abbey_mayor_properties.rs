@@ -180,6 +180,12 @@ fn play(seed: u64, check_candidates: bool) -> Played {
                 .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
             assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
         }
+        if game.phase() == Phase::Wagon {
+            // The tensor in the wagon step: its shape is the one announced
+            // (the expansions' parts are checked as they are written).
+            let t = codec.observation_tensor(&game, game.current_player());
+            assert_eq!(t.globals.len(), codec.tensor_shape(&game).1);
+        }
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions
             .push(ActionJson::from_action(&a, game.catalog()));

@@ -206,6 +206,38 @@ impl Expansion for AbbeyMayor {
         })
     }
 
+    /// Two planes per seat (relative to the observer): its mayor, its
+    /// wagon on a feature named by this cell; then the tile the waiting
+    /// wagon stood on in the wagon step. Globals: per seat its mayor and
+    /// its wagon in the supply; the wagon step is held.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        (2 * g.player_count() + 1, 2 * g.player_count() + 1)
+    }
+
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
+        let n = g.player_count();
+        for f in g.followers() {
+            if let Some(k) = figures::FIGURES.iter().position(|x| *x == f.figure) {
+                let rel = f.player.after(player, n);
+                t.set(2 * rel + k, g.feature_anchor(f.piece, f.feature).0, 1.0);
+            }
+        }
+        let figs = g.abbey_mayor_figures();
+        let from = figs.and_then(figures::Figures::moving_from);
+        if let Some(pi) = from {
+            t.set_piece(g, 2 * n, pi, 1.0);
+        }
+        for r in 0..n {
+            let seat = player.ahead(r, n);
+            for figure in figures::FIGURES {
+                t.push(f32::from(u8::from(
+                    figs.is_some_and(|f| f.in_supply(seat, figure)),
+                )));
+            }
+        }
+        t.push(f32::from(u8::from(from.is_some())));
+    }
+
     /// `mayors`, `wagons`: per seat, whether the figure is in the supply.
     fn state_json(g: &Game, _viewer: crate::view::Viewer, out: &mut ExpansionsJson) {
         let Some(f) = g.abbey_mayor_figures() else {
