@@ -198,7 +198,14 @@ fn play(seed: u64, check_candidates: bool) -> Played {
             Action::Pass if game.phase() == Phase::Wagon => played.wagon_passes += 1,
             _ => {}
         }
+        let before = game.phase();
         game.try_apply(&a).expect("a listed action is accepted");
+        // The wagon step comes right after the scoring: never after the
+        // Plague's or the gingerbread man's step of the same part.
+        assert!(
+            !(matches!(before, Phase::Plague | Phase::Gingerbread) && game.phase() == Phase::Wagon),
+            "a wagon step after the {before:?} step (seed {seed})"
+        );
         check_followers(&game, per_player, seed);
         check_mayor_wagon(&game, seed);
         steps += 1;

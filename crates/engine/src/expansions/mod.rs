@@ -680,18 +680,19 @@ macro_rules! each_active {
             type $m = princess_dragon::PrincessDragon;
             if $m::active($g) $body
         }
+        // Abbey & Mayor after the dragon and before the Plague and the
+        // gingerbread man: its wagon step follows the dragon step and the
+        // scoring and comes before their steps (`notation.md`, turn order).
+        {
+            type $m = abbey_mayor::AbbeyMayor;
+            if $m::active($g) $body
+        }
         {
             type $m = plague::PlagueRules;
             if $m::active($g) $body
         }
         {
             type $m = river::RiverRules;
-            if $m::active($g) $body
-        }
-        // Abbey & Mayor before the gingerbread man: its wagon step comes
-        // before his step after a scoring (`notation.md`, turn order).
-        {
-            type $m = abbey_mayor::AbbeyMayor;
             if $m::active($g) $body
         }
         {

@@ -9,7 +9,8 @@
 //! The **wagon** (`"figure": "wagon"`) goes on a road, a city or a
 //! monastery, never a field. Once a feature holding it has been scored
 //! during the game (not at the end), the wagon step follows the scoring
-//! (`Phase::Wagon`): for each such wagon, owners in turn order from the
+//! (`Phase::Wagon`; the scoring is done when the follower and dragon steps
+//! end, so the wagon step precedes the Plague's and the gingerbread man's): for each such wagon, owners in turn order from the
 //! active player, the owner moves it (`wagon`) onto an unoccupied, not
 //! completed road, city or monastery with a segment on the tile it stood on
 //! or on a tile around it, or takes it home (`pass`). The scoring sends the
@@ -216,9 +217,20 @@ impl Game {
         }
     }
 
+    /// The follower step (and the dragon step) are over: the part's
+    /// completed features are scored now, then the wagon step follows if a
+    /// wagon waits; returns whether it does. Scoring again later (the
+    /// Plague's step, the end of the turn) finds nothing new.
+    pub(super) fn score_then_wagon_step(&mut self) -> bool {
+        if let Some(pi) = self.last {
+            self.score_completed(pi);
+        }
+        self.begin_wagon_step()
+    }
+
     /// After the part's scoring: the wagon step, if a wagon waits. Its
     /// owners act in turn order from the active player.
-    pub(super) fn begin_wagon_step(&mut self) -> bool {
+    fn begin_wagon_step(&mut self) -> bool {
         let (active, n) = (self.current, self.players.len());
         let Some(fig) = self.am_figures_mut() else {
             return false;
@@ -384,7 +396,10 @@ impl Game {
         if let Some(active) = fig.active.take() {
             self.current = active;
         }
-        self.end_turn_scored();
+        // The part goes on with the steps after the wagon step (the
+        // Plague's, the gingerbread man's, …), as after a dragon step.
+        self.phase = Phase::Follower;
+        self.end_follower_step();
     }
 
     /// Refuses any other action in the wagon step.

@@ -115,8 +115,10 @@ impl Expansion for AbbeyMayor {
         g.note_wagons(root);
     }
 
-    fn after_scoring(g: &mut Game, _pi: u16) -> bool {
-        g.begin_wagon_step()
+    /// The part's scoring happens here, after the dragon step and before
+    /// the Plague's step, so that the wagon step can follow it at once.
+    fn after_follower_step(g: &mut Game) -> bool {
+        g.score_then_wagon_step()
     }
 
     fn owns_phase(p: Phase) -> bool {
