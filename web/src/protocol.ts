@@ -169,14 +169,15 @@ export function figureName(figure: string | null): string {
 
 /**
  * How a figure is drawn: the large follower bigger and ringed; the builder
- * a house-shaped marker, the pig a round pink one — told apart by shape,
+ * a house-shaped marker, the pig a round pink one, the mayor a disc under a
+ * tall hat, the wagon a cart on two wheels — told apart by shape,
  * not colour alone (`shape`).
  */
-export interface FigureLook { radius: number; className: string; ring: boolean; shape: 'disc' | 'builder' | 'pig' }
+export interface FigureLook { radius: number; className: string; ring: boolean; shape: 'disc' | 'builder' | 'pig' | 'mayor' | 'wagon' }
 export function figureLook(figure: string | null): FigureLook {
   if (figure === null) return { radius: 14, className: 'fig', ring: false, shape: 'disc' };
   const className = `fig fig-${figure.replace(/[^a-z0-9-]/gi, '')}`;
-  if (figure === 'builder' || figure === 'pig') return { radius: 16, className, ring: false, shape: figure };
+  if (figure === 'builder' || figure === 'pig' || figure === 'mayor' || figure === 'wagon') return { radius: 16, className, ring: false, shape: figure };
   return { radius: 20, className, ring: true, shape: 'disc' };
 }
 

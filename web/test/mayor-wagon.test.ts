@@ -1,7 +1,7 @@
 // Abbey & Mayor's mayor and wagon: offered in the figure panel like the
 // large follower, named, and the wagon step's targets lit as spots.
 import { describe, expect, it } from 'vitest';
-import { encodeAction, figureName, parseAction } from '../src/protocol';
+import { encodeAction, figureLook, figureName, parseAction } from '../src/protocol';
 import { onBoard } from '../src/picks';
 import { figureHint } from '../src/panels/choices';
 import { describeAction, moveWords } from '../src/words';
@@ -24,6 +24,12 @@ describe('the mayor and the wagon', () => {
     expect(figureHint('mayor')).toContain('city');
     expect(figureHint('wagon')).toContain('never a field');
     expect(describeAction(mayor)).toBe('Mayor on the south of (0, -1)');
+  });
+  it('are drawn by shapes of their own, not as the large follower', () => {
+    expect(figureLook('mayor').shape).toBe('mayor');
+    expect(figureLook('wagon').shape).toBe('wagon');
+    expect(figureLook('big').shape).toBe('disc');
+    expect(figureLook('wagon').className).toBe('fig fig-wagon');
   });
 });
 
