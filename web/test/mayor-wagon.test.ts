@@ -7,6 +7,8 @@ import { figureHint } from '../src/panels/choices';
 import { describeAction, moveWords } from '../src/words';
 import { figuresOffered, spotsFor } from '../src/table';
 import { rulesCard } from '../src/rules';
+import { mayorWagonInSupply, mayorWagonWords } from '../src/mayorwagon';
+import { parseView } from '../src/protocol';
 
 const at = { x: 1, y: 0, place: 'E' };
 const mayor = parseAction({ follower: { x: 0, y: -1, place: 'S', figure: 'mayor' } });
@@ -54,5 +56,22 @@ describe('the wagon step', () => {
   });
   it('has a rules card', () => {
     expect(rulesCard('abbey-mayor')?.title).toBe('Abbey & Mayor');
+  });
+});
+
+describe('the seats', () => {
+  it('say where each mayor and wagon is', () => {
+    expect(mayorWagonWords(true, true)).toBe('mayor and wagon in the supply');
+    expect(mayorWagonWords(false, true)).toBe('mayor on the board, wagon in the supply');
+    expect(mayorWagonWords(true, false)).toBe('mayor in the supply, wagon on the board');
+    expect(mayorWagonWords(null, null)).toBe('');
+  });
+  it('read the supply from the view, and nothing without the set', () => {
+    const base = { players: ['RED', 'BLUE'], scores: [0, 0], finished: false, current_player: 0, phase: 'wagon', drawn: null, board: [{ tile: 'base/D', x: 0, y: 0, rotation: 0 }] };
+    const v = parseView({ ...base, mayors: [false, true], wagons: [true, true] });
+    expect(v.phase).toBe('wagon');
+    expect(mayorWagonInSupply(v, 'mayor')).toEqual([false, true]);
+    expect(mayorWagonInSupply(v, 'wagon')).toEqual([true, true]);
+    expect(mayorWagonInSupply(parseView(base), 'mayor')).toBeNull();
   });
 });
