@@ -180,7 +180,7 @@ function drawnKey(p: Piece, symbol: string | undefined): string {
 
 function spotOf(a: Action): FeatureRef | null {
   switch (a.kind) {
-    case 'follower': case 'gingerbread': case 'fairy': case 'princess': return a.at;
+    case 'follower': case 'gingerbread': case 'fairy': case 'princess': case 'wagon': return a.at;
     default: return null;
   }
 }
@@ -190,7 +190,8 @@ function spotOf(a: Action): FeatureRef | null {
  * log): a follower is a disc in the player's colour with the seat's
  * letter, the large follower's bigger with a second ring; Traders &
  * Builders' builder is a house shape and its pig a round body with a
- * snout, both in the player's colour with the letter — told apart by
+ * snout, Abbey & Mayor's mayor a disc under a tall hat and its wagon a cart
+ * on two wheels, all in the player's colour with the letter — told apart by
  * shape, not colour alone.
  */
 export function figureArt(g: SVGElement, look: FigureLook, colour: string, mark: string): void {
@@ -199,6 +200,18 @@ export function figureArt(g: SVGElement, look: FigureLook, colour: string, mark:
     const w = r * 0.85;
     el('path', { d: `M${-w} ${w} V${-r * 0.15} L0 ${-r} L${w} ${-r * 0.15} V${w} Z`, fill: colour, stroke: '#1d1d1d', 'stroke-width': 2.5, 'stroke-linejoin': 'round' }, g);
     el('text', { 'text-anchor': 'middle', dy: 7, class: 'meeple-mark' }, g).textContent = mark;
+    return;
+  }
+  if (look.shape === 'mayor') {
+    el('rect', { x: -r * 0.45, y: -r, width: r * 0.9, height: r * 0.55, fill: '#1d1d1d' }, g);
+    el('circle', { cy: r * 0.2, r: r * 0.8, fill: colour, stroke: '#1d1d1d', 'stroke-width': 2.5 }, g);
+    el('text', { 'text-anchor': 'middle', dy: r * 0.2 + 4, class: 'meeple-mark' }, g).textContent = mark;
+    return;
+  }
+  if (look.shape === 'wagon') {
+    el('rect', { x: -r, y: -r * 0.7, width: 2 * r, height: r * 1.1, rx: 2, fill: colour, stroke: '#1d1d1d', 'stroke-width': 2.5 }, g);
+    for (const cx of [-r * 0.55, r * 0.55]) el('circle', { cx, cy: r * 0.55, r: r * 0.35, fill: '#5a3a10', stroke: '#1d1d1d', 'stroke-width': 1.5 }, g);
+    el('text', { 'text-anchor': 'middle', dy: 2, class: 'meeple-mark' }, g).textContent = mark;
     return;
   }
   if (look.shape === 'pig') {

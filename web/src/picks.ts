@@ -146,9 +146,9 @@ export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
   return boardMarks(legal, pick).some((m) => m.kind === 'flee-to' || m.kind === 'flea-from' || m.kind === 'trade-chips') ? pick : null;
 }
 
-/** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name. */
+/** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name, the wagon's moves spots on its targets. */
 export function onBoard(a: Action): boolean {
-  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'barn';
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'barn' || a.kind === 'wagon';
 }
 
 /** A city the gingerbread man may go to, with the cells of its tiles (the server's feature lookup; none until it answers). */

@@ -31,6 +31,8 @@ export type Action =
   | { kind: 'princess'; at: FeatureRef; seat: number; figure: string | null }
   // Abbey & Mayor: the barn on a corner of the tile just placed (the half: for a half tile).
   | { kind: 'barn'; x: number; y: number; corner: Corner; half: Corner | null }
+  // Abbey & Mayor, wagon step: the wagon whose feature was scored moves onto the feature at `at`.
+  | { kind: 'wagon'; at: FeatureRef }
   // An action this client does not know yet: still offered and sent as is.
   | { kind: 'other'; name: string; body: Json };
 
@@ -92,6 +94,7 @@ export function parseAction(v: unknown, p = 'action'): Action {
       return { kind: 'dragon', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), half: corner(x.half, `${q}.half`) };
     }
     case 'fairy': return { kind: 'fairy', at: featureRef(b, q) };
+    case 'wagon': return { kind: 'wagon', at: featureRef(b, q) };
     case 'princess': {
       const x = obj(b, q);
       return { kind: 'princess', at: featureRef(x, q), seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str) };
@@ -145,6 +148,7 @@ export function encodeAction(a: Action): JsonObject {
       return { dragon: o };
     }
     case 'fairy': return { fairy: refJson(a.at) };
+    case 'wagon': return { wagon: refJson(a.at) };
     case 'princess': {
       const o: JsonObject = { ...refJson(a.at), seat: a.seat };
       if (a.figure) o.figure = a.figure;
@@ -162,27 +166,29 @@ export function encodeAction(a: Action): JsonObject {
 /**
  * What a figure is called (`null`: the normal follower; `big`: Inns &
  * Cathedrals' large follower; `builder`, `pig`: Traders & Builders' special
- * figures, which are not followers).
+ * figures, which are not followers; `mayor`, `wagon`: Abbey & Mayor's
+ * followers).
  */
 export function figureName(figure: string | null): string {
   switch (figure) {
     case null: return 'follower';
     case 'big': return 'large follower';
-    case 'builder': case 'pig': return figure;
+    case 'builder': case 'pig': case 'mayor': case 'wagon': return figure;
     default: return `${figure} follower`;
   }
 }
 
 /**
  * How a figure is drawn: the large follower bigger and ringed; the builder
- * a house-shaped marker, the pig a round pink one — told apart by shape,
+ * a house-shaped marker, the pig a round pink one, the mayor a disc under a
+ * tall hat, the wagon a cart on two wheels — told apart by shape,
  * not colour alone (`shape`).
  */
-export interface FigureLook { radius: number; className: string; ring: boolean; shape: 'disc' | 'builder' | 'pig' }
+export interface FigureLook { radius: number; className: string; ring: boolean; shape: 'disc' | 'builder' | 'pig' | 'mayor' | 'wagon' }
 export function figureLook(figure: string | null): FigureLook {
   if (figure === null) return { radius: 14, className: 'fig', ring: false, shape: 'disc' };
   const className = `fig fig-${figure.replace(/[^a-z0-9-]/gi, '')}`;
-  if (figure === 'builder' || figure === 'pig') return { radius: 16, className, ring: false, shape: figure };
+  if (figure === 'builder' || figure === 'pig' || figure === 'mayor' || figure === 'wagon') return { radius: 16, className, ring: false, shape: figure };
   return { radius: 20, className, ring: true, shape: 'disc' };
 }
 

@@ -56,6 +56,9 @@ const CARDS: Record<string, string[]> = {
     'Farmers in that field score at once, 3 a finished city (the pig adds 1), then go home. The barn may not go into a field that has one.',
     'No follower may ever go into a field with a barn. A tile that joins a farmers\' field to it scores that field at 1 a finished city, farmers home.',
     'At the end each barn scores its owner 4 for every finished city its field touches.',
+    'Mayor: only in a city. When the city is scored it counts one follower for each coat of arms in the city — none without them.',
+    'Wagon: on a road, city or monastery, never a field.',
+    'When its feature scores during the game, move the wagon to an unfinished, unoccupied road, city or monastery on its tile or the eight around (lit), or pass.',
   ],
   'princess-dragon': [
     'A volcano brings the dragon onto it; nothing may be placed on the dragon\'s tile. Dragon tiles drawn before the first volcano wait until one is out.',

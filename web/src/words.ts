@@ -171,6 +171,7 @@ export function moveWords(a: Action, players: string[] = []): string {
     case 'trade': return `Trade ${a.chips[0]?.colour ?? ''} ${a.chips.map((c) => c.value).join(' and ')} on a Chumak square`;
     case 'dragon': return 'Move the dragon one tile';
     case 'fairy': return `Move the fairy next to the follower on ${on(a.at)}`;
+    case 'wagon': return `Move the wagon to ${on(a.at)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${on(a.at)}`;
     case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of its tile`;
     default: return describeAction(a);
@@ -215,6 +216,7 @@ export function describeAction(a: Action, where: Where = BY_COORDINATES, players
     case 'draft': return `Take ${tileWords(a.tile)}`;
     case 'dragon': return `Move the dragon to ${where.tile(a.x, a.y, a.half)}`;
     case 'fairy': return `Move the fairy next to your follower on ${featureAt(a.at, where)}`;
+    case 'wagon': return `Move the wagon to ${featureAt(a.at, where)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
     case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of ${where.tile(a.x, a.y, a.half)}`;
     case 'other': return otherWords(a.name, a.body);

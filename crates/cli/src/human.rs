@@ -713,6 +713,11 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, the final abbey round: place your abbey, or pass:\n"
             ));
         }
+        (Phase::Wagon, _) => {
+            s.push_str(&format!(
+                "{who}, your wagon's feature was scored: move the wagon, or take it home:\n"
+            ));
+        }
         _ => s.push_str(&format!("{who}, choose:\n")),
     }
     let cells = legal_cells(game);
@@ -935,6 +940,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             Phase::Abbey => "keep the abbey: no abbey turn".into(),
             Phase::Dragon => "the dragon cannot move: end its movement".into(),
             Phase::Capture => "capture nobody".into(),
+            Phase::Wagon => "take the wagon home".into(),
             _ => "pass".into(),
         },
         Action::Place { tile, pos, .. } if cat.tile(tile).closing_sides => {
@@ -980,6 +986,8 @@ pub fn describe(game: &Game, a: &Action) -> String {
                 Figure::Big => "large follower",
                 Figure::Builder => "builder",
                 Figure::Pig => "pig",
+                Figure::Mayor => "mayor",
+                Figure::Wagon => "wagon",
             },
             kind_at(game, pos, corner, place),
             at_text(pos, corner)
@@ -1089,6 +1097,12 @@ pub fn describe(game: &Game, a: &Action) -> String {
             } else {
                 "follower"
             }
+        ),
+        Action::Wagon { to } => format!(
+            "move the wagon onto the {} at {} {}",
+            kind_at(game, to.pos(), to.half, to.place),
+            at_text(to.pos(), to.half),
+            to.place
         ),
         Action::Flee { from, to } => format!(
             "the follower on the {} at {} {} flees to {} {}",

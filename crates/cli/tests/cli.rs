@@ -215,3 +215,35 @@ fn replay_shows_the_goods_each_player_holds() {
     assert_eq!(state["builders"], serde_json::json!([true, true]));
     assert_eq!(state["pigs"], serde_json::json!([true, true]));
 }
+
+#[test]
+fn replay_and_legal_show_the_wagon_step() {
+    // Two wagons scored by one tile: BLUE placed it, so BLUE's wagon moves
+    // first; `legal` lists its targets and `pass`, `replay` the step.
+    let scenario: serde_json::Value = serde_json::from_str(include_str!(
+        "../../engine/tests/scenarios/abbey-mayor/two_wagons_move_in_turn_order_from_active.json"
+    ))
+    .unwrap();
+    let mut record = scenario["record"].clone();
+    let actions = record["actions"].as_array_mut().unwrap();
+    actions.truncate(8);
+    let f = record_file(&record.to_string());
+    let out = bastide().arg("replay").arg(f.path()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(state["phase"], "wagon");
+    assert_eq!(state["current_player"], 1);
+    assert_eq!(state["wagons"], serde_json::json!([true, true]));
+    let legal = bastide().arg("legal").arg(f.path()).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&legal.stdout).unwrap();
+    let list = list.as_array().unwrap();
+    assert!(list.contains(&serde_json::json!({"wagon": {"x": 1, "y": 0, "place": "C"}})));
+    assert!(list.contains(&serde_json::json!({"pass": {}})));
+    assert!(list
+        .iter()
+        .all(|a| a.get("wagon").is_some() || a.get("pass").is_some()));
+}

@@ -212,6 +212,12 @@ pub enum Action {
         /// Which corner of that cell.
         corner: Corner,
     },
+    /// Abbey & Mayor, wagon step: the wagon whose feature was just scored
+    /// moves onto the feature at `to`.
+    Wagon {
+        /// A place of the segment it moves onto.
+        to: FeatureAt,
+    },
 }
 
 /// What the game is waiting for.
@@ -241,6 +247,9 @@ pub enum Phase {
     /// Abbey & Mayor's final abbey round, after the last land tile's turn:
     /// the current player places their abbey or passes.
     Abbey,
+    /// Abbey & Mayor, after the scoring: the owner of a wagon whose
+    /// feature was just scored moves it (`wagon`) or takes it home (`pass`).
+    Wagon,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -263,11 +272,24 @@ pub enum Figure {
     /// Traders & Builders' pig (`"figure": "pig"`): a special figure in a
     /// field.
     Pig,
+    /// Abbey & Mayor's mayor (`"figure": "mayor"`): a follower in a city,
+    /// as strong as the city's coats of arms.
+    Mayor,
+    /// Abbey & Mayor's wagon (`"figure": "wagon"`): a follower on a road,
+    /// city or monastery that moves on once its feature is scored.
+    Wagon,
 }
 
 impl Figure {
     /// Every kind, in the order of the notation.
-    pub const ALL: [Figure; 4] = [Figure::Normal, Figure::Big, Figure::Builder, Figure::Pig];
+    pub const ALL: [Figure; 6] = [
+        Figure::Normal,
+        Figure::Big,
+        Figure::Builder,
+        Figure::Pig,
+        Figure::Mayor,
+        Figure::Wagon,
+    ];
 
     /// The word of the notation's `figure` key (`None` for a normal
     /// follower, which records leave out).
@@ -277,6 +299,8 @@ impl Figure {
             Figure::Big => Some("big"),
             Figure::Builder => Some("builder"),
             Figure::Pig => Some("pig"),
+            Figure::Mayor => Some("mayor"),
+            Figure::Wagon => Some("wagon"),
         }
     }
 
@@ -287,7 +311,7 @@ impl Figure {
             .find(|f| f.name() == Some(s))
             .ok_or_else(|| {
                 format!(
-                    "unknown figure {}: the figures besides a normal follower are \"big\", \"builder\" and \"pig\"",
+                    "unknown figure {}: the figures besides a normal follower are \"big\", \"builder\", \"pig\", \"mayor\" and \"wagon\"",
                     crate::limits::cut(s)
                 )
             })
@@ -299,7 +323,10 @@ impl Figure {
     /// they stand on a segment without occupying it and never count.
     #[inline]
     pub fn is_follower(self) -> bool {
-        matches!(self, Figure::Normal | Figure::Big)
+        matches!(
+            self,
+            Figure::Normal | Figure::Big | Figure::Mayor | Figure::Wagon
+        )
     }
 
     /// Whether it goes home as soon as its owner has no follower left in
@@ -323,6 +350,7 @@ impl Phase {
             Phase::Dragon => "dragon",
             Phase::Capture => "capture",
             Phase::Abbey => "abbey",
+            Phase::Wagon => "wagon",
             Phase::Over => "over",
         }
     }
@@ -362,7 +390,9 @@ impl Action {
             | Action::Trade { pos, .. }
             | Action::Gingerbread { pos, .. } => Some(pos),
             Action::Dragon { to } => Some(to.pos()),
-            Action::Fairy { at } | Action::Princess { at, .. } => Some(at.pos()),
+            Action::Fairy { at } | Action::Princess { at, .. } | Action::Wagon { to: at } => {
+                Some(at.pos())
+            }
             Action::Tower { to } | Action::TowerTop { to, .. } => Some(to.pos()),
             Action::Capture { at, .. } => Some(at.pos()),
             Action::Barn { at, .. } => Some(at.pos()),

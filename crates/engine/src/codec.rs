@@ -300,6 +300,19 @@ impl TensorPart<'_> {
         self.end += planes;
     }
 
+    /// Runs `f` on planes `from..from + planes` of the current part, as if
+    /// they were the whole part: an expansion of several components lays
+    /// out each one's planes in turn.
+    pub(crate) fn within(&mut self, from: usize, planes: usize, f: impl FnOnce(&mut Self)) {
+        let (base, end) = (self.base, self.end);
+        self.base = base + from;
+        self.end = self.base + planes;
+        debug_assert!(self.end <= end, "planes beyond the expansion's part");
+        f(self);
+        self.base = base;
+        self.end = end;
+    }
+
     /// Globals written so far (shared and expansions').
     pub(crate) fn globals_written(&self) -> usize {
         self.globals.len()

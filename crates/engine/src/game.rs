@@ -935,7 +935,7 @@ impl Game {
     /// placed that a follower may stand on and `keep(kind, node)` accepts,
     /// unless an expansion bans figures this turn.
     #[inline]
-    fn figure_spots(
+    pub(crate) fn figure_spots(
         &self,
         figure: Figure,
         keep: impl Fn(FeatureKind, NodeId) -> bool,

@@ -202,6 +202,19 @@ pub enum ActionJson {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         half: Option<String>,
     },
+    /// Abbey & Mayor, wagon step: the wagon moves onto the feature at that
+    /// place of the tile at (x, y).
+    Wagon {
+        /// Column.
+        x: i64,
+        /// Row.
+        y: i64,
+        /// A place of the feature.
+        place: String,
+        /// The half's corner, for a cell with half tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        half: Option<String>,
+    },
 }
 
 /// The place word of the top of a tower (The Tower).
@@ -613,6 +626,15 @@ impl ActionJson {
                 }
                 .resolve()?,
             },
+            ActionJson::Wagon { x, y, place, half } => Action::Wagon {
+                to: PlaceAtJson {
+                    x: *x,
+                    y: *y,
+                    place: place.clone(),
+                    half: half.clone(),
+                }
+                .resolve()?,
+            },
             ActionJson::Princess {
                 x,
                 y,
@@ -752,6 +774,15 @@ impl ActionJson {
             Action::Fairy { at } => {
                 let p = PlaceAtJson::of(at);
                 ActionJson::Fairy {
+                    x: p.x,
+                    y: p.y,
+                    place: p.place,
+                    half: p.half,
+                }
+            }
+            Action::Wagon { to } => {
+                let p = PlaceAtJson::of(to);
+                ActionJson::Wagon {
                     x: p.x,
                     y: p.y,
                     place: p.place,

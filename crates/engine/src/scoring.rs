@@ -338,7 +338,9 @@ impl Game {
         for f in &self.followers {
             let node = self.node(f.piece, f.feature);
             if self.board.features().root(node) == root {
-                counts[f.player.index()] += self.majority_count(f);
+                // Saturating: a mayor counts a city's coats of arms.
+                let c = &mut counts[f.player.index()];
+                *c = c.saturating_add(self.majority_count(f));
             }
         }
         counts
@@ -348,7 +350,7 @@ impl Game {
     fn majority_count(&self, f: &Follower) -> u8 {
         match f.figure {
             crate::action::Figure::Normal => 1,
-            other => crate::expansions::majority_weight(self, other),
+            _ => crate::expansions::majority_weight(self, f),
         }
     }
 
@@ -560,7 +562,7 @@ impl Game {
             };
             let (seat, weight) = (f.player.index(), self.majority_count(f));
             if let Some(e) = roots.as_mut_slice().iter_mut().find(|e| e.1 == root) {
-                e.2[seat] += weight;
+                e.2[seat] = e.2[seat].saturating_add(weight);
             } else {
                 let mut counts = [0u8; 6];
                 counts[seat] = weight;

@@ -1,11 +1,13 @@
-//! Property tests of Abbey & Mayor's twelve land tiles, the abbeys and the
-//! barns over many seeded random games, alone and with the other sets:
-//! every listed action is accepted and every follower, barn or abbey
-//! candidate that is accepted is listed (a refused one changes nothing),
-//! followers are conserved, every legal action has its codec index, every
-//! game that ends has had its final abbey round, and replays are identical.
-//! Each seat's barn is in the supply or on the board exactly once, and at
-//! the start of every turn no barn field holds a figure. A catalog test
+//! Property tests of Abbey & Mayor's twelve land tiles, the abbeys, the
+//! barns, the mayors and the wagons over many seeded random games, alone
+//! and with the other sets: every listed action is accepted and every
+//! follower, mayor, wagon, wagon move, barn or abbey candidate that is
+//! accepted is listed (a refused one changes nothing), followers are
+//! conserved (each mayor and wagon is on the board or in its supply, never
+//! both), every legal action has its codec index, every game that ends has
+//! had its final abbey round, and replays are identical. Each seat's barn
+//! is in the supply or on the board exactly once, and at the start of every
+//! turn no barn field holds a figure. A catalog test
 //! checks the shapes the rules file's table gives.
 
 use std::collections::HashSet;
@@ -14,7 +16,8 @@ use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
 use bastide_engine::{
-    Action, Corner, Figure, Game, GameConfig, Phase, Place, Pos, Reason, Rotation, TileAt,
+    Action, Corner, FeatureAt, Figure, Game, GameConfig, Phase, Place, Pos, Reason, Rotation,
+    TileAt,
 };
 use bastide_engine::{Catalog, FeatureKind};
 
@@ -56,18 +59,27 @@ fn config(seed: u64) -> GameConfig {
     c
 }
 
-/// A follower on every place of every tile: what the engine must refuse
-/// unless listed (or a place of a listed feature).
+/// A follower, mayor and wagon on every place of every tile (in the wagon
+/// step: a wagon move there): what the engine must refuse unless listed
+/// (or a place of a listed feature).
 fn candidates(game: &Game) -> Vec<Action> {
     let mut v = vec![Action::Pass];
     for p in game.board().pieces() {
         for place in &Place::ALL {
-            v.push(Action::Follower {
-                pos: p.pos,
-                corner: p.corner,
-                place: *place,
-                figure: Figure::Normal,
-            });
+            if game.phase() == Phase::Wagon {
+                if let Some(to) = FeatureAt::new(p.pos, p.corner, *place) {
+                    v.push(Action::Wagon { to });
+                }
+                continue;
+            }
+            for figure in [Figure::Normal, Figure::Mayor, Figure::Wagon] {
+                v.push(Action::Follower {
+                    pos: p.pos,
+                    corner: p.corner,
+                    place: *place,
+                    figure,
+                });
+            }
         }
         for corner in Corner::ALL {
             if let Some(at) = TileAt::new(p.pos, p.corner) {
@@ -103,6 +115,39 @@ fn check_barns(game: &Game, seed: u64) {
     }
 }
 
+/// Each seat's mayor and wagon: on the board at most once, and there
+/// exactly when not in the supply; in the wagon step the waiting wagon is
+/// home.
+fn check_mayor_wagon(game: &Game, seed: u64) {
+    let Some(figs) = game.abbey_mayor_figures() else {
+        return;
+    };
+    for seat in game.seats() {
+        for figure in [Figure::Mayor, Figure::Wagon] {
+            let on_board = game
+                .followers()
+                .iter()
+                .filter(|f| f.player == seat && f.figure == figure)
+                .count();
+            assert!(
+                on_board <= 1,
+                "two {figure:?}s of seat {seat} (seed {seed})"
+            );
+            assert_eq!(
+                on_board == 0,
+                figs.in_supply(seat, figure),
+                "seat {seat}'s {figure:?} both or neither on the board and in the supply (seed {seed})"
+            );
+        }
+    }
+    if game.phase() == Phase::Wagon {
+        assert!(
+            figs.in_supply(game.current_player(), Figure::Wagon),
+            "the wagon step's wagon is home while it waits (seed {seed})"
+        );
+    }
+}
+
 /// Normal followers on the board plus the supply make the starting number.
 fn check_followers(game: &Game, per_player: usize, seed: u64) {
     for seat in game.seats() {
@@ -119,14 +164,23 @@ fn check_followers(game: &Game, per_player: usize, seed: u64) {
     }
 }
 
-/// What one random game placed: this set's land tiles, abbeys, barns,
-/// barn scorings.
+/// What one random game did.
 #[derive(Default)]
-struct Placed {
+struct Played {
+    /// This set's land tiles placed.
     tiles: usize,
+    /// Abbeys placed.
     abbeys: usize,
+    /// Barns placed.
     barns: usize,
+    /// Barn scorings.
     barn_events: usize,
+    /// Mayors placed.
+    mayors: usize,
+    /// Wagon moves made.
+    wagon_moves: usize,
+    /// Wagon steps ended with `pass`.
+    wagon_passes: usize,
 }
 
 /// An abbey at every empty cell beside a placed tile, in rotations 0 and
@@ -173,7 +227,8 @@ fn check_abbey_candidates(game: &Game, legal: &[Action], seed: u64) {
 }
 
 /// Plays one random game, checking every step.
-fn play(seed: u64, check_candidates: bool) -> Placed {
+fn play(seed: u64, check_candidates: bool) -> Played {
+    let mut played = Played::default();
     let cfg = config(seed);
     let mut game = Game::new(cfg.clone()).expect("valid config");
     let mut rec = Record::new(cfg);
@@ -193,7 +248,7 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
             !legal.is_empty(),
             "a running game has an action (seed {seed})"
         );
-        if check_candidates && game.phase() == Phase::Follower {
+        if check_candidates && matches!(game.phase(), Phase::Follower | Phase::Wagon) {
             let listed: HashSet<Action> = legal.iter().copied().collect();
             for a in &legal {
                 assert!(
@@ -223,12 +278,35 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
                 .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
             assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
         }
+        if game.phase() == Phase::Wagon {
+            // The tensor in the wagon step: its shape is the one announced
+            // (the expansions' parts are checked as they are written).
+            let t = codec.observation_tensor(&game, game.current_player());
+            assert_eq!(t.globals.len(), codec.tensor_shape(&game).1);
+        }
         let a = legal[rng.below(legal.len() as u64) as usize];
         rec.actions
             .push(ActionJson::from_action(&a, game.catalog()));
+        match a {
+            Action::Follower {
+                figure: Figure::Mayor,
+                ..
+            } => played.mayors += 1,
+            Action::Wagon { .. } => played.wagon_moves += 1,
+            Action::Pass if game.phase() == Phase::Wagon => played.wagon_passes += 1,
+            _ => {}
+        }
+        let before = game.phase();
         game.try_apply(&a).expect("a listed action is accepted");
+        // The wagon step comes right after the scoring: never after the
+        // Plague's or the gingerbread man's step of the same part.
+        assert!(
+            !(matches!(before, Phase::Plague | Phase::Gingerbread) && game.phase() == Phase::Wagon),
+            "a wagon step after the {before:?} step (seed {seed})"
+        );
         check_followers(&game, per_player, seed);
         check_barns(&game, seed);
+        check_mayor_wagon(&game, seed);
         steps += 1;
         assert!(steps < 20_000, "the game does not end (seed {seed})");
     }
@@ -250,28 +328,39 @@ fn play(seed: u64, check_candidates: bool) -> Placed {
         held == 0 || round,
         "abbeys left in hand but no final abbey round (seed {seed})"
     );
-    Placed {
-        tiles: pieces.iter().filter(set).count() - placed,
-        abbeys: placed,
-        barns: game.barns().map_or(0, |b| b.placed().len()),
-        barn_events: game
-            .events()
-            .iter()
-            .filter(|e| e.reason == Reason::Barn)
-            .count(),
-    }
+    played.tiles = pieces.iter().filter(set).count() - placed;
+    played.abbeys = placed;
+    played.barns = game.barns().map_or(0, |b| b.placed().len());
+    played.barn_events = game
+        .events()
+        .iter()
+        .filter(|e| e.reason == Reason::Barn)
+        .count();
+    played
 }
 
 #[test]
 fn random_games_keep_every_invariant_and_replay() {
-    let (mut placed, mut abbeys, mut barns, mut barn_events) = (0, 0, 0, 0);
+    let mut total = Played::default();
     for seed in 0..140u64 {
         let p = play(seed, false);
-        placed += p.tiles;
-        abbeys += p.abbeys;
-        barns += p.barns;
-        barn_events += p.barn_events;
+        total.tiles += p.tiles;
+        total.abbeys += p.abbeys;
+        total.barns += p.barns;
+        total.barn_events += p.barn_events;
+        total.mayors += p.mayors;
+        total.wagon_moves += p.wagon_moves;
+        total.wagon_passes += p.wagon_passes;
     }
+    let Played {
+        tiles: placed,
+        abbeys,
+        barns,
+        barn_events,
+        mayors,
+        wagon_moves: moves,
+        wagon_passes: passes,
+    } = total;
     // The tiles are in the pile and get placed (most of the 12 each game).
     assert!(placed > 140 * 8, "only {placed} abbey-mayor tiles placed");
     // Random players take the abbey whenever a hole lets them: most are
@@ -280,6 +369,13 @@ fn random_games_keep_every_invariant_and_replay() {
     // Random players find barn corners and the barns score.
     assert!(barns > 140, "only {barns} barns placed");
     assert!(barn_events > 140, "only {barn_events} barn scorings");
+    // Random players place mayors and move wagons, and pass in the wagon
+    // step: the properties above saw every part of the figures' rules.
+    assert!(mayors > 140, "only {mayors} mayors placed");
+    assert!(
+        moves > 40 && passes > 20,
+        "wagon steps: {moves} moves, {passes} passes"
+    );
 }
 
 #[test]

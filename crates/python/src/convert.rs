@@ -80,8 +80,8 @@ pub(crate) const MASK_FIRST: u8 = 2;
 pub const PIECE_COLUMNS: usize = 6;
 /// Columns of a row of `followers`: relative seat, piece row, feature of
 /// the piece, kind (road, city, monastery, field or other as 0–3), figure
-/// (0 a normal follower, 1 the large one, 2 the builder, 3 the pig: the
-/// order of `Figure::ALL`), and the x, y of the cell that names the feature (as
+/// (0 a normal follower, 1 the large one, 2 the builder, 3 the pig, 4 the
+/// mayor, 5 the wagon: the order of `Figure::ALL`), and the x, y of the cell that names the feature (as
 /// the planes show it).
 pub const FOLLOWER_COLUMNS: usize = 7;
 
@@ -99,9 +99,10 @@ pub(crate) fn game_piece_rows(game: &Game) -> usize {
 
 /// Rows of `followers`: every follower of every seat, the large one too.
 pub(crate) fn follower_rows(game: &Game) -> usize {
-    // The followers, the large follower, and with Traders & Builders the
-    // builder and the pig.
-    let specials = if game.traders().is_some() { 2 } else { 0 };
+    // The followers, the large follower, with Traders & Builders the
+    // builder and the pig, with Abbey & Mayor the mayor and the wagon.
+    let specials = if game.traders().is_some() { 2 } else { 0 }
+        + if game.abbey_mayor_figures().is_some() { 2 } else { 0 };
     game.player_count() * (usize::from(game.options().followers) + 1 + specials)
 }
 

@@ -437,6 +437,11 @@ const BUILDER: &str =
 /// Traders & Builders' pig: a round body with a snout, legs and ears.
 const PIG: &str = "M-11,-3 A9,6 0 0,1 7,-6 L9,-10 L10,-5 A4,3 0 0,1 13,0 L10,2 A9,6 0 0,1 5,5 L5,9 L2,9 L2,6 L-5,6 L-5,9 L-8,9 L-8,5 A9,6 0 0,1 -11,-3 Z";
 
+/// Abbey & Mayor's mayor: a meeple with a round belly and a tall hat.
+const MAYOR: &str = "M-4,-17 H4 V-12 A4,4 0 0,1 5,-8 L9,-5 A9,9 0 0,1 9,6 L10,11 L-10,11 L-9,6 A9,9 0 0,1 -9,-5 L-5,-8 A4,4 0 0,1 -4,-12 Z";
+/// Abbey & Mayor's wagon: a cart box on two wheels with a shaft.
+const WAGON: &str = "M-11,-7 H9 V3 H-11 Z M13,-3 H9 V-1 H13 Z M-6,3 A4,4 0 1,0 -6,11 A4,4 0 1,0 -6,3 Z M5,3 A4,4 0 1,0 5,11 A4,4 0 1,0 5,3 Z";
+
 /// A figure: a follower is a meeple in the player's colour, lying down for
 /// a farmer, the large follower (Inns & Cathedrals) half as big again; the
 /// builder and the pig (Traders & Builders) have shapes of their own.
@@ -451,6 +456,8 @@ fn follower(out: &mut String, at: Pt, colour: &str, lying: bool, player: &str, f
         Figure::Big => ("1.65", " data-figure=\"big\"", MEEPLE),
         Figure::Builder => ("1.1", " data-figure=\"builder\"", BUILDER),
         Figure::Pig => ("1.1", " data-figure=\"pig\"", PIG),
+        Figure::Mayor => ("1.1", " data-figure=\"mayor\"", MAYOR),
+        Figure::Wagon => ("1.1", " data-figure=\"wagon\"", WAGON),
     };
     let _ = writeln!(
         out,

@@ -803,3 +803,26 @@ fn the_abbey_tile_is_walled_ground_with_a_monastery() {
     let monastery = tile_svg(&cat, "base/B", Rotation::default()).expect("base/B");
     assert!(!monastery.contains("class=\"abbey\""));
 }
+
+#[test]
+fn the_mayor_and_the_wagon_are_drawn() {
+    // RED's mayor in the city of (0,-1), BLUE's wagon on the road of (1,0).
+    const REC: &str = r#"{"format": 1,
+      "config": {"players": ["RED", "BLUE"], "expansions": ["abbey-mayor"], "seed": 1,
+                 "deck": ["base/N", "base/U", "base/E"]},
+      "actions": [
+        {"place": {"tile": "base/N", "x": 0, "y": -1, "rotation": 180}},
+        {"follower": {"x": 0, "y": -1, "place": "S", "figure": "mayor"}},
+        {"place": {"tile": "base/U", "x": 1, "y": 0, "rotation": 0}},
+        {"follower": {"x": 1, "y": 0, "place": "E", "figure": "wagon"}}]}"#;
+    let game = replay(REC, None);
+    let svg = board_svg(&game, &BoardOptions::default());
+    check_svg(&svg);
+    assert_eq!(svg.matches("data-figure=\"mayor\"").count(), 1);
+    assert_eq!(svg.matches("data-figure=\"wagon\"").count(), 1);
+    // Each in its owner's colour: RED's mayor, BLUE's wagon.
+    let mayor = svg.find("data-figure=\"mayor\"").expect("mayor");
+    let wagon = svg.find("data-figure=\"wagon\"").expect("wagon");
+    assert!(svg[..mayor].rfind("data-player=\"RED\"") > svg[..mayor].rfind("data-player=\"BLUE\""));
+    assert!(svg[..wagon].rfind("data-player=\"BLUE\"") > svg[..wagon].rfind("data-player=\"RED\""));
+}

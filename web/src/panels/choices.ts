@@ -23,8 +23,9 @@ export function figuresOffered(legal: Action[]): (string | null)[] {
 
 /** The actions drawn as follower spots on the board: the followers of the chosen figure (the gingerbread man's cities, flights, fleas and trades are marks: src/picks.ts). */
 export function spotsFor(legal: Action[], figure: string | null): Action[] {
-  // Princess & Dragon: the fairy's and the princess's choices stand by the followers they name, whatever figure is chosen.
-  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'fairy' || a.kind === 'princess');
+  // Princess & Dragon: the fairy's and the princess's choices stand by the followers they name, whatever figure is chosen;
+  // Abbey & Mayor's wagon step lights the wagon's targets the same way.
+  return legal.filter((a) => (a.kind === 'follower' && a.figure === figure) || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'wagon');
 }
 
 /** Whether the Figure panel is shown: several figures may be placed, or only one that is not the normal follower (its spots say which). */
@@ -38,6 +39,8 @@ export function figureHint(figure: string | null): string {
     case 'builder': return 'The lit spots take your builder: on a road or city of this tile where you already have a follower.';
     case 'pig': return 'The lit spots take your pig: in a field of this tile where you already have a farmer.';
     case 'big': return 'The lit spots take your large follower.';
+    case 'mayor': return 'The lit spots take your mayor: only in a city, where it counts one follower per coat of arms.';
+    case 'wagon': return 'The lit spots take your wagon: on a road, city or monastery, never a field.';
     default: return 'The lit spots take a follower.';
   }
 }

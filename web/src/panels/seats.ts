@@ -10,6 +10,7 @@ import { h } from '../dom';
 import type { GameState } from '../state';
 import { chipsByColour, chipsWords, halvesWords, seatKindWords } from '../words';
 import { GOODS, goodsOf, goodsWords, inSupply, specialsWords, type Goods } from '../traders';
+import { mayorWagonInSupply, mayorWagonWords } from '../mayorwagon';
 
 /** How long a seat's "+N" stays (ms): the length of its CSS animation. */
 const GAIN_MS = 2600;
@@ -47,6 +48,9 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
     const goods = view ? goodsOf(view) : null;
     const builders = view ? inSupply(view, 'builder') : null;
     const pigs = view ? inSupply(view, 'pig') : null;
+    // Abbey & Mayor: where each seat's mayor and wagon are.
+    const mayors = view ? mayorWagonInSupply(view, 'mayor') : null;
+    const wagons = view ? mayorWagonInSupply(view, 'wagon') : null;
     element.replaceChildren(...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
@@ -56,7 +60,8 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
       const chips = view?.chipHands?.[i];
       const g = goods?.[i];
       const specials = specialsWords(builders?.[i] ?? null, pigs?.[i] ?? null);
-      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : '', g ? goodsWords(g) : '', specials].filter((x) => x);
+      const mw = mayorWagonWords(mayors?.[i] ?? null, wagons?.[i] ?? null);
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : '', g ? goodsWords(g) : '', specials, mw].filter((x) => x);
       return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
@@ -70,7 +75,8 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
         chips ? h('span', { class: 'chip-hand', 'data-chips': 'hidden' in chips ? chips.hidden : chips.chips.length },
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null,
         g ? goodsSpan(g) : null,
-        specials ? h('span', { class: 'specials', 'data-builder': String(builders?.[i] ?? ''), 'data-pig': String(pigs?.[i] ?? '') }, ` · ${specials}`) : null);
+        specials ? h('span', { class: 'specials', 'data-builder': String(builders?.[i] ?? ''), 'data-pig': String(pigs?.[i] ?? '') }, ` · ${specials}`) : null,
+        mw ? h('span', { class: 'mayor-wagon', 'data-mayor': String(mayors?.[i] ?? ''), 'data-wagon': String(wagons?.[i] ?? '') }, ` · ${mw}`) : null);
     }));
   };
   const tick = window.setInterval(() => {

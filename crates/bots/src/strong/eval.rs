@@ -203,12 +203,14 @@ impl StrongEval {
     }
 
     /// Groups the followers by feature: strength per seat (a big follower
-    /// counts two, special figures nothing).
+    /// counts two, a mayor or wagon one, special figures nothing).
     fn group_followers(&mut self, game: &Game) {
         self.groups.clear();
         for f in game.followers() {
+            // The mayor counts its city's coats of arms when scored; one is
+            // the estimate here.
             let strength = match f.figure {
-                Figure::Normal => 1,
+                Figure::Normal | Figure::Mayor | Figure::Wagon => 1,
                 Figure::Big => 2,
                 _ => 0,
             };

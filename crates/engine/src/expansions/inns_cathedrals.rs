@@ -184,8 +184,8 @@ impl Expansion for InnsCathedrals {
         }
     }
 
-    fn majority_weight(figure: Figure) -> Option<u8> {
-        (figure == Figure::Big).then_some(BIG_WEIGHT)
+    fn majority_weight(_g: &Game, f: &Follower) -> Option<u8> {
+        (f.figure == Figure::Big).then_some(BIG_WEIGHT)
     }
 
     fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> Option<bool> {

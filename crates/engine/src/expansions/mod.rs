@@ -532,9 +532,10 @@ pub(crate) trait Expansion {
     /// A completed feature was scored and closed; its followers are home.
     fn after_completion(_g: &mut Game, _root: NodeId) {}
 
-    /// How many followers its `figure` counts as when a majority is
-    /// decided (`None`: not its figure).
-    fn majority_weight(_figure: Figure) -> Option<u8> {
+    /// How many followers its figure `f` counts as when the majority of
+    /// its feature is decided (`None`: not its figure); the feature may
+    /// matter (the mayor counts its city's coats of arms).
+    fn majority_weight(_g: &Game, _f: &Follower) -> Option<u8> {
         None
     }
 
@@ -729,6 +730,13 @@ macro_rules! each_active {
             type $m = princess_dragon::PrincessDragon;
             if $m::active($g) $body
         }
+        // Abbey & Mayor after the dragon and before the Plague and the
+        // gingerbread man: its wagon step follows the dragon step and the
+        // scoring and comes before their steps (`notation.md`, turn order).
+        {
+            type $m = abbey_mayor::AbbeyMayor;
+            if $m::active($g) $body
+        }
         {
             type $m = plague::PlagueRules;
             if $m::active($g) $body
@@ -747,10 +755,6 @@ macro_rules! each_active {
         }
         {
             type $m = traders_builders::TradersBuilders;
-            if $m::active($g) $body
-        }
-        {
-            type $m = abbey_mayor::AbbeyMayor;
             if $m::active($g) $body
         }
         {
@@ -1399,15 +1403,16 @@ pub(crate) fn after_completion(g: &mut Game, root: NodeId) {
 }
 
 /// How many followers a figure other than a normal follower counts as
-/// when a majority is decided (1 if no expansion claims it).
-pub(crate) fn majority_weight(g: &Game, figure: Figure) -> u8 {
+/// when the majority of its feature is decided (1 if no expansion claims
+/// it).
+pub(crate) fn majority_weight(g: &Game, f: &Follower) -> u8 {
     each_active!(g, M => {
-        if let Some(w) = M::majority_weight(figure) {
+        if let Some(w) = M::majority_weight(g, f) {
             return w;
         }
     });
     // A follower no expansion weighs counts one; a special figure none.
-    u8::from(figure.is_follower())
+    u8::from(f.figure.is_follower())
 }
 
 /// Adds every tile of the set `id` to the bag, each as many times as its
