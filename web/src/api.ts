@@ -173,7 +173,8 @@ export function tileLayout(id: string, rotation: number): Promise<TileLayout> {
   return p;
 }
 
-export interface MapInfo { name: string; title: string; cells: [number, number][]; starts: [number, number][]; chumak: { x: number; y: number; name: string }[] }
+/** A map: its squares, start spaces, Chumak squares, and the land's border (`outline`, corners in tenths of a square; empty: the squares' edge is the border). */
+export interface MapInfo { name: string; title: string; cells: [number, number][]; starts: [number, number][]; chumak: { x: number; y: number; name: string }[]; outline: [number, number][] }
 
 const maps = new Map<string, Promise<MapInfo>>();
 export function mapInfo(name: string): Promise<MapInfo> {
@@ -184,6 +185,7 @@ export function mapInfo(name: string): Promise<MapInfo> {
       return {
         name: str(o.name, 'name'), title: str(o.title, 'title'), cells: arr(o.cells, 'cells', pair), starts: arr(o.starts, 'starts', pair),
         chumak: arr(o.chumak, 'chumak', (c, q) => { const co = obj(c, q); return { x: int(co.x, `${q}.x`), y: int(co.y, `${q}.y`), name: str(co.name, `${q}.name`) }; }),
+        outline: o.outline === undefined ? [] : arr(o.outline, 'outline', pair),
       };
     });
     maps.set(name, p);

@@ -163,6 +163,18 @@ export function mapOutline(cells: [number, number][], cell = CELL): string {
   return d.join('');
 }
 
+/** A map's land border (corners in tenths of a square) as a closed SVG path; '' for none. */
+export function landOutline(outline: [number, number][], cell = CELL): string {
+  if (outline.length < 3) return '';
+  return `${outline.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${(x * cell) / 10} ${(y * cell) / 10}`).join('')}Z`;
+}
+
+/** The cells a map covers when fitted: its squares and the cells its land border reaches. */
+export function mapFitCells(map: MapInfo): Pt[] {
+  const reach = map.outline.map(([x, y]) => ({ x: Math.floor(x / 10), y: Math.floor(y / 10) }));
+  return [...map.cells.map(([x, y]) => ({ x, y })), ...reach];
+}
+
 /** Whether a point of a cell (0..1 each way) lies in the half with its right angle at `corner`. */
 export function inHalf(corner: string, fx: number, fy: number): boolean {
   switch (corner) {
@@ -719,7 +731,7 @@ export class Board {
     this.drawTiles(m.view.board, cells);
     // The camera follows the board (and the map) alone: the lit cells and the
     // preview change as the tile turns, and the board must not move under it.
-    const fitCells = [...cells, ...(m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [])];
+    const fitCells = [...cells, ...(m.map ? mapFitCells(m.map) : [])];
     for (const g of [L.targets, L.followers, L.tokens, L.highlights]) g.replaceChildren();
     if (m.preview) {
       const p = m.preview;
@@ -788,7 +800,7 @@ export class Board {
     });
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
     this.drawLegend(m.view.extras);
-    const mapCells = m.map ? m.map.cells.map(([x, y]) => ({ x, y })) : [];
+    const mapCells = m.map ? mapFitCells(m.map) : [];
     this.setBox(unionBox(this.box, cellBox([...cells, ...m.targets, ...mapCells], 3)) ?? this.box);
     // "Fit board" fits what the last drawing showed (the map too), even after the camera was moved.
     this.lastCells = fitCells;
@@ -886,9 +898,14 @@ export class Board {
     if (key === this.mapKey) return;
     this.mapKey = key;
     g.replaceChildren();
-    // The land as one shape (no grid of squares), its border drawn over it.
+    // The land as one shape (no grid of squares), its border drawn over it:
+    // the country's own outline when the map has one, the squares' edge (where
+    // tiles may lie) then a thin dashed line inside it.
+    const land = landOutline(map.outline);
+    if (land) el('path', { d: land, class: 'map-land' }, g);
     for (const [x, y] of map.cells) el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: 'mapcell' }, g);
-    el('path', { d: mapOutline(map.cells), class: 'map-outline' }, g);
+    el('path', { d: mapOutline(map.cells), class: land ? 'map-squares' : 'map-outline' }, g);
+    if (land) el('path', { d: land, class: 'map-outline' }, g);
     map.starts.forEach(([x, y], i) => {
       el('text', { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 10, 'text-anchor': 'middle', class: 'mapstart' }, g).textContent = String(i + 1);
     });

@@ -63,6 +63,16 @@ describe('the map', () => {
     expect(d.match(/M/g)?.length).toBe(6);
     expect(d).not.toContain('M10 0V10');
   });
+
+  it('draws a land border from its corners in tenths of a square, and fits the cells it reaches', async () => {
+    const { landOutline, mapFitCells } = await import('../src/board');
+    expect(landOutline([[-5, -5], [25, -5], [25, 15]], 100)).toBe('M-50 -50L250 -50L250 150Z');
+    expect(landOutline([[0, 0], [10, 0]], 100)).toBe('');
+    const map = { name: 'm', title: 'M', cells: [[0, 0], [1, 0]] as [number, number][], starts: [], chumak: [], outline: [[-5, -5], [25, -5], [25, 15]] as [number, number][] };
+    const fit = mapFitCells(map);
+    expect(fit).toContainEqual({ x: -1, y: -1 });
+    expect(fit).toContainEqual({ x: 2, y: 1 });
+  });
 });
 
 describe('score events on the board', () => {

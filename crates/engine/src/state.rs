@@ -144,6 +144,20 @@ impl Game {
         self.state_json_as(Viewer::Referee)
     }
 
+    /// The events after the first `before`, as [`Game::state_json`] lists
+    /// them, without building the rest of the state (a server tells each
+    /// action's events; the whole state per action costs the board's
+    /// size every time).
+    pub fn events_json_from(&self, before: usize) -> Vec<EventJson> {
+        let n = self.player_count();
+        self.events()
+            .get(before..)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| self.event_json(e, n))
+            .collect()
+    }
+
     /// The state as `viewer` may see it: the expansions list each secret
     /// hand only if [`Viewer::sees_hand_of`] allows, else its size
     /// ([`Seen`]). The one place a view's secrets are decided: nothing is
@@ -285,5 +299,35 @@ impl Game {
             .iter()
             .map(|a| ActionJson::from_action(a, self.catalog()))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rng::Rng;
+    use crate::{sim, Game, GameConfig};
+
+    #[test]
+    fn events_from_a_point_are_the_states_tail() {
+        let config =
+            GameConfig::from_sets(3, 5, &["base", "inns-cathedrals"]).expect("a configuration");
+        let mut game = Game::new(config).expect("a game");
+        sim::play_random(&mut game, &mut Rng::new(5), |_| {});
+        let all = serde_json::to_value(game.state_json().events).expect("JSON");
+        let n = game.events().len();
+        assert!(n > 10, "a whole game's events: {n}");
+        for before in [0, 1, n / 2, n - 1, n, n + 3] {
+            let tail = serde_json::to_value(game.events_json_from(before)).expect("JSON");
+            let expected = all
+                .as_array()
+                .expect("a list")
+                .get(before..)
+                .unwrap_or_default();
+            assert_eq!(
+                tail.as_array().expect("a list").as_slice(),
+                expected,
+                "from {before}"
+            );
+        }
     }
 }

@@ -57,6 +57,9 @@ const MAP_STYLE: &str = "\
 .mapsq{fill:#f6e5b8;stroke:#e0c68c;stroke-width:1}\
 .chumaksq{fill:#ebcd92}\
 .mapedge{fill:none;stroke:#8b6a3e;stroke-width:3;stroke-linecap:square}\
+.mapland{fill:#efe1bd;stroke:none}\
+.mapsqedge{fill:none;stroke:#a8875a;stroke-width:1.5;stroke-dasharray:4 3}\
+.mapborder{fill:none;stroke:#8b6a3e;stroke-width:3;stroke-linejoin:round}\
 .pole{fill:none;stroke:#3f3226;stroke-width:2}\
 .polehalo{fill:none;stroke:#ffffff;stroke-width:5}\
 .flag{fill:#1f6f66;stroke:#0f3833;stroke-width:1;stroke-linejoin:round}\
@@ -651,7 +654,29 @@ fn wheel(out: &mut String, x: f64, y: f64, r: f64) {
     );
 }
 
-/// The squares of a map under the tiles.
+/// A map's outline as a closed path (empty for none): its corners are in
+/// tenths of a square from cell (0, 0)'s top-left corner.
+fn outline_path(m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) -> String {
+    let o = origin_of(Pos::new(0, 0));
+    let mut d = String::new();
+    for (i, &(x, y)) in m.outline.iter().enumerate() {
+        let p = Pt::new(o.x + f64::from(x) * S / 10.0, o.y + f64::from(y) * S / 10.0);
+        let _ = write!(d, "{}{} ", if i == 0 { 'M' } else { 'L' }, pt(p));
+    }
+    if !d.is_empty() {
+        d.push('Z');
+    }
+    d
+}
+
+/// The cells a map's outline reaches (so that the picture holds it).
+fn outline_cells(m: &MapScene) -> impl Iterator<Item = Pos> + '_ {
+    m.outline
+        .iter()
+        .map(|&(x, y)| Pos::new(x.div_euclid(10), y.div_euclid(10)))
+}
+
+/// The squares of a map under the tiles, on the land of its outline.
 fn map_base(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
     let towns: BTreeSet<Pos> = m.chumak.iter().map(|c| c.pos).collect();
     let mut plain = String::new();
@@ -678,6 +703,10 @@ fn map_base(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
         esc(&m.name),
         esc(&m.title)
     );
+    let land = outline_path(m, origin_of);
+    if !land.is_empty() {
+        let _ = writeln!(out, "<path class=\"mapland\" d=\"{land}\"/>");
+    }
     if !plain.is_empty() {
         let _ = writeln!(out, "<path class=\"mapsq\" d=\"{plain}\"/>");
     }
@@ -687,7 +716,9 @@ fn map_base(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
     out.push_str("</g>\n");
 }
 
-/// The border of a map: every side of a square with no square beyond it.
+/// The border of a map: its outline, if it has one, over a thin dashed
+/// line along every side of a square with no square beyond it (where the
+/// tiles may go); without an outline that line is the border.
 fn map_edge(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
     let cells: BTreeSet<Pos> = m.cells.iter().copied().collect();
     let mut edge = String::new();
@@ -718,8 +749,17 @@ fn map_edge(out: &mut String, m: &MapScene, origin_of: &impl Fn(Pos) -> Pt) {
             );
         }
     }
+    let border = outline_path(m, origin_of);
+    let class = if border.is_empty() {
+        "mapedge"
+    } else {
+        "mapsqedge"
+    };
     if !edge.is_empty() {
-        let _ = writeln!(out, "<path class=\"mapedge\" d=\"{edge}\"/>");
+        let _ = writeln!(out, "<path class=\"{class}\" d=\"{edge}\"/>");
+    }
+    if !border.is_empty() {
+        let _ = writeln!(out, "<path class=\"mapborder\" d=\"{border}\"/>");
     }
 }
 
@@ -925,7 +965,9 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
         BTreeSet::new()
     };
     let map = scene.map.as_ref();
-    let map_cells: Vec<Pos> = map.map(|m| m.cells.clone()).unwrap_or_default();
+    let map_cells: Vec<Pos> = map
+        .map(|m| m.cells.iter().copied().chain(outline_cells(m)).collect())
+        .unwrap_or_default();
     let all: Vec<Pos> = cells
         .iter()
         .chain(legal.iter())

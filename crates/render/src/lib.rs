@@ -161,6 +161,10 @@ pub struct MapScene {
     pub chumak: Vec<ChumakSquare>,
     /// Chips in the face-down supply, when Map Chips are in play.
     pub supply: Option<usize>,
+    /// The land's outline (the country's border), a polygon's corners in
+    /// tenths of a square ([`MapDef::outline`]); empty: the squares'
+    /// border is drawn as the map's edge.
+    pub outline: Vec<(i32, i32)>,
 }
 
 /// A Chumak square of a map.
@@ -197,6 +201,7 @@ impl MapScene {
                 })
                 .collect(),
             supply: None,
+            outline: map.outline.clone(),
         }
     }
 

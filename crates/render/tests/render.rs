@@ -183,6 +183,20 @@ fn snapshot_map_chips_on_ukraine() {
         assert!(svg.contains(&format!("data-start=\"{n}\"")), "start {n}");
     }
     assert_eq!(svg.matches("data-chumak=").count(), map.chumak.len());
+    // The country's outline, not the squares' staircase, is the border:
+    // one land under the squares and one border line with every corner.
+    assert_eq!(svg.matches("class=\"mapland\"").count(), 1);
+    let border = svg
+        .split("class=\"mapborder\" d=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a border line");
+    assert_eq!(
+        border.matches('L').count() + 1,
+        map.outline.len(),
+        "{border}"
+    );
+    assert!(!svg.contains("class=\"mapedge\""), "no staircase border");
     let chips = game.chips().expect("map chips in play");
     let built = chips.squares.iter().filter(|s| s.built).count();
     assert_eq!(built, 3);

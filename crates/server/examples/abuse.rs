@@ -20,6 +20,16 @@
 //! 5. **Sign-in crowd** (issue 50): `--sign-ins` sign-ins at once, each
 //!    within its allowance: how many are hashed, how many refused (503),
 //!    the memory, and a greedy bot's reply meanwhile.
+//! 6. **Reconnect storm and log pages** (issue 50), on the same long
+//!    game: `--reconnects` clients that reconnect over and over
+//!    [`CATCH_UP_MOVES`] behind, then `--log-readers` clients that fetch
+//!    the last page of its move log over and over: the actions replayed
+//!    per answer, the memory, and a greedy bot's reply meanwhile.
+//! 7. **Slow bodies** (issue 50): `--slow-bodies` requests whose body
+//!    comes a byte a second: how many the server cut, and when.
+//! 8. **A person's search beside strangers'** (issue 50): twenty
+//!    bots-only `mcts:2000ms` games from ten addresses, and a person
+//!    playing `mcts:500ms`: that bot's reply, p50 and p99 (target ≤ 2 s).
 //!
 //! ```sh
 //! cargo build --release -p bastide-server
@@ -31,6 +41,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use bastide_server::guard::Limits;
+use bastide_server::hub::CATCH_UP_MOVES;
 use bastide_server::{Caps, Settings};
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
@@ -84,6 +95,19 @@ struct Args {
     /// Sign-ins at once.
     #[arg(long, default_value_t = 600)]
     sign_ins: usize,
+    /// Clients reconnecting over and over a few moves behind.
+    #[arg(long, default_value_t = 60)]
+    reconnects: usize,
+    /// Clients fetching the last page of the move log over and over.
+    #[arg(long, default_value_t = 30)]
+    log_readers: usize,
+    /// Requests whose body comes a byte a second.
+    #[arg(long, default_value_t = 20)]
+    slow_bodies: usize,
+    /// Moves of the person against `mcts:500ms` beside strangers'
+    /// searches.
+    #[arg(long, default_value_t = 12)]
+    search_moves: usize,
 }
 
 /// A free deck of `tiles` straight city-and-road tiles, played by two
@@ -94,9 +118,9 @@ fn free_deck(tiles: usize) -> Value {
            "seats": ["random", "random"]})
 }
 
-/// Greedy replies measured while `attack` runs; its p50 and p99 in ms.
+/// Greedy replies measured now; their p50 and p99 in ms.
 async fn replies_beside(base: &str, ws_base: &str, moves: usize) -> (f64, f64) {
-    let mut replies = greedy_replies(base, ws_base, moves).await;
+    let mut replies = bot_replies(base, ws_base, "greedy", &[], moves).await;
     replies.sort();
     (
         percentile(&replies, 0.5).as_secs_f64() * 1e3,
@@ -160,7 +184,222 @@ async fn catch_up(args: &Args) {
         began.elapsed().as_secs_f64()
     );
     drop(sockets);
+    reconnect_storm(args, &running, &id, version).await;
+    log_readers(args, &running, &id, version).await;
     running.shutdown().await;
+}
+
+/// `--reconnects` clients, each reconnecting over and over
+/// [`CATCH_UP_MOVES`] behind the long game `id` (at `version`) and
+/// reading its catch-up to the end, while a greedy bot's replies are
+/// measured.
+async fn reconnect_storm(args: &Args, running: &bastide_server::Running, id: &str, version: u64) {
+    let ws_base = format!("ws://{}", running.addr);
+    let base = format!("http://{}", running.addr);
+    let since = version.saturating_sub(u64::from(CATCH_UP_MOVES));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let storm: Vec<_> = (0..args.reconnects)
+        .map(|_| {
+            let (url, stop, done) = (
+                format!("{ws_base}/api/games/{id}/ws"),
+                stop.clone(),
+                done.clone(),
+            );
+            tokio::spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&url).await else {
+                        break;
+                    };
+                    let hello = json!({"hello": {"token": null, "since": since}}).to_string();
+                    let _ = ws.send(Message::Text(hello.into())).await;
+                    let mut last = 0;
+                    while last < version {
+                        let Ok(Some(Ok(Message::Text(t)))) =
+                            tokio::time::timeout(Duration::from_secs(30), ws.next()).await
+                        else {
+                            break;
+                        };
+                        let m: Value = serde_json::from_str(&t).unwrap_or_default();
+                        last = m["played"]["version"].as_u64().unwrap_or(last);
+                        // A snapshot (a welcome with the view) is the whole answer.
+                        if m["welcome"].get("view").is_some() {
+                            last = version;
+                        }
+                    }
+                    let _ = ws.close(None).await;
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    long_game_measure(args, running, &base, "reconnect storm", stop, storm, &done).await;
+}
+
+/// `--log-readers` clients fetching the last page of the long game's
+/// move log over and over, while a greedy bot's replies are measured.
+async fn log_readers(args: &Args, running: &bastide_server::Running, id: &str, version: u64) {
+    let base = format!("http://{}", running.addr);
+    let page = bastide_server::hub::LOG_PAGE as u64;
+    let url = format!(
+        "{base}/api/games/{id}/log?since={}",
+        version.saturating_sub(page)
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let readers: Vec<_> = (0..args.log_readers)
+        .map(|_| {
+            let (url, stop, done) = (url.clone(), stop.clone(), done.clone());
+            tokio::spawn(async move {
+                let http = reqwest::Client::new();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let ok = match http.get(&url).send().await {
+                        Ok(r) => r.bytes().await.is_ok(),
+                        Err(_) => false,
+                    };
+                    if !ok {
+                        break;
+                    }
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    long_game_measure(args, running, &base, "log pages", stop, readers, &done).await;
+}
+
+/// Measures a greedy bot's replies while `attackers` run, then stops
+/// them: the answers they had (`done`), the actions replayed per answer,
+/// the memory.
+async fn long_game_measure(
+    args: &Args,
+    running: &bastide_server::Running,
+    base: &str,
+    label: &str,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    attackers: Vec<tokio::task::JoinHandle<()>>,
+    done: &std::sync::atomic::AtomicU64,
+) {
+    let pid = std::process::id().to_string();
+    let before = rss_kib(&pid);
+    let replayed = running.hub.metrics().replayed.get();
+    let began = Instant::now();
+    let ws_base = base.replacen("http://", "ws://", 1);
+    let (p50, p99) = replies_beside(base, &ws_base, args.moves).await;
+    let peak = rss_kib(&pid);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for a in attackers {
+        let _ = a.await;
+    }
+    let answers = done.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    let replayed = running.hub.metrics().replayed.get() - replayed;
+    println!(
+        "{label}: {} answers in {:.1} s, {} actions replayed each; RSS +{} KiB; greedy reply p50 {p50:.1} ms, p99 {p99:.1} ms",
+        answers,
+        began.elapsed().as_secs_f64(),
+        replayed / answers,
+        peak.saturating_sub(before)
+    );
+}
+
+/// `--slow-bodies` requests whose headers promise a body that then comes
+/// a byte a second: how many the server cut within 30 s, and when.
+async fn slow_bodies(args: &Args) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (running, _dir) = start(Settings::default()).await;
+    let addr = running.addr;
+    let began = Instant::now();
+    let slow: Vec<_> = (0..args.slow_bodies)
+        .map(|_| {
+            tokio::spawn(async move {
+                let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+                let head = format!(
+                    "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+                );
+                s.write_all(head.as_bytes()).await.ok()?;
+                let mut buf = [0u8; 512];
+                for _ in 0..30 {
+                    if s.write_all(b" ").await.is_err() {
+                        return Some(began.elapsed());
+                    }
+                    // The server's answer (an error) or its close ends it.
+                    match tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf)).await {
+                        Ok(Ok(0) | Err(_)) => return Some(began.elapsed()),
+                        Ok(Ok(_)) => {
+                            let _ = tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf))
+                                .await;
+                            return Some(began.elapsed());
+                        }
+                        Err(_) => {}
+                    }
+                }
+                None
+            })
+        })
+        .collect();
+    let mut cut = Vec::new();
+    for s in slow {
+        if let Ok(Some(t)) = s.await {
+            cut.push(t);
+        }
+    }
+    cut.sort();
+    println!(
+        "slow bodies: {} of {} cut within 30 s, the last after {:.1} s",
+        cut.len(),
+        args.slow_bodies,
+        cut.last().copied().unwrap_or_default().as_secs_f64()
+    );
+    running.shutdown().await;
+}
+
+/// A person's `mcts:500ms` beside twenty strangers' bots-only
+/// `mcts:2000ms` games from ten addresses (told by `X-Forwarded-For`
+/// from loopback): that bot's replies, p50 and p99.
+async fn searches_beside_strangers(args: &Args) {
+    let (running, _dir) = start(Settings {
+        limits: Limits {
+            trust_proxy: vec!["127.0.0.0/8".parse().expect("a network")],
+            ..Limits::unlimited()
+        },
+        ..Settings::default()
+    })
+    .await;
+    let base = format!("http://{}", running.addr);
+    let ws_base = format!("ws://{}", running.addr);
+    let http = reqwest::Client::new();
+    let mut started = 0;
+    for i in 0..20u64 {
+        let r = http
+            .post(format!("{base}/api/games"))
+            .header("x-forwarded-for", format!("10.9.{}.1", i / 2))
+            .json(&body(&["mcts:2000ms", "mcts:2000ms"], 300 + i))
+            .send()
+            .await
+            .map(|r| r.status().as_u16());
+        if matches!(r, Ok(201)) {
+            started += 1;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut replies = bot_replies(
+        &base,
+        &ws_base,
+        "mcts:500ms",
+        &[("x-forwarded-for", "10.8.0.1")],
+        args.search_moves,
+    )
+    .await;
+    replies.sort();
+    println!(
+        "a person's mcts:500ms beside {started} strangers' mcts:2000ms games from ten addresses: reply p50 {:.0} ms, p99 {:.0} ms over {} replies",
+        percentile(&replies, 0.5).as_secs_f64() * 1e3,
+        percentile(&replies, 0.99).as_secs_f64() * 1e3,
+        replies.len()
+    );
+    running.shutdown().await;
+    // Let the searches under way end before the next measure.
+    tokio::time::sleep(Duration::from_millis(3000)).await;
 }
 
 async fn sign_in_crowd(args: &Args) {
@@ -258,11 +497,30 @@ async fn creates(seconds: u64) {
     running.shutdown().await;
 }
 
-/// Plays a person (random legal actions) against a greedy bot; the time
-/// from each action sent to the moment it is this seat's turn again.
-async fn greedy_replies(base: &str, ws_base: &str, moves: usize) -> Vec<Duration> {
-    let http = reqwest::Client::new();
-    let created = create_game(&http, base, &body(&["human", "greedy"], 7)).await;
+/// Plays a person (random legal actions) against `bot`, with `headers`
+/// on its requests; the time from each action sent to the moment it is
+/// this seat's turn again.
+async fn bot_replies(
+    base: &str,
+    ws_base: &str,
+    bot: &str,
+    headers: &[(&str, &str)],
+    moves: usize,
+) -> Vec<Duration> {
+    let mut h = reqwest::header::HeaderMap::new();
+    for (k, v) in headers {
+        if let (Ok(k), Ok(v)) = (
+            reqwest::header::HeaderName::from_bytes(k.as_bytes()),
+            reqwest::header::HeaderValue::from_str(v),
+        ) {
+            h.insert(k, v);
+        }
+    }
+    let http = reqwest::Client::builder()
+        .default_headers(h)
+        .build()
+        .expect("an HTTP client");
+    let created = create_game(&http, base, &body(&["human", bot], 7)).await;
     let id = created["id"].as_str().expect("an id").to_string();
     let token = created["seats"][0]["token"]
         .as_str()
@@ -354,7 +612,7 @@ async fn bots(args: &Args, workers: Option<usize>, label: &str) {
     }
     // Let the searches start.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let mut replies = greedy_replies(&base, &ws_base, args.moves).await;
+    let mut replies = bot_replies(&base, &ws_base, "greedy", &[], args.moves).await;
     replies.sort();
     println!(
         "{label}: {} × {} running, searches on {pool} worker(s): greedy reply p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} replies",
@@ -471,6 +729,8 @@ async fn main() {
     }
     if args.only_crowd {
         catch_up(&args).await;
+        slow_bodies(&args).await;
+        searches_beside_strangers(&args).await;
         return sign_in_crowd(&args).await;
     }
     creates(args.create_seconds).await;
@@ -479,5 +739,7 @@ async fn main() {
     bots(&args, None, "now (searches queue for a pool)").await;
     idle_sockets(&args).await;
     catch_up(&args).await;
+    slow_bodies(&args).await;
+    searches_beside_strangers(&args).await;
     sign_in_crowd(&args).await;
 }

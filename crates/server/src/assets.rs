@@ -179,6 +179,8 @@ async fn map(Path(name): Path<String>) -> Response {
     };
     let cells: Vec<_> = def.bounds.cells().map(|p| [p.x, p.y]).collect();
     let starts: Vec<_> = def.starts.iter().map(|p| [p.x, p.y]).collect();
+    // The land's border, in tenths of a square (docs/maps.md).
+    let outline: Vec<_> = def.outline.iter().map(|&(x, y)| [x, y]).collect();
     let chumak: Vec<_> = def
         .chumak
         .iter()
@@ -186,7 +188,7 @@ async fn map(Path(name): Path<String>) -> Response {
         .collect();
     (
         [(header::CACHE_CONTROL, "public, max-age=86400")],
-        Json(json!({"name": def.name, "title": def.title, "cells": cells, "starts": starts, "chumak": chumak})),
+        Json(json!({"name": def.name, "title": def.title, "cells": cells, "starts": starts, "chumak": chumak, "outline": outline})),
     )
         .into_response()
 }

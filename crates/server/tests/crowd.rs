@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bastide_engine::GameConfig;
-use bastide_server::hub::{CreateGame, CATCH_UP_MOVES, LOG_PAGE};
+use bastide_server::hub::{CreateGame, CATCH_UP_MOVES, CATCH_UP_PIECES, LOG_PAGE};
 use common::{Api, Client, TestDb, TestServer, WAIT};
 use serde_json::{json, Value};
 
@@ -110,12 +110,20 @@ async fn a_long_games_catch_up_is_a_snapshot(db: &TestDb) {
         .collect();
     assert_eq!(versions, vec![version - 2, version - 1, version]);
 
-    // The most a reconnect is sent, and what it cost: the replay starts
-    // at the move log's last snapshot before the missed moves, not at
-    // the start of an 800-version game.
+    // The board is large: the most missed moves sent as such is what
+    // their views may hold in all; one more is a snapshot.
+    let pieces = welcome["view"]["board"].as_array().map_or(0, Vec::len) as u64;
+    let behind = u64::from(CATCH_UP_PIECES) / pieces;
+    assert!(behind < u64::from(CATCH_UP_MOVES), "{pieces} pieces");
+    let (got, _) = catch_up(&server, &created.id, version - behind - 1).await;
+    assert_eq!(got.len(), 1, "a snapshot: {} messages", got.len());
+    assert!(got[0]["welcome"].get("view").is_some());
+
+    // What a reconnect cost: the replay starts at the move log's last
+    // snapshot before the missed moves, not at the start of an
+    // 800-version game.
     let replayed = || server.running.hub.metrics().replayed.get();
     let before = replayed();
-    let behind = u64::from(CATCH_UP_MOVES);
     let (got, _) = catch_up(&server, &created.id, version - behind).await;
     let versions: Vec<u64> = got[1..]
         .iter()

@@ -193,3 +193,33 @@ async fn a_finished_games_page_holds_its_whole_board(db: &TestDb) {
     server.stop().await;
 }
 both_stores!(a_finished_games_page_holds_its_whole_board);
+
+/// A map's description gives the browser the land's border (in tenths of
+/// a square) around its squares, and an unknown map is not found.
+async fn a_map_says_its_outline(db: &TestDb) {
+    let server = TestServer::start(db).await;
+    let api = common::Api::new(&server.base);
+    let (status, map) = api.get("/api/maps/ukraine.json").await;
+    assert_eq!(status, 200, "{map}");
+    let outline = map["outline"].as_array().expect("an outline");
+    assert!(outline.len() >= 20, "{map}");
+    let cells = map["cells"].as_array().expect("cells");
+    let corner = |v: &serde_json::Value, i: usize| v[i].as_i64().expect("a number");
+    // Every square's top-left corner is within the outline's box.
+    let (xs, ys): (Vec<i64>, Vec<i64>) =
+        outline.iter().map(|c| (corner(c, 0), corner(c, 1))).unzip();
+    for c in cells {
+        let (x, y) = (corner(c, 0) * 10, corner(c, 1) * 10);
+        assert!(
+            xs.iter().any(|&ox| ox < x) && xs.iter().any(|&ox| ox > x + 10),
+            "{c}"
+        );
+        assert!(
+            ys.iter().any(|&oy| oy < y) && ys.iter().any(|&oy| oy > y + 10),
+            "{c}"
+        );
+    }
+    assert_eq!(api.get("/api/maps/atlantis.json").await.0, 404);
+    server.stop().await;
+}
+both_stores!(a_map_says_its_outline);

@@ -142,6 +142,5 @@ pub(super) struct Played<'a> {
 
 /// The events that happened after the first `before` ones.
 pub(super) fn new_events(game: &Game, before: usize) -> Value {
-    let events = game.state_json().events;
-    serde_json::to_value(events.get(before..).unwrap_or_default()).unwrap_or_default()
+    serde_json::to_value(game.events_json_from(before)).unwrap_or_default()
 }

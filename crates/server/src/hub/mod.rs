@@ -71,7 +71,7 @@ pub use live::{GameHandle, GameSummary};
 pub use log::LOG_PAGE;
 pub use messages::{public_view, Update};
 pub use seat::Seated;
-pub use updates::{Attached, Backlog, Watch, CATCH_UP_MOVES};
+pub use updates::{Attached, Backlog, Watch, CATCH_UP_MOVES, CATCH_UP_PIECES};
 
 /// How the server runs games.
 #[derive(Clone, Debug)]

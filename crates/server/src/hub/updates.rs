@@ -60,6 +60,13 @@ pub struct Attached {
 /// with the whole board per version).
 pub const CATCH_UP_MOVES: u32 = 32;
 
+/// The most board pieces a reconnect's `played` messages may carry in
+/// all (each has the audience's view, the whole board): 32 moves of a
+/// 200-tile game. Past it the client gets the snapshot, one view, as if
+/// it were further behind: a few moves of an operator's 3,000-tile game
+/// would otherwise cost as many views of the whole board.
+pub const CATCH_UP_PIECES: u32 = CATCH_UP_MOVES * 200;
+
 /// The `played` messages a reconnecting client missed, written one at a
 /// time on the blocking pool as the connection takes them: nothing is
 /// written ahead of a connection that does not read, and the writing
@@ -130,7 +137,11 @@ impl Hub {
             }
         };
         // Too far behind: the client is sent a snapshot, not every move.
-        let since = since.filter(|s| version - s <= CATCH_UP_MOVES);
+        let pieces = u32::try_from(live.game.board().pieces().len()).unwrap_or(u32::MAX);
+        let since = since.filter(|s| {
+            let missed = version - s;
+            missed <= CATCH_UP_MOVES && missed.saturating_mul(pieces) <= CATCH_UP_PIECES
+        });
         // Lines are said under the game's lock too: each is in this
         // welcome or reaches the receiver subscribed above, not both.
         let welcome =
