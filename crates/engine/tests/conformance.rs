@@ -45,6 +45,8 @@ const COMBOS: &[&[&str]] = &[
     ],
     &["base", "inns-cathedrals"],
     &["base", "river2", "inns-cathedrals"],
+    &["base", "tower"],
+    &["base", "tower", "inns-cathedrals", "halfsies1"],
     &[
         "winter",
         "gingerbread",

@@ -521,27 +521,7 @@ fn plague_tokens(
     upright: &[(u16, Pt)],
     origin_of: &impl Fn(Pos) -> Pt,
 ) {
-    let spot = |geoms: &mut Geoms, pi: u16| -> Option<Pt> {
-        let p = pieces.get(pi as usize)?;
-        let g = geoms.get(cat, p.tile);
-        let here: Vec<Pt> = upright
-            .iter()
-            .filter(|(q, _)| *q == pi)
-            .map(|&(_, at)| at)
-            .collect();
-        let mut found: Option<(f64, Pt)> = None;
-        for &(local, base) in &g.token_spots {
-            let at = to_board(local, origin_of(p.pos), p.rot);
-            // A follower is about 26 units across: 40 units apart, they
-            // do not touch.
-            let far = here.iter().map(|q| at.dist(*q)).fold(40.0, f64::min);
-            let score = base + 2.0 * far;
-            if found.is_none_or(|(s, _)| score > s) {
-                found = Some((score, at));
-            }
-        }
-        found.map(|(_, at)| at)
-    };
+    let spot = |geoms: &mut Geoms, pi: u16| free_spot(pieces, cat, geoms, upright, origin_of, pi);
     for (i, o) in plague.outbreaks.iter().enumerate() {
         if let Some(at) = spot(geoms, o.piece) {
             outbreak_token(out, at, i + 1, o.active);
@@ -552,6 +532,74 @@ fn plague_tokens(
             flea_token(out, at, f.region);
         }
     }
+}
+
+/// The token spot of piece `pi` farthest from the figures standing on it
+/// (a flea, an outbreak token, a tower).
+fn free_spot(
+    pieces: &[Piece],
+    cat: &Catalog,
+    geoms: &mut Geoms,
+    upright: &[(u16, Pt)],
+    origin_of: &impl Fn(Pos) -> Pt,
+    pi: u16,
+) -> Option<Pt> {
+    let p = pieces.get(pi as usize)?;
+    let g = geoms.get(cat, p.tile);
+    let here: Vec<Pt> = upright
+        .iter()
+        .filter(|(q, _)| *q == pi)
+        .map(|&(_, at)| at)
+        .collect();
+    let mut found: Option<(f64, Pt)> = None;
+    for &(local, base) in &g.token_spots {
+        let at = to_board(local, origin_of(p.pos), p.rot);
+        // A follower is about 26 units across: 40 units apart, they
+        // do not touch.
+        let far = here.iter().map(|q| at.dist(*q)).fold(40.0, f64::min);
+        let score = base + 2.0 * far;
+        if found.is_none_or(|(s, _)| score > s) {
+            found = Some((score, at));
+        }
+    }
+    found.map(|(_, at)| at)
+}
+
+/// The Tower: a foundation (a ring) or a tower of `height` floors stacked
+/// on the tile at `at`, its height written beside it; returns where a
+/// follower on top stands.
+fn tower_token(out: &mut String, at: Pt, height: u8) -> Pt {
+    let _ = writeln!(
+        out,
+        "<g data-tower=\"{height}\"><title>Tower, {height} floor{}</title>",
+        if height == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"#d7ccc8\" stroke=\"#4e342e\" stroke-width=\"1.5\"/>",
+        num(at.x),
+        num(at.y)
+    );
+    // Floors drawn 4 units apart, at most 8 drawn: the number says the rest.
+    for k in 0..height.min(8) {
+        let y = at.y - 4.0 * f64::from(k + 1);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"#bcaaa4\" stroke=\"#4e342e\" stroke-width=\"1\"/>",
+            num(at.x - 6.0),
+            num(y)
+        );
+    }
+    if height > 0 {
+        let _ = writeln!(
+            out,
+            "<text class=\"legend\" x=\"{}\" y=\"{}\" font-size=\"11\">{height}</text>",
+            num(at.x + 9.0),
+            num(at.y + 4.0)
+        );
+    }
+    out.push_str("</g>\n");
+    Pt::new(at.x, at.y - 4.0 * f64::from(height.min(8)) - 18.0)
 }
 
 /// The legend's line about the Plague: fleas in the supply, outbreaks.
@@ -1178,6 +1226,18 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
     if let Some(p) = &scene.plague {
         plague_tokens(&mut out, p, pieces, cat, &mut geoms, &upright, &origin_of);
     }
+    // Towers stand at a free spot of their tile; a follower on top joins
+    // the standing followers.
+    for t in &scene.towers {
+        let Some(at) = free_spot(pieces, cat, &mut geoms, &upright, &origin_of, t.piece) else {
+            continue;
+        };
+        let top = tower_token(&mut out, at, t.height);
+        if let Some((seat, figure)) = t.top {
+            let name = names.get(seat).copied().unwrap_or("?");
+            standing.push((top, player_colour(name, seat), false, name, figure));
+        }
+    }
     for &(kind, at) in &figures {
         match kind {
             FigureKind::Dragon => {
@@ -1294,6 +1354,10 @@ pub fn board(scene: &Scene, opts: &BoardOptions) -> String {
             }
             if let Some([wine, grain, cloth]) = line.goods {
                 text.push_str(&format!(", {wine} wine {grain} grain {cloth} cloth"));
+            }
+            if let Some((floors, held)) = line.tower {
+                text.push_str(&count(usize::from(floors), "floor", "floors"));
+                text.push_str(&count(held, "prisoner", "prisoners"));
             }
             let _ = writeln!(
                 out,

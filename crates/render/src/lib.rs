@@ -128,6 +128,9 @@ pub struct PlayerLine {
     /// Trade goods tokens held (wine, grain, cloth, in `Goods::ALL`
     /// order), when Traders & Builders is in play; they are public.
     pub goods: Option<[u8; 3]>,
+    /// The Tower, when in play: floors left and prisoners held (followers
+    /// of other players in front of this one).
+    pub tower: Option<(u8, usize)>,
 }
 
 impl PlayerLine {
@@ -140,6 +143,7 @@ impl PlayerLine {
             chips: None,
             halves: None,
             goods: None,
+            tower: None,
         }
     }
 }
@@ -275,6 +279,8 @@ pub struct Scene<'a> {
     pub highlight: Vec<u16>,
     /// Abbey & Mayor's barns, each on a corner point of the grid.
     pub barns: Vec<BarnMark>,
+    /// The Tower's foundations and towers, when it is in play.
+    pub towers: Vec<TowerScene>,
 }
 
 /// A barn on a corner point: named by a cell and a corner of it, with its
@@ -298,6 +304,32 @@ fn barn_marks(game: &Game) -> Vec<BarnMark> {
                 pos: x.pos,
                 corner: x.corner,
                 seat: x.seat.index(),
+            })
+            .collect()
+    })
+}
+
+/// A tower foundation of the Tower, with its floors and the follower on
+/// top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TowerScene {
+    /// The piece (index into [`Scene::pieces`]).
+    pub piece: u16,
+    /// Its floors (0: an empty foundation).
+    pub height: u8,
+    /// The follower on top: its seat and figure.
+    pub top: Option<(usize, bastide_engine::Figure)>,
+}
+
+/// The Tower's foundations and towers of `game`.
+fn towers_of(game: &Game) -> Vec<TowerScene> {
+    game.tower().map_or_else(Vec::new, |t| {
+        t.towers()
+            .iter()
+            .map(|w| TowerScene {
+                piece: w.piece,
+                height: w.height,
+                top: w.top.map(|(seat, figure)| (seat.index(), figure)),
             })
             .collect()
     })
@@ -398,6 +430,11 @@ impl<'a> Scene<'a> {
                     let s = game.seat(seat)?;
                     Some(bastide_engine::Goods::ALL.map(|k| t.goods(s, k)))
                 }),
+                tower: game.tower().and_then(|t| {
+                    let s = game.seat(seat)?;
+                    let held = t.prisoners().iter().filter(|p| p.holder == s).count();
+                    Some((t.floors(s), held))
+                }),
             })
             .collect();
         Scene {
@@ -412,6 +449,7 @@ impl<'a> Scene<'a> {
             plague: PlagueScene::of_game(game),
             highlight: Vec::new(),
             barns: barn_marks(game),
+            towers: towers_of(game),
         }
     }
 

@@ -147,6 +147,7 @@ fn snapshot_halves_and_double_tiles_on_a_board() {
         plague: None,
         highlight: Vec::new(),
         barns: Vec::new(),
+        towers: Vec::new(),
     };
     let opts = BoardOptions {
         grid: true,
@@ -267,6 +268,7 @@ fn a_map_without_chips_and_a_scene_of_a_bare_map() {
         plague: None,
         highlight: Vec::new(),
         barns: Vec::new(),
+        towers: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -519,6 +521,7 @@ fn snapshot_plague_tokens_on_halves_and_beside_followers() {
         plague: Some(plague),
         highlight: Vec::new(),
         barns: Vec::new(),
+        towers: Vec::new(),
     };
     let svg = scene_svg(&scene, &BoardOptions::default());
     check_svg(&svg);
@@ -839,4 +842,24 @@ fn the_mayor_and_the_wagon_are_drawn() {
     let wagon = svg.find("data-figure=\"wagon\"").expect("wagon");
     assert!(svg[..mayor].rfind("data-player=\"RED\"") > svg[..mayor].rfind("data-player=\"BLUE\""));
     assert!(svg[..wagon].rfind("data-player=\"BLUE\"") > svg[..wagon].rfind("data-player=\"RED\""));
+}
+
+/// The Tower: `tests/scenarios/tower/capture_tower_top_reopens_tower.json`.
+const TOWER: &str = include_str!("data/tower.json");
+
+#[test]
+fn towers_by_height_with_the_follower_on_top_and_prisoners() {
+    // After action 7 RED stands on top of the tower at (0,1) (height 1);
+    // (0,2) is an empty foundation.
+    let svg = board_svg(&replay(TOWER, Some(7)), &BoardOptions::default());
+    check_svg(&svg);
+    assert_eq!(svg.matches("data-tower=\"1\"").count(), 1, "{svg}");
+    assert_eq!(svg.matches("data-tower=\"0\"").count(), 1);
+    assert!(svg.contains("RED 0 pts, 6 left, 10 floors, 0 prisoners"));
+    assert!(svg.contains("BLUE 0 pts, 7 left, 9 floors, 0 prisoners"));
+    // At the end BLUE's floor on (0,2) took RED's follower: both towers
+    // have height 1, nobody is on top, and BLUE holds one prisoner.
+    let svg = board_svg(&replay(TOWER, None), &BoardOptions::default());
+    assert_eq!(svg.matches("data-tower=\"1\"").count(), 2);
+    assert!(svg.contains("BLUE 0 pts, 7 left, 8 floors, 1 prisoner"));
 }

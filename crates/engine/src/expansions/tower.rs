@@ -824,6 +824,40 @@ impl Expansion for TowerRules {
         TowerRules::decode_action(codec, i)
     }
 
+    /// Planes: tower heights, then one per relative player for its
+    /// follower on top; globals per relative player: floors left,
+    /// prisoners held, its own followers held by others.
+    fn tensor_size(g: &Game) -> (usize, usize) {
+        let n = g.player_count();
+        (1 + n, 3 * n)
+    }
+
+    /// Everything here is public.
+    fn tensor(g: &Game, player: Seat, t: &mut crate::codec::TensorPart<'_>) {
+        let n = g.player_count();
+        let Some(s) = g.tower() else {
+            for _ in 0..3 * n {
+                t.push(0.0);
+            }
+            return;
+        };
+        for w in &s.towers {
+            // Heights / 10: a tower rarely grows past ten floors.
+            t.set_piece(g, 0, w.piece, (f32::from(w.height) / 10.0).min(1.0));
+            if let Some((seat, _)) = w.top {
+                t.set_piece(g, 1 + seat.after(player, n), w.piece, 1.0);
+            }
+        }
+        for r in 0..n {
+            let seat = player.ahead(r, n);
+            let held = s.prisoners.iter().filter(|p| p.holder == seat).count();
+            let lost = s.prisoners.iter().filter(|p| p.owner == seat).count();
+            t.push(f32::from(s.floors(seat)) / 10.0);
+            t.push(held as f32 / 8.0);
+            t.push(lost as f32 / 8.0);
+        }
+    }
+
     /// A floor and its capture in each part, and a ransom once a turn.
     fn max_moves(_g: &Game) -> MoveBound {
         MoveBound {
