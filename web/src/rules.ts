@@ -51,15 +51,6 @@ const CARDS: Record<string, string[]> = {
     'Pig: instead of a follower, put it in a field where you already have a farmer. If you win that field, it scores 4 a finished city instead of 3.',
     'Builder and pig are not followers: they hold nothing and go home when your last follower leaves their road, city or field.',
   ],
-  'abbey-mayor': [
-    'Instead of a follower you may put your barn on a corner of your tile where four tiles meet and each shows field there.',
-    'Farmers in that field score at once, 3 a finished city (the pig adds 1), then go home. The barn may not go into a field that has one.',
-    'No follower may ever go into a field with a barn. A tile that joins a farmers\' field to it scores that field at 1 a finished city, farmers home.',
-    'At the end each barn scores its owner 4 for every finished city its field touches.',
-    'Mayor: only in a city. When the city is scored it counts one follower for each coat of arms in the city — none without them.',
-    'Wagon: on a road, city or monastery, never a field.',
-    'When its feature scores during the game, move the wagon to an unfinished, unoccupied road, city or monastery on its tile or the eight around (lit), or pass.',
-  ],
   'princess-dragon': [
     'A volcano brings the dragon onto it; nothing may be placed on the dragon\'s tile. Dragon tiles drawn before the first volcano wait until one is out.',
     'After a dragon tile the dragon moves six tiles, one a move: you first, then each player in turn. It eats every figure where it enters, never revisits a tile, never enters the fairy\'s.',
@@ -68,10 +59,12 @@ const CARDS: Record<string, string[]> = {
     'A princess joined to a city with knights lets you send one of them home instead of placing a figure.',
   ],
   'abbey-mayor': [
-    'Twelve more tiles join the pile.',
-    'You hold one abbey: instead of drawing, you may lay it in an empty square whose four neighbours all hold a tile (a half counts) — the lit holes. It fits anything.',
-    'The abbey is a monastery (put a monk on it as usual); every road, city and field touching it ends there, so it may finish them (its goods go to you).',
-    'After the last tile, each player still holding an abbey gets one more turn, from the next player round: lay it or pass.',
+    'Twelve more tiles. You hold one abbey: instead of drawing, lay it in an empty square whose four neighbours hold tiles (lit). It closes all it touches.',
+    'The abbey is a monastery. After the last tile, each player still holding one gets one more turn, from the next player round: lay it or pass.',
+    'Mayor: a follower only for a city, counting one per coat of arms there (none without). Wagon: a follower on a road, city or monastery.',
+    'When the wagon\'s feature scores, move it to an unfinished, free road, city or monastery on its tile or the eight around (lit), or pass.',
+    'Barn, instead of a follower: on a corner of your tile where four fields meet. Farmers there score 3 a finished city at once, then go home.',
+    'No follower may enter a barn field; joining farmers to it scores them 1 a city. At the end each barn scores 4 a finished city.',
   ],
   halfsies1: [
     'You hold triangular half tiles. On your turn you may play one instead of drawing a tile (the pile beside your hand draws).',
