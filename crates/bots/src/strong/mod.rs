@@ -207,7 +207,9 @@ fn turn_options(
     out: &mut Vec<Candidate>,
 ) {
     let legal = game.legal_actions();
-    if !branches(game, prefix.len()) {
+    // Out of evaluations, the later steps of each candidate are played
+    // cheaply too: the budget bounds the first ply as well.
+    if !branches(game, prefix.len()) || (!prefix.is_empty() && eval.spent()) {
         // Later steps of the turn (the Plague's spreads and flights...)
         // are played cheaply: branching on each would multiply.
         let (a, g) = cheap_step(game, &legal, seat, eval);
