@@ -126,13 +126,13 @@ impl Game {
     }
 
     /// A segment of the city of `root` he may be put on: the first whose
-    /// tile no expansion bars to figures (Decision P10: never the dragon's
-    /// tile), if any.
+    /// tile no expansion bars to neutral figures (Decision P10: never the
+    /// dragon's tile), if any.
     fn gingerbread_segment(&self, root: NodeId) -> Option<NodeId> {
         let feats = self.board.features();
         feats
             .members(root)
-            .find(|&n| crate::expansions::figure_ban_on(self, feats.origin(n).0).is_none())
+            .find(|&n| crate::expansions::neutral_ban_on(self, feats.origin(n).0).is_none())
     }
 
     /// The legal actions of the move step: one per target city, or `pass`
@@ -181,7 +181,7 @@ impl Game {
                 message: "the gingerbread man must move to a different, unfinished city".into(),
             });
         }
-        if let Some(why) = crate::expansions::figure_ban_on(self, feats.origin(node).0) {
+        if let Some(why) = crate::expansions::neutral_ban_on(self, feats.origin(node).0) {
             return Err(IllegalAction {
                 rule: "gingerbread",
                 message: format!("{why}; name a segment of that city on another tile"),

@@ -429,6 +429,13 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Why no neutral figure (the gingerbread man) may be moved onto piece
+    /// `pi`, if this expansion forbids it (the dragon's tile; a flea's does
+    /// not count: the plague never touches neutral figures).
+    fn neutral_ban_on(_g: &Game, _pi: u16) -> Option<&'static str> {
+        None
+    }
+
     /// Why no figure may go into the feature of segment `node` by any
     /// means (placement, portal): a field holding a barn.
     fn figure_ban_in(_g: &Game, _node: NodeId) -> Option<&'static str> {
@@ -1210,6 +1217,17 @@ pub(crate) fn follower_elsewhere(
     each_active!(g, M => {
         if let Some(r) = M::follower_elsewhere(g, pos, corner, place) {
             return Some(r);
+        }
+    });
+    None
+}
+
+/// Why no neutral figure may be moved onto piece `pi`, if an expansion
+/// forbids it.
+pub(crate) fn neutral_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+    each_active!(g, M => {
+        if let Some(why) = M::neutral_ban_on(g, pi) {
+            return Some(why);
         }
     });
     None

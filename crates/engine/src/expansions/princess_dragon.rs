@@ -743,6 +743,11 @@ impl Expansion for PrincessDragon {
             .then_some("the dragon stands on that tile: no figure may be placed on it")
     }
 
+    /// Decision P10: the gingerbread man is a figure for P7.
+    fn neutral_ban_on(g: &Game, pi: u16) -> Option<&'static str> {
+        Self::figure_ban_on(g, pi)
+    }
+
     fn follower_elsewhere(
         g: &Game,
         pos: Pos,
