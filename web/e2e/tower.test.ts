@@ -13,11 +13,15 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createRaw, replayScores, serverAndBrowser } from './harness';
 import { shownScores, status, waitForChange } from './table';
 
 const env = serverAndBrowser();
+// BASTIDE_SCREENSHOTS=1: the capture step and the end saved as docs/web-tower-capture.png and docs/web-tower.png (docs/web.md shows them).
+const DOCS = resolve(import.meta.dirname, '../../docs');
+const shots = process.env.BASTIDE_SCREENSHOTS === '1';
 
 /** Waits until it is this page's turn with the board of that version drawn. */
 async function turnOf(page: Page): Promise<number> {
@@ -85,6 +89,7 @@ test('The Tower: a floor anywhere on the board, a capture, the prisoner at the s
   // The capture step: RED's monk in reach is ringed; a click captures it.
   await blue.locator('#capture-step').waitFor();
   await blue.locator('.tok-tower[data-x="0"][data-y="1"][data-height="1"]').waitFor();
+  if (shots) { await blue.mouse.move(1, 1); await blue.screenshot({ path: `${DOCS}/web-tower-capture.png` }); }
   await click(blue, '.mark-capture[data-x="1"][data-y="1"]');
   await red.locator('.players li[data-seat="1"] .tower-seat[data-prisoners="1"]').waitFor();
   assert.match(await red.locator('.players li[data-seat="1"] .tower-seat').innerText(), /9 floors, holds RED's follower/);
@@ -103,6 +108,7 @@ test('The Tower: a floor anywhere on the board, a capture, the prisoner at the s
   await click(blue, '.spot[data-place="tower"]');
   await red.locator('.tok-tower[data-x="0"][data-y="1"][data-top="1"]').waitFor();
   await red.locator('use.fig-tower-top').waitFor();
+  if (shots) { await red.mouse.move(1, 1); await red.screenshot({ path: `${DOCS}/web-tower.png` }); }
 
   // The game is over: the scores are the record's.
   await red.locator('#summary').waitFor();

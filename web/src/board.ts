@@ -27,7 +27,7 @@ import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 import { TAP_PX, touchScreen } from './panels/touch';
 import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
-import { FLOOR_PX, MAX_DRAWN, topPoint, towerPoint, towersOf } from './tower';
+import { FLOOR_PX, MAX_DRAWN, tagPoint, topPoint, towerPoint, towersOf } from './tower';
 
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -1166,6 +1166,9 @@ export class Board {
    * chooses the point of the cell farthest from its follower spots).
    */
   private towerAt(view: View, x: number, y: number): Pt {
+    // Where the tile's picture prints its foundation (the renderer's "T"), if it does.
+    const printed = this.printedFoundation(view, x, y);
+    if (printed) return printed;
     const spots: Pt[] = [];
     for (const p of view.board) {
       const l = this.layouts.get(`${p.tile}@${p.rotation}`);
@@ -1173,6 +1176,20 @@ export class Board {
       for (const s of l.spots) if (p.x + s.cell[0] === x && p.y + s.cell[1] === y) spots.push({ x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y });
     }
     return towerPoint(x, y, CELL, spots);
+  }
+
+  /** The Tower's foundation as the picture of the tile at (x, y) prints it (its `data-tag="tower"`), in world units; null without one. */
+  private printedFoundation(view: View, x: number, y: number): Pt | null {
+    const p = view.board.find((q) => q.x === x && q.y === y && !q.half);
+    if (!p) return null;
+    const k = `${p.tile}@${p.rotation}`;
+    const id = this.symbols.get(k);
+    const l = this.layouts.get(k);
+    const tag = id ? this.defs.querySelector(`symbol[id="${id}"] [data-tag="tower"]`) : null;
+    const tile = tag?.closest('[data-tile]');
+    if (!l || !tag) return null;
+    const at = tagPoint(tile?.getAttribute('transform') ?? '', tag.getAttribute('transform') ?? '');
+    return at ? { x: p.x * CELL - l.origin[0] + at.x, y: p.y * CELL - l.origin[1] + at.y } : null;
   }
 
   /** Where a figure at `ref` stands: a follower spot of its feature, or (place `tower`) the top of the tower on that tile. */

@@ -115,3 +115,30 @@ export function towerEventText(e: ScoreEvent, players: string[]): string | null 
     default: return null;
   }
 }
+
+/**
+ * Where a tile picture prints a tag (its `<g data-tag>`), in the picture's
+ * own units: the tag's `translate(x,y)` taken through the tile group's
+ * `translate(tx,ty) rotate(r cx cy)` (the renderer turns the tile in its
+ * picture). Null when a transform is not of that form.
+ */
+export function tagPoint(tileTransform: string, tagTransform: string): { x: number; y: number } | null {
+  const num = '(-?[\\d.]+(?:e-?\\d+)?)';
+  const tag = new RegExp(`translate\\(\\s*${num}[ ,]+${num}\\s*\\)`).exec(tagTransform);
+  if (!tag) return null;
+  let x = Number(tag[1]);
+  let y = Number(tag[2]);
+  const rot = new RegExp(`rotate\\(\\s*${num}(?:[ ,]+${num}[ ,]+${num})?\\s*\\)`).exec(tileTransform);
+  if (rot) {
+    const a = (Number(rot[1]) * Math.PI) / 180;
+    const cx = Number(rot[2] ?? 0);
+    const cy = Number(rot[3] ?? 0);
+    const [dx, dy] = [x - cx, y - cy];
+    x = cx + dx * Math.cos(a) - dy * Math.sin(a);
+    y = cy + dx * Math.sin(a) + dy * Math.cos(a);
+  }
+  const move = new RegExp(`translate\\(\\s*${num}[ ,]+${num}\\s*\\)`).exec(tileTransform);
+  if (move) { x += Number(move[1]); y += Number(move[2]); }
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return null;
+  return { x, y };
+}

@@ -9,7 +9,7 @@ import { figuresOffered, spotsFor } from '../src/table';
 import { describeAction, moveWords } from '../src/words';
 import { rulesCard } from '../src/rules';
 import { PRESETS, setInfo } from '../src/sets';
-import { TOWER_EVENTS, floorsOf, prisonersOf, prisonersWords, ransomsAt, topPoint, towerEventText, towerPoint, towersOf } from '../src/tower';
+import { TOWER_EVENTS, tagPoint, floorsOf, prisonersOf, prisonersWords, ransomsAt, topPoint, towerEventText, towerPoint, towersOf } from '../src/tower';
 
 const act = (v: unknown): Action => parseAction(v);
 
@@ -106,6 +106,21 @@ describe('the Tower on the board', () => {
     expect(topPoint({ x: 0, y: 0 }, 3).y).toBeLessThan(topPoint({ x: 0, y: 0 }, 1).y);
     // Drawn up to a bound: a very tall tower's top stays near its tile.
     expect(topPoint({ x: 0, y: 0 }, 30).y).toBe(topPoint({ x: 0, y: 0 }, 8).y);
+  });
+});
+
+describe("the tower at its tile picture's foundation", () => {
+  it('takes the printed foundation through the tile group\'s turn and shift', () => {
+    // Not turned: the tag's point, shifted.
+    expect(tagPoint('translate(8,8)', 'translate(58,86)')).toEqual({ x: 66, y: 94 });
+    // A quarter right about the tile's centre: (58, 86) goes to (14, 58), then shifted by 8.
+    const q = tagPoint('translate(8,8) rotate(90 50 50)', 'translate(58,86)');
+    expect(q?.x).toBeCloseTo(22);
+    expect(q?.y).toBeCloseTo(66);
+    const h = tagPoint('translate(8, 8) rotate(180 50 50)', 'translate(58 86)');
+    expect(h?.x).toBeCloseTo(50);
+    expect(h?.y).toBeCloseTo(22);
+    expect(tagPoint('translate(8,8)', 'scale(2)')).toBeNull();
   });
 });
 
