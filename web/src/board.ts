@@ -984,9 +984,13 @@ export class Board {
           }
           break;
         }
-        case 'tower-at':
-          button(tile({ x: mk.x, y: mk.y, half: null }, 'mark mark-tower-at', { 'data-x': mk.x, 'data-y': mk.y }), mk);
+        case 'tower-at': {
+          // The tile outlined, and a disc on its foundation that takes the click: a click beside a follower spot of the tile just placed never raises its tower by mistake.
+          tile({ x: mk.x, y: mk.y, half: null }, 'mark-tower-tile', { 'aria-hidden': 'true' });
+          const at = this.towerAt(view, mk.x, mk.y);
+          button(el('circle', { cx: at.x, cy: at.y + 4, r: 13, class: 'mark mark-tower-at', 'data-x': mk.x, 'data-y': mk.y }, g), mk);
           break;
+        }
         case 'capture-at': {
           // A ring round the follower the capture takes (on a feature or on top of a tower).
           const at = this.pointOf(mk.ref, view);

@@ -150,7 +150,7 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
         h('p', {}, !mine ? 'A floor was placed: its player may capture a follower in the tower\'s reach.' : any ? 'Click a follower ringed in red (in the tower\'s reach) to capture it, or pass.' : 'No follower stands in the tower\'s reach: pass.')));
     } else if (s.legal.some((a) => a.kind === 'tower')) {
       out.push(h('section', { class: 'panel', id: 'tower-floors', 'aria-label': 'Tower floors' }, h('h2', {}, 'Towers'),
-        h('p', {}, 'Instead of a figure, click a lit tower tile to put a floor on it (then you may capture), or a spot on top of an open tower to close it with your follower.')));
+        h('p', {}, 'Instead of a figure, click the yellow disc on a lit tower tile to put a floor there (then you may capture), or a spot on top of an open tower to close it with your follower.')));
     }
     // Traders & Builders: the builder's second tile, offered face down on the table (take it or pass).
     const second = view ? secondTile(view.phase, s.legal) : null;
