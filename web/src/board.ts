@@ -27,6 +27,7 @@ import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 import { TAP_PX, touchScreen } from './panels/touch';
 import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
+import { FLOOR_PX, MAX_DRAWN, tagPoint, topPoint, towerPoint, towersOf } from './tower';
 
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -781,7 +782,7 @@ export class Board {
     // The spots where they stand, moved apart where they would overlap.
     const placed = m.spots.flatMap((a) => {
       const ref = spotOf(a);
-      const at = ref ? spotPoint(ref, m.view.board, this.layouts) : null;
+      const at = ref ? this.pointOf(ref, m.view) : null;
       return ref && at ? [{ a, ref, at }] : [];
     });
     const r = this.spotRadius();
@@ -795,7 +796,8 @@ export class Board {
       const c = el('circle', { cx: pt.x, cy: pt.y, r: big ? r.big : r.normal, class: `spot spot-${a.kind}${big ? ' spot-big' : ''}${special}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-place': ref.place, 'data-feature': at.kind }, L.targets);
       el('title', {}, c).textContent = label;
       c.addEventListener('click', () => this.handlers.onSpot(a));
-      c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
+      // The top of a tower is no feature: nothing to light (the lookup has none).
+      if (ref.place !== 'tower') c.addEventListener('focus', () => this.handlers.onFeature?.(ref));
       c.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); this.handlers.onSpot(a); } });
     });
     for (const h of m.highlight) el('rect', { x: h.x * CELL, y: h.y * CELL, width: CELL, height: CELL, class: 'hl' }, L.highlights);
@@ -982,6 +984,20 @@ export class Board {
           }
           break;
         }
+        case 'tower-at': {
+          // The tile outlined, and a disc on its foundation that takes the click: a click beside a follower spot of the tile just placed never raises its tower by mistake.
+          tile({ x: mk.x, y: mk.y, half: null }, 'mark-tower-tile', { 'aria-hidden': 'true' });
+          const at = this.towerAt(view, mk.x, mk.y);
+          button(el('circle', { cx: at.x, cy: at.y + 4, r: 13, class: 'mark mark-tower-at', 'data-x': mk.x, 'data-y': mk.y }, g), mk);
+          break;
+        }
+        case 'capture-at': {
+          // A ring round the follower the capture takes (on a feature or on top of a tower).
+          const at = this.pointOf(mk.ref, view);
+          if (!at) break;
+          button(el('circle', { cx: at.x, cy: at.y, r: 19, class: 'mark mark-capture', 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y, 'data-seat': mk.action.seat }, g), mk);
+          break;
+        }
         case 'barn-at': {
           // A disc on the grid point itself, where the four tiles meet.
           const p = barnPoint(mk);
@@ -1150,6 +1166,69 @@ export class Board {
   }
 
   /**
+   * Where the Tower's foundation on the tile at (x, y) stands (src/tower.ts
+   * chooses the point of the cell farthest from its follower spots).
+   */
+  private towerAt(view: View, x: number, y: number): Pt {
+    // Where the tile's picture prints its foundation (the renderer's "T"), if it does.
+    const printed = this.printedFoundation(view, x, y);
+    if (printed) return printed;
+    const spots: Pt[] = [];
+    for (const p of view.board) {
+      const l = this.layouts.get(`${p.tile}@${p.rotation}`);
+      if (!l) continue;
+      for (const s of l.spots) if (p.x + s.cell[0] === x && p.y + s.cell[1] === y) spots.push({ x: p.x * CELL - l.origin[0] + s.x, y: p.y * CELL - l.origin[1] + s.y });
+    }
+    return towerPoint(x, y, CELL, spots);
+  }
+
+  /** The Tower's foundation as the picture of the tile at (x, y) prints it (its `data-tag="tower"`), in world units; null without one. */
+  private printedFoundation(view: View, x: number, y: number): Pt | null {
+    const p = view.board.find((q) => q.x === x && q.y === y && !q.half);
+    if (!p) return null;
+    const k = `${p.tile}@${p.rotation}`;
+    const id = this.symbols.get(k);
+    const l = this.layouts.get(k);
+    const tag = id ? this.defs.querySelector(`symbol[id="${id}"] [data-tag="tower"]`) : null;
+    const tile = tag?.closest('[data-tile]');
+    if (!l || !tag) return null;
+    const at = tagPoint(tile?.getAttribute('transform') ?? '', tag.getAttribute('transform') ?? '');
+    return at ? { x: p.x * CELL - l.origin[0] + at.x, y: p.y * CELL - l.origin[1] + at.y } : null;
+  }
+
+  /** Where a figure at `ref` stands: a follower spot of its feature, or (place `tower`) the top of the tower on that tile. */
+  private pointOf(ref: FeatureRef, view: View): (Pt & { kind: string }) | null {
+    if (ref.place !== 'tower') return spotPoint(ref, view.board, this.layouts);
+    const t = towersOf(view).find((w) => w.x === ref.x && w.y === ref.y);
+    return { ...topPoint(this.towerAt(view, ref.x, ref.y), t?.height ?? 0), kind: 'tower' };
+  }
+
+  /**
+   * The Tower: each foundation a grey ring on its tile, each tower its
+   * floors stacked upwards (at most MAX_DRAWN drawn, its height written
+   * beside it), and the follower on top standing on the stack.
+   */
+  private drawTowers(view: View, fresh: (key: string) => string): void {
+    const g = this.layers.tokens;
+    for (const t of towersOf(view)) {
+      const at = this.towerAt(view, t.x, t.y);
+      const top = t.top ? `, ${view.players[t.top.seat] ?? `seat ${t.top.seat}`}'s ${figureName(t.top.figure)} on top` : '';
+      const label = t.height === 0 ? 'a tower foundation' : `a tower of ${t.height} floor${t.height === 1 ? '' : 's'}${top}`;
+      const node = el('g', { class: `token tok-tower${fresh(`t ${t.x},${t.y} ${t.height}`)}`, role: 'img', 'aria-label': label, 'data-x': t.x, 'data-y': t.y, 'data-height': t.height, 'data-top': t.top ? t.top.seat : '' }, g);
+      el('ellipse', { cx: at.x, cy: at.y, rx: 11, ry: 5, class: 'tower-base' }, node);
+      for (let k = 0; k < Math.min(t.height, MAX_DRAWN); k++) el('rect', { x: at.x - 9, y: at.y - FLOOR_PX * (k + 1), width: 18, height: FLOOR_PX, class: 'tower-floor' }, node);
+      if (t.height > 0) el('text', { x: at.x + 13, y: at.y + 4, class: 'tower-height' }, node).textContent = String(t.height);
+      if (t.top) {
+        const name = view.players[t.top.seat] ?? `seat ${t.top.seat}`;
+        const colour = playerColour(name, t.top.seat);
+        const look = figureLook(t.top.figure);
+        const id = this.symbol(`fig-${t.top.figure ?? 'n'}-${t.top.seat}-${colour.replace(/[^0-9a-z]/gi, '')}`, look.radius, (s) => figureArt(s, look, colour, playerMark(t.top?.seat ?? 0)));
+        this.token(id, look.radius, topPoint(at, t.height), { class: `${look.className} fig-tower-top${fresh(`tt ${t.x},${t.y} ${t.top.seat}`)}`, role: 'img', 'aria-label': `${name}'s ${figureName(t.top.figure)} on top of the tower`, 'data-x': t.x, 'data-y': t.y, 'data-place': 'tower' }, g);
+      }
+    }
+  }
+
+  /**
    * Princess & Dragon's neutral figures: the dragon as a green winged
    * diamond on its tile's centre (a half tile: its triangle's centre),
    * the fairy as a pale star beside the follower she is with.
@@ -1168,7 +1247,7 @@ export class Board {
     }
     const f = fairyOf(view);
     if (f) {
-      const at = spotPoint(f.at, view.board, this.layouts);
+      const at = this.pointOf(f.at, view);
       if (at) {
         const id = this.symbol('fairy', 13, (s) => {
           el('path', { d: 'M0 -12 L3 -4 L12 -4 L5 2 L8 11 L0 6 L-8 11 L-5 2 L-12 -4 L-3 -4 Z', class: 'tok-fairy' }, s);
@@ -1209,6 +1288,7 @@ export class Board {
         this.token(id, 12, { x: p.x * CELL + 22, y: p.y * CELL + 78 }, { class: `token ${cls}${fresh(`l ${p.x},${p.y} ${String(isObject(f) ? f.half ?? '' : '')}`)}`, role: 'img', 'aria-label': `flea ${String(f.side)}` }, g);
       }
     }
+    this.drawTowers(view, fresh);
     this.drawDragon(view, fresh);
     // Abbey & Mayor's barns: a small house in the owner's colour on its grid point.
     for (const b of barnsOf(view)) {

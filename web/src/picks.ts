@@ -5,7 +5,7 @@
 // board only draws the marks and reports which one was clicked.
 
 import type { Action, Chip, Corner, FeatureRef } from './protocol';
-import { BY_COORDINATES, cornerWords, featureAt } from './words';
+import { BY_COORDINATES, cornerWords, describeAction, featureAt } from './words';
 import type { Where } from './where';
 
 export type Flea = Extract<Action, { kind: 'flea' }>;
@@ -14,6 +14,8 @@ export type Trade = Extract<Action, { kind: 'trade' }>;
 export type Ginger = Extract<Action, { kind: 'gingerbread' }>;
 export type DragonMove = Extract<Action, { kind: 'dragon' }>;
 export type BarnAt = Extract<Action, { kind: 'barn' }>;
+export type Floor = Extract<Action, { kind: 'tower' }>;
+export type Capture = Extract<Action, { kind: 'capture' }>;
 
 /** A tile on the board: its cell, and its corner for a half tile. */
 export interface CellRef { x: number; y: number; half: Corner | null }
@@ -43,7 +45,11 @@ export type Mark =
   /** A tile the dragon may enter (Princess & Dragon): a click moves it there. */
   | { kind: 'dragon-to'; cell: CellRef; action: DragonMove; label: string }
   /** A corner where the barn may go (Abbey & Mayor): a click puts it there. */
-  | { kind: 'barn-at'; x: number; y: number; corner: Corner; action: BarnAt; label: string };
+  | { kind: 'barn-at'; x: number; y: number; corner: Corner; action: BarnAt; label: string }
+  /** A foundation or open tower that may take a floor (The Tower): its tile lit, a click puts the floor there. */
+  | { kind: 'tower-at'; x: number; y: number; action: Floor; label: string }
+  /** A follower in the new tower's reach (The Tower, capture step): a ring round it, a click captures it. */
+  | { kind: 'capture-at'; ref: FeatureRef; action: Capture; label: string };
 
 const sameCell = (a: CellRef, b: CellRef): boolean => a.x === b.x && a.y === b.y && (a.half ?? null) === (b.half ?? null);
 const sameRef = (a: FeatureRef, b: FeatureRef): boolean => a.x === b.x && a.y === b.y && a.place === b.place && (a.half ?? null) === (b.half ?? null);
@@ -71,7 +77,7 @@ function distinct<T>(items: T[], same: (a: T, b: T) => boolean): T[] {
  * picked, every tile a flea may go to, every follower that may flee and
  * every square one may trade on; with a pick, only what completes it.
  */
-export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY_COORDINATES, eats: (c: CellRef) => string = () => ''): Mark[] {
+export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY_COORDINATES, eats: (c: CellRef) => string = () => '', players: string[] = []): Mark[] {
   const cellWords = (c: CellRef): string => where.tile(c.x, c.y, c.half);
   const refWords = (r: FeatureRef): string => featureAt(r, where);
   const names = (x: number, y: number): string => where.square(x, y);
@@ -81,6 +87,8 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
   const gingers = legal.filter((a): a is Ginger => a.kind === 'gingerbread');
   const dragons = legal.filter((a): a is DragonMove => a.kind === 'dragon');
   const barns = legal.filter((a): a is BarnAt => a.kind === 'barn');
+  const floors = legal.filter((a): a is Floor => a.kind === 'tower');
+  const captures = legal.filter((a): a is Capture => a.kind === 'capture');
   if (pick?.kind === 'flee') {
     const to = flees.filter((a) => sameRef(a.from, pick.from));
     return [
@@ -116,6 +124,8 @@ export function boardMarks(legal: Action[], pick: Pick | null, where: Where = BY
       return { kind: 'dragon-to', cell, action: a, label: `Move the dragon to ${cellWords(cell)}${cost ? `: it ${cost}` : ''}` };
     }),
     ...barns.map((a): Mark => ({ kind: 'barn-at', x: a.x, y: a.y, corner: a.corner, action: a, label: `Put your barn on the ${cornerWords(a.corner)} corner of ${cellWords({ x: a.x, y: a.y, half: a.half })}` })),
+    ...floors.map((a): Mark => ({ kind: 'tower-at', x: a.x, y: a.y, action: a, label: `Put a floor on the tower of ${cellWords({ x: a.x, y: a.y, half: null })}` })),
+    ...captures.map((a): Mark => ({ kind: 'capture-at', ref: a.at, action: a, label: describeAction(a, where, players) })),
   ];
 }
 
@@ -135,7 +145,7 @@ export function choose(legal: Action[], pick: Pick | null, mark: Mark): { pick: 
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'flee', from: mark.ref }, send: null };
     case 'trade-at':
       return mark.selected ? { pick: null, send: null } : { pick: { kind: 'trade', x: mark.x, y: mark.y }, send: null };
-    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city': case 'dragon-to': case 'barn-at':
+    case 'flea-from': case 'flee-to': case 'trade-chips': case 'ginger-city': case 'dragon-to': case 'barn-at': case 'tower-at': case 'capture-at':
       return legal.includes(mark.action) ? { pick: null, send: mark.action } : { pick, send: null };
   }
 }
@@ -146,9 +156,9 @@ export function keepPick(legal: Action[], pick: Pick | null): Pick | null {
   return boardMarks(legal, pick).some((m) => m.kind === 'flee-to' || m.kind === 'flea-from' || m.kind === 'trade-chips') ? pick : null;
 }
 
-/** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name, the wagon's moves spots on its targets. */
+/** The actions the board offers through marks or spots (the rest are placements, followers, and buttons): the fairy's and the princess's are spots by the follower they name, the wagon's moves spots on its targets, the Tower's floors and captures marks. */
 export function onBoard(a: Action): boolean {
-  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'barn' || a.kind === 'wagon';
+  return a.kind === 'flea' || a.kind === 'flee' || a.kind === 'trade' || a.kind === 'gingerbread' || a.kind === 'dragon' || a.kind === 'fairy' || a.kind === 'princess' || a.kind === 'barn' || a.kind === 'wagon' || a.kind === 'tower' || a.kind === 'capture';
 }
 
 /** A city the gingerbread man may go to, with the cells of its tiles (the server's feature lookup; none until it answers). */

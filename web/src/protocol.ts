@@ -33,6 +33,12 @@ export type Action =
   | { kind: 'barn'; x: number; y: number; corner: Corner; half: Corner | null }
   // Abbey & Mayor, wagon step: the wagon whose feature was scored moves onto the feature at `at`.
   | { kind: 'wagon'; at: FeatureRef }
+  // The Tower: a floor onto the foundation or open tower of the tile at (x, y); a follower taken in the capture step
+  // (`at.place` `tower`: the one on top of a tower; `exchange`: the kind of one's own that comes back, where that is a choice);
+  // 3 points paid to `seat` for one's follower it holds. (A follower on top of a tower is a `follower` with place `tower`.)
+  | { kind: 'tower'; x: number; y: number }
+  | { kind: 'capture'; at: FeatureRef; seat: number; figure: string | null; exchange: string | null }
+  | { kind: 'ransom'; seat: number; figure: string | null }
   // An action this client does not know yet: still offered and sent as is.
   | { kind: 'other'; name: string; body: Json };
 
@@ -103,6 +109,18 @@ export function parseAction(v: unknown, p = 'action'): Action {
       const x = obj(b, q);
       return { kind: 'barn', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`), corner: oneOf(x.corner, `${q}.corner`, CORNERS), half: corner(x.half, `${q}.half`) };
     }
+    case 'tower': {
+      const x = obj(b, q);
+      return { kind: 'tower', x: int(x.x, `${q}.x`), y: int(x.y, `${q}.y`) };
+    }
+    case 'capture': {
+      const x = obj(b, q);
+      return { kind: 'capture', at: featureRef(x, q), seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str), exchange: opt(x.exchange, `${q}.exchange`, str) };
+    }
+    case 'ransom': {
+      const x = obj(b, q);
+      return { kind: 'ransom', seat: int(x.seat, `${q}.seat`), figure: opt(x.figure, `${q}.figure`, str) };
+    }
     default: return { kind: 'other', name, body: json(b, q) };
   }
 }
@@ -158,6 +176,18 @@ export function encodeAction(a: Action): JsonObject {
       const o: JsonObject = { x: a.x, y: a.y, corner: a.corner };
       if (a.half) o.half = a.half;
       return { barn: o };
+    }
+    case 'tower': return { tower: { x: a.x, y: a.y } };
+    case 'capture': {
+      const o: JsonObject = { ...refJson(a.at), seat: a.seat };
+      if (a.figure) o.figure = a.figure;
+      if (a.exchange) o.exchange = a.exchange;
+      return { capture: o };
+    }
+    case 'ransom': {
+      const o: JsonObject = { seat: a.seat };
+      if (a.figure) o.figure = a.figure;
+      return { ransom: o };
     }
     case 'other': return { [a.name]: a.body };
   }

@@ -66,6 +66,13 @@ const CARDS: Record<string, string[]> = {
     'Barn, instead of a follower: on a corner of your tile where four fields meet. Farmers there score 3 a finished city at once, then go home.',
     'No follower may enter a barn field; joining farmers to it scores them 1 a city. At the end each barn scores 4 a finished city.',
   ],
+  tower: [
+    'Eighteen tiles have a tower foundation. Instead of a figure you may put one of your floors on any foundation or open tower of the board (lit).',
+    'Then you may capture one follower in its reach: its own tile and, along its row and column, every tile as many squares away as the tower is high.',
+    'A captured follower of yours goes home; another player\'s is your prisoner. When two players hold each other\'s, they are exchanged at once.',
+    'Or put your follower (or large follower) on top of an open tower: it closes it, scores nothing and stays until it is captured.',
+    'Once a turn, before your action, you may pay 3 points to the player holding your prisoner to take it back (the button at their seat).',
+  ],
   halfsies1: [
     'You hold triangular half tiles. On your turn you may play one instead of drawing a tile (the pile beside your hand draws).',
     'A half lies against the board along a short side; every side it touches must match, and two halves can share one square.',

@@ -31,6 +31,7 @@ export const SETS: SetInfo[] = [
   { id: 'traders-builders', name: 'Traders & Builders', words: 'Traders & Builders', kind: 'expansion', about: 'Wine, grain and cloth for the cities you finish, a builder that gives you a second tile, and a pig that fattens your farm.' },
   { id: 'princess-dragon', name: 'The Princess & the Dragon', words: 'the Princess & the Dragon', kind: 'expansion', about: 'A volcano brings a dragon that every player steers in turn and that eats the figures it meets; a fairy guards one follower, portals and princesses change the board.' },
   { id: 'abbey-mayor', name: 'Abbey & Mayor', words: 'Abbey & Mayor', kind: 'expansion', about: 'Twelve more tiles; an abbey in each hand, dropped into a hole closed on all four sides instead of drawing; a mayor as strong as its city\'s coats of arms; a wagon that rolls on after its feature scores; a barn set on a corner where fields meet: it scores the farmers there, then the field is the barn\'s.' },
+  { id: 'tower', name: 'The Tower', words: 'the Tower', kind: 'expansion', about: 'Eighteen tiles with tower foundations: raise a tower anywhere on the board to capture a follower in its reach, hold it prisoner until it is exchanged or ransomed for 3 points.' },
   { id: 'halfsies1', name: 'Half-and-half 1', words: 'Half-and-half 1', kind: 'expansion', about: 'Triangular half tiles in your hand: play one instead of drawing, two halves fill one square.' },
   { id: 'halfsies2', name: 'Half-and-half 2', words: 'Half-and-half 2', kind: 'expansion', about: 'Twelve more half tiles, with vineyards, sheep, hills and a crop circle drawn on them.' },
   { id: 'plague', name: 'The Plague', words: 'the Plague', kind: 'expansion', about: 'Outbreaks break out and spread fleas from tile to tile; followers where a flea lands go home, so flee in time.' },
@@ -63,6 +64,7 @@ export const PRESETS: Preset[] = [
   { id: 'traders', name: 'Traders & Builders', base: 'base', expansions: ['traders-builders'], about: 'Goods for finishing cities, the builder\'s double turns and the pig: the most played expansion.' },
   { id: 'traders-river', name: 'Traders & Builders + River II', base: 'base', expansions: ['river2', 'traders-builders'], about: 'The forked river with its pig herd, which fattens every farm it lies in, and the traders and builders.' },
   { id: 'princess-dragon', name: 'The Princess & the Dragon', base: 'base', expansions: ['princess-dragon'], about: 'The dragon, steered by everyone in turn, the fairy, magic portals and princesses: the wildest expansion.' },
+  { id: 'tower', name: 'The Tower', base: 'base', expansions: ['tower'], about: 'Towers raised anywhere on the board capture the followers in their reach: prisoners, exchanges and ransoms.' },
   { id: 'everything', name: 'Everything', base: 'winter', expansions: ['river1', 'river2', 'cutcassonne', 'inns-cathedrals', 'traders-builders', 'princess-dragon', 'halfsies1', 'halfsies2', 'plague', 'gingerbread', 'map-chips'], about: 'Every expansion at once, on the map of Ukraine: a long, busy game.' },
 ];
 

@@ -19,6 +19,7 @@ import { serverPage } from './page';
 import { ROTATIONS, type Action, type Rotation } from './protocol';
 import { logEvents, reduce, type GameState } from './state';
 import { FIGURE_EVENTS } from './dragon';
+import { TOWER_EVENTS } from './tower';
 import { botThinking, hasGap, isFinalMove, mergeLog } from './follow';
 import { shouldStart } from './waiting';
 import { choose, keepPick, type Mark, type Pick } from './picks';
@@ -147,7 +148,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
   root.appendChild(rules.element);
 
   // The side panel's parts, each drawn by its own module, in a fixed order.
-  const seats = seatsPanel(navigate);
+  const seats = seatsPanel(navigate, send);
   const header = headerPanel({ game, seats: seats.element, refit: () => board.refit(), rules: (s) => rules.open(s), changed });
   const hand = handPanel({ send, changed, picture, kinds: (t, r) => board.tileKinds(t, r) });
   const choices = choicesPanel({ send, changed, picture, preview: (a) => hand.preview(a) });
@@ -189,7 +190,7 @@ export function table(root: HTMLElement, game: string, token: string | null, nav
     hand.update(s);
     choices.update(s, handShown(handOf(s)), view.where(s));
     end.update(s);
-    log.update(end.shownEvents(logEvents(s.view?.events ?? [], FIGURE_EVENTS)), all, s.players);
+    log.update(end.shownEvents(logEvents(s.view?.events ?? [], [...FIGURE_EVENTS, ...TOWER_EVENTS])), all, s.players);
     resign.replaceChildren(...(s.seat !== null && token && s.status === 'playing' ? [h('button', { onclick: () => { if (confirm('Resign this game?')) socket.send({ resign: {} }); } }, 'Resign')] : []));
   };
 

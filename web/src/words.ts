@@ -144,6 +144,7 @@ const COMPASS: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 
 /** A place of a tile in words: `N` "north", `ESE` "east-south-east", `C` "centre", a half's long side `H`, `H1`, `H2`. */
 export function placeWords(place: string): string {
   if (place === 'C') return 'centre';
+  if (place === 'tower') return 'top of the tower';
   if (place === 'H') return 'long side';
   if (place === 'H1' || place === 'H2') return `long side (${place === 'H1' ? 'first' : 'second'} part)`;
   const parts = [...place].map((c) => COMPASS[c]);
@@ -174,8 +175,16 @@ export function moveWords(a: Action, players: string[] = []): string {
     case 'wagon': return `Move the wagon to ${on(a.at)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${on(a.at)}`;
     case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of its tile`;
+    case 'tower': return 'A floor on a tower';
+    case 'capture': return `Capture ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${on(a.at)}${exchangeWords(a.exchange)}`;
+    case 'ransom': return `Pay 3 points to ${seatWords(a.seat, players)} for the ${figureName(a.figure)} held`;
     default: return describeAction(a);
   }
+}
+
+/** The Tower: which of one's own followers the prisoner exchange brings back, where the capture names it. */
+function exchangeWords(exchange: string | null): string {
+  return exchange ? `, taking back your ${figureName(exchange === 'normal' ? null : exchange)}` : '';
 }
 
 /** A seat by its player's name, or where no names are at hand "player 2" (seats count from 1 for people). */
@@ -219,6 +228,9 @@ export function describeAction(a: Action, where: Where = BY_COORDINATES, players
     case 'wagon': return `Move the wagon to ${featureAt(a.at, where)}`;
     case 'princess': return `The princess sends home ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}`;
     case 'barn': return `Barn on the ${cornerWords(a.corner)} corner of ${where.tile(a.x, a.y, a.half)}`;
+    case 'tower': return `A floor on the tower of ${where.tile(a.x, a.y, null)}`;
+    case 'capture': return `Capture ${seatWords(a.seat, players)}'s ${figureName(a.figure)} on ${featureAt(a.at, where)}${exchangeWords(a.exchange)}`;
+    case 'ransom': return `Pay 3 points to ${seatWords(a.seat, players)} to take back your ${figureName(a.figure)}`;
     case 'other': return otherWords(a.name, a.body);
   }
 }

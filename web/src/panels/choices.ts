@@ -142,11 +142,21 @@ export function choicesPanel(ctx: ChoicesContext): ChoicesPanel {
       out.push(h('section', { class: 'panel current', id: 'abbey-round', 'aria-label': 'The final abbey round' }, h('h2', {}, 'The final abbey round'),
         h('p', {}, mine ? 'The last tile is down: lay your abbey in a lit hole (with a monk if you like), or pass to keep it.' : s.legal.length > 0 ? 'The last tile is down and no hole is closed on four sides: pass.' : 'The last tile is down: players still holding an abbey may lay it.')));
     }
+    // The Tower: the capture step after a floor, and the floors offered in the follower step.
+    if (view?.phase === 'capture') {
+      const mine = s.legal.some((a) => a.kind === 'capture' || a.kind === 'pass');
+      const any = s.legal.some((a) => a.kind === 'capture');
+      out.push(h('section', { class: 'panel current', id: 'capture-step', 'aria-label': 'The capture step' }, h('h2', {}, 'Capture'),
+        h('p', {}, !mine ? 'A floor was placed: its player may capture a follower in the tower\'s reach.' : any ? 'Click a follower ringed in red (in the tower\'s reach) to capture it, or pass.' : 'No follower stands in the tower\'s reach: pass.')));
+    } else if (s.legal.some((a) => a.kind === 'tower')) {
+      out.push(h('section', { class: 'panel', id: 'tower-floors', 'aria-label': 'Tower floors' }, h('h2', {}, 'Towers'),
+        h('p', {}, 'Instead of a figure, click the yellow disc on a lit tower tile to put a floor there (then you may capture), or a spot on top of an open tower to close it with your follower.')));
+    }
     // Traders & Builders: the builder's second tile, offered face down on the table (take it or pass).
     const second = view ? secondTile(view.phase, s.legal) : null;
     if (second) out.push(secondTileSection(second, view?.tilesLeft ?? 0, (a) => ctx.send(a)));
-    // (Drawing is the pile beside the hand, when there is a hand to show it in.)
-    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && inHand) && !onBoard(a) && !(second && (a === second.draw || a === second.pass)));
+    // (Drawing is the pile beside the hand, when there is a hand to show it in; a ransom is a button at the holder's seat.)
+    const steps = s.legal.filter((a) => a.kind !== 'place' && a.kind !== 'follower' && a.kind !== 'draft' && !(a.kind === 'draw' && inHand) && !onBoard(a) && a.kind !== 'ransom' && !(second && (a === second.draw || a === second.pass)));
     if (steps.length > 0) {
       out.push(h('section', { class: 'panel', id: 'choices' }, h('h2', {}, 'Choices'), h('div', { class: 'actions' },
         ...steps.map((a) => h('button', { id: a.kind === 'pass' ? 'pass' : undefined, 'data-kind': a.kind, onclick: () => ctx.send(a) }, describeAction(a))))));

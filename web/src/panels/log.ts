@@ -2,6 +2,7 @@
 // moves, newest first. Two sections of the side panel, drawn only by
 // their own update.
 
+import { towerEventText } from '../tower';
 import { figureIcon } from '../board';
 import { playerColour, playerMark } from '../colours';
 import { h } from '../dom';
@@ -31,6 +32,9 @@ export function eventText(e: ScoreEvent, players: string[]): string {
   // Princess & Dragon: figures eaten or sent home, the fairy's points.
   const dragon = dragonEventText(e, players);
   if (dragon !== null) return dragon;
+  // The Tower: captures, exchanges, ransoms.
+  const tower = towerEventText(e, players);
+  if (tower !== null) return tower;
   return `${e.reason}${e.feature ? ` ${e.feature}` : ''}${pts ? `: ${pts}` : ''}`;
 }
 
@@ -52,6 +56,8 @@ function moveItem(m: LogEntry, players: string[], show: (ref: FeatureAt) => void
   const a = m.action;
   const text = moveText(m, players);
   if (a.kind !== 'follower') return h('li', { 'data-kind': a.kind }, text);
+  // On top of a tower (The Tower) the follower is in no feature: nothing to light.
+  if (a.at.place === 'tower') return h('li', { 'data-kind': a.kind, 'data-figure': a.figure ?? '' }, figureIcon(a.figure, playerColour(players[m.seat] ?? '', m.seat), playerMark(m.seat)), ` ${text}`);
   return h('li', { 'data-kind': a.kind, 'data-figure': a.figure ?? '', class: a.figure ? 'move-big' : '' },
     h('button', { onclick: () => show(a.at) }, figureIcon(a.figure, playerColour(players[m.seat] ?? '', m.seat), playerMark(m.seat)), ` ${text}`));
 }

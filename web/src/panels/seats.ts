@@ -11,6 +11,9 @@ import type { GameState } from '../state';
 import { chipsByColour, chipsWords, halvesWords, seatKindWords } from '../words';
 import { GOODS, goodsOf, goodsWords, inSupply, specialsWords, type Goods } from '../traders';
 import { mayorWagonInSupply, mayorWagonWords } from '../mayorwagon';
+import { floorsOf, prisonersOf, prisonersWords, ransomsAt } from '../tower';
+import { describeAction } from '../words';
+import type { Action } from '../protocol';
 
 /** How long a seat's "+N" stays (ms): the length of its CSS animation. */
 const GAIN_MS = 2600;
@@ -25,8 +28,8 @@ export interface SeatsPanel {
   stop(): void;
 }
 
-/** The seats' list; `navigate` follows a signed-in player's link. */
-export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
+/** The seats' list; `navigate` follows a signed-in player's link, `send` plays a button at a seat (The Tower's ransom). */
+export function seatsPanel(navigate: (path: string) => void, send: (a: Action) => void = () => undefined): SeatsPanel {
   const element = h('ul', { class: 'players', 'aria-label': 'Players and scores' });
   let gains = new Map<number, number>();
   let gainTimer: number | undefined;
@@ -51,6 +54,9 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
     // Abbey & Mayor: where each seat's mayor and wagon are.
     const mayors = view ? mayorWagonInSupply(view, 'mayor') : null;
     const wagons = view ? mayorWagonInSupply(view, 'wagon') : null;
+    // The Tower: floors left, the prisoners each seat holds, and a ransom button at the holder where one may be paid now.
+    const floors = view ? floorsOf(view) : null;
+    const prisoners = view ? prisonersOf(view) : [];
     element.replaceChildren(...s.players.map((name, i) => {
       const seat = s.seats[i];
       const turn = view?.currentPlayer === i && s.status === 'playing';
@@ -61,7 +67,10 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
       const g = goods?.[i];
       const specials = specialsWords(builders?.[i] ?? null, pigs?.[i] ?? null);
       const mw = mayorWagonWords(mayors?.[i] ?? null, wagons?.[i] ?? null);
-      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : '', g ? goodsWords(g) : '', specials, mw].filter((x) => x);
+      const held = prisonersWords(prisoners, i, s.players);
+      const towerWords = floors ? `${floors[i] ?? 0} floor${floors[i] === 1 ? '' : 's'}${held ? `, ${held}` : ''}` : '';
+      const ransoms = ransomsAt(s.legal, i);
+      const hands = [halves ? halvesWords(halves) : '', chips ? chipsWords(chips) : '', g ? goodsWords(g) : '', specials, mw, towerWords].filter((x) => x);
       return h('li', { class: turn ? 'turn' : '', 'aria-label': `${name}${i === s.seat ? ' (you)' : ''}: ${scores[i] ?? 0} points, ${view?.supply[i] ?? 0} followers left${big === null ? '' : big ? ' and the large follower' : ', the large follower on the board'}${hands.length ? `, ${hands.join(', ')}` : ''}, ${seat ? seatKindWords(seat.kind) : ''}${seat?.joined ? '' : ', not joined'}${turn ? ', to play' : ''}`, 'data-seat': i },
         h('span', { class: 'swatch', style: `background:${playerColour(name, i)}`, 'aria-hidden': 'true' }, playerMark(i)),
         h('span', { class: 'pname' }, `${name}${i === s.seat ? ' (you)' : ''}`),
@@ -76,7 +85,9 @@ export function seatsPanel(navigate: (path: string) => void): SeatsPanel {
           ...('hidden' in chips ? [`· ${chipsWords(chips)}`] : chips.chips.length === 0 ? ['· no chips'] : chipsByColour(chips.chips).map(([c, vs]) => h('span', { class: `chip-pill chip-${c.replace(/[^a-z]/gi, '')}`, title: `${c} ${vs.join(', ')}` }, vs.join('+'))))) : null,
         g ? goodsSpan(g) : null,
         specials ? h('span', { class: 'specials', 'data-builder': String(builders?.[i] ?? ''), 'data-pig': String(pigs?.[i] ?? '') }, ` · ${specials}`) : null,
-        mw ? h('span', { class: 'mayor-wagon', 'data-mayor': String(mayors?.[i] ?? ''), 'data-wagon': String(wagons?.[i] ?? '') }, ` · ${mw}`) : null);
+        mw ? h('span', { class: 'mayor-wagon', 'data-mayor': String(mayors?.[i] ?? ''), 'data-wagon': String(wagons?.[i] ?? '') }, ` · ${mw}`) : null,
+        towerWords ? h('span', { class: 'tower-seat', 'data-floors': String(floors?.[i] ?? ''), 'data-prisoners': String(prisoners.filter((p) => p.holder === i).length) }, ` · ${towerWords}`) : null,
+        ...ransoms.map((a) => h('button', { type: 'button', class: 'ransom', 'data-kind': 'ransom', 'data-seat': i, 'data-figure': a.figure ?? '', title: describeAction(a, undefined, s.players), onclick: () => send(a) }, `Ransom (3 points)${a.figure ? `: ${a.figure === 'big' ? 'large follower' : a.figure}` : ''}`)));
     }));
   };
   const tick = window.setInterval(() => {

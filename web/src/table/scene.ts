@@ -81,7 +81,7 @@ export function scene(game: string, board: Board, redraw: (version: number | nul
       const words = where(s);
       // Princess & Dragon: each tile the dragon may enter says what it would eat there.
       const eats = (c: { x: number; y: number; half: Corner | null }): string => eatsWords(figuresOn(view, c), s.players);
-      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, words, eats);
+      const marks = p.pending ? [] : boardMarks(s.legal, p.pick, words, eats, s.players);
       const lasts = lastTiles(p.moves).map((t) => ({ ...t, colour: playerColour(s.players[t.seat] ?? '', t.seat) }));
       void board.render({
         view, map, lastTiles: lasts, cities: citiesFor(marks, s.version),
