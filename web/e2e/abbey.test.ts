@@ -9,8 +9,9 @@
 //
 // The fixed deck (deck_only) and the fixed seed make the game the same on
 // every run (the bot's ties follow the seed); the person's moves follow
-// what the board lights, always the same way: tiles as near the start as
-// they fit, the abbey kept for the final round.
+// what the board lights, always the same way: each tile where it closes
+// the most holes around an empty cell (the greedy bot takes the first hole
+// with its own abbey), the abbey kept for the final round.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -33,10 +34,26 @@ async function turnOf(page: Page): Promise<number | null> {
   return s.version;
 }
 
-/** Clicks the lit cell nearest the start tile, then Confirm. */
-async function placeNearest(page: Page): Promise<void> {
-  const cells = await page.locator('.target').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-x')), Number(e.getAttribute('data-y'))]));
-  const best = cells.map(([x = 0, y = 0], i) => ({ d: x * x + y * y, i })).sort((a, b) => a.d - b.d || a.i - b.i)[0];
+/**
+ * Clicks a lit cell, then Confirm: the one that leaves the most holes
+ * closed on four sides (then on three) beside it, nearest the start among
+ * equals — the person makes room for the abbey.
+ */
+async function placeTile(page: Page): Promise<void> {
+  const cells = await page.locator('.target').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-x')), Number(e.getAttribute('data-y'))] as const));
+  const filled = new Set(await page.locator('use.tile[data-cell]').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell') ?? '')));
+  const around = (x: number, y: number): [number, number][] => [[x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]];
+  const score = (x: number, y: number): number => {
+    const after = new Set([...filled, `${x},${y}`]);
+    let s = 0;
+    for (const [ex, ey] of around(x, y)) {
+      if (after.has(`${ex},${ey}`)) continue;
+      const n = around(ex, ey).filter(([a, b]) => after.has(`${a},${b}`)).length;
+      s += n === 4 ? 100 : n === 3 ? 10 : 0;
+    }
+    return s - (x * x + y * y) / 100;
+  };
+  const best = cells.map(([x, y], i) => ({ s: score(x, y), i })).sort((a, b) => b.s - a.s || a.i - b.i)[0];
   assert.ok(best, 'a lit cell');
   await page.locator('.target').nth(best.i).click();
   await page.locator('.preview').waitFor();
@@ -62,7 +79,7 @@ async function move(page: Page, seen: Seen): Promise<void> {
     // The final abbey round: the abbey into a lit hole (nearest the start), no monk; or pass.
     seen.finalRound = true;
     if (holes > 0) {
-      await placeNearest(page);
+      await placeTile(page);
       seen.abbeyLaid = true;
     } else {
       await page.locator('#pass').click();
@@ -75,7 +92,7 @@ async function move(page: Page, seen: Seen): Promise<void> {
     await page.locator('#draw-pile').click();
     return;
   }
-  if (await page.locator('.target').count() > 0) { await placeNearest(page); return; }
+  if (await page.locator('.target').count() > 0) { await placeTile(page); return; }
   const draw = page.locator('#draw-pile, #choices button[data-kind="draw"]');
   if (await draw.count() > 0) { await draw.first().click(); return; }
   if (await page.locator('#second-tile').count() > 0) { await page.locator('#second-tile').click(); return; }
@@ -99,8 +116,9 @@ async function move(page: Page, seen: Seen): Promise<void> {
 test('Abbey & Mayor with Traders & Builders: a whole game against a bot through the board, the abbey, the mayor, the wagon, the barn and the final abbey round', { timeout: 120_000 }, async () => {
   const { server, browser } = env;
   const deck = ['base/B', 'base/E', 'base/U', 'base/B', 'abbey-mayor/I', 'base/V', 'base/B', 'base/U', 'abbey-mayor/J', 'base/B', 'base/E', 'base/V',
-    'traders-builders/O', 'base/U', 'base/B', 'abbey-mayor/E', 'base/U', 'base/V', 'base/B', 'base/U'];
-  const config = { players: ['RED', 'BLUE'], expansions: ['abbey-mayor', 'traders-builders'], deck, deck_only: true, seed: Number(process.env.AM_SEED ?? 7) };
+    'traders-builders/O', 'base/U', 'base/B', 'abbey-mayor/E', 'base/U', 'base/V', 'base/B', 'base/U',
+    'base/V', 'base/B', 'base/U', 'base/V', 'base/B', 'base/V', 'base/U', 'base/B', 'base/V', 'base/U'];
+  const config = { players: ['RED', 'BLUE'], expansions: ['abbey-mayor', 'traders-builders'], deck, deck_only: true, seed: 7 };
   const { id, token } = await startedGame(server, config, ['human', 'greedy']);
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
@@ -112,16 +130,19 @@ test('Abbey & Mayor with Traders & Builders: a whole game against a bot through 
     await waitForChange(page, version);
     if (moves >= 200) throw new Error('the game did not end in 200 moves');
   }
-  console.log(JSON.stringify(seen));
 
   await page.locator('#summary').waitFor();
   const text = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
   assert.deepEqual(await shownScores(page), replayScores(server.dir, text));
   const actions = (JSON.parse(text) as { actions: Record<string, unknown>[] }).actions.map((a) => JSON.stringify(a));
-  console.log(actions.join('\n'));
   assert.ok(seen.abbeyInHand > 0, 'the abbey was offered in the hand with its holes lit');
   assert.ok(seen.finalRound, 'the final abbey round was shown');
   assert.ok(seen.abbeyLaid, 'the abbey was laid in a lit hole');
+  // Two abbeys laid: the bot's during the game, the person's in the final round (after the last land tile).
+  const abbeys = actions.flatMap((a, i) => (a.includes(`"tile":"${ABBEY}"`) ? [i] : []));
+  const lastLand = actions.reduce((last, a, i) => (a.startsWith('{"place"') && !a.includes(ABBEY) ? i : last), -1);
+  assert.equal(abbeys.length, 2, 'both abbeys laid');
+  assert.ok((abbeys[1] ?? -1) > lastLand, 'the person\'s abbey laid after the last land tile');
   assert.ok(seen.mayor && actions.some((a) => a.includes('"figure":"mayor"')), 'the mayor was placed');
   assert.ok(seen.wagon && actions.some((a) => a.includes('"figure":"wagon"')), 'the wagon was placed');
   assert.ok(seen.barn && actions.some((a) => a.startsWith('{"barn"')), 'the barn was placed');
