@@ -79,6 +79,8 @@ async function move(page: Page, seen: Seen): Promise<void> {
     // The final abbey round: the abbey into a lit hole (nearest the start), no monk; or pass.
     seen.finalRound = true;
     if (holes > 0) {
+      assert.ok(held, 'the abbey in the hand in the final round');
+      assert.match(await page.locator('#abbey-round').innerText(), /lay your abbey in a lit hole/);
       await placeTile(page);
       seen.abbeyLaid = true;
     } else {
@@ -146,6 +148,9 @@ test('Abbey & Mayor with Traders & Builders: a whole game against a bot through 
   assert.ok(seen.mayor && actions.some((a) => a.includes('"figure":"mayor"')), 'the mayor was placed');
   assert.ok(seen.wagon && actions.some((a) => a.includes('"figure":"wagon"')), 'the wagon was placed');
   assert.ok(seen.barn && actions.some((a) => a.startsWith('{"barn"')), 'the barn was placed');
+  // The barn stays to the end, drawn on its corner in RED's colour.
+  await page.locator('.token.tok-barn[aria-label="RED\'s barn"]').waitFor();
+  assert.equal((await shownScores(page)).length, 2, 'both seats\' final scores shown');
   assert.equal((await status(page)).status, 'finished');
 });
 
