@@ -10,7 +10,7 @@
 //! turn no barn field holds a figure. A catalog test
 //! checks the shapes the rules file's table gives.
 
-use std::collections::HashSet;
+mod common;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
@@ -249,35 +249,9 @@ fn play(seed: u64, check_candidates: bool) -> Played {
             "a running game has an action (seed {seed})"
         );
         if check_candidates && matches!(game.phase(), Phase::Follower | Phase::Wagon) {
-            let listed: HashSet<Action> = legal.iter().copied().collect();
-            for a in &legal {
-                assert!(
-                    game.clone().try_apply(a).is_ok(),
-                    "listed but refused: {a:?}"
-                );
-            }
-            for cand in candidates(&game) {
-                let mut g = game.clone();
-                if g.try_apply(&cand).is_err() {
-                    assert!(!listed.contains(&cand), "listed but refused: {cand:?}");
-                    assert!(g == game, "a refused action changed the game: {cand:?}");
-                } else if !listed.contains(&cand) {
-                    let same = legal.iter().any(|l| {
-                        let mut h = game.clone();
-                        h.try_apply(l).is_ok() && h == g
-                    });
-                    assert!(same, "accepted, not listed: {cand:?} (seed {seed})");
-                }
-            }
+            common::listed_equals_accepted(&game, &legal, &candidates(&game), seed);
         }
-        let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        let indexed = |a: &&Action| a.cell().is_none_or(window);
-        for a in legal.iter().filter(indexed) {
-            let i = codec
-                .encode(&game, a)
-                .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
-            assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
-        }
+        common::codec_round_trip(&game, &legal, &codec, seed);
         if game.phase() == Phase::Wagon {
             // The tensor in the wagon step: its shape is the one announced
             // (the expansions' parts are checked as they are written).

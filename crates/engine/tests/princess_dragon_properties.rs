@@ -5,7 +5,7 @@
 //! nothing stands on the dragon's tile after it moved, and replays are
 //! identical.
 
-use std::collections::HashSet;
+mod common;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
@@ -129,43 +129,11 @@ fn play(seed: u64, check_candidates: bool) {
         let its_step =
             game.phase() == Phase::Dragon || (game.phase() == Phase::Follower && steps % 3 == 0);
         if check_candidates && its_step {
-            let listed: HashSet<Action> = legal.iter().copied().collect();
-            for a in &legal {
-                let mut g = game.clone();
-                assert!(
-                    g.try_apply(a).is_ok(),
-                    "listed but refused: {a:?} (seed {seed})"
-                );
-            }
-            for cand in candidates(&game) {
-                let mut g = game.clone();
-                if g.try_apply(&cand).is_err() {
-                    assert!(!listed.contains(&cand), "listed but refused: {cand:?}");
-                    assert!(g == game, "a refused action changed the game: {cand:?}");
-                } else if !listed.contains(&cand) {
-                    // Another place of a listed feature: the same result.
-                    let same = legal.iter().any(|l| {
-                        let mut h = game.clone();
-                        h.try_apply(l).is_ok() && h == g
-                    });
-                    assert!(same, "accepted, not listed: {cand:?} (seed {seed})");
-                }
-            }
+            common::listed_equals_accepted(&game, &legal, &candidates(&game), seed);
         }
         // Every legal action has an index of the action codec, and the
         // index names it back.
-        let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        let ours = |a: &&Action| a.cell().is_none_or(window);
-        for a in legal.iter().filter(ours) {
-            let i = codec
-                .encode(&game, a)
-                .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
-            assert!(
-                i < codec.num_distinct_actions(&game),
-                "{a:?}: index {i} out of range"
-            );
-            assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
-        }
+        common::codec_round_trip(&game, &legal, &codec, seed);
         // The observation tensor is written in full (each expansion checks
         // its globals' count in debug builds).
         if steps % 7 == 0 {

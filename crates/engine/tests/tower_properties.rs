@@ -5,12 +5,12 @@
 //! tower tops, prisoners and supplies, floors are conserved, a closed tower
 //! takes no floor, and replays are identical.
 
-use std::collections::HashSet;
+mod common;
 
 use bastide_engine::openspiel::ActionCodec;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::rng::Rng;
-use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, Pos, TileAt};
+use bastide_engine::{Action, Figure, Game, GameConfig, Phase, Place, TileAt};
 
 /// The combinations played: base game and Winter, with the sets the rules
 /// file names an interaction with.
@@ -154,43 +154,11 @@ fn play(seed: u64, check_candidates: bool) -> (usize, usize, usize) {
         let its_step =
             game.phase() == Phase::Capture || (game.phase() == Phase::Follower && steps % 5 == 0);
         if check_candidates && its_step {
-            let listed: HashSet<Action> = legal.iter().copied().collect();
-            for a in &legal {
-                let mut g = game.clone();
-                assert!(
-                    g.try_apply(a).is_ok(),
-                    "listed but refused: {a:?} (seed {seed})"
-                );
-            }
-            for cand in candidates(&game) {
-                let mut g = game.clone();
-                if g.try_apply(&cand).is_err() {
-                    assert!(!listed.contains(&cand), "listed but refused: {cand:?}");
-                    assert!(g == game, "a refused action changed the game: {cand:?}");
-                } else if !listed.contains(&cand) {
-                    // Another place of a listed feature: the same result.
-                    let same = legal.iter().any(|l| {
-                        let mut h = game.clone();
-                        h.try_apply(l).is_ok() && h == g
-                    });
-                    assert!(same, "accepted, not listed: {cand:?} (seed {seed})");
-                }
-            }
+            common::listed_equals_accepted(&game, &legal, &candidates(&game), seed);
         }
         // Every legal action has an index of the action codec, and the
         // index names it back.
-        let window = |p: Pos| p.x.abs() <= codec.radius && p.y.abs() <= codec.radius;
-        let ours = |a: &&Action| a.cell().is_none_or(window);
-        for a in legal.iter().filter(ours) {
-            let i = codec
-                .encode(&game, a)
-                .unwrap_or_else(|| panic!("no codec index for {a:?} (seed {seed})"));
-            assert!(
-                i < codec.num_distinct_actions(&game),
-                "{a:?}: index {i} out of range"
-            );
-            assert_eq!(codec.decode(&game, i), Some(*a), "index {i} (seed {seed})");
-        }
+        common::codec_round_trip(&game, &legal, &codec, seed);
         if steps % 7 == 0 {
             let _ = codec.observation_tensor(&game, game.current_player());
         }
