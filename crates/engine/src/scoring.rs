@@ -333,6 +333,7 @@ impl Game {
     /// Followers per seat on the feature rooted at `root`, as they count
     /// when its majority is decided (a figure other than a normal follower
     /// counts as its expansion says).
+    #[inline]
     pub(crate) fn followers_on(&self, root: NodeId) -> [u8; 6] {
         let mut counts = [0u8; 6];
         for f in &self.followers {
@@ -423,6 +424,7 @@ impl Game {
     }
 
     /// Completed cities bordering the farm rooted at `root`.
+    #[inline]
     pub(crate) fn farm_cities(&self, root: NodeId) -> u32 {
         let cat = &*self.rules.catalog;
         let feats = self.board.features();
@@ -479,6 +481,7 @@ impl Game {
 
     /// Gives `value` (points, tiles, extra) to the seats with the most
     /// followers in `counts` and records the event.
+    #[inline]
     fn give_value(
         &mut self,
         root: NodeId,
@@ -520,6 +523,7 @@ impl Game {
     }
 
     /// Sends every follower on the feature rooted at `root` home.
+    #[inline]
     fn return_followers(&mut self, root: NodeId) {
         let mut i = 0;
         while i < self.followers.len() {

@@ -1133,7 +1133,9 @@ pub(crate) fn placements<F: FnMut(Action) -> bool>(g: &Game, tile: TileIdx, mut 
 
 /// Whether the place step of the drawn `tile` lists exactly its
 /// edge-matching placements (no expansion in play replaces or adds to them).
-#[inline]
+// Always inlined: in the base game its whole body is one test, asked on
+// every random placement.
+#[inline(always)]
 pub(crate) fn edge_placements_only(g: &Game, tile: TileIdx) -> bool {
     each_active!(g, M => {
         if M::lists_placements_of(g, tile) {
