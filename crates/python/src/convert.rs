@@ -102,7 +102,11 @@ pub(crate) fn follower_rows(game: &Game) -> usize {
     // The followers, the large follower, with Traders & Builders the
     // builder and the pig, with Abbey & Mayor the mayor and the wagon.
     let specials = if game.traders().is_some() { 2 } else { 0 }
-        + if game.abbey_mayor_figures().is_some() { 2 } else { 0 };
+        + if game.abbey_mayor_figures().is_some() {
+            2
+        } else {
+            0
+        };
     game.player_count() * (usize::from(game.options().followers) + 1 + specials)
 }
 
