@@ -49,14 +49,7 @@ const COMBOS: &[(&str, &[&str])] = &[
 ];
 
 fn config(seed: u64) -> GameConfig {
-    let (base, sets) = COMBOS[seed as usize % COMBOS.len()];
-    let mut c = GameConfig::new(2 + (seed % 4) as usize, seed);
-    c.base = base.to_string();
-    c.expansions = sets.iter().map(|s| s.to_string()).collect();
-    if sets.contains(&"map-chips") {
-        c.map = Some("ukraine".into());
-    }
-    c
+    common::config(COMBOS, seed, 4)
 }
 
 /// A follower, mayor and wagon on every place of every tile (in the wagon

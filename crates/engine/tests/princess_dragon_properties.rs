@@ -37,11 +37,7 @@ const COMBOS: &[(&str, &[&str])] = &[
 ];
 
 fn config(seed: u64) -> GameConfig {
-    let (base, sets) = COMBOS[seed as usize % COMBOS.len()];
-    let mut c = GameConfig::new(2 + (seed % 4) as usize, seed);
-    c.base = base.to_string();
-    c.expansions = sets.iter().map(|s| s.to_string()).collect();
-    c
+    common::config(COMBOS, seed, 4)
 }
 
 /// Dragon moves onto every tile, fairy moves and princess removals naming

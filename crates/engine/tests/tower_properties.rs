@@ -36,11 +36,7 @@ const COMBOS: &[(&str, &[&str])] = &[
 ];
 
 fn config(seed: u64) -> GameConfig {
-    let (base, sets) = COMBOS[seed as usize % COMBOS.len()];
-    let mut c = GameConfig::new(2 + (seed % 5) as usize, seed);
-    c.base = base.to_string();
-    c.expansions = sets.iter().map(|s| s.to_string()).collect();
-    c
+    common::config(COMBOS, seed, 5)
 }
 
 /// Floors and tower tops on every tile, captures naming every place and

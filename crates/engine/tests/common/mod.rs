@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use bastide_engine::openspiel::ActionCodec;
-use bastide_engine::{Action, Game, Pos};
+use bastide_engine::{Action, Game, GameConfig, Pos};
 
 /// Every listed action is accepted; every candidate that is accepted is
 /// listed, or has the result of a listed one (another place of a listed
@@ -47,4 +47,18 @@ pub fn codec_round_trip(game: &Game, legal: &[Action], codec: &ActionCodec, seed
         );
         assert_eq!(codec.decode(game, i), Some(*a), "index {i} (seed {seed})");
     }
+}
+
+/// Game `seed` of a property test: the combination `seed` picks from
+/// `combos` (base game, expansions; Map Chips on the Ukraine map), with 2
+/// to `1 + spread` players.
+pub fn config(combos: &[(&str, &[&str])], seed: u64, spread: u64) -> GameConfig {
+    let (base, sets) = combos[seed as usize % combos.len()];
+    let mut c = GameConfig::new(2 + (seed % spread) as usize, seed);
+    c.base = base.to_string();
+    c.expansions = sets.iter().map(|s| s.to_string()).collect();
+    if sets.contains(&"map-chips") {
+        c.map = Some("ukraine".into());
+    }
+    c
 }
