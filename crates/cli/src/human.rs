@@ -583,6 +583,21 @@ fn traders_text(game: &Game, i: usize) -> String {
     )
 }
 
+/// What the player to act is asked in a step with no tile to show.
+fn step_prompt(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Gingerbread => "move the gingerbread man:",
+        Phase::Draft => "take a half tile:",
+        Phase::Plague => "the Plague: spread, flee, or end your turn:",
+        Phase::Dragon => "move the dragon one tile:",
+        Phase::Capture => "your tower may capture one follower in its reach, or not:",
+        Phase::Builder => "your builder's road or city grew: draw a second tile, or not:",
+        Phase::Abbey => "the final abbey round: place your abbey, or pass:",
+        Phase::Wagon => "your wagon's feature was scored: move the wagon, or take it home:",
+        _ => "choose:",
+    }
+}
+
 /// Everything a person needs to choose: board, scores, hands, the tile and
 /// the numbered choices.
 fn position_text(game: &Game, choices: &[Action]) -> String {
@@ -686,39 +701,7 @@ fn position_text(game: &Game, choices: &[Action]) -> String {
                 "{who}, put a follower on the tile just placed{at}, or not:\n"
             ));
         }
-        (Phase::Gingerbread, _) => {
-            s.push_str(&format!("{who}, move the gingerbread man:\n"));
-        }
-        (Phase::Draft, _) => s.push_str(&format!("{who}, take a half tile:\n")),
-        (Phase::Plague, _) => {
-            s.push_str(&format!(
-                "{who}, the Plague: spread, flee, or end your turn:\n"
-            ));
-        }
-        (Phase::Dragon, _) => {
-            s.push_str(&format!("{who}, move the dragon one tile:\n"));
-        }
-        (Phase::Capture, _) => {
-            s.push_str(&format!(
-                "{who}, your tower may capture one follower in its reach, or not:\n"
-            ));
-        }
-        (Phase::Builder, _) => {
-            s.push_str(&format!(
-                "{who}, your builder's road or city grew: draw a second tile, or not:\n"
-            ));
-        }
-        (Phase::Abbey, _) => {
-            s.push_str(&format!(
-                "{who}, the final abbey round: place your abbey, or pass:\n"
-            ));
-        }
-        (Phase::Wagon, _) => {
-            s.push_str(&format!(
-                "{who}, your wagon's feature was scored: move the wagon, or take it home:\n"
-            ));
-        }
-        _ => s.push_str(&format!("{who}, choose:\n")),
+        (phase, _) => s.push_str(&format!("{who}, {}\n", step_prompt(phase))),
     }
     let cells = legal_cells(game);
     for (i, a) in choices.iter().enumerate() {
