@@ -291,6 +291,9 @@ pub struct TensorPart<'a> {
     pub(crate) base: usize,
     pub(crate) end: usize,
     pub(crate) globals: &'a mut Vec<f32>,
+    /// Whether the observer's own hidden items (face-down halves, chips)
+    /// are written; false for the public observer, which sees only counts.
+    pub(crate) private: bool,
 }
 
 impl TensorPart<'_> {
@@ -311,6 +314,12 @@ impl TensorPart<'_> {
         f(self);
         self.base = base;
         self.end = end;
+    }
+
+    /// Whether the observer's own hidden items may be written (see
+    /// [`ActionCodec::public_observation_globals`]).
+    pub(crate) fn private(&self) -> bool {
+        self.private
     }
 
     /// Globals written so far (shared and expansions').

@@ -56,3 +56,28 @@ fn seat_zero_sees_the_same_whatever_seat_one_holds() {
     );
     assert_ne!(a.observation(seat(1)), b.observation(seat(1)));
 }
+
+/// The public observer (OpenSpiel's `private_info=NONE`) sees the hand
+/// sizes but no seat's own halves: a seat's public globals are the same
+/// whatever that seat holds, while its private globals differ.
+#[test]
+fn public_globals_hide_the_observers_own_hand_but_keep_its_size() {
+    let a = game_with_second_hand(["halfsies1/C", "halfsies1/D"]);
+    let b = game_with_second_hand(["halfsies1/E", "halfsies1/F"]);
+    let codec = ActionCodec::default();
+    let me = seat(1);
+    assert_ne!(
+        codec.observation_globals(&a, me),
+        codec.observation_globals(&b, me),
+        "the seat's own tensor shows its own halves"
+    );
+    let public = codec.public_observation_globals(&a, me);
+    assert_eq!(public, codec.public_observation_globals(&b, me));
+    // Only the hidden counts differ from the private globals: the hand
+    // sizes (2 each, 2/4 in the tensor) stay.
+    let private = codec.observation_globals(&a, me);
+    assert_eq!(public.len(), private.len());
+    let changed = public.iter().zip(&private).filter(|(x, y)| x != y).count();
+    assert_eq!(changed, 2, "the two halves of the own hand, nothing else");
+    assert!(public.iter().filter(|&&v| v == 0.5).count() >= 2);
+}

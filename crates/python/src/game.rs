@@ -83,12 +83,16 @@ impl Core {
                     Some(t.globals)
                 }
             };
-            if let Some(mut g) = globals.filter(|g| g.len() == n_globals) {
-                if public {
-                    // The expansions' share holds the seat's own hand.
-                    let shared = codec.shared_globals(self.game());
-                    g.iter_mut().skip(shared).for_each(|x| *x = 0.0);
-                }
+            // The public observer: the same cell planes (nothing hidden
+            // there), the globals without the seat's own halves and chips.
+            let globals = match (public, globals) {
+                (true, Some(_)) => Some(match self {
+                    Core::Plain(g) => codec.public_observation_globals(g, seat),
+                    Core::Explicit(s) => codec.public_state_globals(s, seat),
+                }),
+                (_, g) => g,
+            };
+            if let Some(g) = globals.filter(|g| g.len() == n_globals) {
                 global_bytes.copy_from_slice(bytemuck::cast_slice(&g));
                 written = true;
             }
@@ -119,7 +123,7 @@ impl Core {
 
     /// The observation as one flat NumPy `float32` array, cells then
     /// globals: OpenSpiel's observation tensor, without a copy (`public`:
-    /// the expansions' globals zeroed, see `observation_flat`).
+    /// the public observer's, see `observation_flat`).
     fn tensor_flat<'py>(
         &self,
         py: Python<'py>,
@@ -842,9 +846,10 @@ impl PyGame {
     /// `observation(seat)` as one flat `float32` array, the cells (in
     /// `observation`'s order) then the globals: OpenSpiel's observation
     /// tensor, filled in place, no copy. With `public=True` only what every
-    /// seat sees (OpenSpiel's public observer): the expansions' globals,
-    /// which mix public counts with `seat`'s own halves and chips, are left
-    /// at zero; the cell planes and the shared globals are public already.
+    /// seat sees (OpenSpiel's public observer): `seat`'s own face-down
+    /// halves and chips are left at zero, every public count (hand sizes,
+    /// the halves' pool, the chip supply, the other expansions' state) kept;
+    /// the cell planes are public already.
     ///
     /// `extra` zeros follow the globals (at most 2²⁴): room the caller
     /// fills in place (OpenSpiel's information-state tensor writes its

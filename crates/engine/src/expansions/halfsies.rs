@@ -493,10 +493,14 @@ impl Expansion for Halfsies {
                 t.push(k as f32 / 2.0);
             }
         };
-        count(
-            h.hands.get(player).map(Vec::as_slice).unwrap_or_default(),
-            t,
-        );
+        // The own hand is hidden from the public observer unless the
+        // halves were drafted face up.
+        let own = if t.private() || g.options().halves.draft {
+            h.hands.get(player).map(Vec::as_slice).unwrap_or_default()
+        } else {
+            &[]
+        };
+        count(own, t);
         for rel in 0..n {
             t.push(h.hands.get((player + rel) % n).map_or(0, Vec::len) as f32 / 4.0);
         }

@@ -634,7 +634,11 @@ impl Expansion for MapChips {
             }
             t.set(2, q.pos, q.spaces.len() as f32 / 4.0);
         }
-        let hand = c.hands.get(player).map(Vec::as_slice).unwrap_or_default();
+        // The public observer sees how many chips each seat holds, not which.
+        let hand = match t.private() {
+            true => c.hands.get(player).map(Vec::as_slice).unwrap_or_default(),
+            false => &[],
+        };
         for colour in Colour::ALL {
             for (value, of) in [(1u8, 6.0), (2, 4.0)] {
                 let k = hand

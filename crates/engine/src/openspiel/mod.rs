@@ -818,13 +818,30 @@ impl ActionCodec {
     /// The globals of [`ActionCodec::observation_tensor`] alone, without
     /// the cost of the cell planes.
     pub fn observation_globals(&self, game: &Game, player: Seat) -> Vec<f32> {
-        self.globals(game, player, game.visible_drawn_tile(), &mut [])
+        self.globals(game, player, game.visible_drawn_tile(), &mut [], true)
     }
 
     /// The globals of [`ActionCodec::state_tensor`] alone.
     pub fn state_globals(&self, state: &State, player: Seat) -> Vec<f32> {
         let o = state.observation(player);
-        self.globals(state.game(), player, o.drawn, &mut [])
+        self.globals(state.game(), player, o.drawn, &mut [], true)
+    }
+
+    /// The globals of [`ActionCodec::observation_tensor`] as every seat
+    /// sees them (OpenSpiel's public observer), laid out for `player`'s
+    /// relative seats: the expansions' public counts (hand sizes, the
+    /// halves' pool, the chip supply) kept, `player`'s own face-down
+    /// halves and chips left at zero. The cell planes hold nothing hidden,
+    /// so they and these globals make the public observation.
+    pub fn public_observation_globals(&self, game: &Game, player: Seat) -> Vec<f32> {
+        self.globals(game, player, game.visible_drawn_tile(), &mut [], false)
+    }
+
+    /// [`ActionCodec::public_observation_globals`] for a [`State`] (a tile
+    /// a chance node has not yet shown stays unseen).
+    pub fn public_state_globals(&self, state: &State, player: Seat) -> Vec<f32> {
+        let o = state.observation(player);
+        self.globals(state.game(), player, o.drawn, &mut [], false)
     }
 
     /// The tensor's shape for `game`: `(planes, globals)`. The shared part
@@ -981,19 +998,22 @@ impl ActionCodec {
             set(CELL_PLANES + 4 * rel + kind, pos, 1.0);
         }
         let shared = CELL_PLANES + 4 * n;
-        let g = self.globals(game, player, drawn, &mut cells[shared * w * w..]);
+        let g = self.globals(game, player, drawn, &mut cells[shared * w * w..], true);
         debug_assert_eq!(g.len(), globals_len);
         Some(g)
     }
 
     /// The globals of `player`'s tensor; the expansions write their cell
     /// planes into `cells` (the planes after the shared ones; empty: none).
+    /// `private`: `player`'s own hidden items shown (false: the public
+    /// observer's view, hidden items at zero).
     fn globals(
         &self,
         game: &Game,
         player: Seat,
         drawn: Option<TileIdx>,
         cells: &mut [f32],
+        private: bool,
     ) -> Vec<f32> {
         let n = game.player_count();
         let cat = game.catalog();
@@ -1044,6 +1064,7 @@ impl ActionCodec {
             base: 0,
             end: 0,
             globals: &mut g,
+            private,
         };
         crate::expansions::tensor(game, player, &mut part);
         debug_assert_eq!(g.len(), globals_len);
