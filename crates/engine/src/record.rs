@@ -113,28 +113,10 @@ pub enum ActionJson {
         to: PlaceAtJson,
     },
     /// Princess & Dragon: one move of the dragon onto the tile at (x, y).
-    Dragon {
-        /// Column.
-        x: i64,
-        /// Row.
-        y: i64,
-        /// The half's corner, for a cell with half tiles.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        half: Option<String>,
-    },
+    Dragon(TileAtJson),
     /// Princess & Dragon: the fairy moves next to the current player's
     /// follower at that place of the tile at (x, y).
-    Fairy {
-        /// Column.
-        x: i64,
-        /// Row.
-        y: i64,
-        /// A place of the follower's feature.
-        place: String,
-        /// The half's corner, for a cell with half tiles.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        half: Option<String>,
-    },
+    Fairy(PlaceAtJson),
     /// Princess & Dragon: the princess sends home seat `seat`'s knight at
     /// that place of the tile at (x, y).
     Princess {
@@ -204,17 +186,7 @@ pub enum ActionJson {
     },
     /// Abbey & Mayor, wagon step: the wagon moves onto the feature at that
     /// place of the tile at (x, y).
-    Wagon {
-        /// Column.
-        x: i64,
-        /// Row.
-        y: i64,
-        /// A place of the feature.
-        place: String,
-        /// The half's corner, for a cell with half tiles.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        half: Option<String>,
-    },
+    Wagon(PlaceAtJson),
 }
 
 /// The place word of the top of a tower (The Tower).
@@ -609,32 +581,9 @@ impl ActionJson {
                 corner: half.as_deref().map(str::parse::<Corner>).transpose()?,
                 place: place.parse::<Place>()?,
             },
-            ActionJson::Dragon { x, y, half } => Action::Dragon {
-                to: TileAtJson {
-                    x: *x,
-                    y: *y,
-                    half: half.clone(),
-                }
-                .resolve()?,
-            },
-            ActionJson::Fairy { x, y, place, half } => Action::Fairy {
-                at: PlaceAtJson {
-                    x: *x,
-                    y: *y,
-                    place: place.clone(),
-                    half: half.clone(),
-                }
-                .resolve()?,
-            },
-            ActionJson::Wagon { x, y, place, half } => Action::Wagon {
-                to: PlaceAtJson {
-                    x: *x,
-                    y: *y,
-                    place: place.clone(),
-                    half: half.clone(),
-                }
-                .resolve()?,
-            },
+            ActionJson::Dragon(to) => Action::Dragon { to: to.resolve()? },
+            ActionJson::Fairy(at) => Action::Fairy { at: at.resolve()? },
+            ActionJson::Wagon(to) => Action::Wagon { to: to.resolve()? },
             ActionJson::Princess {
                 x,
                 y,
@@ -763,32 +712,9 @@ impl ActionJson {
                 place: place.name().to_string(),
                 half: corner.map(|c| c.name().to_string()),
             },
-            Action::Dragon { to } => {
-                let t = TileAtJson::of(to);
-                ActionJson::Dragon {
-                    x: t.x,
-                    y: t.y,
-                    half: t.half,
-                }
-            }
-            Action::Fairy { at } => {
-                let p = PlaceAtJson::of(at);
-                ActionJson::Fairy {
-                    x: p.x,
-                    y: p.y,
-                    place: p.place,
-                    half: p.half,
-                }
-            }
-            Action::Wagon { to } => {
-                let p = PlaceAtJson::of(to);
-                ActionJson::Wagon {
-                    x: p.x,
-                    y: p.y,
-                    place: p.place,
-                    half: p.half,
-                }
-            }
+            Action::Dragon { to } => ActionJson::Dragon(TileAtJson::of(to)),
+            Action::Fairy { at } => ActionJson::Fairy(PlaceAtJson::of(at)),
+            Action::Wagon { to } => ActionJson::Wagon(PlaceAtJson::of(to)),
             Action::Princess { at, seat, figure } => {
                 let p = PlaceAtJson::of(at);
                 ActionJson::Princess {
