@@ -45,7 +45,7 @@ def test_the_env_observes_the_agent_to_act_with_its_mask_and_pays_at_the_end():
         steps += 1
         if terminated["__all__"] or truncated["__all__"]:
             break
-        assert not rewards  # win/loss: nothing until the end
+        assert rewards == {agent: 0.0}  # win/loss: nothing until the end
     assert terminated["__all__"] and set(obs) == set(env.possible_agents)
     assert sum(total.values()) == pytest.approx(0.0) and max(total.values()) > 0
     assert steps > 100 and env.game.is_terminal

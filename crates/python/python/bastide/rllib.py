@@ -7,7 +7,8 @@ recipe (``ppo_config``) for RLlib's new API stack.
 
 The game is turn-based: each ``reset`` and ``step`` observes only the agent
 to act next (RLlib's turn-based convention); rewards are the zero-sum
-win/loss returns, given to every agent when the game ends (``reward:
+win/loss returns, given to every agent when the game ends, 0 to the agent
+that acted before then (``reward:
 "score"``: the change in each agent's score lead, every step). An agent's
 observation is a dict:
 
@@ -128,7 +129,10 @@ class BastideMultiAgentEnv(MultiAgentEnv):
         before = self._lead() if self._score else None
         g.apply(action_index(action_dict[actor]))
         self._steps += 1
-        rewards: dict[str, float] = {}
+        # RLlib wants a reward for every agent that acted (it may act again
+        # at once: a follower step follows its own placement); win/loss
+        # pays only at the end, so the actor's is 0 until then.
+        rewards: dict[str, float] = {actor: 0.0}
         if before is not None:
             after = self._lead()
             rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
@@ -201,7 +205,14 @@ def ppo_config(
 
     return (
         PPOConfig()
-        .environment(BastideMultiAgentEnv, env_config=dict(env_config or {}))
+        # RLlib's env checker steps random actions from the whole space;
+        # most are illegal here (the mask is what makes them legal), and
+        # the env refuses an illegal action rather than guessing one.
+        .environment(
+            BastideMultiAgentEnv,
+            env_config=dict(env_config or {}),
+            disable_env_checking=True,
+        )
         .multi_agent(
             policies={"shared"},
             policy_mapping_fn=lambda agent_id, episode, **kwargs: "shared",
