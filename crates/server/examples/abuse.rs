@@ -30,6 +30,15 @@
 //! 8. **A person's search beside strangers'** (issue 50): twenty
 //!    bots-only `mcts:2000ms` games from ten addresses, and a person
 //!    playing `mcts:500ms`: that bot's reply, p50 and p99 (target ≤ 2 s).
+//! 9. **Many addresses fill the games cap** (issue 50): `--cap-hosts`
+//!    addresses in each of `--cap-networks` /24s of loopback (127.0.x.y,
+//!    standing for an IPv6 /52's /64s or many IPv4 /24s), each creating
+//!    games until refused: how many got in, whether a newcomer still
+//!    can, the peak memory and a greedy bot's reply meanwhile.
+//! 10. **Started correspondence games** (issue 50):
+//!     `--correspondence-addresses` addresses of one /24, each starting
+//!     `--correspondence-tries` correspondence games: how many started,
+//!     the peak memory and a greedy bot's reply meanwhile.
 //!
 //! ```sh
 //! cargo build --release -p bastide-server
@@ -108,6 +117,241 @@ struct Args {
     /// searches.
     #[arg(long, default_value_t = 12)]
     search_moves: usize,
+    /// Only the caps by address and network (many addresses,
+    /// correspondence games).
+    #[arg(long)]
+    only_caps: bool,
+    /// /24 networks of loopback (127.0.1.0/24 on) filling the games cap.
+    #[arg(long, default_value_t = 20)]
+    cap_networks: u8,
+    /// Addresses in each of those networks.
+    #[arg(long, default_value_t = 250)]
+    cap_hosts: u8,
+    /// Seconds the crowd may go on.
+    #[arg(long, default_value_t = 60)]
+    cap_seconds: u64,
+    /// Addresses of one /24 starting correspondence games.
+    #[arg(long, default_value_t = 10)]
+    correspondence_addresses: u8,
+    /// Correspondence games each of them tries to start.
+    #[arg(long, default_value_t = 60)]
+    correspondence_tries: usize,
+}
+
+/// This process's resident memory sampled every 20 ms until
+/// [`PeakRss::stop`]: a burst between two reads is seen too.
+struct PeakRss {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    task: tokio::task::JoinHandle<u64>,
+}
+
+impl PeakRss {
+    fn start() -> PeakRss {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let task = tokio::spawn(async move {
+            let mut peak = 0;
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(rss_kib("self"));
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            peak.max(rss_kib("self"))
+        });
+        PeakRss { stop, task }
+    }
+
+    /// The highest RSS seen, in KiB.
+    async fn stop(self) -> u64 {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.task.await.unwrap_or(0)
+    }
+}
+
+/// Answers counted by kind: a status, and for a refusal which cap.
+type Tally = std::collections::BTreeMap<String, u32>;
+
+/// What kind of answer a status and body are: `201`, `429 network` (a
+/// cap of the network, whose message says "your network"), `429
+/// correspondence`, `429` (another cap or a rate), `0` (no answer).
+async fn answer_kind(r: Result<reqwest::Response, reqwest::Error>) -> (String, Value) {
+    let Ok(r) = r else {
+        return ("0".into(), Value::Null);
+    };
+    let status = r.status().as_u16();
+    let body: Value = r.json().await.unwrap_or_default();
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    let cap = ["network", "correspondence"]
+        .into_iter()
+        .find(|w| message.contains(w));
+    let kind = match cap {
+        Some(cap) if status == 429 => format!("{status} {cap}"),
+        _ => status.to_string(),
+    };
+    (kind, body)
+}
+
+/// Runs `job` for each address on `workers` tasks at once, until
+/// `deadline`; the statuses of every answer, counted.
+async fn from_addresses<F, Fut>(addresses: Vec<std::net::IpAddr>, workers: usize, job: F) -> Tally
+where
+    F: Fn(reqwest::Client) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Tally> + Send,
+{
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(addresses));
+    let job = std::sync::Arc::new(job);
+    let tasks: Vec<_> = (0..workers)
+        .map(|_| {
+            let (queue, job) = (queue.clone(), job.clone());
+            tokio::spawn(async move {
+                let mut tally = Tally::new();
+                loop {
+                    let next = queue.lock().map(|mut q| q.pop()).unwrap_or(None);
+                    let Some(address) = next else { break };
+                    // A client of its own per address: its connections
+                    // come from that address, as another machine's would.
+                    let Ok(http) = reqwest::Client::builder().local_address(address).build() else {
+                        *tally.entry("0".into()).or_default() += 1;
+                        continue;
+                    };
+                    for (kind, n) in job(http).await {
+                        *tally.entry(kind).or_default() += n;
+                    }
+                }
+                tally
+            })
+        })
+        .collect();
+    let mut tally = Tally::new();
+    for t in tasks {
+        for (kind, n) in t.await.unwrap_or_default() {
+            *tally.entry(kind).or_default() += n;
+        }
+    }
+    tally
+}
+
+/// `--cap-hosts` addresses in each of `--cap-networks` /24s, each
+/// creating games of two people until refused (default settings, as
+/// deployed): what got in, whether a newcomer from another network still
+/// gets a game, the peak memory and a greedy bot's replies meanwhile.
+async fn crowd_fills_the_cap(args: &Args) {
+    let (running, _dir) = start(Settings::default()).await;
+    let base = format!("http://{}", running.addr);
+    let ws_base = format!("ws://{}", running.addr);
+    let idle = rss_kib("self");
+    let peak = PeakRss::start();
+    let began = Instant::now();
+    let deadline = began + Duration::from_secs(args.cap_seconds);
+    let addresses: Vec<std::net::IpAddr> = (1..=args.cap_networks.min(254))
+        .flat_map(|net| {
+            (1..=args.cap_hosts.min(254))
+                .map(move |host| std::net::Ipv4Addr::new(127, 0, net, host).into())
+        })
+        .collect();
+    let count = addresses.len();
+    let url = format!("{base}/api/games");
+    let crowd = tokio::spawn(from_addresses(addresses, 64, move |http| {
+        let url = url.clone();
+        async move {
+            let mut tally = Tally::new();
+            let mut seed = 0;
+            // Until this address is refused, or time is up.
+            while Instant::now() < deadline {
+                seed += 1;
+                let sent = http
+                    .post(&url)
+                    .json(&body(&["human", "human"], seed))
+                    .send()
+                    .await;
+                let (kind, _) = answer_kind(sent).await;
+                let refused = kind != "201";
+                *tally.entry(kind).or_default() += 1;
+                if refused {
+                    break;
+                }
+            }
+            tally
+        }
+    }));
+    let (p50, p99) = replies_beside(&base, &ws_base, args.moves).await;
+    let tally = crowd.await.unwrap_or_default();
+    let took = began.elapsed().as_secs_f64();
+    let newcomer = reqwest::Client::new()
+        .post(format!("{base}/api/games"))
+        .json(&body(&["human", "human"], 1))
+        .send()
+        .await
+        .map_or(0, |r| r.status().as_u16());
+    let peak = peak.stop().await;
+    println!(
+        "many addresses: {count} in {} /24s create games until refused: {tally:?} (answers by kind) in {took:.1} s; {} live games (cap {}); a newcomer then gets {newcomer}; peak RSS +{} KiB over {idle} KiB; greedy reply p50 {p50:.1} ms, p99 {p99:.1} ms",
+        args.cap_networks,
+        running.hub.live_games(),
+        Settings::default().max_live_games,
+        peak.saturating_sub(idle),
+    );
+    running.shutdown().await;
+}
+
+/// `--correspondence-addresses` addresses of one /24, each creating and
+/// starting `--correspondence-tries` correspondence games of two people
+/// (default settings): how many started, the peak memory and a greedy
+/// bot's replies meanwhile.
+async fn correspondence_games(args: &Args) {
+    let (running, _dir) = start(Settings::default()).await;
+    let base = format!("http://{}", running.addr);
+    let ws_base = format!("ws://{}", running.addr);
+    let idle = rss_kib("self");
+    let peak = PeakRss::start();
+    let began = Instant::now();
+    let addresses: Vec<std::net::IpAddr> = (1..=args.correspondence_addresses.min(254))
+        .map(|host| std::net::Ipv4Addr::new(127, 0, 255, host).into())
+        .collect();
+    let tries = args.correspondence_tries;
+    let root = base.clone();
+    let attack = tokio::spawn(from_addresses(addresses, 16, move |http| {
+        let base = root.clone();
+        async move {
+            let mut tally = Tally::new();
+            for seed in 0..tries as u64 {
+                let mut game = body(&["human", "human"], seed);
+                game["clock"] = json!({"days_per_move": 7});
+                let sent = http
+                    .post(format!("{base}/api/games"))
+                    .json(&game)
+                    .send()
+                    .await;
+                let (kind, created) = answer_kind(sent).await;
+                let (Some(id), Some(token)) = (
+                    created["id"].as_str(),
+                    created["seats"][0]["token"].as_str(),
+                ) else {
+                    // Refused: the kind says why.
+                    *tally.entry(kind).or_default() += 1;
+                    continue;
+                };
+                let started = http
+                    .post(format!("{base}/api/games/{id}/start"))
+                    .json(&json!({"token": token}))
+                    .send()
+                    .await;
+                // 200: one more correspondence game running for weeks.
+                let (kind, _) = answer_kind(started).await;
+                *tally.entry(kind).or_default() += 1;
+            }
+            tally
+        }
+    }));
+    let (p50, p99) = replies_beside(&base, &ws_base, args.moves).await;
+    let tally = attack.await.unwrap_or_default();
+    let peak = peak.stop().await;
+    println!(
+        "correspondence: {} addresses of one /24 each start {tries} games of 7 days a move: {tally:?} (answers by kind; 200: started) in {:.1} s; peak RSS +{} KiB over {idle} KiB; greedy reply p50 {p50:.1} ms, p99 {p99:.1} ms",
+        args.correspondence_addresses,
+        began.elapsed().as_secs_f64(),
+        peak.saturating_sub(idle),
+    );
+    running.shutdown().await;
 }
 
 /// A free deck of `tiles` straight city-and-road tiles, played by two
@@ -727,6 +971,10 @@ async fn main() {
     if args.only_sockets {
         return idle_sockets(&args).await;
     }
+    if args.only_caps {
+        crowd_fills_the_cap(&args).await;
+        return correspondence_games(&args).await;
+    }
     if args.only_crowd {
         catch_up(&args).await;
         slow_bodies(&args).await;
@@ -742,4 +990,6 @@ async fn main() {
     slow_bodies(&args).await;
     searches_beside_strangers(&args).await;
     sign_in_crowd(&args).await;
+    crowd_fills_the_cap(&args).await;
+    correspondence_games(&args).await;
 }

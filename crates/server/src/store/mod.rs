@@ -4,12 +4,18 @@
 //! The store holds plain rows: games, seats and the append-only action log.
 //! It knows nothing of the rules; the hub ([`crate::hub`]) turns rows into
 //! games by replaying the log.
+//!
+//! Both stores run the same queries: they are written once, in the SQL
+//! both databases accept, in `games.rs` (the games' rows) and
+//! [`players`] (the players'); a backend's file holds only how it
+//! connects and the few statements that differ (locks, snapshots).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use thiserror::Error;
 
+mod games;
 pub mod players;
 pub mod postgres;
 pub mod sqlite;
