@@ -84,6 +84,7 @@ fn random_games_allocate_nothing_after_warm_up() {
         &["winter", "gingerbread", "plague", "inns-cathedrals"],
         &["base", "traders-builders"],
         &["base", "tower"],
+        &["base", "abbey-mayor"],
         &["base", "map-chips"],
         &["base", "map-chips", "river20", "cutcassonne"],
         &[

@@ -100,14 +100,19 @@ pub(super) fn land_tiles(ctx: &DeckCtx<'_>, bag: &mut Vec<TileIdx>) -> Result<()
 }
 
 /// One abbey in each hand.
-pub(super) fn setup(ctx: &SetupCtx<'_>) -> Result<Abbeys, ConfigError> {
+/// `earlier`: an earlier deal's abbeys, whose memory is reused (a reset
+/// game allocates nothing).
+pub(super) fn setup(ctx: &SetupCtx<'_>, earlier: Option<Abbeys>) -> Result<Abbeys, ConfigError> {
     let tile = ctx
         .catalog
         .find(ABBEY_ID)
         .ok_or_else(|| ConfigError::NotImplemented(ABBEY_ID.into()))?;
+    let mut held = earlier.map(|a| a.held).unwrap_or_default();
+    held.clear();
+    held.resize(ctx.config.players.len(), true);
     Ok(Abbeys {
         tile,
-        held: vec![true; ctx.config.players.len()],
+        held,
         drew: false,
         last_placer: Seat::default(),
         round: None,

@@ -122,6 +122,49 @@ impl NoGround {
     }
 }
 
+/// Why a barn may not go on a corner (the message is built only when a
+/// player asked for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NoBarn {
+    /// No tile was placed this turn.
+    NoTile,
+    /// The corner is not on the tile just placed (at that position).
+    NotJustPlaced(Pos),
+    /// The half just placed does not touch that corner of its cell.
+    HalfMisses(Corner),
+    /// The player's barn is on the board already.
+    Placed,
+    /// The point is no barn's ground.
+    Ground(NoGround),
+    /// The field there holds a barn.
+    FieldHasBarn,
+}
+
+impl NoBarn {
+    fn illegal(self) -> IllegalAction {
+        match self {
+            NoBarn::NoTile => illegal("turn", "no tile was placed this turn"),
+            NoBarn::NotJustPlaced(pos) => illegal(
+                RULE,
+                format!("a barn goes on a corner of the tile just placed, at {pos}"),
+            ),
+            NoBarn::HalfMisses(corner) => illegal(
+                RULE,
+                format!("the half just placed does not touch its cell's {corner} corner: choose a corner it touches"),
+            ),
+            NoBarn::Placed => illegal(
+                RULE,
+                "your barn is already on the board: place a follower or pass",
+            ),
+            NoBarn::Ground(g) => illegal(RULE, g.why()),
+            NoBarn::FieldHasBarn => illegal(
+                RULE,
+                "this field already holds a barn: a barn goes only into a field without one",
+            ),
+        }
+    }
+}
+
 impl Game {
     /// Abbey & Mayor's barns, when the expansion is in play.
     pub fn barns(&self) -> Option<&Barns> {
@@ -217,41 +260,35 @@ impl Game {
         corner: Corner,
         out: &mut [NodeId; MAX_AROUND],
     ) -> Result<usize, IllegalAction> {
-        let pi = self
-            .last
-            .ok_or_else(|| illegal("turn", "no tile was placed this turn"))?;
+        self.barn_fit(at, corner, out).map_err(NoBarn::illegal)
+    }
+
+    /// [`Game::check_barn`] without building the refusal's message: the
+    /// listing asks it for every corner, most of which are refused.
+    fn barn_fit(
+        &self,
+        at: TileAt,
+        corner: Corner,
+        out: &mut [NodeId; MAX_AROUND],
+    ) -> Result<usize, NoBarn> {
+        let pi = self.last.ok_or(NoBarn::NoTile)?;
         let piece = self.board.pieces()[pi as usize];
         if !self.on_piece(pi, at.pos(), at.half) {
-            return Err(illegal(
-                RULE,
-                format!(
-                    "a barn goes on a corner of the tile just placed, at {}",
-                    piece.pos
-                ),
-            ));
+            return Err(NoBarn::NotJustPlaced(piece.pos));
         }
         if let Some(right_angle) = piece.corner {
             if corner.half_beside(right_angle).is_none() {
-                return Err(illegal(
-                    RULE,
-                    format!("the half just placed does not touch its cell's {corner} corner: choose a corner it touches"),
-                ));
+                return Err(NoBarn::HalfMisses(corner));
             }
         }
         if !self.barns().is_some_and(|b| b.in_supply(self.current)) {
-            return Err(illegal(
-                RULE,
-                "your barn is already on the board: place a follower or pass",
-            ));
+            return Err(NoBarn::Placed);
         }
         let n = self
             .barn_ground(at.pos(), corner, out)
-            .map_err(|e| illegal(RULE, e.why()))?;
+            .map_err(NoBarn::Ground)?;
         if out[..n].iter().any(|&node| self.barn_in(node)) {
-            return Err(illegal(
-                RULE,
-                "this field already holds a barn: a barn goes only into a field without one",
-            ));
+            return Err(NoBarn::FieldHasBarn);
         }
         Ok(n)
     }
@@ -309,7 +346,7 @@ impl Game {
                     continue;
                 }
                 let mut nodes = [0 as NodeId; MAX_AROUND];
-                if self.check_barn(at, corner, &mut nodes).is_ok() {
+                if self.barn_fit(at, corner, &mut nodes).is_ok() {
                     if listed < points.len() {
                         points[listed] = point;
                         listed += 1;
@@ -367,15 +404,14 @@ impl Game {
     pub(crate) fn score_barns_at_end(&mut self) {
         let Some(b) = self.barns() else { return };
         let feats = self.board.features();
-        let mut fields: Vec<(NodeId, [u8; 6])> = Vec::new();
+        // One barn a seat, so at most six fields: on the stack.
+        let mut fields = arrayvec::ArrayVec::<(NodeId, [u8; 6]), 6>::new();
         for barn in &b.placed {
             let r = feats.root(barn.node);
             let k = match fields.iter().position(|(q, _)| *q == r) {
                 Some(k) => k,
-                None => {
-                    fields.push((r, [0; 6]));
-                    fields.len() - 1
-                }
+                None if fields.try_push((r, [0; 6])).is_ok() => fields.len() - 1,
+                None => continue,
             };
             if let Some(c) = fields[k].1.get_mut(barn.seat.index()) {
                 *c = c.saturating_add(1);

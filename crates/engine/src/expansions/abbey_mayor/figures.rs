@@ -97,6 +97,44 @@ impl Figures {
     }
 }
 
+/// The pieces a wagon reaches (see `Game::wagon_reach`), kept on the stack:
+/// the wagon step lists them on every move.
+type WagonReach = arrayvec::ArrayVec<u16, 32>;
+
+/// Why a wagon may not move onto a feature; the message is built only
+/// when a player asked for that move.
+#[derive(Clone, Copy, Debug)]
+enum WagonVeto {
+    /// Another expansion bars figures from the tile (the dragon, a flea).
+    Banned(&'static str),
+    /// Not a road, a city or a monastery.
+    Kind(FeatureKind),
+    /// The feature is completed.
+    Completed(FeatureKind),
+    /// Followers stand on the feature.
+    Occupied(FeatureKind),
+}
+
+impl WagonVeto {
+    fn why(self) -> String {
+        match self {
+            WagonVeto::Banned(why) => why.to_string(),
+            WagonVeto::Kind(kind) => format!(
+                "a wagon moves onto a road, a city or a monastery, never onto a {}",
+                kind.name()
+            ),
+            WagonVeto::Completed(kind) => format!(
+                "this {} is completed: a wagon moves only onto a feature that is not",
+                kind.name()
+            ),
+            WagonVeto::Occupied(kind) => format!(
+                "this {} is occupied: a wagon moves only onto a feature without followers",
+                kind.name()
+            ),
+        }
+    }
+}
+
 impl Game {
     /// The mayors and wagons, when Abbey & Mayor is in play.
     pub fn abbey_mayor_figures(&self) -> Option<&Figures> {
@@ -201,7 +239,8 @@ impl Game {
     /// game: its wagons will be asked to move.
     pub(super) fn note_wagons(&mut self, root: NodeId) {
         let feats = self.board.features();
-        let found: Vec<Waiting> = self
+        // One wagon a seat: at most six, on the stack (scoring runs often).
+        let found: arrayvec::ArrayVec<Waiting, 6> = self
             .followers
             .iter()
             .filter(|f| {
@@ -211,6 +250,7 @@ impl Game {
                 seat: f.player,
                 piece: f.piece,
             })
+            .take(6)
             .collect();
         if let Some(fig) = self.am_figures_mut() {
             fig.waiting.extend(found);
@@ -266,17 +306,19 @@ impl Game {
     /// reach: `from` itself and every piece with a cell among the eight
     /// around one of its cells (the other half of its own cell included),
     /// in board order, each once.
-    fn wagon_reach(&self, from: u16) -> Vec<u16> {
+    fn wagon_reach(&self, from: u16) -> WagonReach {
         let piece = self.board.pieces()[from as usize];
         let o = self.rules.catalog.tile(piece.tile).oriented(piece.rot);
-        let mut near = Vec::with_capacity(10);
+        let mut near = WagonReach::new();
         for &(dx, dy) in &o.cells {
             let c = piece.pos.offset(dx, dy);
             for ny in -1..=1 {
                 for nx in -1..=1 {
                     for (q, _) in self.board.pieces_at(c.offset(nx, ny)) {
-                        if !near.contains(&q) {
-                            near.push(q);
+                        // At most two halves a cell, twelve cells around
+                        // a double tile: the room never runs out.
+                        if !near.contains(&q) && near.try_push(q).is_err() {
+                            break;
                         }
                     }
                 }
@@ -288,18 +330,15 @@ impl Game {
 
     /// Why the wagon may not move onto feature `fi` of piece `q` (reach
     /// aside), if it may not.
-    fn wagon_target_veto(&self, q: u16, fi: u8) -> Option<String> {
+    fn wagon_target_veto(&self, q: u16, fi: u8) -> Option<WagonVeto> {
         if let Some(why) = crate::expansions::figure_ban_on(self, q) {
-            return Some(why.to_string());
+            return Some(WagonVeto::Banned(why));
         }
         let feats = self.board.features();
         let node = self.node(q, fi);
         let kind = feats.kind(node);
         if !Game::am_figure_fits(Figure::Wagon, kind) {
-            return Some(format!(
-                "a wagon moves onto a road, a city or a monastery, never onto a {}",
-                kind.name()
-            ));
+            return Some(WagonVeto::Kind(kind));
         }
         let complete = match kind {
             FeatureKind::Monastery => {
@@ -312,16 +351,10 @@ impl Game {
             _ => feats.is_closed(node) || feats.open(node) == 0,
         };
         if complete {
-            return Some(format!(
-                "this {} is completed: a wagon moves only onto a feature that is not",
-                kind.name()
-            ));
+            return Some(WagonVeto::Completed(kind));
         }
         if feats.followers(node) > 0 {
-            return Some(format!(
-                "this {} is occupied: a wagon moves only onto a feature without followers",
-                kind.name()
-            ));
+            return Some(WagonVeto::Occupied(kind));
         }
         None
     }
@@ -368,8 +401,8 @@ impl Game {
                 ),
             ));
         }
-        if let Some(why) = self.wagon_target_veto(q, fi) {
-            return Err(illegal(WAGON_RULE, why));
+        if let Some(veto) = self.wagon_target_veto(q, fi) {
+            return Err(illegal(WAGON_RULE, veto.why()));
         }
         let seat = self.current;
         if let Some(fig) = self.am_figures_mut() {

@@ -68,10 +68,16 @@ impl Expansion for AbbeyMayor {
     }
 
     fn setup(ctx: &SetupCtx<'_>, ext: &mut ExpansionState) -> Result<(), ConfigError> {
+        // An earlier deal's memory is kept: `start` deals the barns and the
+        // figures again in place.
+        let (abbey, barns, figures) = match ext.abbey_mayor.take() {
+            Some(s) => (Some(s.abbey), s.barns, s.figures),
+            None => Default::default(),
+        };
         ext.abbey_mayor = Some(AbbeyMayorState {
-            abbey: abbey::setup(ctx)?,
-            barns: barn::Barns::default(),
-            figures: figures::Figures::default(),
+            abbey: abbey::setup(ctx, abbey)?,
+            barns,
+            figures,
         });
         Ok(())
     }
