@@ -123,13 +123,14 @@ pub enum ActionJson {
         half: Option<String>,
     },
     /// Princess & Dragon: the fairy moves next to the current player's
-    /// follower at that place of the tile at (x, y).
+    /// follower at that place of the tile at (x, y) (`"tower"`: on top of
+    /// its tower).
     Fairy {
         /// Column.
         x: i64,
         /// Row.
         y: i64,
-        /// A place of the follower's feature.
+        /// A place of the follower's feature, or `tower`.
         place: String,
         /// The half's corner, for a cell with half tiles.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -618,13 +619,17 @@ impl ActionJson {
                 .resolve()?,
             },
             ActionJson::Fairy { x, y, place, half } => Action::Fairy {
-                at: PlaceAtJson {
+                at: TileAtJson {
                     x: *x,
                     y: *y,
-                    place: place.clone(),
                     half: half.clone(),
                 }
                 .resolve()?,
+                place: if place == TOWER_PLACE {
+                    None
+                } else {
+                    Some(place.parse::<Place>()?)
+                },
             },
             ActionJson::Wagon { x, y, place, half } => Action::Wagon {
                 to: PlaceAtJson {
@@ -771,13 +776,13 @@ impl ActionJson {
                     half: t.half,
                 }
             }
-            Action::Fairy { at } => {
-                let p = PlaceAtJson::of(at);
+            Action::Fairy { at, place } => {
+                let t = TileAtJson::of(at);
                 ActionJson::Fairy {
-                    x: p.x,
-                    y: p.y,
-                    place: p.place,
-                    half: p.half,
+                    x: t.x,
+                    y: t.y,
+                    place: place.map_or(TOWER_PLACE, Place::name).to_string(),
+                    half: t.half,
                 }
             }
             Action::Wagon { to } => {

@@ -532,6 +532,11 @@ pub(crate) trait Expansion {
     /// The figures of `Game::followers` are the caller's.
     fn figures_home_on(_g: &mut Game, _pi: u16, _reason: crate::scoring::Reason) {}
 
+    /// Calls `f` with the seat and the piece of each of its followers that
+    /// stands on a tile in no feature (on top of a tower): they are in no
+    /// `Game::followers`, yet a neutral figure may stand beside them.
+    fn followers_off_features(_g: &Game, _f: &mut dyn FnMut(Seat, u16)) {}
+
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
     fn feature_scored(_g: &mut Game, _root: NodeId) {}
@@ -1408,6 +1413,12 @@ pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
 /// keep outside `Game::followers`.
 pub(crate) fn figures_home_on(g: &mut Game, pi: u16, reason: crate::scoring::Reason) {
     each_active!(g, M => { M::figures_home_on(g, pi, reason); });
+}
+
+/// Calls `f` with the seat and the piece of each follower standing on a
+/// tile in no feature (kept by an expansion, not in `Game::followers`).
+pub(crate) fn followers_off_features(g: &Game, f: &mut dyn FnMut(Seat, u16)) {
+    each_active!(g, M => { M::followers_off_features(g, f); });
 }
 
 /// A feature was just scored.

@@ -556,6 +556,8 @@ impl Game {
                     s.towers[k].top = None;
                     pi = s.towers[k].piece;
                 }
+                // The fairy beside it is with nobody now (Decision W7).
+                crate::expansions::followers_left(self);
                 (Some(self.top_at(pi)), None)
             }
         };
@@ -770,6 +772,7 @@ impl Game {
             feature: 0,
             figure,
         });
+        crate::expansions::followers_left(self);
         if self.log_events {
             let mut who = [0u8; 6];
             who[owner.index()] = 1;
@@ -998,6 +1001,17 @@ impl Expansion for TowerRules {
     /// the floors stay.
     fn clear_tile(g: &mut Game, pi: u16) {
         g.clear_tower_top(pi, Reason::Eaten);
+    }
+
+    /// The followers on top of towers stand on their tile in no feature
+    /// (the fairy may be with one, Decision W7).
+    fn followers_off_features(g: &Game, f: &mut dyn FnMut(Seat, u16)) {
+        let Some(s) = g.tower_state() else { return };
+        for t in &s.towers {
+            if let Some((seat, _)) = t.top {
+                f(seat, t.piece);
+            }
+        }
     }
 
     /// A flea's tile sends a tower-top follower home (Decision W6).
