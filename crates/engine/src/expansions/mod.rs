@@ -448,6 +448,12 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Whether its follower `figure` may stand on a feature of `kind`
+    /// (`None`: not its figure, or no rule of its own).
+    fn figure_fits(_figure: Figure, _kind: crate::catalog::FeatureKind) -> Option<bool> {
+        None
+    }
+
     /// Takes its `figure` out of `seat`'s supply (a figure placed other
     /// than by the follower step's own placement: on a tower). Returns
     /// whether `figure` was its figure.
@@ -1276,6 +1282,21 @@ pub(crate) fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> bool {
         }
     });
     false
+}
+
+/// Whether the follower `figure` may stand on a feature of `kind`: as
+/// its expansion says, else wherever a follower may (false for the
+/// special figures, which follow rules of their own).
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn figure_fits(g: &Game, figure: Figure, kind: crate::catalog::FeatureKind) -> bool {
+    each_active!(g, M => {
+        if let Some(fits) = M::figure_fits(figure, kind) {
+            return fits;
+        }
+    });
+    figure.is_follower() && kind.can_hold_follower()
 }
 
 /// Takes `figure` out of `seat`'s supply: a normal follower from the

@@ -55,8 +55,9 @@ pub const FAIRY_SCORING_POINTS: u32 = 3;
 /// (see [`Rng::for_stream`]).
 pub const RETURN_STREAM: u64 = 6;
 
-/// The followers that go through a portal or that the princess sends
-/// home, in the codec's order.
+/// The followers whose portal placements and princess removals this
+/// segment numbers, in the codec's order (the other expansions' followers
+/// are numbered in their own segments).
 const PORTAL_FIGURES: [Figure; 2] = [Figure::Normal, Figure::Big];
 
 const VOLCANO_TAG: Tag = Tag::known(VOLCANO);
@@ -544,13 +545,19 @@ impl Game {
     }
 
     /// The portal's placements: every follower the player has in the
-    /// supply onto each free, unfinished feature of every other tile.
+    /// supply (whatever its expansion, Decision P3) onto each free,
+    /// unfinished feature of every other tile that it may stand on.
     fn portal_moves(&self, out: &mut Vec<Action>) {
         let Some(last) = self.last else { return };
-        let figures: Vec<Figure> = PORTAL_FIGURES
-            .into_iter()
-            .filter(|f| crate::expansions::figure_in_supply(self, self.current, *f))
-            .collect();
+        let mut figures = [Figure::Normal; Figure::ALL.len()];
+        let mut n = 0;
+        for f in Figure::ALL {
+            if f.is_follower() && crate::expansions::figure_in_supply(self, self.current, f) {
+                figures[n] = f;
+                n += 1;
+            }
+        }
+        let figures = &figures[..n];
         if figures.is_empty() {
             return;
         }
@@ -566,8 +573,12 @@ impl Game {
                 {
                     continue;
                 }
+                let kind = cat.tile(piece.tile).features[fi as usize].kind;
                 let (pos, place) = self.feature_anchor(q, fi);
-                for &figure in &figures {
+                for &figure in figures {
+                    if !crate::expansions::figure_fits(self, figure, kind) {
+                        continue;
+                    }
                     out.push(Action::Follower {
                         pos,
                         corner: piece.corner,
