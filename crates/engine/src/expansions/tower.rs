@@ -1056,16 +1056,29 @@ impl Expansion for TowerRules {
                 v
             })
             .collect();
-        put(
-            out,
-            "tower",
-            serde_json::json!({
-                "floors": s.floors,
-                "towers": towers,
-                "prisoners": prisoners,
-                "ransom_paid": s.ransom_paid,
-            }),
-        );
+        let mut v = serde_json::json!({
+            "floors": s.floors,
+            "towers": towers,
+            "prisoners": prisoners,
+            "ransom_paid": s.ransom_paid,
+        });
+        // In the capture step: the tiles in the new tower's reach, its own
+        // included, in placement order (what a table draws as the reach).
+        if g.capturing_tower().is_some() {
+            let reach: Vec<serde_json::Value> = (0..g.board.pieces().len() as u16)
+                .filter(|&pi| g.in_reach(pi))
+                .map(|pi| {
+                    let p = g.board.pieces()[pi as usize];
+                    let mut c = serde_json::json!({"x": p.pos.x, "y": p.pos.y});
+                    if let Some(h) = p.corner {
+                        c["half"] = h.name().into();
+                    }
+                    c
+                })
+                .collect();
+            v["reach"] = reach.into();
+        }
+        put(out, "tower", v);
     }
 }
 
