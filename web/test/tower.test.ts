@@ -26,6 +26,12 @@ describe('the Tower in record form', () => {
     expect(encodeAction(big)).toEqual({ follower: { x: 0, y: 3, place: 'tower', figure: 'big' } });
     expect(encodeAction(act({ follower: { x: 0, y: 3, place: 'tower' } }))).toEqual({ follower: { x: 0, y: 3, place: 'tower' } });
   });
+  it('reads and writes the fairy moved beside a follower on top of a tower (Decision W7), and says it', () => {
+    const a = act({ fairy: { x: 0, y: 1, place: 'tower' } });
+    expect(a).toEqual({ kind: 'fairy', at: { x: 0, y: 1, place: 'tower', half: null } });
+    expect(encodeAction(a)).toEqual({ fairy: { x: 0, y: 1, place: 'tower' } });
+    expect(describeAction(a)).toBe('Move the fairy next to your follower on the top of the tower of (0, 1)');
+  });
   it('reads and writes a capture, with its figure, half and exchange only when given', () => {
     const plain = act({ capture: { x: 1, y: 0, place: 'E', seat: 1 } });
     expect(plain).toEqual({ kind: 'capture', at: { x: 1, y: 0, place: 'E', half: null }, seat: 1, figure: null, exchange: null });
