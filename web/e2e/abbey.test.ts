@@ -12,12 +12,15 @@
 // what the board lights, always the same way: each tile where it closes
 // the most holes around an empty cell (the greedy bot takes the first hole
 // with its own abbey), the abbey kept for the final round.
+//
+// A second, short game reaches the wagon step: RED closes the start tile's
+// city with its wagon in it, and the wagon rolls on to the lit road.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { replayScores, serverAndBrowser, startedGame } from './harness';
-import { shownScores, status, waitForChange } from './table';
+import { placeAt, shownScores, status, turnOf as waitTurn, waitForChange } from './table';
 
 const env = serverAndBrowser();
 const ABBEY = 'abbey-mayor/abbey';
@@ -152,6 +155,44 @@ test('Abbey & Mayor with Traders & Builders: a whole game against a bot through 
   await page.locator('.token.tok-barn[aria-label="RED\'s barn"]').waitFor();
   assert.equal((await shownScores(page)).length, 2, 'both seats\' final scores shown');
   assert.equal((await status(page)).status, 'finished');
+});
+
+test('Abbey & Mayor: the wagon, its city completed, rolls on to a lit feature by a click', { timeout: 60_000 }, async () => {
+  // The start tile's city closed at once by base/E at (0, -1) turned 180 with RED's wagon in it (+4);
+  // the wagon step lights the start tile's road (and the other free features around); a click moves it there.
+  const { server, browser } = env;
+  const config = { players: ['RED', 'BLUE'], expansions: ['abbey-mayor'], deck: ['base/E', 'base/U'], deck_only: true, seed: 7 };
+  const { id, token } = await startedGame(server, config, ['human', 'greedy']);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(`${server.url}/play/${id}#seat=0&token=${token}`);
+  await placeAt(page, 0, -1, 180);
+  await page.locator('#figure-wagon').click();
+  await page.locator('#figure-wagon[aria-pressed="true"]').waitFor();
+  const version = await waitTurn(page);
+  await page.locator('.spot[data-feature="city"]').click();
+  await waitForChange(page, version);
+  // The wagon step: its targets lit as wagon spots; the road of the start tile among them.
+  await waitTurn(page);
+  const road = page.locator('.spot-wagon[data-feature="road"]');
+  assert.equal(await road.count(), 1, 'the start tile\'s road lit for the wagon');
+  const v2 = await waitTurn(page);
+  await road.click();
+  await waitForChange(page, v2);
+  // The bot's turn, then the final abbey round: RED passes (no hole).
+  for (let moves = 0; moves < 10 && (await status(page)).status === 'playing'; moves++) {
+    const s = await status(page);
+    if (!s.mine) { await page.waitForTimeout(200); continue; }
+    await page.locator('svg.board[data-version="' + String(s.version) + '"]').waitFor();
+    await page.locator('#pass').click();
+    await waitForChange(page, s.version);
+  }
+  await page.locator('#summary').waitFor();
+  const text = await (await fetch(`${server.url}/api/games/${id}/record`)).text();
+  const actions = (JSON.parse(text) as { actions: Record<string, unknown>[] }).actions.map((a) => JSON.stringify(a));
+  assert.ok(actions.some((a) => a.includes('"figure":"wagon"')), 'the wagon was placed');
+  assert.ok(actions.some((a) => a.startsWith('{"wagon":{"x":0,"y":0')), 'the wagon moved onto the start tile');
+  assert.deepEqual(await shownScores(page), replayScores(server.dir, text));
+  await page.close();
 });
 
 test('the lobby sets up Abbey & Mayor with Traders & Builders against a bot: the sets, the fixed deck, the mayor and wagon at the seats', { timeout: 60_000 }, async () => {

@@ -25,39 +25,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createRaw, replayScores, serverAndBrowser, startedGame } from './harness';
-import { act, shownScores, status, waitForChange } from './table';
+import { replayScores, serverAndBrowser, startedGame, twoTables } from './harness';
+import { act, placeAt, shownScores, status, turnOf, waitForChange } from './table';
 
 const env = serverAndBrowser();
 // BASTIDE_SCREENSHOTS=1: the dragon's move with its tiles lit saved as docs/web-princess-dragon.png (docs/web.md shows it).
 const DOCS = resolve(import.meta.dirname, '../../docs');
 const shots = process.env.BASTIDE_SCREENSHOTS === '1';
-
-/** Waits until it is this page's turn (or move) with the board of that version drawn. */
-async function turnOf(page: Page): Promise<number> {
-  await page.waitForFunction(() => {
-    const s = document.querySelector('#status');
-    return s?.getAttribute('data-mine') === 'true' && s.getAttribute('data-status') === 'playing';
-  }, undefined, { timeout: 30_000 });
-  const { version } = await status(page);
-  await page.locator(`svg.board[data-version="${version}"]`).waitFor();
-  return version;
-}
-
-/** Places the tile in hand at (x, y) turned `rotation`: "Rotate" until it is, a click on the lit cell, Confirm. */
-async function placeAt(page: Page, x: number, y: number, rotation: number): Promise<void> {
-  const version = await turnOf(page);
-  for (let i = 0; i < 4 && await page.locator(`#current-tile[data-rotation="${rotation}"]`).count() === 0; i++) {
-    const before = await page.locator('#current-tile').getAttribute('data-rotation');
-    await page.locator('#rotate').click();
-    await page.waitForFunction((b) => document.querySelector('#current-tile')?.getAttribute('data-rotation') !== b, before);
-  }
-  await page.locator(`#current-tile[data-rotation="${rotation}"]`).waitFor({ timeout: 2000 });
-  await page.locator(`.target[data-x="${x}"][data-y="${y}"]`).click();
-  await page.locator('.preview').waitFor();
-  await page.locator('#confirm').click();
-  await waitForChange(page, version);
-}
 
 /** Clicks the first lit spot of `selector`, then waits for the move. */
 async function spot(page: Page, selector: string): Promise<void> {
@@ -86,11 +60,7 @@ test('The Princess & the Dragon: a whole game through the board, the volcano, th
   const { server, browser } = env;
   const deck = ['base/U', 'base/U', 'princess-dragon/A', 'princess-dragon/L', 'princess-dragon/S', 'princess-dragon/AB'];
   const config = { players: ['RED', 'BLUE'], expansions: ['princess-dragon'], deck, deck_only: true, seed: 5 };
-  const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats: ['human', 'human'] }));
-  const red = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const blue = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await red.goto(`${server.url}/play/${id}#seat=0&token=${tokens[0] ?? ''}`);
-  await blue.goto(`${server.url}/play/${id}#seat=1&token=${tokens[1] ?? ''}`);
+  const { id, red, blue } = await twoTables(server, browser, config);
   await turnOf(red);
 
   // RED's follower on the road east of the start; BLUE's farmer west of it.

@@ -193,3 +193,19 @@ export async function startedGame(server: Server, config: object, seats: string[
   if (!res.ok) throw new Error(`start: ${res.status} ${await res.text()}`);
   return { id, token };
 }
+
+/**
+ * Two people at two tables: a game of `config` created over the API with
+ * two human seats, RED's and BLUE's pages opened on it with their tokens
+ * (1280×800, each in its own browser context). Both seats taken, the first
+ * table starts the game.
+ */
+export async function twoTables(server: Server, browser: Browser, config: object): Promise<{ id: string; red: Page; blue: Page }> {
+  const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats: ['human', 'human'] }));
+  const table = async (seat: number): Promise<Page> => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(`${server.url}/play/${id}#seat=${seat}&token=${tokens[seat] ?? ''}`);
+    return page;
+  };
+  return { id, red: await table(0), blue: await table(1) };
+}

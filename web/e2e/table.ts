@@ -127,3 +127,29 @@ export async function myTurn(page: Page): Promise<{ version: number } | null> {
     }, s.version, { timeout: 30_000 });
   }
 }
+
+/** Waits until it is this page's turn (or move) with the board of that version drawn; that version. */
+export async function turnOf(page: Page): Promise<number> {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('#status');
+    return s?.getAttribute('data-mine') === 'true' && s.getAttribute('data-status') === 'playing';
+  }, undefined, { timeout: 30_000 });
+  const { version } = await status(page);
+  await page.locator(`svg.board[data-version="${version}"]`).waitFor();
+  return version;
+}
+
+/** Places the tile in hand at (x, y) turned `rotation`: "Rotate" until it is, a click on the lit cell, Confirm; waits for the move. */
+export async function placeAt(page: Page, x: number, y: number, rotation: number): Promise<void> {
+  const version = await turnOf(page);
+  for (let i = 0; i < 4 && await page.locator(`#current-tile[data-rotation="${rotation}"]`).count() === 0; i++) {
+    const before = await page.locator('#current-tile').getAttribute('data-rotation');
+    await page.locator('#rotate').click();
+    await page.waitForFunction((b) => document.querySelector('#current-tile')?.getAttribute('data-rotation') !== b, before);
+  }
+  await page.locator(`#current-tile[data-rotation="${rotation}"]`).waitFor({ timeout: 2000 });
+  await page.locator(`.target[data-x="${x}"][data-y="${y}"]`).click();
+  await page.locator('.preview').waitFor();
+  await page.locator('#confirm').click();
+  await waitForChange(page, version);
+}

@@ -3,7 +3,7 @@
 // button — never the list of legal actions): RED closes a city (+4); BLUE
 // lays a tower tile (its foundation drawn); RED puts a monk on a tower
 // monastery; BLUE puts a floor on the first foundation (lit on the board,
-// not on the tile just placed) and captures RED's monk (ringed) — BLUE's
+// not on the tile just placed), its reach drawn, and captures RED's monk (ringed) — BLUE's
 // seat holds it; RED pays the ransom at BLUE's seat (−3 / +3); BLUE puts a
 // follower on top of the tower. The final scores are the record's.
 //
@@ -15,39 +15,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createRaw, replayScores, serverAndBrowser } from './harness';
-import { shownScores, status, waitForChange } from './table';
+import { replayScores, serverAndBrowser, twoTables } from './harness';
+import { placeAt, shownScores, status, turnOf, waitForChange } from './table';
 
 const env = serverAndBrowser();
 // BASTIDE_SCREENSHOTS=1: the capture step and the end saved as docs/web-tower-capture.png and docs/web-tower.png (docs/web.md shows them).
 const DOCS = resolve(import.meta.dirname, '../../docs');
 const shots = process.env.BASTIDE_SCREENSHOTS === '1';
-
-/** Waits until it is this page's turn with the board of that version drawn. */
-async function turnOf(page: Page): Promise<number> {
-  await page.waitForFunction(() => {
-    const s = document.querySelector('#status');
-    return s?.getAttribute('data-mine') === 'true' && s.getAttribute('data-status') === 'playing';
-  }, undefined, { timeout: 30_000 });
-  const { version } = await status(page);
-  await page.locator(`svg.board[data-version="${version}"]`).waitFor();
-  return version;
-}
-
-/** Places the tile in hand at (x, y) turned `rotation`: "Rotate" until it is, a click on the lit cell, Confirm. */
-async function placeAt(page: Page, x: number, y: number, rotation: number): Promise<void> {
-  const version = await turnOf(page);
-  for (let i = 0; i < 4 && await page.locator(`#current-tile[data-rotation="${rotation}"]`).count() === 0; i++) {
-    const before = await page.locator('#current-tile').getAttribute('data-rotation');
-    await page.locator('#rotate').click();
-    await page.waitForFunction((b) => document.querySelector('#current-tile')?.getAttribute('data-rotation') !== b, before);
-  }
-  await page.locator(`#current-tile[data-rotation="${rotation}"]`).waitFor({ timeout: 2000 });
-  await page.locator(`.target[data-x="${x}"][data-y="${y}"]`).click();
-  await page.locator('.preview').waitFor();
-  await page.locator('#confirm').click();
-  await waitForChange(page, version);
-}
 
 /** Clicks the one element of `selector` on this page's turn, then waits for the move. */
 async function click(page: Page, selector: string): Promise<void> {
@@ -61,11 +35,7 @@ test('The Tower: a floor anywhere on the board, a capture, the prisoner at the s
   const { server, browser } = env;
   const deck = ['base/E', 'tower/B', 'tower/C', 'base/B', 'base/B', 'base/B'];
   const config = { players: ['RED', 'BLUE'], expansions: ['tower'], deck, deck_only: true, seed: 5 };
-  const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats: ['human', 'human'] }));
-  const red = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const blue = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await red.goto(`${server.url}/play/${id}#seat=0&token=${tokens[0] ?? ''}`);
-  await blue.goto(`${server.url}/play/${id}#seat=1&token=${tokens[1] ?? ''}`);
+  const { id, red, blue } = await twoTables(server, browser, config);
   await turnOf(red);
   // Each seat starts with 10 floors (two players).
   assert.equal(await red.locator('.players li[data-seat="1"] .tower-seat').getAttribute('data-floors'), '10');
@@ -89,8 +59,12 @@ test('The Tower: a floor anywhere on the board, a capture, the prisoner at the s
   // The capture step: RED's monk in reach is ringed; a click captures it.
   await blue.locator('#capture-step').waitFor();
   await blue.locator('.tok-tower[data-x="0"][data-y="1"][data-height="1"]').waitFor();
+  // The reach of the height-1 tower is drawn: its own tile and the tiles one step along its row and column.
+  const reach = await blue.locator('.mark-reach').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-x') ?? ''},${e.getAttribute('data-y') ?? ''}`).sort());
+  assert.deepEqual(reach, ['-1,1', '0,0', '0,1', '1,1']);
   if (shots) { await blue.mouse.move(1, 1); await blue.screenshot({ path: `${DOCS}/web-tower-capture.png` }); }
   await click(blue, '.mark-capture[data-x="1"][data-y="1"]');
+  assert.equal(await blue.locator('.mark-reach').count(), 0, 'the reach is drawn only in the capture step');
   await red.locator('.players li[data-seat="1"] .tower-seat[data-prisoners="1"]').waitFor();
   assert.match(await red.locator('.players li[data-seat="1"] .tower-seat').innerText(), /9 floors, holds RED's follower/);
   await red.locator('.log li', { hasText: /BLUE captures RED's follower/ }).waitFor();

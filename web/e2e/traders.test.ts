@@ -15,39 +15,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createRaw, replayScores, serverAndBrowser } from './harness';
-import { shownScores, status, waitForChange } from './table';
+import { replayScores, serverAndBrowser, twoTables } from './harness';
+import { placeAt, shownScores, status, turnOf, waitForChange } from './table';
 
 const env = serverAndBrowser();
 // BASTIDE_SCREENSHOTS=1: the second tile offered and the end saved as docs/web-traders-builders-second-tile.png and docs/web-whole-traders-builders.png (docs/web.md shows them).
 const DOCS = resolve(import.meta.dirname, '../../docs');
 const shots = process.env.BASTIDE_SCREENSHOTS === '1';
-
-/** Waits until it is this page's turn with the board of that version drawn. */
-async function turnOf(page: Page): Promise<number> {
-  await page.waitForFunction(() => {
-    const s = document.querySelector('#status');
-    return s?.getAttribute('data-mine') === 'true' && s.getAttribute('data-status') === 'playing';
-  }, undefined, { timeout: 30_000 });
-  const { version } = await status(page);
-  await page.locator(`svg.board[data-version="${version}"]`).waitFor();
-  return version;
-}
-
-/** Places the tile in hand at (x, y) turned `rotation`: "Rotate" until it is, a click on the lit cell, Confirm. */
-async function placeAt(page: Page, x: number, y: number, rotation: number): Promise<void> {
-  const version = await turnOf(page);
-  for (let i = 0; i < 4 && await page.locator(`#current-tile[data-rotation="${rotation}"]`).count() === 0; i++) {
-    const before = await page.locator('#current-tile').getAttribute('data-rotation');
-    await page.locator('#rotate').click();
-    await page.waitForFunction((b) => document.querySelector('#current-tile')?.getAttribute('data-rotation') !== b, before);
-  }
-  await page.locator(`#current-tile[data-rotation="${rotation}"]`).waitFor({ timeout: 2000 });
-  await page.locator(`.target[data-x="${x}"][data-y="${y}"]`).click();
-  await page.locator('.preview').waitFor();
-  await page.locator('#confirm').click();
-  await waitForChange(page, version);
-}
 
 /** The lit spots of `selector`, west to east (their centres' x). */
 async function spotsWestToEast(page: Page, selector: string): Promise<{ cx: number; i: number }[]> {
@@ -82,11 +56,7 @@ test('Traders & Builders with River II: a whole game through the board, builder,
   const { server, browser } = env;
   const deck = ['river2/F', 'base/U', 'base/U', 'base/U', 'base/U', 'traders-builders/O', 'base/U', 'base/U', 'base/E', 'base/E'];
   const config = { players: ['RED', 'BLUE'], expansions: ['river2', 'traders-builders'], deck, deck_only: true, seed: 5 };
-  const { id, tokens } = await createRaw(server, JSON.stringify({ config, seats: ['human', 'human'] }));
-  const red = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const blue = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await red.goto(`${server.url}/play/${id}#seat=0&token=${tokens[0] ?? ''}`);
-  await blue.goto(`${server.url}/play/${id}#seat=1&token=${tokens[1] ?? ''}`);
+  const { id, red, blue } = await twoTables(server, browser, config);
   // Both seats taken: the first person's table starts the game.
   await turnOf(red);
 

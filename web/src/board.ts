@@ -27,7 +27,7 @@ import type { PageTile } from './page';
 import { cityAt, halfPolygon, type CellRef, type CityArea, type Mark } from './picks';
 import { TAP_PX, touchScreen } from './panels/touch';
 import { DRAGON_MOVES, dragonOf, fairyOf, figuresOn } from './dragon';
-import { FLOOR_PX, MAX_DRAWN, tagPoint, topPoint, towerPoint, towersOf } from './tower';
+import { FLOOR_PX, MAX_DRAWN, reachOf, tagPoint, topPoint, towerPoint, towersOf } from './tower';
 
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -949,6 +949,12 @@ export class Board {
       ? el('polygon', { points: halfPolygon(c.x, c.y, c.half, CELL).map(([x, y]) => `${x},${y}`).join(' '), class: cls, ...data }, g)
       : el('rect', { x: c.x * CELL + 3, y: c.y * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: cls, ...data }, g));
     const chips: Extract<Mark, { kind: 'trade-chips' }>[] = [];
+    // The capture step: the new tower's reach drawn under the rings (its tiles shaded).
+    if (marks.some((mk) => mk.kind === 'capture-at')) {
+      for (const c of reachOf(view)) tile(c, 'mark-reach', { 'aria-hidden': 'true', 'data-x': c.x, 'data-y': c.y, 'data-half': c.half ?? '' });
+    }
+    // Captures of one follower that differ by the exchange (a choice): their rings side by side, each named by the kind that comes back.
+    const sameFollower = (a: Mark, b: Mark): boolean => a.kind === 'capture-at' && b.kind === 'capture-at' && a.ref.x === b.ref.x && a.ref.y === b.ref.y && a.ref.place === b.ref.place && a.ref.half === b.ref.half && a.action.seat === b.action.seat;
     for (const mk of marks) {
       switch (mk.kind) {
         case 'flea-to':
@@ -995,7 +1001,19 @@ export class Board {
           // A ring round the follower the capture takes (on a feature or on top of a tower).
           const at = this.pointOf(mk.ref, view);
           if (!at) break;
-          button(el('circle', { cx: at.x, cy: at.y, r: 19, class: 'mark mark-capture', 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y, 'data-seat': mk.action.seat }, g), mk);
+          const twins = marks.filter((m) => sameFollower(m, mk));
+          const k = twins.indexOf(mk);
+          const data = { 'data-place': mk.ref.place, 'data-x': mk.ref.x, 'data-y': mk.ref.y, 'data-seat': mk.action.seat, 'data-exchange': mk.action.exchange ?? '' };
+          if (twins.length < 2) {
+            button(el('circle', { cx: at.x, cy: at.y, r: 19, class: 'mark mark-capture', ...data }, g), mk);
+            break;
+          }
+          // Side by side around the follower, each a smaller ring with the letter of the kind that comes back.
+          const dx = (k - (twins.length - 1) / 2) * 26;
+          const ring = el('g', { class: 'mark mark-capture mark-capture-choice', ...data }, g);
+          el('circle', { cx: at.x + dx, cy: at.y - 22, r: 12 }, ring);
+          el('text', { x: at.x + dx, y: at.y - 18, 'text-anchor': 'middle', class: 'mark-capture-kind', 'aria-hidden': 'true' }, ring).textContent = mk.action.exchange === 'big' ? 'L' : (mk.action.exchange ?? 'n').charAt(0).toUpperCase();
+          button(ring, mk);
           break;
         }
         case 'barn-at': {

@@ -5,7 +5,7 @@
 // seat in words. Pure, tested in test/tower.test.ts.
 
 import { isObject } from './json';
-import { figureName, type Action, type ScoreEvent, type View } from './protocol';
+import { CORNERS, figureName, type Action, type Corner, type ScoreEvent, type View } from './protocol';
 import { seatWords } from './words';
 
 /** A foundation on the board: its cell, its floors (0: no tower yet), and the follower on top (null: open). */
@@ -38,6 +38,19 @@ export function prisonersOf(view: View): PrisonerInfo[] {
   for (const p of t.prisoners) {
     if (!isObject(p) || typeof p.holder !== 'number' || typeof p.seat !== 'number') continue;
     out.push({ holder: p.holder, seat: p.seat, figure: figureOf(p.figure) });
+  }
+  return out;
+}
+
+/** The tiles in reach of the tower being raised, in the capture step (empty otherwise): where its capture reach is drawn. */
+export function reachOf(view: View): { x: number; y: number; half: Corner | null }[] {
+  const t = view.extras.tower;
+  if (!isObject(t) || !Array.isArray(t.reach)) return [];
+  const out: { x: number; y: number; half: Corner | null }[] = [];
+  for (const c of t.reach) {
+    if (!isObject(c) || typeof c.x !== 'number' || typeof c.y !== 'number') continue;
+    const half = typeof c.half === 'string' && (CORNERS as readonly string[]).includes(c.half) ? c.half as Corner : null;
+    out.push({ x: c.x, y: c.y, half });
   }
   return out;
 }

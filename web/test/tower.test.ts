@@ -9,7 +9,7 @@ import { figuresOffered, spotsFor } from '../src/table';
 import { describeAction, moveWords } from '../src/words';
 import { rulesCard } from '../src/rules';
 import { PRESETS, setInfo } from '../src/sets';
-import { TOWER_EVENTS, tagPoint, floorsOf, prisonersOf, prisonersWords, ransomsAt, topPoint, towerEventText, towerPoint, towersOf } from '../src/tower';
+import { TOWER_EVENTS, tagPoint, floorsOf, reachOf, prisonersOf, prisonersWords, ransomsAt, topPoint, towerEventText, towerPoint, towersOf } from '../src/tower';
 
 const act = (v: unknown): Action => parseAction(v);
 
@@ -25,6 +25,12 @@ describe('the Tower in record form', () => {
     expect(big).toEqual({ kind: 'follower', at: { x: 0, y: 3, place: 'tower', half: null }, figure: 'big' });
     expect(encodeAction(big)).toEqual({ follower: { x: 0, y: 3, place: 'tower', figure: 'big' } });
     expect(encodeAction(act({ follower: { x: 0, y: 3, place: 'tower' } }))).toEqual({ follower: { x: 0, y: 3, place: 'tower' } });
+  });
+  it('reads and writes the fairy moved beside a follower on top of a tower (Decision W7), and says it', () => {
+    const a = act({ fairy: { x: 0, y: 1, place: 'tower' } });
+    expect(a).toEqual({ kind: 'fairy', at: { x: 0, y: 1, place: 'tower', half: null } });
+    expect(encodeAction(a)).toEqual({ fairy: { x: 0, y: 1, place: 'tower' } });
+    expect(describeAction(a)).toBe('Move the fairy next to your follower on the top of the tower of (0, 1)');
   });
   it('reads and writes a capture, with its figure, half and exchange only when given', () => {
     const plain = act({ capture: { x: 1, y: 0, place: 'E', seat: 1 } });
@@ -149,8 +155,17 @@ describe("the Tower's state at the table", () => {
     expect(ransomsAt(legal, 2)).toEqual([toGreen]);
     expect(ransomsAt(legal, 1)).toEqual([]);
   });
+  it('reads the reach of the tower being raised, only in the capture step', () => {
+    expect(reachOf(view)).toEqual([]);
+    const capturing = parseView({
+      players: ['RED', 'BLUE'], scores: [0, 0], finished: false, current_player: 1, phase: 'capture', board: [],
+      tower: { floors: [9, 9], ransom_paid: false, towers: [], prisoners: [], reach: [{ x: 0, y: 1 }, { x: 1, y: 1, half: 'NE' }, { x: 'bad', y: 0 }, { x: 2, y: 1, half: 'up' }] },
+    });
+    expect(reachOf(capturing)).toEqual([{ x: 0, y: 1, half: null }, { x: 1, y: 1, half: 'NE' }, { x: 2, y: 1, half: null }]);
+  });
   it('has nothing without the Tower', () => {
     const plain = parseView({ players: ['RED'], scores: [0], finished: false, board: [] });
+    expect(reachOf(plain)).toEqual([]);
     expect(towersOf(plain)).toEqual([]);
     expect(prisonersOf(plain)).toEqual([]);
     expect(floorsOf(plain)).toBeNull();

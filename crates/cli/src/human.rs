@@ -1020,11 +1020,18 @@ pub fn describe(game: &Game, a: &Action) -> String {
             "put your barn on the {corner} corner of {}",
             tile_at_text(at)
         ),
-        Action::Fairy { at } => format!(
+        Action::Fairy {
+            at,
+            place: Some(place),
+        } => format!(
             "move the fairy next to your follower on the {} at {} {}",
-            kind_at(game, at.pos(), at.half, at.place),
+            kind_at(game, at.pos(), at.half, place),
             at_text(at.pos(), at.half),
-            at.place
+            place
+        ),
+        Action::Fairy { at, place: None } => format!(
+            "move the fairy next to your follower on the tower at {}",
+            tile_at_text(at)
         ),
         Action::Princess { at, seat, figure } => format!(
             "the princess sends home {}'s {} at {} {}",

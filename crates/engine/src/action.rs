@@ -148,10 +148,14 @@ pub enum Action {
         to: TileAt,
     },
     /// Princess & Dragon: the fairy moves next to the current player's
-    /// follower at that place of that tile.
+    /// follower at `place` of the tile at `at` (`None`: the follower on
+    /// top of that tile's tower, The Tower's Decision W7).
     Fairy {
-        /// A place of the follower's feature on its tile.
-        at: FeatureAt,
+        /// The follower's tile.
+        at: TileAt,
+        /// A place of the follower's feature; `None` for the top of the
+        /// tower.
+        place: Option<Place>,
     },
     /// Princess & Dragon: the princess just placed sends home the knight
     /// of seat `seat` standing at `at` in her city.
@@ -390,9 +394,8 @@ impl Action {
             | Action::Trade { pos, .. }
             | Action::Gingerbread { pos, .. } => Some(pos),
             Action::Dragon { to } => Some(to.pos()),
-            Action::Fairy { at } | Action::Princess { at, .. } | Action::Wagon { to: at } => {
-                Some(at.pos())
-            }
+            Action::Princess { at, .. } | Action::Wagon { to: at } => Some(at.pos()),
+            Action::Fairy { at, .. } => Some(at.pos()),
             Action::Tower { to } | Action::TowerTop { to, .. } => Some(to.pos()),
             Action::Capture { at, .. } => Some(at.pos()),
             Action::Barn { at, .. } => Some(at.pos()),

@@ -115,7 +115,8 @@ pub enum ActionJson {
     /// Princess & Dragon: one move of the dragon onto the tile at (x, y).
     Dragon(TileAtJson),
     /// Princess & Dragon: the fairy moves next to the current player's
-    /// follower at that place of the tile at (x, y).
+    /// follower at that place of the tile at (x, y) (`"tower"`: on top of
+    /// its tower).
     Fairy(PlaceAtJson),
     /// Princess & Dragon: the princess sends home seat `seat`'s knight at
     /// that place of the tile at (x, y).
@@ -582,7 +583,19 @@ impl ActionJson {
                 place: place.parse::<Place>()?,
             },
             ActionJson::Dragon(to) => Action::Dragon { to: to.resolve()? },
-            ActionJson::Fairy(at) => Action::Fairy { at: at.resolve()? },
+            ActionJson::Fairy(p) => Action::Fairy {
+                at: TileAtJson {
+                    x: p.x,
+                    y: p.y,
+                    half: p.half.clone(),
+                }
+                .resolve()?,
+                place: if p.place == TOWER_PLACE {
+                    None
+                } else {
+                    Some(p.place.parse::<Place>()?)
+                },
+            },
             ActionJson::Wagon(to) => Action::Wagon { to: to.resolve()? },
             ActionJson::Princess {
                 x,
@@ -713,7 +726,15 @@ impl ActionJson {
                 half: corner.map(|c| c.name().to_string()),
             },
             Action::Dragon { to } => ActionJson::Dragon(TileAtJson::of(to)),
-            Action::Fairy { at } => ActionJson::Fairy(PlaceAtJson::of(at)),
+            Action::Fairy { at, place } => {
+                let t = TileAtJson::of(at);
+                ActionJson::Fairy(PlaceAtJson {
+                    x: t.x,
+                    y: t.y,
+                    place: place.map_or(TOWER_PLACE, Place::name).to_string(),
+                    half: t.half,
+                })
+            }
             Action::Wagon { to } => ActionJson::Wagon(PlaceAtJson::of(to)),
             Action::Princess { at, seat, figure } => {
                 let p = PlaceAtJson::of(at);

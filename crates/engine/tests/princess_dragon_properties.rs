@@ -49,11 +49,18 @@ fn candidates(game: &Game) -> Vec<Action> {
             continue;
         };
         v.push(Action::Dragon { to });
+        v.push(Action::Fairy {
+            at: to,
+            place: None,
+        });
         for place in &Place::ALL {
             let Some(at) = FeatureAt::new(p.pos, p.corner, *place) else {
                 continue;
             };
-            v.push(Action::Fairy { at });
+            v.push(Action::Fairy {
+                at: to,
+                place: Some(*place),
+            });
             for seat in 0..game.player_count() as u8 {
                 v.push(Action::Princess {
                     at,

@@ -404,7 +404,9 @@ fn neutral_figures(game: &Game) -> Vec<Figure> {
             v.push(Figure {
                 kind: FigureKind::Fairy,
                 piece: f.piece,
-                feature: f.feature,
+                // Beside a tower top (in no feature) she is drawn at the
+                // tile's first feature's spot, as the dragon is.
+                feature: f.feature.unwrap_or(0),
             });
         }
     }

@@ -448,6 +448,12 @@ pub(crate) trait Expansion {
         None
     }
 
+    /// Whether its follower `figure` may stand on a feature of `kind`
+    /// (`None`: not its figure, or no rule of its own).
+    fn figure_fits(_figure: Figure, _kind: crate::catalog::FeatureKind) -> Option<bool> {
+        None
+    }
+
     /// Takes its `figure` out of `seat`'s supply (a figure placed other
     /// than by the follower step's own placement: on a tower). Returns
     /// whether `figure` was its figure.
@@ -531,6 +537,11 @@ pub(crate) trait Expansion {
     /// (a follower on top of a tower) go too, with an event of `reason`.
     /// The figures of `Game::followers` are the caller's.
     fn figures_home_on(_g: &mut Game, _pi: u16, _reason: crate::scoring::Reason) {}
+
+    /// Calls `f` with the seat and the piece of each of its followers that
+    /// stands on a tile in no feature (on top of a tower): they are in no
+    /// `Game::followers`, yet a neutral figure may stand beside them.
+    fn followers_off_features(_g: &Game, _f: &mut dyn FnMut(Seat, u16)) {}
 
     /// The feature `root` was just scored (completed or at the end), its
     /// followers still on it.
@@ -1273,6 +1284,21 @@ pub(crate) fn figure_in_supply(g: &Game, seat: Seat, figure: Figure) -> bool {
     false
 }
 
+/// Whether the follower `figure` may stand on a feature of `kind`: as
+/// its expansion says, else wherever a follower may (false for the
+/// special figures, which follow rules of their own).
+// The macro repeats the body per expansion: the last copy's `return` is
+// needless, the others' are not.
+#[allow(clippy::needless_return)]
+pub(crate) fn figure_fits(g: &Game, figure: Figure, kind: crate::catalog::FeatureKind) -> bool {
+    each_active!(g, M => {
+        if let Some(fits) = M::figure_fits(figure, kind) {
+            return fits;
+        }
+    });
+    figure.is_follower() && kind.can_hold_follower()
+}
+
 /// Takes `figure` out of `seat`'s supply: a normal follower from the
 /// player's own, another figure from its expansion's (the caller has
 /// checked [`figure_in_supply`]).
@@ -1408,6 +1434,12 @@ pub(crate) fn clear_tile(g: &mut Game, pi: u16) {
 /// keep outside `Game::followers`.
 pub(crate) fn figures_home_on(g: &mut Game, pi: u16, reason: crate::scoring::Reason) {
     each_active!(g, M => { M::figures_home_on(g, pi, reason); });
+}
+
+/// Calls `f` with the seat and the piece of each follower standing on a
+/// tile in no feature (kept by an expansion, not in `Game::followers`).
+pub(crate) fn followers_off_features(g: &Game, f: &mut dyn FnMut(Seat, u16)) {
+    each_active!(g, M => { M::followers_off_features(g, f); });
 }
 
 /// A feature was just scored.

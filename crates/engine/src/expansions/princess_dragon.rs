@@ -55,8 +55,9 @@ pub const FAIRY_SCORING_POINTS: u32 = 3;
 /// (see [`Rng::for_stream`]).
 pub const RETURN_STREAM: u64 = 6;
 
-/// The followers that go through a portal or that the princess sends
-/// home, in the codec's order.
+/// The followers whose portal placements and princess removals this
+/// segment numbers, in the codec's order (the other expansions' followers
+/// are numbered in their own segments).
 const PORTAL_FIGURES: [Figure; 2] = [Figure::Normal, Figure::Big];
 
 const VOLCANO_TAG: Tag = Tag::known(VOLCANO);
@@ -70,8 +71,10 @@ const PRINCESS_TAG: Tag = Tag::known(PRINCESS);
 pub struct Fairy {
     /// The piece (tile) she stands on.
     pub piece: u16,
-    /// The feature of that piece she was put next to.
-    pub feature: u8,
+    /// The feature of that piece she was put next to; `None`: next to a
+    /// follower standing on the tile in no feature (on top of a tower,
+    /// The Tower's Decision W7).
+    pub feature: Option<u8>,
     /// The player whose follower she was put next to.
     pub seat: Seat,
     /// Whether that player still has a follower there (Decision P2: once
@@ -365,11 +368,29 @@ impl Game {
 
     // -- The fairy ----------------------------------------------------------
 
-    /// Whether `seat` has a follower on feature `fi` of piece `pi`.
-    fn has_follower_at(&self, seat: Seat, pi: u16, fi: u8) -> bool {
+    /// Whether `seat` has a follower on feature `fi` of piece `pi` (`None`:
+    /// standing on that tile in no feature, on top of a tower).
+    fn has_follower_at(&self, seat: Seat, pi: u16, fi: Option<u8>) -> bool {
+        let Some(fi) = fi else {
+            let mut found = false;
+            crate::expansions::followers_off_features(self, &mut |s, q| {
+                found |= s == seat && q == pi;
+            });
+            return found;
+        };
         self.followers
             .iter()
             .any(|f| f.player == seat && f.piece == pi && f.feature == fi && f.figure.is_follower())
+    }
+
+    /// Where the fairy stands as events and the state name it: her
+    /// follower's feature, or the centre of the tile whose tower top she
+    /// is beside (as the Tower's events name a tower top).
+    fn fairy_anchor(&self, f: Fairy) -> (Pos, Place) {
+        match f.feature {
+            Some(fi) => self.feature_anchor(f.piece, fi),
+            None => (self.board.pieces()[f.piece as usize].pos, Place::C),
+        }
     }
 
     /// Decision P2: once her player has no follower left where she is, the
@@ -393,7 +414,7 @@ impl Game {
         }
         let mut given = [0u32; 6];
         given[f.seat.index()] = points;
-        let (pos, place) = self.feature_anchor(f.piece, f.feature);
+        let (pos, place) = self.fairy_anchor(f);
         let corner = self.board.pieces()[f.piece as usize].corner;
         self.events.push(Event {
             reason: Reason::Fairy,
@@ -408,39 +429,60 @@ impl Game {
     }
 
     /// The fairy moves: each feature of a tile where the current player
-    /// has a follower, except where she already is with that player.
+    /// has a follower, and each tower top of theirs (Decision W7), except
+    /// where she already is with that player.
     fn fairy_moves(&self, out: &mut Vec<Action>) {
         let fairy = self.princess_dragon().and_then(|s| s.fairy);
+        let seat = self.current;
+        let there = |pi: u16, fi: Option<u8>| {
+            fairy.is_some_and(|z| z.with && z.seat == seat && z.piece == pi && z.feature == fi)
+        };
         let start = out.len();
         for f in &self.followers {
-            if f.player != self.current || !f.figure.is_follower() {
-                continue;
-            }
-            if fairy.is_some_and(|z| {
-                z.with && z.seat == f.player && z.piece == f.piece && z.feature == f.feature
-            }) {
+            if f.player != seat || !f.figure.is_follower() || there(f.piece, Some(f.feature)) {
                 continue;
             }
             let Some(at) = self.feature_named(f.piece, f.feature) else {
                 continue;
             };
-            let a = Action::Fairy { at };
+            let a = Action::Fairy {
+                at: TileAt {
+                    x: at.x,
+                    y: at.y,
+                    half: at.half,
+                },
+                place: Some(at.place),
+            };
             if !out[start..].contains(&a) {
                 out.push(a);
             }
         }
+        crate::expansions::followers_off_features(self, &mut |s, pi| {
+            if s != seat || there(pi, None) {
+                return;
+            }
+            if let Some(at) = self.tile_of(pi) {
+                out.push(Action::Fairy { at, place: None });
+            }
+        });
     }
 
-    /// Moves the fairy next to the current player's follower at `at`.
-    fn move_fairy(&mut self, at: FeatureAt) -> Result<(), IllegalAction> {
+    /// Moves the fairy next to the current player's follower at `place`
+    /// of the tile `at` (`None`: on top of its tower).
+    fn move_fairy(&mut self, at: TileAt, place: Option<Place>) -> Result<(), IllegalAction> {
         let seat = self.current;
-        let (pi, fi) = self
-            .segment_at(at.pos(), at.half, at.place)
+        let spot = match place {
+            Some(place) => self
+                .segment_at(at.pos(), at.half, place)
+                .map(|(pi, fi)| (pi, Some(fi))),
+            None => self.piece_in(at.pos(), at.half).map(|pi| (pi, None)),
+        };
+        let (pi, fi) = spot
             .filter(|&(pi, fi)| self.has_follower_at(seat, pi, fi))
             .ok_or_else(|| {
                 illegal(
                     "fairy",
-                    "the fairy moves next to one of your own followers: name a tile and a place of its feature where you have one",
+                    "the fairy moves next to one of your own followers: name a tile and a place of its feature where you have one (`tower` for one on top of its tower)",
                 )
             })?;
         let now = Fairy {
@@ -503,13 +545,19 @@ impl Game {
     }
 
     /// The portal's placements: every follower the player has in the
-    /// supply onto each free, unfinished feature of every other tile.
+    /// supply (whatever its expansion, Decision P3) onto each free,
+    /// unfinished feature of every other tile that it may stand on.
     fn portal_moves(&self, out: &mut Vec<Action>) {
         let Some(last) = self.last else { return };
-        let figures: Vec<Figure> = PORTAL_FIGURES
-            .into_iter()
-            .filter(|f| crate::expansions::figure_in_supply(self, self.current, *f))
-            .collect();
+        let mut figures = [Figure::Normal; Figure::ALL.len()];
+        let mut n = 0;
+        for f in Figure::ALL {
+            if f.is_follower() && crate::expansions::figure_in_supply(self, self.current, f) {
+                figures[n] = f;
+                n += 1;
+            }
+        }
+        let figures = &figures[..n];
         if figures.is_empty() {
             return;
         }
@@ -525,8 +573,12 @@ impl Game {
                 {
                     continue;
                 }
+                let kind = cat.tile(piece.tile).features[fi as usize].kind;
                 let (pos, place) = self.feature_anchor(q, fi);
-                for &figure in &figures {
+                for &figure in figures {
+                    if !crate::expansions::figure_fits(self, figure, kind) {
+                        continue;
+                    }
                     out.push(Action::Follower {
                         pos,
                         corner: piece.corner,
@@ -770,7 +822,7 @@ impl Expansion for PrincessDragon {
     fn apply_action(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
         let in_step = g.phase == Phase::Follower;
         Some(match *a {
-            Action::Fairy { at } if in_step => g.move_fairy(at),
+            Action::Fairy { at, place } if in_step => g.move_fairy(at, place),
             Action::Princess { at, seat, figure } if in_step => g.use_princess(at, seat, figure),
             Action::Fairy { .. } | Action::Princess { .. } => Err(illegal(
                 "turn",
@@ -838,16 +890,24 @@ impl Expansion for PrincessDragon {
 
     /// Its codec segment: a dragon move by tile code; the fairy by
     /// feature code; a portal follower by feature code, normal then large;
-    /// the princess by feature code, seat (6) and figure (normal, large).
+    /// the princess by feature code, seat (6) and figure (normal, large);
+    /// last the fairy beside a tower top by tile code (Decision W7).
     fn codec_size(codec: &ActionCodec, _g: &Game) -> usize {
-        codec.tile_codes() + (1 + PORTAL_FIGURES.len() * (1 + 6)) * codec.feature_codes()
+        2 * codec.tile_codes() + (1 + PORTAL_FIGURES.len() * (1 + 6)) * codec.feature_codes()
     }
 
     fn encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
         let (t, f) = (codec.tile_codes(), codec.feature_codes());
         match *a {
             Action::Dragon { to } => codec.tile_code(to.pos(), to.half),
-            Action::Fairy { at } => Some(t + codec.feature_code(at.pos(), at.half, at.place)?),
+            Action::Fairy {
+                at,
+                place: Some(place),
+            } => Some(t + codec.feature_code(at.pos(), at.half, place)?),
+            Action::Fairy { at, place: None } => {
+                let top = t + (1 + PORTAL_FIGURES.len() * (1 + 6)) * f;
+                Some(top + codec.tile_code(at.pos(), at.half)?)
+            }
             Action::Follower {
                 pos,
                 corner,
@@ -880,12 +940,23 @@ impl Expansion for PrincessDragon {
                 to: TileAt::new(pos, half)?,
             });
         }
+        let n = PORTAL_FIGURES.len();
+        let top = t + (1 + n * (1 + 6)) * f;
+        if i >= top {
+            let (pos, half) = codec.tile_of(i - top)?;
+            return Some(Action::Fairy {
+                at: TileAt::new(pos, half)?,
+                place: None,
+            });
+        }
         let (slot, code) = ((i - t) / f, (i - t) % f);
         let (pos, half, place) = codec.feature_of(code)?;
         let at = FeatureAt::new(pos, half, place)?;
-        let n = PORTAL_FIGURES.len();
         Some(match slot {
-            0 => Action::Fairy { at },
+            0 => Action::Fairy {
+                at: TileAt::new(pos, half)?,
+                place: Some(place),
+            },
             s if s <= n => Action::Follower {
                 pos,
                 corner: half,
@@ -916,9 +987,12 @@ impl Expansion for PrincessDragon {
         let Some(f) = g.princess_dragon().and_then(|s| s.fairy) else {
             return;
         };
+        // Beside a tower top she is with a follower in no feature: no
+        // scoring bonus (Decision W7).
+        let Some(fi) = f.feature else { return };
         if f.with
-            && g.has_follower_at(f.seat, f.piece, f.feature)
-            && g.board.features().root(g.node(f.piece, f.feature)) == root
+            && g.has_follower_at(f.seat, f.piece, Some(fi))
+            && g.board.features().root(g.node(f.piece, fi)) == root
         {
             g.fairy_points(f, FAIRY_SCORING_POINTS);
         }
@@ -996,9 +1070,13 @@ impl Expansion for PrincessDragon {
             }),
         );
         let fairy = s.fairy.map(|f| {
-            let (pos, place) = g.feature_anchor(f.piece, f.feature);
+            let (pos, place) = g.fairy_anchor(f);
             let mut v = tile(f.piece);
-            v["place"] = place.name().into();
+            v["place"] = match f.feature {
+                Some(_) => place.name(),
+                None => crate::record::TOWER_PLACE,
+            }
+            .into();
             v["at"] = serde_json::json!({"x": pos.x, "y": pos.y});
             v["with"] = if f.with {
                 f.seat.index().into()

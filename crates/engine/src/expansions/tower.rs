@@ -556,6 +556,8 @@ impl Game {
                     s.towers[k].top = None;
                     pi = s.towers[k].piece;
                 }
+                // The fairy beside it is with nobody now (Decision W7).
+                crate::expansions::followers_left(self);
                 (Some(self.top_at(pi)), None)
             }
         };
@@ -770,6 +772,7 @@ impl Game {
             feature: 0,
             figure,
         });
+        crate::expansions::followers_left(self);
         if self.log_events {
             let mut who = [0u8; 6];
             who[owner.index()] = 1;
@@ -1000,6 +1003,17 @@ impl Expansion for TowerRules {
         g.clear_tower_top(pi, Reason::Eaten);
     }
 
+    /// The followers on top of towers stand on their tile in no feature
+    /// (the fairy may be with one, Decision W7).
+    fn followers_off_features(g: &Game, f: &mut dyn FnMut(Seat, u16)) {
+        let Some(s) = g.tower_state() else { return };
+        for t in &s.towers {
+            if let Some((seat, _)) = t.top {
+                f(seat, t.piece);
+            }
+        }
+    }
+
     /// A flea's tile sends a tower-top follower home (Decision W6).
     fn figures_home_on(g: &mut Game, pi: u16, reason: Reason) {
         g.clear_tower_top(pi, reason);
@@ -1042,16 +1056,29 @@ impl Expansion for TowerRules {
                 v
             })
             .collect();
-        put(
-            out,
-            "tower",
-            serde_json::json!({
-                "floors": s.floors,
-                "towers": towers,
-                "prisoners": prisoners,
-                "ransom_paid": s.ransom_paid,
-            }),
-        );
+        let mut v = serde_json::json!({
+            "floors": s.floors,
+            "towers": towers,
+            "prisoners": prisoners,
+            "ransom_paid": s.ransom_paid,
+        });
+        // In the capture step: the tiles in the new tower's reach, its own
+        // included, in placement order (what a table draws as the reach).
+        if g.capturing_tower().is_some() {
+            let reach: Vec<serde_json::Value> = (0..g.board.pieces().len() as u16)
+                .filter(|&pi| g.in_reach(pi))
+                .map(|pi| {
+                    let p = g.board.pieces()[pi as usize];
+                    let mut c = serde_json::json!({"x": p.pos.x, "y": p.pos.y});
+                    if let Some(h) = p.corner {
+                        c["half"] = h.name().into();
+                    }
+                    c
+                })
+                .collect();
+            v["reach"] = reach.into();
+        }
+        put(out, "tower", v);
     }
 }
 

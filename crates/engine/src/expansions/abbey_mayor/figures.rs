@@ -147,7 +147,7 @@ impl Game {
 
     /// Whether `figure` (mayor or wagon) may stand on a feature of `kind`:
     /// the mayor in a city, the wagon on a road, city or monastery.
-    fn am_figure_fits(figure: Figure, kind: FeatureKind) -> bool {
+    pub(super) fn am_figure_fits(figure: Figure, kind: FeatureKind) -> bool {
         match figure {
             Figure::Mayor => kind == FeatureKind::City,
             Figure::Wagon => matches!(
@@ -186,14 +186,8 @@ impl Game {
         place: crate::geometry::Place,
         figure: Figure,
     ) -> Result<(), IllegalAction> {
-        // Through a magic portal (another tile) the portal's list offers
-        // the normal and large follower only, so that is what is accepted.
-        if self.last.is_some_and(|pi| !self.on_piece(pi, pos, corner)) {
-            return Err(illegal(
-                "follower",
-                "the mayor and the wagon go on the tile just placed: through a magic portal send a normal or large follower",
-            ));
-        }
+        // Another tile than the one just placed is checked by the rule
+        // that allows it (the magic portal, Decision P3).
         let (pi, fi) = self.check_follower(pos, corner, place)?;
         let seat = self.current;
         let (word, rule_text) = if figure == Figure::Mayor {

@@ -26,8 +26,13 @@ use crate::seat::Seat;
 use crate::view::{put, ExpansionsJson, Viewer};
 
 /// Place-code slots of the figures' codec part: the wagon's move, then the
-/// princess sending home a mayor or wagon of each of six seats.
-const CODEC_SLOTS: usize = 1 + 2 * 6;
+/// princess sending home a mayor or wagon of each of six seats, then the
+/// mayor and the wagon through a magic portal.
+const CODEC_SLOTS: usize = 1 + 2 * 6 + 2;
+
+/// The first of the two slots of the mayor and the wagon through a magic
+/// portal.
+const PORTAL_SLOT: usize = 1 + 2 * 6;
 
 /// Abbey & Mayor's per-game state, one part per component of the box.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -254,6 +259,14 @@ impl Expansion for AbbeyMayor {
         })
     }
 
+    /// The mayor in a city, the wagon on a road, city or monastery (also
+    /// through a magic portal).
+    fn figure_fits(figure: Figure, kind: crate::catalog::FeatureKind) -> Option<bool> {
+        figures::FIGURES
+            .contains(&figure)
+            .then(|| Game::am_figure_fits(figure, kind))
+    }
+
     fn figure_home(g: &mut Game, f: Follower) -> bool {
         g.am_figure_home(f)
     }
@@ -365,8 +378,10 @@ impl Expansion for AbbeyMayor {
 /// The figures' codec part: the mayor's and the wagon's follower codes;
 /// then, with `F` place codes, slot 0 the wagon step's move by place code,
 /// slots `1 + 2·seat + k` the princess sending home that seat's mayor
-/// (`k` = 0) or wagon (`k` = 1) (the Princess & the Dragon's segment
-/// numbers the normal and large followers only).
+/// (`k` = 0) or wagon (`k` = 1), slots `13 + k` the mayor or wagon through
+/// a magic portal onto another tile than the one just placed (the
+/// Princess & the Dragon's segment numbers the normal and large followers
+/// only).
 fn figures_codec_size(codec: &ActionCodec) -> usize {
     2 * FOLLOWER_CODES + CODEC_SLOTS * codec.feature_codes()
 }
@@ -376,10 +391,18 @@ fn figures_encode(codec: &ActionCodec, g: &Game, a: &Action) -> Option<usize> {
     let figure_k = |figure| figures::FIGURES.iter().position(|x| *x == figure);
     match *a {
         Action::Follower {
-            pos, place, figure, ..
+            pos,
+            corner,
+            place,
+            figure,
         } => {
             let k = figure_k(figure)?;
-            ActionCodec::follower_code(g, pos, place).map(|c| k * FOLLOWER_CODES + c)
+            if g.last.is_none_or(|pi| g.on_piece(pi, pos, corner)) {
+                ActionCodec::follower_code(g, pos, place).map(|c| k * FOLLOWER_CODES + c)
+            } else {
+                let c = codec.feature_code(pos, corner, place)?;
+                Some(2 * FOLLOWER_CODES + (PORTAL_SLOT + k) * f + c)
+            }
         }
         Action::Wagon { to } => codec
             .feature_code(to.pos(), to.half, to.place)
@@ -406,10 +429,16 @@ fn figures_decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
     let at = crate::action::FeatureAt::new(pos, half, place)?;
     Some(match slot {
         0 => Action::Wagon { to: at },
-        s if s < CODEC_SLOTS => Action::Princess {
+        s if s < PORTAL_SLOT => Action::Princess {
             at,
             seat: u8::try_from((s - 1) / 2).ok()?,
             figure: figures::FIGURES[(s - 1) % 2],
+        },
+        s if s < CODEC_SLOTS => Action::Follower {
+            pos,
+            corner: half,
+            place,
+            figure: figures::FIGURES[s - PORTAL_SLOT],
         },
         _ => return None,
     })
