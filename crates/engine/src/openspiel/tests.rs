@@ -604,4 +604,33 @@ fn codec_gives_inner_places_the_long_sides_codes_on_a_whole_tile() {
     assert_eq!(i, FOLLOWER_BASE + place_code(Place::H1));
     assert_eq!(codec.decode(&g, i), Some(inner));
     assert_eq!(codec.num_distinct_actions(&g), size);
+
+    // Through the magic portal, onto another tile's inner field: a place
+    // code (tile code·16 + 13) in the expansion's segment.
+    let mut c = config(&["base", "princess-dragon"], 1);
+    c.deck = Some(vec!["princess-dragon/Y".into(), "princess-dragon/S".into()]);
+    c.deck_only = true;
+    let mut g = Game::new(c).expect("config");
+    let place = |g: &mut Game, pos: Pos| {
+        let tile = g.drawn_tile().expect("a drawn tile");
+        g.try_apply(&Action::Place {
+            tile,
+            pos,
+            rot: Rotation::default(),
+        })
+        .expect("Y on the city, S on the road");
+    };
+    place(&mut g, Pos::new(0, -1));
+    g.try_apply(&Action::Pass).expect("no follower on Y");
+    place(&mut g, Pos::new(1, 0));
+    let portal = Action::Follower {
+        pos: Pos::new(0, -1),
+        corner: None,
+        place: Place::I1,
+        figure: Figure::Normal,
+    };
+    assert!(g.legal_actions().contains(&portal));
+    let i = codec.encode(&g, &portal).expect("an index");
+    assert!(i >= codec.shared_end(), "{i}: the portal's segment");
+    assert_eq!(codec.decode(&g, i), Some(portal));
 }
