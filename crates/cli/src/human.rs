@@ -1358,6 +1358,34 @@ mod tests {
     }
 
     #[test]
+    fn an_inner_field_is_offered_by_its_place_and_drawn_in_the_middle() {
+        let mut c = GameConfig::from_sets(2, 1, &["base", "traders-builders"]).expect("sets");
+        c.deck = Some(vec!["traders-builders/C".to_string()]);
+        c.deck_only = true;
+        let mut game = Game::new(c).expect("a valid test deck");
+        let tile = game.drawn_tile().expect("a drawn tile");
+        let pos = Pos::new(0, -1);
+        game.try_apply(&Action::Place {
+            tile,
+            pos,
+            rot: bastide_engine::Rotation::default(),
+        })
+        .expect("C closes the start tile's city");
+        let inner = Action::Follower {
+            pos,
+            corner: None,
+            place: Place::I1,
+            figure: Figure::Normal,
+        };
+        assert!(game.legal_actions().contains(&inner));
+        assert_eq!(
+            describe(&game, &inner),
+            "follower on the field at (0, -1) I1"
+        );
+        assert_eq!(grid_spot(Place::I1), (1, 1));
+    }
+
+    #[test]
     fn a_monastery_in_fields_is_offered_once_per_cell() {
         let game = game_with_deck(&["base/B", "base/B"]);
         let legal = game.legal_actions();
