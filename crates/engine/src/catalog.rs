@@ -948,7 +948,7 @@ fn check_inner(features: &[FeatureDef]) -> Result<(), String> {
         }
         if f.kind != FeatureKind::Field || f.places.len() != 1 {
             return Err(format!(
-                "an inner place (I1, I2) is a field's only place, but a {} names {} places with one",
+                "an inner place (I1, I2) is a field's only place; this {} names {} place(s)",
                 f.kind.name(),
                 f.places.len()
             ));
