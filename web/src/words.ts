@@ -141,9 +141,11 @@ export function chipsWords(h: ChipHand): string {
 
 const COMPASS: Record<string, string> = { N: 'north', E: 'east', S: 'south', W: 'west' };
 
-/** A place of a tile in words: `N` "north", `ESE` "east-south-east", `C` "centre", a half's long side `H`, `H1`, `H2`. */
+/** A place of a tile in words: `N` "north", `ESE` "east-south-east", `C` "centre", a half's long side `H`, `H1`, `H2`, an inner field `I1`, `I2`. */
 export function placeWords(place: string): string {
   if (place === 'C') return 'centre';
+  if (place === 'I1') return 'inner field';
+  if (place === 'I2') return 'second inner field';
   if (place === 'tower') return 'top of the tower';
   if (place === 'H') return 'long side';
   if (place === 'H1' || place === 'H2') return `long side (${place === 'H1' ? 'first' : 'second'} part)`;

@@ -161,6 +161,8 @@ describe('words instead of raw ids', () => {
     expect(placeWords('ESE')).toBe('east-south-east');
     expect(placeWords('C')).toBe('centre');
     expect(placeWords('H1')).toBe('long side (first part)');
+    expect(placeWords('I1')).toBe('inner field');
+    expect(placeWords('I2')).toBe('second inner field');
   });
   it('says hands: own chips by colour, others only how many', () => {
     expect(halvesWords({ tiles: ['halfsies1/A'] })).toBe('1 half');

@@ -15,7 +15,7 @@ use bastide_engine::expansions::plague::TileAt;
 use bastide_engine::record::{ActionJson, Record};
 use bastide_engine::{Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileIdx};
 use bastide_engine::{Event, Reason};
-use bastide_engine::{TagSet, NO_FEATURE};
+use bastide_engine::{TagSet, NO_FEATURE, PLACE_COUNT};
 use clap::Args;
 
 /// Arguments of `bastide play`.
@@ -513,7 +513,7 @@ pub fn distinct_placements(game: &Game, legal: &[Action]) -> Vec<Action> {
 struct OrientedShape {
     cells: Vec<(i32, i32)>,
     half: Option<Corner>,
-    places: Vec<[u8; 16]>,
+    places: Vec<[u8; PLACE_COUNT]>,
     features: Vec<(FeatureKind, u8, TagSet, Vec<u8>)>,
 }
 
@@ -521,7 +521,7 @@ fn oriented_shape(game: &Game, tile: TileIdx, rot: bastide_engine::Rotation) -> 
     let def = game.catalog().tile(tile);
     let o = def.oriented(rot);
     let mut order: Vec<u8> = Vec::new();
-    let places: Vec<[u8; 16]> = o
+    let places: Vec<[u8; PLACE_COUNT]> = o
         .place_feature
         .iter()
         .map(|cell| {
@@ -1348,7 +1348,7 @@ fn grid_spot(place: Place) -> (usize, usize) {
         Place::Ssw | Place::Wsw => (2, 0),
         Place::S => (2, 1),
         Place::Sse | Place::Ese => (2, 2),
-        Place::C | Place::H | Place::H1 | Place::H2 => (1, 1),
+        Place::C | Place::H | Place::H1 | Place::H2 | Place::I1 | Place::I2 => (1, 1),
     }
 }
 
@@ -1362,6 +1362,34 @@ mod tests {
         c.deck = Some(deck.iter().map(|s| s.to_string()).collect());
         c.deck_only = true;
         Game::new(c).expect("a valid test deck")
+    }
+
+    #[test]
+    fn an_inner_field_is_offered_by_its_place_and_drawn_in_the_middle() {
+        let mut c = GameConfig::from_sets(2, 1, &["base", "traders-builders"]).expect("sets");
+        c.deck = Some(vec!["traders-builders/C".to_string()]);
+        c.deck_only = true;
+        let mut game = Game::new(c).expect("a valid test deck");
+        let tile = game.drawn_tile().expect("a drawn tile");
+        let pos = Pos::new(0, -1);
+        game.try_apply(&Action::Place {
+            tile,
+            pos,
+            rot: bastide_engine::Rotation::default(),
+        })
+        .expect("C closes the start tile's city");
+        let inner = Action::Follower {
+            pos,
+            corner: None,
+            place: Place::I1,
+            figure: Figure::Normal,
+        };
+        assert!(game.legal_actions().contains(&inner));
+        assert_eq!(
+            describe(&game, &inner),
+            "follower on the field at (0, -1) I1"
+        );
+        assert_eq!(grid_spot(Place::I1), (1, 1));
     }
 
     #[test]

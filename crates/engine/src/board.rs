@@ -12,7 +12,7 @@ use std::fmt;
 
 use crate::catalog::{Catalog, Oriented, Shape, SideProfile, TileIdx, NO_FEATURE};
 use crate::features::{Features, NodeId};
-use crate::geometry::{Corner, Place, Pos, Rotation, Side};
+use crate::geometry::{Corner, Place, Pos, Rotation, Side, PLACE_COUNT};
 use crate::map::MapBounds;
 
 /// A piece placed on the board.
@@ -463,7 +463,7 @@ pub(crate) struct PartPlaces<'a> {
     /// The piece's first feature node.
     base: NodeId,
     /// The feature at each place (`NO_FEATURE` where none).
-    features: &'a [u8; 16],
+    features: &'a [u8; PLACE_COUNT],
 }
 
 impl PartPlaces<'_> {

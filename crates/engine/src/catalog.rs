@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::geometry::{Corner, Place, Rotation, Side};
+use crate::geometry::{Corner, Place, Rotation, Side, PLACE_COUNT};
 
 /// The tags the rules read, by their fixed numbers (see [`Tag::known`]);
 /// a catalog's other tags are scenery for the renderer and are numbered
@@ -239,7 +239,7 @@ pub struct Oriented {
     /// Cell offsets from the tile's anchor cell.
     pub cells: Vec<(i32, i32)>,
     /// For each cell: the feature at each place (`NO_FEATURE` where none).
-    pub place_feature: Vec<[u8; 16]>,
+    pub place_feature: Vec<[u8; PLACE_COUNT]>,
     /// For each cell: the four cell sides.
     pub sides: Vec<[SideProfile; 4]>,
     /// For a half tile: its corner and its long side.
@@ -273,9 +273,10 @@ pub struct Oriented {
 impl Oriented {
     /// The canonical name of feature `f`: the centre for a monastery, else
     /// the first side middle it touches clockwise from north, else its first
-    /// border place clockwise from NNW; the first cell that has one.
+    /// border place clockwise from NNW, else its inner place; the first cell
+    /// that has one.
     fn anchor_of(&self, f: u8) -> (u8, Place) {
-        const ORDER: [Place; 16] = [
+        const ORDER: [Place; PLACE_COUNT] = [
             Place::C,
             Place::N,
             Place::E,
@@ -292,6 +293,8 @@ impl Oriented {
             Place::Wnw,
             Place::H1,
             Place::H2,
+            Place::I1,
+            Place::I2,
         ];
         for (k, cell) in self.place_feature.iter().enumerate() {
             for p in ORDER {
@@ -899,7 +902,8 @@ fn check_coverage(shape: Shape, features: &[FeatureDef]) -> Result<(), String> {
         }
         for f in features {
             for (c, p) in &f.places {
-                if *c == cell && *p != Place::C && !allowed.contains(p) {
+                let inner_ok = p.is_inner() && shape != Shape::Half;
+                if *c == cell && *p != Place::C && !inner_ok && !allowed.contains(p) {
                     return Err(format!(
                         "{} names {p}, which is not a border place of this {} tile",
                         f.kind.name(),
@@ -913,6 +917,7 @@ fn check_coverage(shape: Shape, features: &[FeatureDef]) -> Result<(), String> {
             }
         }
     }
+    check_inner(features)?;
     // Roads and rivers meet a side in its middle; cities own whole sides.
     for f in features {
         for (_, p) in &f.places {
@@ -931,6 +936,35 @@ fn check_coverage(shape: Shape, features: &[FeatureDef]) -> Result<(), String> {
     Ok(())
 }
 
+/// An inner place (`I1`, `I2`) names a field that touches no side: it is
+/// the field's only place, no two fields share one, and `I2` comes only
+/// with `I1`.
+fn check_inner(features: &[FeatureDef]) -> Result<(), String> {
+    let mut used = [0u8; 2];
+    for f in features {
+        let inner = f.places.iter().filter(|(_, p)| p.is_inner()).count();
+        if inner == 0 {
+            continue;
+        }
+        if f.kind != FeatureKind::Field || f.places.len() != 1 {
+            return Err(format!(
+                "an inner place (I1, I2) is a field's only place; this {} names {} place(s)",
+                f.kind.name(),
+                f.places.len()
+            ));
+        }
+        let k = usize::from(f.places[0].1 == Place::I2);
+        used[k] += 1;
+    }
+    match used {
+        [0 | 1, 0] | [1, 1] => Ok(()),
+        [_, 1] if used[0] == 0 => {
+            Err("I2 names the second inner field, but no field is at I1".into())
+        }
+        _ => Err("an inner place (I1, I2) belongs to one field only".into()),
+    }
+}
+
 fn read_code(kinds: [u8; 3], reversed: bool) -> u8 {
     let k = if reversed {
         [kinds[2], kinds[1], kinds[0]]
@@ -946,7 +980,7 @@ fn orient(shape: Shape, features: &[FeatureDef], r: Rotation, closing: bool) -> 
     if ncells == 2 {
         cells.push(r.rotate_offset(1, 0));
     }
-    let mut place_feature = vec![[NO_FEATURE; 16]; ncells];
+    let mut place_feature = vec![[NO_FEATURE; PLACE_COUNT]; ncells];
     for (fi, f) in features.iter().enumerate() {
         for (cell, p) in &f.places {
             place_feature[*cell as usize][p.rotate(r).index()] = fi as u8;
@@ -1192,6 +1226,45 @@ mod tests {
         );
         let e = load(&text).unwrap_err();
         assert!(e.problem.contains("at most 64 distinct tags"), "{e}");
+    }
+
+    #[test]
+    fn inner_fields_touch_no_side_and_keep_their_place() {
+        let tile = |features: &str| {
+            format!(
+                "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='A'\ncount=1\nfeatures=[{features}]\n"
+            )
+        };
+        let cat = load(&tile("'city N W', 'city E S', 'field I1 -> N S'")).expect("loads");
+        let a = cat.tile(cat.find("t/A").expect("A"));
+        assert_eq!(a.features[2].cities, vec![0, 1]);
+        for r in Rotation::ALL {
+            let o = a.oriented(r);
+            assert_eq!(o.place_feature[0][Place::I1.index()], 2);
+            assert_eq!(o.anchors[2], (0, Place::I1));
+            // Touching no side, it has no open edge to close.
+            assert_eq!(o.open_init.map(|n| n[2]), Some(0));
+        }
+        for (bad, why) in [
+            ("'city N W', 'city E S', 'road I1'", "only place"),
+            ("'city N W', 'field E S I1'", "only place"),
+            (
+                "'city N W', 'city E S', 'field I2 -> N'",
+                "no field is at I1",
+            ),
+            (
+                "'city N W', 'city E S', 'field I1', 'field I1'",
+                "one field only",
+            ),
+        ] {
+            let e = load(&tile(bad)).unwrap_err();
+            assert!(e.problem.contains(why), "{bad}: {e}");
+        }
+        let half = "set='t'\ntitle='t'\ntotal=1\n[[tile]]\nid='H'\ncount=1\nshape='half'\nfeatures=['city W S', 'field H1 H H2', 'field I1']\n";
+        assert!(load(half)
+            .unwrap_err()
+            .problem
+            .contains("not a border place"));
     }
 
     #[test]

@@ -17,8 +17,9 @@ use crate::geometry::{Corner, Place, Pos, Rotation};
 /// Layout (see `docs/openspiel.md`):
 /// - `0`: pass;
 /// - `1 + 16·k + p` (`1..=32`): a follower on cell `k` (0 or 1: the cell of
-///   the tile just placed, in its catalog order) at place index `p`
-///   (`Place::index`: NNW=0 … WNW=11, C=12, H1, H, H2);
+///   the tile just placed, in its catalog order) at place code `p`
+///   ([`place_code`]: NNW=0 … WNW=11, C=12, H1, H, H2 on a half; I1 = 13,
+///   I2 = 14 on a whole cell);
 /// - `33 + ((s·W + (y+R))·W + (x+R))·4 + r`: place the tile of slot `s`
 ///   (0: the drawn tile; 1, 2: the distinct tiles in the player's hand)
 ///   with its anchor at `(x, y)` and rotation `r` quarter turns, for
@@ -42,8 +43,34 @@ pub struct ActionCodec {
 pub const PASS_INDEX: usize = 0;
 /// First follower index.
 pub const FOLLOWER_BASE: usize = 1;
-/// Follower codes: two cells × 16 places.
+/// Follower codes: two cells × 16 place codes.
 pub const FOLLOWER_CODES: usize = 32;
+
+/// Place codes a cell has: [`place_code`] is below this.
+const PLACE_CODES: usize = 16;
+
+/// The code (`0..16`) of `place`: its index, except that the inner places
+/// `I1`, `I2` take the codes of the long side's `H1`, `H`. A half has a
+/// long side and no inner place, a whole cell the other way round, so the
+/// code and the tile (or half) it lies on name the place: the action space
+/// keeps 16 codes a cell, and every configuration its size.
+pub(crate) const fn place_code(place: Place) -> usize {
+    match place {
+        Place::I1 => Place::H1.index(),
+        Place::I2 => Place::H.index(),
+        p => p.index(),
+    }
+}
+
+/// The place of code `code` (`0..16`) on a half (`half`) or a whole cell.
+pub(crate) fn place_of_code(code: usize, half: bool) -> Place {
+    let p = Place::ALL[code % PLACE_CODES];
+    match p {
+        Place::H1 if !half => Place::I1,
+        Place::H if !half => Place::I2,
+        p => p,
+    }
+}
 /// First placement index.
 pub const PLACE_BASE: usize = FOLLOWER_BASE + FOLLOWER_CODES;
 
@@ -108,9 +135,9 @@ impl ActionCodec {
         self.cells() * 5
     }
 
-    /// Codes for a place on a tile: tile code × 16 places.
+    /// Codes for a place on a tile: tile code × 16 place codes.
     pub(crate) fn feature_codes(&self) -> usize {
-        self.tile_codes() * 16
+        self.tile_codes() * PLACE_CODES
     }
 
     /// The code of the tile (or half) at `pos`, inside the window.
@@ -137,13 +164,14 @@ impl ActionCodec {
         half: Option<Corner>,
         place: Place,
     ) -> Option<usize> {
-        Some(self.tile_code(pos, half)? * 16 + place.index())
+        Some(self.tile_code(pos, half)? * PLACE_CODES + place_code(place))
     }
 
     /// The place of a place code.
     pub(crate) fn feature_of(&self, code: usize) -> Option<(Pos, Option<Corner>, Place)> {
-        let (pos, half) = self.tile_of(code / 16)?;
-        Some((pos, half, Place::ALL[code % 16]))
+        let (pos, half) = self.tile_of(code / PLACE_CODES)?;
+        let place = place_of_code(code % PLACE_CODES, half.is_some());
+        Some((pos, half, place))
     }
 
     /// The follower code (`0..32`) of a follower at `place` of cell `pos`
@@ -156,12 +184,12 @@ impl ActionCodec {
             .cells
             .iter()
             .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
-        (k < 2).then_some(16 * k + place.index())
+        (k < 2).then_some(PLACE_CODES * k + place_code(place))
     }
 
     /// The follower of `figure` with follower code `code`.
     pub(crate) fn follower_of(game: &Game, code: usize, figure: Figure) -> Option<Action> {
-        let (k, p) = (code / 16, code % 16);
+        let (k, p) = (code / PLACE_CODES, code % PLACE_CODES);
         let pi = game.last_piece()?;
         let piece = game.board().pieces()[pi as usize];
         let o = game.catalog().tile(piece.tile).oriented(piece.rot);
@@ -169,7 +197,7 @@ impl ActionCodec {
         Some(Action::Follower {
             pos: piece.pos.offset(dx, dy),
             corner: piece.corner,
-            place: Place::ALL[p],
+            place: place_of_code(p, piece.corner.is_some()),
             figure,
         })
     }

@@ -359,8 +359,9 @@ impl fmt::Display for Corner {
     }
 }
 
-/// A named place on a tile: twelve border places, the centre, and the three
-/// places on a half tile's long side.
+/// A named place on a tile: twelve border places, the centre, the three
+/// places on a half tile's long side, and the inner places of fields that
+/// touch no side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Place {
@@ -396,17 +397,25 @@ pub enum Place {
     H = 14,
     /// Last place of a half tile's long side.
     H2 = 15,
+    /// First inner place: the first field of the tile (in its rules
+    /// file's row) that touches no side, enclosed between cities.
+    I1 = 16,
+    /// Second inner place (a tile with two enclosed fields).
+    I2 = 17,
 }
 
+/// Number of places, the length of a cell's place table.
+pub const PLACE_COUNT: usize = 18;
+
 /// All place names, in index order.
-const PLACE_NAMES: [&str; 16] = [
+const PLACE_NAMES: [&str; PLACE_COUNT] = [
     "NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW", "C", "H1", "H",
-    "H2",
+    "H2", "I1", "I2",
 ];
 
 impl Place {
     /// Every place, in index order.
-    pub const ALL: [Place; 16] = [
+    pub const ALL: [Place; PLACE_COUNT] = [
         Place::Nnw,
         Place::N,
         Place::Nne,
@@ -423,6 +432,8 @@ impl Place {
         Place::H1,
         Place::H,
         Place::H2,
+        Place::I1,
+        Place::I2,
     ];
 
     /// Border place of index `i` (0 = NNW, clockwise), modulo 12.
@@ -443,7 +454,7 @@ impl Place {
         }
     }
 
-    /// Index in `0..16`.
+    /// Index in `0..PLACE_COUNT`.
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -455,7 +466,13 @@ impl Place {
 
     /// Whether this lies on a half tile's long side.
     pub const fn is_long_side(self) -> bool {
-        (self as u8) >= 13
+        matches!(self, Place::H1 | Place::H | Place::H2)
+    }
+
+    /// Whether this is an inner place (`I1`, `I2`): a field touching no
+    /// side, which rotation leaves where it is.
+    pub const fn is_inner(self) -> bool {
+        matches!(self, Place::I1 | Place::I2)
     }
 
     /// The cell side a border place lies on.
@@ -467,8 +484,9 @@ impl Place {
         }
     }
 
-    /// Where this place ends up after the tile is turned by `r`. The centre
-    /// and the long-side places belong to the piece and do not move.
+    /// Where this place ends up after the tile is turned by `r`. The centre,
+    /// the long-side places and the inner places belong to the piece and do
+    /// not move.
     pub const fn rotate(self, r: Rotation) -> Place {
         if self.is_border() {
             Place::border(self as u8 + 3 * r.quarters())
@@ -549,6 +567,7 @@ mod tests {
         assert_eq!(Place::Wnw.rotate(r90), Place::Nne);
         assert_eq!(Place::C.rotate(r90), Place::C);
         assert_eq!(Place::H1.rotate(r90), Place::H1);
+        assert_eq!(Place::I2.rotate(r90), Place::I2);
         assert_eq!(Side::W.rotate(r90), Side::N);
         assert_eq!(r90.rotate_offset(1, 0), (0, 1));
         assert_eq!(Rotation::from_quarters(2).rotate_offset(1, 0), (-1, 0));
@@ -633,5 +652,9 @@ mod tests {
             assert_eq!(p.name().parse::<Place>().unwrap(), p);
         }
         assert!("NORTH".parse::<Place>().is_err());
+        assert_eq!("I1".parse::<Place>(), Ok(Place::I1));
+        assert!(Place::I1.is_inner() && !Place::I1.is_long_side() && !Place::I1.is_border());
+        assert_eq!(Place::I2.side(), None);
+        assert_eq!(Place::I2.facing(), None);
     }
 }

@@ -46,7 +46,7 @@ pub use config::{ConfigError, GameConfig, PLAYER_COLOURS};
 pub use deck::DECK_STREAM;
 pub use feature::{FeatureRef, FeatureView};
 pub use game::{Follower, Game, IllegalAction, PlayerState};
-pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT};
+pub use geometry::{Corner, Place, Pos, Rotation, Side, COORD_LIMIT, PLACE_COUNT};
 pub use map::{MapBounds, MapDef, BUILTIN_MAPS};
 pub use options::{Options, KNOWN_OPTIONS};
 pub use scoring::{Event, Goods, Reason};

@@ -261,6 +261,16 @@ fn piece(out: &mut String, cat: &Catalog, def: &TileDef, g: &TileGeom, origin: P
             let _ = writeln!(out, "<path class=\"wall\" d=\"{}\"/>", d(w));
         }
     }
+    // Inner fields' meadows, with their own colours (as the abbey), so the
+    // shared style sheet stays as it was.
+    for m in &g.meadows {
+        let _ = writeln!(
+            out,
+            "<ellipse class=\"field\" stroke=\"#7b4a21\" stroke-width=\"3\" cx=\"{}\" cy=\"{}\" rx=\"19\" ry=\"12\"/>",
+            num(m.x),
+            num(m.y)
+        );
+    }
     for kind in [FeatureKind::River, FeatureKind::Road] {
         let (edge, body) = if kind == FeatureKind::River {
             ("riveredge", "river")

@@ -9,7 +9,7 @@
 //! a feature's area that lies farthest from everything else.
 
 use bastide_engine::expansions::{inns_cathedrals, river};
-use bastide_engine::{Catalog, FeatureKind, Shape, Tag, TileDef};
+use bastide_engine::{Catalog, FeatureDef, FeatureKind, Shape, Tag, TileDef};
 use bastide_engine::{Place, Side};
 
 /// Width of one cell in local units.
@@ -325,6 +325,10 @@ pub struct TileGeom {
     /// the token takes the best of them, counting also how far it is from
     /// the followers on the tile.
     pub token_spots: Vec<(Pt, f64)>,
+    /// Inner fields (places `I1`, `I2`) that the cities' walls leave no
+    /// room for: a small meadow drawn over the walls, where its farmer
+    /// lies.
+    pub meadows: Vec<Pt>,
 }
 
 /// The wall of a city from `p` to `q` (clockwise around the tile), bowed
@@ -483,6 +487,8 @@ const GRID: f64 = 4.0;
 const OUT: i32 = -1;
 const EMPTY: i32 = -2;
 const BLOCK: i32 = -3;
+/// Grid cells below which an inner field's area is too small to show.
+const MEADOW_CELLS: usize = 60;
 
 /// Builds the drawing geometry of a tile kind.
 pub fn tile_geom(cat: &Catalog, def: &TileDef) -> TileGeom {
@@ -500,6 +506,7 @@ pub fn tile_geom(cat: &Catalog, def: &TileDef) -> TileGeom {
         anchors: vec![cell_centre(shape, 0); nf],
         figure_spots: vec![cell_centre(shape, 0); nf],
         token_spots: Vec::new(),
+        meadows: Vec::new(),
         lying: def
             .features
             .iter()
@@ -695,6 +702,88 @@ pub fn tile_geom(cat: &Catalog, def: &TileDef) -> TileGeom {
     g
 }
 
+/// Where the meadow of inner field `f` goes when the walls leave it no
+/// area: between the followers of the cities it borders (the cities come
+/// first on a tile, so their spots are known), else the cell's centre; a
+/// second meadow at the same point goes to the mirror point across the
+/// centre.
+fn meadow_spot(g: &TileGeom, f: &FeatureDef, shape: Shape) -> Pt {
+    let centre = cell_centre(shape, 0);
+    let cities: Vec<Pt> = f
+        .cities
+        .iter()
+        .filter_map(|&c| g.anchors.get(usize::from(c)).copied())
+        .collect();
+    let n = cities.len().max(1) as f64;
+    let mut m = if cities.is_empty() {
+        centre
+    } else {
+        Pt::new(
+            cities.iter().map(|p| p.x).sum::<f64>() / n,
+            cities.iter().map(|p| p.y).sum::<f64>() / n,
+        )
+    };
+    if g.meadows.iter().any(|q| q.dist(m) < 20.0) {
+        m = Pt::new(2.0 * centre.x - m.x, 2.0 * centre.y - m.y);
+    }
+    m
+}
+
+/// The grid cells next to cell `k` (of a `cols` by `rows` grid).
+fn grid_next(k: usize, cols: usize, rows: usize) -> impl Iterator<Item = usize> {
+    let (i, j) = (k % cols, k / cols);
+    [
+        (i > 0).then(|| k - 1),
+        (i + 1 < cols).then(|| k + 1),
+        (j > 0).then(|| k - cols),
+        (j + 1 < rows).then(|| k + cols),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Spreads the labels of the queued cells into the empty cells they reach.
+fn flood(
+    label: &mut [i32],
+    queue: &mut std::collections::VecDeque<usize>,
+    cols: usize,
+    rows: usize,
+) {
+    while let Some(k) = queue.pop_front() {
+        for n in grid_next(k, cols, rows) {
+            if label[n] == EMPTY {
+                label[n] = label[k];
+                queue.push_back(n);
+            }
+        }
+    }
+}
+
+/// The areas of empty cells, each a list of its cells, in grid order.
+fn empty_areas(label: &[i32], cols: usize, rows: usize) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; label.len()];
+    let mut areas = Vec::new();
+    for start in 0..label.len() {
+        if label[start] != EMPTY || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut area = vec![start];
+        let mut i = 0;
+        while let Some(&k) = area.get(i) {
+            for n in grid_next(k, cols, rows) {
+                if label[n] == EMPTY && !seen[n] {
+                    seen[n] = true;
+                    area.push(n);
+                }
+            }
+            i += 1;
+        }
+        areas.push(area);
+    }
+    areas
+}
+
 /// Labels a grid over the tile and puts field and city followers (and the
 /// coats of arms) where their areas are widest.
 fn place_areas(cat: &Catalog, def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
@@ -766,25 +855,24 @@ fn place_areas(cat: &Catalog, def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
             }
         }
     }
-    while let Some(k) = queue.pop_front() {
-        let (i, j) = (k % cols, k / cols);
-        let mut next = Vec::with_capacity(4);
-        if i > 0 {
-            next.push(k - 1);
-        }
-        if i + 1 < cols {
-            next.push(k + 1);
-        }
-        if j > 0 {
-            next.push(k - cols);
-        }
-        if j + 1 < rows {
-            next.push(k + cols);
-        }
-        for n in next {
-            if label[n] == EMPTY {
-                label[n] = label[k];
-                queue.push_back(n);
+    flood(&mut label, &mut queue, cols, rows);
+    // Inner fields (places I1, I2) touch no side, so nothing above reached
+    // them: they take what is left, enclosed between cities, the largest
+    // area for I1.
+    let inner: Vec<usize> = [Place::I1, Place::I2]
+        .iter()
+        .filter_map(|&p| {
+            def.features
+                .iter()
+                .position(|f| f.kind == FeatureKind::Field && f.places.contains(&(0, p)))
+        })
+        .collect();
+    if !inner.is_empty() {
+        let mut areas = empty_areas(&label, cols, rows);
+        areas.sort_by_key(|a| std::cmp::Reverse(a.len()));
+        for (&fi, area) in inner.iter().zip(areas) {
+            for &k in &area {
+                label[k] = fi as i32;
             }
         }
     }
@@ -881,7 +969,18 @@ fn place_areas(cat: &Catalog, def: &TileDef, segs: &[Seg], g: &mut TileGeom) {
         match f.kind {
             FeatureKind::Field | FeatureKind::City => {
                 let me = fi as i32;
-                let spot = best(&|l| l == me, &[], 0.0).unwrap_or_else(|| {
+                let spot = best(&|l| l == me, &[], 0.0);
+                // An inner field squeezed between walls (a sliver, or
+                // nothing) gets a meadow to show where its farmer lies.
+                let room = label.iter().filter(|&&l| l == me).count();
+                if room < MEADOW_CELLS && f.places.iter().any(|(_, p)| p.is_inner()) {
+                    let m = spot.unwrap_or_else(|| meadow_spot(g, f, shape));
+                    g.meadows.push(m);
+                    g.anchors[fi] = m;
+                    g.figure_spots[fi] = Pt::new(m.x + 12.0, m.y);
+                    continue;
+                }
+                let spot = spot.unwrap_or_else(|| {
                     // Nothing of it is visible: just inside its first place.
                     f.places
                         .first()
@@ -1101,6 +1200,7 @@ mod tests {
                 FeatureKind::City => {
                     assert_eq!(in_city.map(|c| c.feature), Some(fi), "{} city {fi}", def.id)
                 }
+                FeatureKind::Field if g.meadows.contains(&a) => {}
                 FeatureKind::Field => {
                     assert!(
                         in_city.is_none(),
@@ -1142,6 +1242,44 @@ mod tests {
         for def in shapes.tiles() {
             check_anchors(&shapes, def);
         }
+    }
+
+    #[test]
+    fn inner_fields_have_spots_of_their_own() {
+        let cat = Catalog::builtin();
+        let geom = |id: &str| {
+            let def = cat.tile(cat.find(id).expect(id));
+            (def, tile_geom(&cat, def))
+        };
+        let inner = |def: &TileDef, p: Place| {
+            def.features
+                .iter()
+                .position(|f| f.places.contains(&(0, p)))
+                .expect("an inner field")
+        };
+        // F's three cities leave room between them: a field area, no meadow.
+        let (f, g) = geom("traders-builders/F");
+        assert!(g.meadows.is_empty());
+        assert!(!g
+            .cities
+            .iter()
+            .any(|c| point_in_poly(g.anchors[inner(f, Place::I1)], &c.poly)));
+        // B's two cities cover the tile: two meadows, apart.
+        let (b, g) = geom("abbey-mayor/B");
+        let (i1, i2) = (
+            g.anchors[inner(b, Place::I1)],
+            g.anchors[inner(b, Place::I2)],
+        );
+        assert_eq!(g.meadows, vec![i1, i2]);
+        assert!(i1.dist(i2) > 20.0, "{i1:?} {i2:?}");
+        // C's meadow lies between its two cities' followers.
+        let (c, g) = geom("traders-builders/C");
+        let spot = g.anchors[inner(c, Place::I1)];
+        assert_eq!(g.meadows, vec![spot]);
+        assert!(
+            spot.y > g.anchors[0].y && spot.y < g.anchors[1].y,
+            "{spot:?}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::Figure;
+use crate::geometry::{Place, Rotation};
 
 fn seat(i: usize) -> Seat {
     Seat::new(i).expect("a seat")
@@ -564,4 +565,72 @@ fn river_shuffle_all_start_tile_ignores_the_seed_with_explicit_chance() {
         .map(|seed| Game::new(shuffled(seed)).expect("config").board().pieces()[0].tile)
         .collect();
     assert!(seeded.len() > 1, "{seeded:?}");
+}
+
+/// An inner place (I1, I2: a whole tile's field that touches no side)
+/// takes the code of the long side's H1, H, which a whole tile lacks: a
+/// follower there has an index of its own, and the action space keeps
+/// its size.
+#[test]
+fn codec_gives_inner_places_the_long_sides_codes_on_a_whole_tile() {
+    use crate::codec::{place_code, place_of_code};
+    for p in Place::ALL {
+        let half = p.is_long_side();
+        assert_eq!(place_of_code(place_code(p), half), p, "{p}");
+    }
+    assert_eq!(place_code(Place::I1), place_code(Place::H1));
+    assert_eq!(place_code(Place::I2), place_code(Place::H));
+
+    let mut c = config(&["base", "traders-builders"], 1);
+    c.deck = Some(vec!["traders-builders/C".to_string()]);
+    c.deck_only = true;
+    let mut g = Game::new(c).expect("config");
+    let codec = ActionCodec::default();
+    let size = codec.num_distinct_actions(&g);
+    g.try_apply(&Action::Place {
+        tile: g.drawn_tile().expect("a drawn tile"),
+        pos: Pos::new(0, -1),
+        rot: Rotation::default(),
+    })
+    .expect("C fits on the start tile's city");
+    let inner = Action::Follower {
+        pos: Pos::new(0, -1),
+        corner: None,
+        place: Place::I1,
+        figure: Figure::Normal,
+    };
+    assert!(g.legal_actions().contains(&inner));
+    let i = codec.encode(&g, &inner).expect("an index");
+    assert_eq!(i, FOLLOWER_BASE + place_code(Place::H1));
+    assert_eq!(codec.decode(&g, i), Some(inner));
+    assert_eq!(codec.num_distinct_actions(&g), size);
+
+    // Through the magic portal, onto another tile's inner field: a place
+    // code (tile code·16 + 13) in the expansion's segment.
+    let mut c = config(&["base", "princess-dragon"], 1);
+    c.deck = Some(vec!["princess-dragon/Y".into(), "princess-dragon/S".into()]);
+    c.deck_only = true;
+    let mut g = Game::new(c).expect("config");
+    let place = |g: &mut Game, pos: Pos| {
+        let tile = g.drawn_tile().expect("a drawn tile");
+        g.try_apply(&Action::Place {
+            tile,
+            pos,
+            rot: Rotation::default(),
+        })
+        .expect("Y on the city, S on the road");
+    };
+    place(&mut g, Pos::new(0, -1));
+    g.try_apply(&Action::Pass).expect("no follower on Y");
+    place(&mut g, Pos::new(1, 0));
+    let portal = Action::Follower {
+        pos: Pos::new(0, -1),
+        corner: None,
+        place: Place::I1,
+        figure: Figure::Normal,
+    };
+    assert!(g.legal_actions().contains(&portal));
+    let i = codec.encode(&g, &portal).expect("an index");
+    assert!(i >= codec.shared_end(), "{i}: the portal's segment");
+    assert_eq!(codec.decode(&g, i), Some(portal));
 }
