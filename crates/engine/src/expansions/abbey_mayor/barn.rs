@@ -256,6 +256,20 @@ impl Game {
         Ok(n)
     }
 
+    /// [`Game::check_barn`] for the listing, which has checked the supply
+    /// and names cells of the tile just placed: whether a barn may stand on
+    /// corner `corner` of cell `pos` (of half `half`). Most corners are
+    /// refused, so the refusals' texts are not built (building them was
+    /// about a tenth of a random Abbey & Mayor game).
+    fn barn_fits(&self, pos: Pos, half: Option<Corner>, corner: Corner) -> bool {
+        if half.is_some_and(|right_angle| corner.half_beside(right_angle).is_none()) {
+            return false;
+        }
+        let mut nodes = [0 as NodeId; MAX_AROUND];
+        self.barn_ground(pos, corner, &mut nodes)
+            .is_ok_and(|n| !nodes[..n].iter().any(|&node| self.barn_in(node)))
+    }
+
     /// Puts the current player's barn on corner `corner` of the tile just
     /// placed: the fields at the point become one, and the follower step
     /// ends.
@@ -308,8 +322,7 @@ impl Game {
                 if points[..listed].contains(&point) {
                     continue;
                 }
-                let mut nodes = [0 as NodeId; MAX_AROUND];
-                if self.check_barn(at, corner, &mut nodes).is_ok() {
+                if self.barn_fits(cell, piece.corner, corner) {
                     if listed < points.len() {
                         points[listed] = point;
                         listed += 1;
