@@ -611,6 +611,58 @@ impl Board {
         first.into_iter().chain(second)
     }
 
+    /// Calls `f` with every piece adjacent to piece `pi`, possibly more
+    /// than once: those in orthogonally neighbouring cells of any of its
+    /// cells, and the other half of its own cell. Adjacency is judged
+    /// between occupied cells (`halfsies.md`): a single triangular gap does
+    /// not break it, so a half is adjacent to all four neighbouring cells
+    /// whichever of its sides face them. The rules that move a figure or a
+    /// spread from tile to tile share it.
+    #[inline]
+    pub fn each_adjacent(&self, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) {
+        let piece = self.pieces[pi as usize];
+        // A whole tile is alone in its cells: only a half shares its own.
+        let own_cell = piece.corner.is_some();
+        for &(dx, dy) in &cat.tile(piece.tile).oriented(piece.rot).cells {
+            let c = piece.pos.offset(dx, dy);
+            if own_cell {
+                self.each_piece_at(c, pi, &mut f);
+            }
+            for side in Side::ALL {
+                self.each_piece_at(c.step(side), pi, &mut f);
+            }
+        }
+    }
+
+    /// [`Board::each_adjacent`] without repeats, in the order of first
+    /// meeting, into `out` (cleared first).
+    pub fn adjacent_pieces(&self, cat: &Catalog, pi: u16, out: &mut Vec<u16>) {
+        out.clear();
+        self.each_adjacent(cat, pi, |q| {
+            if !out.contains(&q) {
+                out.push(q);
+            }
+        });
+    }
+
+    /// Calls `f` with each piece in cell `p` other than `skip` (the
+    /// iterator of [`Board::pieces_at`], unrolled for the adjacency walk).
+    #[inline]
+    fn each_piece_at(&self, p: Pos, skip: u16, f: &mut impl FnMut(u16)) {
+        let occ = self.cells.get(p).occ;
+        if occ == 0 {
+            return;
+        }
+        let first = (occ & !PART_BIT) - 1;
+        if first != skip {
+            f(first);
+        }
+        let second = self.partner[first as usize];
+        if second != NO_PIECE && second != skip {
+            f(second);
+        }
+    }
+
     /// Pieces with a monastery not yet known to be complete, in placement
     /// order.
     pub fn open_monasteries(&self) -> &[u16] {

@@ -203,9 +203,18 @@ impl Game {
         let monasteries = self.completed_by(pi, &mut done);
         for &root in done.as_mut_slice().iter() {
             crate::expansions::before_completion(self, root);
-            self.score_feature(root, Reason::Completed);
+            // With no expansion in play every figure is a normal follower,
+            // counted on its feature: an empty feature (most are) needs no
+            // walk over the followers to score it or send them home.
+            let empty =
+                self.rules.expansions.is_empty() && self.board.features().followers(root) == 0;
+            if !empty {
+                self.score_feature(root, Reason::Completed);
+            }
             self.board.features_mut().close(root);
-            self.return_followers(root);
+            if !empty {
+                self.return_followers(root);
+            }
             crate::expansions::followers_left(self);
             crate::expansions::after_completion(self, root);
         }
@@ -481,7 +490,9 @@ impl Game {
 
     /// Gives `value` (points, tiles, extra) to the seats with the most
     /// followers in `counts` and records the event.
-    #[inline]
+    // Always inlined: with two callers (the barn's field scoring the
+    // second) it had become a call on every completed feature.
+    #[inline(always)]
     fn give_value(
         &mut self,
         root: NodeId,

@@ -73,7 +73,8 @@ fn a_plain_game_accepts_exactly_its_legal_indices() {
                     assert_eq!(
                         accepted.is_some(),
                         is_legal,
-                        "index {i}, step {step}, {exps:?}"
+                        "index {i}, step {step}, {exps:?}, decoded {decoded:?} encodes to {:?}",
+                        decoded.map(|a| codec.encode(&g, &a))
                     );
                     if !try_it(i, is_legal, &mut rng) {
                         continue;

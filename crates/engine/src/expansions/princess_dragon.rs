@@ -220,37 +220,61 @@ impl Game {
     // -- The dragon's movement ----------------------------------------------
 
     /// The pieces the dragon may enter now: next to its tile (Decision P6:
-    /// the Plague's adjacency, halves and gaps included), not visited in
-    /// this movement, not the fairy's.
-    fn dragon_targets(&self, out: &mut Vec<u16>) {
-        out.clear();
+    /// the Plague's adjacency, [`crate::board::Board::each_adjacent`],
+    /// halves and gaps included), not visited in this movement, not the
+    /// fairy's: `f` is called with each once, in the board's order. On the
+    /// stack, as the dragon step is listed (and was checked) on every move.
+    fn each_dragon_target(&self, mut f: impl FnMut(u16)) {
         let Some(s) = self.princess_dragon() else {
             return;
         };
         let Some(at) = s.dragon else { return };
-        crate::expansions::plague::adjacent_pieces(&self.board, &self.rules.catalog, at, out);
         let fairy = s.fairy.map(|f| f.piece);
-        out.retain(|q| !s.visited.contains(q) && Some(*q) != fairy);
+        // A piece has at most twelve neighbours (a double tile's six
+        // cells, two halves each): indexing past them would be a bug.
+        let mut seen = [0u16; 12];
+        let mut n = 0;
+        self.board.each_adjacent(&self.rules.catalog, at, |q| {
+            if seen[..n].contains(&q) {
+                return;
+            }
+            seen[n] = q;
+            n += 1;
+            if !s.visited.contains(&q) && Some(q) != fairy {
+                f(q);
+            }
+        });
+    }
+
+    /// Whether the dragon may enter piece `q` now.
+    fn is_dragon_target(&self, q: u16) -> bool {
+        let mut found = false;
+        self.each_dragon_target(|t| found |= t == q);
+        found
+    }
+
+    /// Whether the dragon may move at all.
+    fn dragon_can_move(&self) -> bool {
+        let mut any = false;
+        self.each_dragon_target(|_| any = true);
+        any
     }
 
     /// The dragon step's actions: a move to each tile it may enter, or
     /// `pass` when there is none.
     fn dragon_step_actions(&self, out: &mut Vec<Action>) {
-        let mut targets = Vec::new();
-        self.dragon_targets(&mut targets);
-        out.extend(
-            targets
-                .iter()
-                .filter_map(|&q| self.tile_of(q))
-                .map(|to| Action::Dragon { to }),
-        );
+        self.each_dragon_target(|q| {
+            if let Some(to) = self.tile_of(q) {
+                out.push(Action::Dragon { to });
+            }
+        });
         if out.is_empty() {
             out.push(Action::Pass);
         }
     }
 
-    /// One move of the dragon onto `to`, checked.
-    fn move_dragon(&mut self, to: TileAt) -> Result<(), IllegalAction> {
+    /// One move of the dragon onto `to`, checked unless `mode` trusts it.
+    fn move_dragon(&mut self, to: TileAt, mode: Mode) -> Result<(), IllegalAction> {
         let q = self.piece_in(to.pos(), to.half).ok_or_else(|| {
             illegal(
                 "dragon",
@@ -260,9 +284,7 @@ impl Game {
                 ),
             )
         })?;
-        let mut targets = Vec::new();
-        self.dragon_targets(&mut targets);
-        if !targets.contains(&q) {
+        if mode == Mode::Checked && !self.is_dragon_target(q) {
             let s = self.princess_dragon();
             let why = if s.is_some_and(|s| s.visited.contains(&q)) {
                 "the dragon has already been on that tile in this movement (its start included)"
@@ -437,25 +459,31 @@ impl Game {
         let there = |pi: u16, fi: Option<u8>| {
             fairy.is_some_and(|z| z.with && z.seat == seat && z.piece == pi && z.feature == fi)
         };
-        let start = out.len();
-        for f in &self.followers {
-            if f.player != seat || !f.figure.is_follower() || there(f.piece, Some(f.feature)) {
+        let mine = |f: &Follower| f.player == seat && f.figure.is_follower();
+        for (i, f) in self.followers.iter().enumerate() {
+            if !mine(f) || there(f.piece, Some(f.feature)) {
+                continue;
+            }
+            // One move per segment: the actions of two followers on the
+            // same segment are equal (asked by segment, not by comparing
+            // actions, which was most of this listing's cost).
+            if self.followers[..i]
+                .iter()
+                .any(|e| mine(e) && e.piece == f.piece && e.feature == f.feature)
+            {
                 continue;
             }
             let Some(at) = self.feature_named(f.piece, f.feature) else {
                 continue;
             };
-            let a = Action::Fairy {
+            out.push(Action::Fairy {
                 at: TileAt {
                     x: at.x,
                     y: at.y,
                     half: at.half,
                 },
                 place: Some(at.place),
-            };
-            if !out[start..].contains(&a) {
-                out.push(a);
-            }
+            });
         }
         crate::expansions::followers_off_features(self, &mut |s, pi| {
             if s != seat || there(pi, None) {
@@ -516,9 +544,11 @@ impl Game {
     /// `q` (the occupancy of the whole feature is checked apart).
     fn portal_ban(&self, q: u16, fi: u8) -> Option<&'static str> {
         // The dragon's tile, the Plague's fleas and outbreaks.
-        if let Some(why) = crate::expansions::figure_ban_on(self, q) {
-            return Some(why);
-        }
+        crate::expansions::figure_ban_on(self, q).or_else(|| self.portal_feature_ban(q, fi))
+    }
+
+    /// [`Game::portal_ban`] past the bans on the whole tile.
+    fn portal_feature_ban(&self, q: u16, fi: u8) -> Option<&'static str> {
         let node = self.node(q, fi);
         // A feature no figure may enter by any means (a barn's field).
         if let Some(why) = crate::expansions::figure_ban_in(self, node) {
@@ -564,12 +594,13 @@ impl Game {
         let cat = &*self.rules.catalog;
         for (q, piece) in self.board.pieces().iter().enumerate() {
             let q = q as u16;
-            if q == last {
+            // A ban on the whole tile is asked once, not per feature.
+            if q == last || crate::expansions::figure_ban_on(self, q).is_some() {
                 continue;
             }
             for fi in 0..cat.tile(piece.tile).features.len() as u8 {
                 if self.board.features().followers(self.node(q, fi)) > 0
-                    || self.portal_ban(q, fi).is_some()
+                    || self.portal_feature_ban(q, fi).is_some()
                 {
                     continue;
                 }
@@ -865,13 +896,11 @@ impl Expansion for PrincessDragon {
         g.dragon_step_actions(out);
     }
 
-    fn apply_in_step(g: &mut Game, a: &Action, _mode: Mode) -> Option<Result<(), IllegalAction>> {
+    fn apply_in_step(g: &mut Game, a: &Action, mode: Mode) -> Option<Result<(), IllegalAction>> {
         Some(match *a {
-            Action::Dragon { to } => g.move_dragon(to),
+            Action::Dragon { to } => g.move_dragon(to, mode),
             Action::Pass => {
-                let mut targets = Vec::new();
-                g.dragon_targets(&mut targets);
-                if targets.is_empty() {
+                if !g.dragon_can_move() {
                     g.end_flight();
                     Ok(())
                 } else {

@@ -330,9 +330,19 @@ impl Game {
 
     /// Whether piece `pi` is in reach of the tower being raised.
     fn in_reach(&self, pi: u16) -> bool {
-        self.capturing_tower()
-            .and_then(|(_, from, h)| self.reach_distance(from, pi).map(|d| d <= h))
-            .unwrap_or(false)
+        let Some((_, from, h)) = self.capturing_tower() else {
+            return false;
+        };
+        // Every cell the reach crosses counts at least one: a piece whose
+        // cells all lie farther than the height (counted in cells) is out
+        // of reach without walking the row to it, as most are.
+        let piece = self.board.pieces()[pi as usize];
+        let o = self.rules.catalog.tile(piece.tile).oriented(piece.rot);
+        let near = o.cells.iter().any(|&(dx, dy)| {
+            let c = piece.pos.offset(dx, dy);
+            (c.x - from.x).unsigned_abs() + (c.y - from.y).unsigned_abs() <= h
+        });
+        near && self.reach_distance(from, pi).is_some_and(|d| d <= h)
     }
 
     /// The kinds of `owner`'s followers that `holder` holds: bit `k` for

@@ -434,6 +434,9 @@ fn figures_decode(codec: &ActionCodec, g: &Game, i: usize) -> Option<Action> {
             seat: u8::try_from((s - 1) / 2).ok()?,
             figure: figures::FIGURES[(s - 1) % 2],
         },
+        // The tile just placed is the follower codes' (as `figures_encode`
+        // spells it): one index an action.
+        s if s < CODEC_SLOTS && g.last.is_none_or(|pi| g.on_piece(pi, pos, half)) => return None,
         s if s < CODEC_SLOTS => Action::Follower {
             pos,
             corner: half,

@@ -53,54 +53,21 @@ impl Adjacent {
     }
 }
 
-/// The pieces adjacent to piece `pi`: those in orthogonally neighbouring
-/// cells of any of its cells, and the other half of its own cell. Adjacency
-/// is judged between occupied cells (`halfsies.md`): a single triangular gap
-/// does not break it, so a half is adjacent to all four neighbouring cells
-/// whichever of its sides face them.
+/// The pieces adjacent to piece `pi` ([`Board::adjacent_pieces`], shared
+/// with the dragon's movement).
 pub fn adjacent_pieces(board: &Board, cat: &Catalog, pi: u16, out: &mut Vec<u16>) {
-    out.clear();
-    each_adjacent(board, cat, pi, |q| {
-        if !out.contains(&q) {
-            out.push(q);
-        }
-    });
+    board.adjacent_pieces(cat, pi, out);
 }
 
 /// [`adjacent_pieces`] on the stack: the same pieces in the same order.
 fn board_adjacent(board: &Board, cat: &Catalog, pi: u16) -> Adjacent {
     let mut a = Adjacent::EMPTY;
-    each_adjacent(board, cat, pi, |q| {
+    board.each_adjacent(cat, pi, |q| {
         if !a.as_slice().contains(&q) {
             a.push(q);
         }
     });
     a
-}
-
-/// Calls `f` with every piece adjacent to `pi`, in the order of
-/// [`adjacent_pieces`], possibly more than once.
-fn each_adjacent(board: &Board, cat: &Catalog, pi: u16, mut f: impl FnMut(u16)) {
-    let piece = board.pieces()[pi as usize];
-    for &(dx, dy) in &cat.tile(piece.tile).oriented(piece.rot).cells {
-        let c = piece.pos.offset(dx, dy);
-        let cells = [
-            c,
-            c.step(Side::N),
-            c.step(Side::E),
-            c.step(Side::S),
-            c.step(Side::W),
-        ];
-        // A whole tile is alone in its cells: only a half shares its own.
-        let from = usize::from(piece.corner.is_none());
-        for &cell in &cells[from..] {
-            for (q, _) in board.pieces_at(cell) {
-                if q != pi {
-                    f(q);
-                }
-            }
-        }
-    }
 }
 
 /// No segment across a border slot.
@@ -183,7 +150,7 @@ impl Plague {
         while self.adjacent.len() < n {
             let pi = self.adjacent.len() as u16;
             let mut mine = Adjacent::EMPTY;
-            each_adjacent(board, cat, pi, |q| {
+            board.each_adjacent(cat, pi, |q| {
                 // Pieces placed later add themselves when their turn comes.
                 if q < pi && !mine.as_slice().contains(&q) {
                     mine.push(q);
