@@ -1,6 +1,7 @@
 //! Bots for Bastide: `random`, `greedy`, `mcts` (information-set Monte
-//! Carlo tree search) and `strong` (a shallow search over an evaluation
-//! that knows the unseen tiles), behind one [`Bot`] trait, made from specs
+//! Carlo tree search) and `strong` (that search guided by an evaluation
+//! that knows the unseen tiles; `strong-ply`, its older one-ply search),
+//! behind one [`Bot`] trait, made from specs
 //! such as `"mcts:2000"` by [`make_bot`].
 //!
 //! A bot sees a game only through a [`View`]: the current player's
@@ -96,7 +97,8 @@ pub enum BotSpec {
     Greedy,
     /// Information-set MCTS with a budget per move and its settings.
     Mcts(MctsConfig),
-    /// The shallow search over the unseen-tile evaluation, with its budget.
+    /// A search over the unseen-tile evaluation (`strong`: MCTS;
+    /// `strong-ply`: one ply), with its budget.
     Strong(StrongConfig),
 }
 
