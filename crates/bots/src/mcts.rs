@@ -154,6 +154,11 @@ impl Mcts {
         }
     }
 
+    /// Sets the weights of the unseen-tile evaluation (`eval=strong`).
+    pub fn set_strong_weights(&mut self, weights: StrongWeights) {
+        self.strong = StrongEval::new(weights);
+    }
+
     /// The margin of `seat` in `game` by the configured evaluation.
     fn leaf_margin(&mut self, game: &Game, seat: Seat) -> f64 {
         match self.config.leaf {

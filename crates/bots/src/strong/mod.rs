@@ -24,9 +24,10 @@
 //!
 //! The work is counted (iterations for `strong:N`, evaluations for
 //! `strong-ply:N`), not timed, so a move is the same on every machine for
-//! a given seed; a time per move (`strong:100ms`) is also accepted. The bot searches a determinization
-//! (the pile reshuffled, the others' hands dealt again), so it cannot read
-//! the hidden order; its evaluation reads only public counts.
+//! a given seed; a time per move (`strong:100ms`) is also accepted. Both
+//! searches work on determinizations (the pile reshuffled, the others'
+//! hands dealt again), so they cannot read the hidden order; the
+//! evaluation reads only public counts.
 
 pub mod eval;
 
@@ -61,7 +62,8 @@ pub enum StrongSearch {
 /// How much work a move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrongBudget {
-    /// At most this many evaluations (deterministic for a seed).
+    /// At most this many evaluations (`strong-ply`), or exactly this many
+    /// search iterations (`strong`); deterministic for a seed.
     Evaluations(u32),
     /// About this long.
     Time(Duration),
@@ -202,8 +204,11 @@ impl Strong {
             eval: StrongEval::new(config.weights),
             planned: None,
             evaluations: 0,
-            tree: (config.search == StrongSearch::Tree)
-                .then(|| Box::new(Mcts::new(tree_config(&config), seed))),
+            tree: (config.search == StrongSearch::Tree).then(|| {
+                let mut tree = Mcts::new(tree_config(&config), seed);
+                tree.set_strong_weights(config.weights);
+                Box::new(tree)
+            }),
         }
     }
 
