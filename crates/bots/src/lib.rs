@@ -1,6 +1,7 @@
 //! Bots for Bastide: `random`, `greedy`, `mcts` (information-set Monte
-//! Carlo tree search) and `strong` (a shallow search over an evaluation
-//! that knows the unseen tiles), behind one [`Bot`] trait, made from specs
+//! Carlo tree search) and `strong` (that search guided by an evaluation
+//! that knows the unseen tiles; `strong-ply`, its older one-ply search),
+//! behind one [`Bot`] trait, made from specs
 //! such as `"mcts:2000"` by [`make_bot`].
 //!
 //! A bot sees a game only through a [`View`]: the current player's
@@ -28,7 +29,7 @@ pub mod strong;
 pub use greedy::Greedy;
 pub use mcts::{Budget, Mcts, MctsConfig};
 pub use random::RandomBot;
-pub use strong::{Strong, StrongBudget, StrongConfig};
+pub use strong::{Strong, StrongBudget, StrongConfig, StrongSearch};
 
 /// What a bot may know of a game: the view of the player to act.
 #[derive(Clone, Copy)]
@@ -85,7 +86,7 @@ pub struct SpecError {
 }
 
 /// The bots that [`make_bot`] knows, for messages.
-pub const KNOWN: &str = "random, greedy, mcts (mcts:ITERATIONS such as mcts:2000, or a time per move such as mcts:500ms or mcts:2s), strong (strong:EVALUATIONS such as strong:12000, or a time per move such as strong:100ms)";
+pub const KNOWN: &str = "random, greedy, mcts (mcts:ITERATIONS such as mcts:2000, or a time per move such as mcts:500ms or mcts:2s), strong (MCTS over the unseen-tile evaluation: strong:ITERATIONS such as strong:4000, or a time per move such as strong:100ms), strong-ply (its older one-ply search: strong-ply:EVALUATIONS such as strong-ply:12000)";
 
 /// A parsed bot spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +97,8 @@ pub enum BotSpec {
     Greedy,
     /// Information-set MCTS with a budget per move and its settings.
     Mcts(MctsConfig),
-    /// The shallow search over the unseen-tile evaluation, with its budget.
+    /// A search over the unseen-tile evaluation (`strong`: MCTS;
+    /// `strong-ply`: one ply), with its budget.
     Strong(StrongConfig),
 }
 
@@ -105,8 +107,7 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
-            BotSpec::Strong(c) if *c == StrongConfig::default() => f.write_str("strong"),
-            BotSpec::Strong(c) => write!(f, "strong:{}", c.budget),
+            BotSpec::Strong(c) => f.write_str(&c.spec()),
             BotSpec::Mcts(c) => {
                 write!(f, "mcts:{}", c.budget)?;
                 let d = MctsConfig::default();
@@ -130,6 +131,12 @@ impl fmt::Display for BotSpec {
                 }
                 if c.width != d.width {
                     write!(f, ":width={}", c.width)?;
+                }
+                if c.mix != d.mix {
+                    write!(f, ":mix={}", c.mix)?;
+                }
+                if c.leaf == mcts::LeafEval::Strong {
+                    f.write_str(":eval=strong")?;
                 }
                 Ok(())
             }
@@ -157,7 +164,13 @@ impl BotSpec {
             ("mcts", None) => Ok(BotSpec::Mcts(MctsConfig::default())),
             ("mcts", Some(a)) => parse_mcts(a).map(BotSpec::Mcts).map_err(|p| err(&p)),
             ("strong", None) => Ok(BotSpec::Strong(StrongConfig::default())),
-            ("strong", Some(a)) => parse_strong(a).map(BotSpec::Strong).map_err(|p| err(&p)),
+            ("strong", Some(a)) => parse_strong(a, StrongConfig::default())
+                .map(BotSpec::Strong)
+                .map_err(|p| err(&p)),
+            ("strong-ply", None) => Ok(BotSpec::Strong(StrongConfig::ply())),
+            ("strong-ply", Some(a)) => parse_strong(a, StrongConfig::ply())
+                .map(BotSpec::Strong)
+                .map_err(|p| err(&p)),
             ("", _) => Err(err("the spec is empty")),
             _ => Err(err("unknown bot")),
         }
@@ -242,9 +255,17 @@ fn parse_mcts(arg: &str) -> Result<MctsConfig, String> {
                     .parse()
                     .map_err(|_| format!("width={v}: give a whole number (0: all)"))?
             }
+            "mix" => c.mix = num()?.min(1.0),
+            "eval" => {
+                c.leaf = match v {
+                    "greedy" => mcts::LeafEval::Greedy,
+                    "strong" => mcts::LeafEval::Strong,
+                    _ => return Err(format!("eval={v}: give greedy or strong")),
+                }
+            }
             _ => {
                 return Err(format!(
-                    "unknown setting {k:?}: known are c, rollout, followers, prior, scale, width"
+                    "unknown setting {k:?}: known are c, rollout, followers, prior, scale, width, mix, eval"
                 ))
             }
         }
@@ -252,17 +273,15 @@ fn parse_mcts(arg: &str) -> Result<MctsConfig, String> {
     Ok(c)
 }
 
-/// Parses what follows `strong:`: a number of evaluations or a time per
-/// move (the same forms as an MCTS budget).
-fn parse_strong(arg: &str) -> Result<StrongConfig, String> {
+/// Parses what follows `strong:` or `strong-ply:`: a number of
+/// iterations (evaluations for `strong-ply`) or a time per move (the same
+/// forms as an MCTS budget), applied to `base`.
+fn parse_strong(arg: &str, base: StrongConfig) -> Result<StrongConfig, String> {
     let budget = match Budget::parse(arg)? {
         Budget::Iterations(n) => StrongBudget::Evaluations(n),
         Budget::Time(d) => StrongBudget::Time(d),
     };
-    Ok(StrongConfig {
-        budget,
-        ..StrongConfig::default()
-    })
+    Ok(StrongConfig { budget, ..base })
 }
 
 fn time_budget(secs: f64) -> Option<Budget> {
@@ -331,6 +350,12 @@ mod tests {
         for s in [
             "mcts:300:c=0.5:rollout=4",
             "mcts:10:followers=0.5:prior=0:scale=4:width=8",
+            "mcts:500:prior=15:mix=0.2:eval=strong",
+            "strong",
+            "strong:300",
+            "strong:100ms",
+            "strong-ply",
+            "strong-ply:500",
         ] {
             assert_eq!(BotSpec::parse(s).map(|b| b.to_string()), Ok(s.to_string()));
         }
@@ -354,6 +379,8 @@ mod tests {
             "mcts:5:c",
             "strong:0",
             "strong:fast",
+            "strong-ply:0",
+            "mcts:5:eval=best",
         ] {
             let e = BotSpec::parse(bad).expect_err(bad);
             assert!(e.to_string().contains("Known bots"), "{e}");

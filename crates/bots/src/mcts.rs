@@ -11,7 +11,9 @@
 //!
 //! The children of a node start with a prior from the greedy evaluation
 //! (a few virtual visits), so even a small budget plays like `greedy`, and
-//! the playouts then correct it where the future matters. Playouts may also
+//! the playouts then correct it where the future matters; `eval=strong`
+//! takes the prior from the `strong` bot's unseen-tile evaluation instead
+//! (the `strong` bot is this search with that prior). Playouts may also
 //! be cut after a few turns and scored by the static evaluation
 //! (`rollout=N`); finishing the game plays better (see `docs/bots.md`).
 //!
@@ -25,6 +27,7 @@ use bastide_engine::rng::Rng;
 use bastide_engine::{Action, Game, Phase, Seat};
 
 use crate::eval::Evaluator;
+use crate::strong::{StrongEval, StrongWeights};
 use crate::{Bot, View};
 
 /// Iterations per move of the default `mcts` bot.
@@ -69,6 +72,21 @@ pub struct MctsConfig {
     /// Pruning to the greedy's best few lets the playouts decide among
     /// them instead of spreading thin over every placement.
     pub width: usize,
+    /// Which evaluation gives the priors and scores cut playouts: the
+    /// greedy's, or the unseen-tile evaluation of `strong`.
+    pub leaf: LeafEval,
+    /// Share of a child's value taken from its prior for good, whatever
+    /// its visits (0: the prior fades as playouts come in).
+    pub mix: f64,
+}
+
+/// The evaluation an MCTS uses for its priors and its cut playouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafEval {
+    /// The greedy's evaluation ([`crate::eval`]).
+    Greedy,
+    /// The `strong` bot's unseen-tile evaluation ([`crate::strong::eval`]).
+    Strong,
 }
 
 impl Default for MctsConfig {
@@ -81,6 +99,8 @@ impl Default for MctsConfig {
             prior_visits: 3.0,
             scale: 16.0,
             width: 10,
+            leaf: LeafEval::Greedy,
+            mix: 0.0,
         }
     }
 }
@@ -90,6 +110,8 @@ struct Node {
     action: Action,
     visits: f64,
     total: f64,
+    /// The reward of the prior's margin.
+    prior: f64,
     /// Child nodes, `None` until first expanded.
     children: Option<Vec<u32>>,
 }
@@ -100,6 +122,7 @@ pub struct Mcts {
     config: MctsConfig,
     rng: Rng,
     eval: Evaluator,
+    strong: StrongEval,
     nodes: Vec<Node>,
     buf: Vec<Action>,
     /// The game each iteration plays out in, copied into with `clone_from`
@@ -121,12 +144,26 @@ impl Mcts {
             config,
             rng: Rng::for_stream(seed, 0x3C75),
             eval: Evaluator::default(),
+            strong: StrongEval::new(StrongWeights::default()),
             nodes: Vec::new(),
             buf: Vec::with_capacity(256),
             scratch: None,
             child: None,
             planned: None,
             iterations: 0,
+        }
+    }
+
+    /// Sets the weights of the unseen-tile evaluation (`eval=strong`).
+    pub fn set_strong_weights(&mut self, weights: StrongWeights) {
+        self.strong = StrongEval::new(weights);
+    }
+
+    /// The margin of `seat` in `game` by the configured evaluation.
+    fn leaf_margin(&mut self, game: &Game, seat: Seat) -> f64 {
+        match self.config.leaf {
+            LeafEval::Greedy => self.eval.margin(game, seat),
+            LeafEval::Strong => self.strong.margin(game, seat),
         }
     }
 
@@ -146,9 +183,14 @@ impl Mcts {
             g.clone_from(game);
             g.apply_legal(&a);
             let m = if game.phase() == Phase::Place && g.phase() == Phase::Follower {
-                crate::greedy::best_follower(&g, seat, &mut self.eval, &mut fbuf).1
+                match self.config.leaf {
+                    LeafEval::Greedy => {
+                        crate::greedy::best_follower(&g, seat, &mut self.eval, &mut fbuf).1
+                    }
+                    LeafEval::Strong => strong_best_follower(&g, seat, &mut self.strong, &mut fbuf),
+                }
             } else {
-                self.eval.margin(&g, seat)
+                self.leaf_margin(&g, seat)
             };
             options.push((a, m));
         }
@@ -167,10 +209,17 @@ impl Mcts {
                 action: a,
                 visits: pv,
                 total: pv * r,
+                prior: r,
                 children: None,
             });
         }
         self.nodes[ni].children = Some(kids);
+    }
+
+    /// A node's value: its mean reward, with the prior's share kept.
+    fn mean(&self, n: &Node) -> f64 {
+        let m = self.config.mix;
+        m * n.prior + (1.0 - m) * n.total / n.visits.max(1e-9)
     }
 
     fn select(&self, ni: usize) -> usize {
@@ -184,7 +233,7 @@ impl Mcts {
         let mut best = (f64::NEG_INFINITY, ni);
         for &k in kids {
             let n = &self.nodes[k as usize];
-            let v = n.total / n.visits.max(1e-9) + c * (ln / n.visits.max(1e-9)).sqrt();
+            let v = self.mean(n) + c * (ln / n.visits.max(1e-9)).sqrt();
             if v > best.0 {
                 best = (v, k as usize);
             }
@@ -224,11 +273,18 @@ impl Mcts {
         // Nobody reads the playouts' events: not recording them saves the
         // pushes and keeps the copies short.
         base.set_event_log(false);
+        // The unseen tiles are public and the same in every
+        // determinization; a cut playout's few extra tiles are read as
+        // still unseen (a small error for a short playout).
+        if self.config.leaf == LeafEval::Strong {
+            self.strong.prepare(&base);
+        }
         self.nodes.clear();
         self.nodes.push(Node {
             action: Action::Pass,
             visits: 0.0,
             total: 0.0,
+            prior: 0.0,
             children: None,
         });
         self.expand(0, &base, seat);
@@ -278,7 +334,7 @@ impl Mcts {
                 let p: [f64; 6] = std::array::from_fn(|i| s.get(i).map_or(0.0, |v| *v as f64));
                 crate::eval::margin_of(&p, g.player_count(), seat)
             } else {
-                self.eval.margin(&g, seat)
+                self.leaf_margin(&g, seat)
             };
             self.scratch = Some(g);
             let r = self.reward(m);
@@ -294,7 +350,7 @@ impl Mcts {
         kids.iter()
             .map(|&k| {
                 let n = &self.nodes[k as usize];
-                (n.action, n.visits, n.total / n.visits.max(1e-9))
+                (n.action, n.visits, self.mean(n))
             })
             .collect()
     }
@@ -304,8 +360,8 @@ impl Mcts {
         let kids = self.nodes[ni].children.as_ref()?;
         kids.iter().map(|k| *k as usize).max_by(|a, b| {
             let (na, nb) = (&self.nodes[*a], &self.nodes[*b]);
-            (na.visits, na.total / na.visits)
-                .partial_cmp(&(nb.visits, nb.total / nb.visits))
+            (na.visits, self.mean(na))
+                .partial_cmp(&(nb.visits, self.mean(nb)))
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     }
@@ -342,6 +398,27 @@ impl Bot for Mcts {
         }
         action
     }
+}
+
+/// The margin of `seat` after its best follower step in `game` (at its
+/// follower step), by the unseen-tile evaluation.
+fn strong_best_follower(
+    game: &Game,
+    seat: Seat,
+    eval: &mut StrongEval,
+    buf: &mut Vec<Action>,
+) -> f64 {
+    game.legal_actions_into(buf);
+    let mut best = f64::NEG_INFINITY;
+    let mut h = game.clone();
+    for (i, f) in buf.iter().enumerate() {
+        if i > 0 {
+            h.clone_from(game);
+        }
+        h.apply_legal(f);
+        best = best.max(eval.margin(&h, seat));
+    }
+    best
 }
 
 /// [`follower_pick`] applied to a listed step (the tests' form).

@@ -41,11 +41,12 @@ fn bots(specs: &[&str], seed: u64) -> Vec<Box<dyn Bot>> {
 /// swapped.
 #[test]
 fn a_few_games_per_set_combination_finish() {
-    let lineups: [&[&str]; 4] = [
+    let lineups: [&[&str]; 5] = [
         &["mcts:8", "greedy"],
         &["greedy", "random"],
         &["random", "mcts:8"],
-        &["strong:400", "greedy"],
+        &["strong:20", "greedy"],
+        &["strong-ply:400", "mcts:8"],
     ];
     for combo in COMBOS {
         for (i, lineup) in lineups.iter().enumerate() {
@@ -96,7 +97,7 @@ fn greedy_beats_random() {
 fn bots_are_deterministic_for_a_seed() {
     let run = || {
         let game = Game::new(config(&["base", "river2"], 2, 5)).expect("config");
-        let mut bs = bots(&["mcts:6", "strong:400"], 9);
+        let mut bs = bots(&["strong:6", "strong-ply:400"], 9);
         let mut actions = Vec::new();
         play_game(game, &mut bs, |_, a| actions.push(*a));
         actions
@@ -119,7 +120,15 @@ fn bots_never_depend_on_the_hidden_pile_order() {
         g.pile_in_order().collect::<Vec<_>>(),
         other.pile_in_order().collect::<Vec<_>>()
     );
-    for spec in ["mcts:20", "greedy", "random", "strong:2000", "strong"] {
+    for spec in [
+        "mcts:20",
+        "greedy",
+        "random",
+        "strong:50",
+        "strong",
+        "strong-ply:2000",
+        "strong-ply",
+    ] {
         let a = make_bot(spec, 4).expect("spec").choose(&View::new(&g));
         let b = make_bot(spec, 4).expect("spec").choose(&View::new(&other));
         assert_eq!(a, b, "{spec} read the hidden pile");
@@ -146,7 +155,7 @@ fn the_strong_budget_bounds_plague_moves() {
     let mut g = Game::new(config(&["base", "plague"], 2, 3)).expect("config");
     let config = StrongConfig {
         budget: StrongBudget::Evaluations(BUDGET),
-        ..StrongConfig::default()
+        ..StrongConfig::ply()
     };
     let mut bot = Strong::new(config, 1);
     let mut worst = 0;

@@ -1,5 +1,14 @@
-//! The `strong` bot: a shallow search over an evaluation that knows the
-//! unseen tiles ([`eval`]).
+//! The `strong` bot: search over an evaluation that knows the unseen
+//! tiles ([`eval`]).
+//!
+//! By default (`strong`, [`StrongSearch::Tree`]) it is the information-set
+//! MCTS of [`crate::mcts`] with that evaluation as the prior of every
+//! choice of the turn (placement, then follower step), weighted as many
+//! playouts: the evaluation ranks the choices, and the playouts to the end
+//! of the game (each on its own determinization) correct it where the
+//! future matters. Measured against `mcts:2000` in `docs/bots.md`.
+//!
+//! The older search (`strong-ply`, [`StrongSearch::Ply`]):
 //!
 //! 1. **Every turn of its own** is tried: each placement with each
 //!    follower step (and whatever else the turn offers, such as the
@@ -13,11 +22,12 @@
 //!    someone. Near the end the tile kinds are few, so every candidate is
 //!    searched; with the last tile the reply is exact.
 //!
-//! The work is counted in evaluations, not time, so a move is the same
-//! on every machine for a given seed (`strong:N`); a time per move
-//! (`strong:100ms`) is also accepted. The bot searches a determinization
-//! (the pile reshuffled, the others' hands dealt again), so it cannot read
-//! the hidden order; its evaluation reads only public counts.
+//! The work is counted (iterations for `strong:N`, evaluations for
+//! `strong-ply:N`), not timed, so a move is the same on every machine for
+//! a given seed; a time per move (`strong:100ms`) is also accepted. Both
+//! searches work on determinizations (the pile reshuffled, the others'
+//! hands dealt again), so they cannot read the hidden order; the
+//! evaluation reads only public counts.
 
 pub mod eval;
 
@@ -27,16 +37,33 @@ use std::time::{Duration, Instant};
 use bastide_engine::rng::Rng;
 use bastide_engine::{Action, Game, Phase, Seat};
 
+use crate::mcts::{Budget, LeafEval, Mcts, MctsConfig};
 use crate::{Bot, View};
 pub use eval::{StrongEval, StrongWeights};
 
-/// Evaluations per move of the default `strong` bot.
+/// Evaluations per move of the one-ply search (`strong-ply`).
 pub const DEFAULT_EVALUATIONS: u32 = 12_000;
+
+/// Search iterations per move of the default `strong` bot (the tree
+/// search).
+pub const DEFAULT_ITERATIONS: u32 = TREE_ITERATIONS;
+
+/// How the `strong` bot searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrongSearch {
+    /// MCTS with the unseen-tile evaluation as its prior; the budget
+    /// counts iterations.
+    Tree,
+    /// Every turn scored, the best few searched a ply deeper against each
+    /// reply; the budget counts evaluations.
+    Ply,
+}
 
 /// How much work a move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrongBudget {
-    /// At most this many evaluations (deterministic for a seed).
+    /// At most this many evaluations (`strong-ply`), or exactly this many
+    /// search iterations (`strong`); deterministic for a seed.
     Evaluations(u32),
     /// About this long.
     Time(Duration),
@@ -63,16 +90,79 @@ pub struct StrongConfig {
     pub window: f64,
     /// The evaluation's weights.
     pub weights: StrongWeights,
+    /// The search.
+    pub search: StrongSearch,
 }
 
 impl Default for StrongConfig {
     fn default() -> StrongConfig {
         StrongConfig {
-            budget: StrongBudget::Evaluations(DEFAULT_EVALUATIONS),
+            budget: StrongBudget::Evaluations(DEFAULT_ITERATIONS),
             width: 6,
             window: 8.0,
             weights: StrongWeights::default(),
+            search: StrongSearch::Tree,
         }
+    }
+}
+
+impl StrongConfig {
+    /// The one-ply search with its default budget (`strong-ply`).
+    pub fn ply() -> StrongConfig {
+        StrongConfig {
+            budget: StrongBudget::Evaluations(DEFAULT_EVALUATIONS),
+            search: StrongSearch::Ply,
+            ..StrongConfig::default()
+        }
+    }
+
+    /// The default budget of this config's search.
+    pub fn default_budget(&self) -> StrongBudget {
+        match self.search {
+            StrongSearch::Tree => StrongBudget::Evaluations(DEFAULT_ITERATIONS),
+            StrongSearch::Ply => StrongBudget::Evaluations(DEFAULT_EVALUATIONS),
+        }
+    }
+
+    /// The spec that makes this config (`strong`, `strong:3000`,
+    /// `strong-ply`...). The weights, width and window have no spec.
+    pub fn spec(&self) -> String {
+        let name = match self.search {
+            StrongSearch::Tree => "strong",
+            StrongSearch::Ply => "strong-ply",
+        };
+        if self.budget == self.default_budget() {
+            name.to_string()
+        } else {
+            format!("{name}:{}", self.budget)
+        }
+    }
+}
+
+/// Iterations of the tree search per move: within 100 ms of one core on
+/// base (docs/performance.md).
+const TREE_ITERATIONS: u32 = 4000;
+
+/// Virtual playouts the tree search gives each choice's evaluation: the
+/// evaluation counts as much as this many playouts to the end.
+const TREE_PRIOR: f64 = 15.0;
+
+/// Placements the tree search keeps at the root: the best by the
+/// evaluation. Fewer than `mcts`'s ten: the evaluation ranks well enough
+/// that the playouts pay more spent on its first few (docs/bots.md).
+const TREE_WIDTH: usize = 5;
+
+/// The MCTS settings of the tree search.
+fn tree_config(c: &StrongConfig) -> MctsConfig {
+    MctsConfig {
+        budget: match c.budget {
+            StrongBudget::Evaluations(n) => Budget::Iterations(n),
+            StrongBudget::Time(d) => Budget::Time(d),
+        },
+        leaf: LeafEval::Strong,
+        prior_visits: TREE_PRIOR,
+        width: TREE_WIDTH,
+        ..MctsConfig::default()
     }
 }
 
@@ -99,8 +189,10 @@ pub struct Strong {
     /// The rest of the turn chosen with its first action: (pieces on the
     /// board and followers after the step before, actions).
     planned: Option<(usize, usize, Vec<Action>)>,
-    /// Evaluations made in all moves so far.
+    /// Evaluations made in all moves so far (the one-ply search).
     pub evaluations: u64,
+    /// The tree search, when the config asks for it.
+    tree: Option<Box<Mcts>>,
 }
 
 impl Strong {
@@ -112,6 +204,11 @@ impl Strong {
             eval: StrongEval::new(config.weights),
             planned: None,
             evaluations: 0,
+            tree: (config.search == StrongSearch::Tree).then(|| {
+                let mut tree = Mcts::new(tree_config(&config), seed);
+                tree.set_strong_weights(config.weights);
+                Box::new(tree)
+            }),
         }
     }
 
@@ -398,14 +495,13 @@ fn reply_value(
 
 impl Bot for Strong {
     fn name(&self) -> String {
-        if self.config.budget == StrongBudget::Evaluations(DEFAULT_EVALUATIONS) {
-            "strong".into()
-        } else {
-            format!("strong:{}", self.config.budget)
-        }
+        self.config.spec()
     }
 
     fn choose(&mut self, view: &View<'_>) -> Action {
+        if let Some(tree) = &mut self.tree {
+            return tree.choose(view);
+        }
         let legal = view.legal_actions();
         if legal.len() <= 1 {
             return legal.first().copied().unwrap_or(Action::Pass);
