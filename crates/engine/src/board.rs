@@ -537,8 +537,11 @@ impl Board {
             code_id: [0; 64],
             key_pow: [0; 4],
             half_cells: Vec::new(),
-            open_monasteries: Vec::new(),
-            monastery_cells: Vec::new(),
+            // Room for more open monasteries (abbeys, shrines) than any
+            // set deals, so that a game with many never grows the lists
+            // long after warm-up.
+            open_monasteries: Vec::with_capacity(32),
+            monastery_cells: Vec::with_capacity(32),
             features: Features::with_capacity(max_cells * 4),
             bounds,
         }

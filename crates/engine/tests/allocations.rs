@@ -85,6 +85,7 @@ fn random_games_allocate_nothing_after_warm_up() {
         &["base", "traders-builders"],
         &["base", "tower"],
         &["base", "abbey-mayor"],
+        &["base", "princess-dragon"],
         &["base", "map-chips"],
         &["base", "map-chips", "river20", "cutcassonne"],
         &[

@@ -210,10 +210,16 @@ impl Game {
             .count();
         let keep = fixed.max(river).min(self.pile.len());
         let mut rng = Rng::for_stream(config.seed ^ drawn as u64, RETURN_STREAM);
-        for t in aside {
+        for &t in &aside {
             let room = self.pile.len() - keep;
             let at = rng.below(room as u64 + 1) as usize;
             self.pile.insert(at, t);
+        }
+        // The emptied list goes back, its memory kept for the next game.
+        let mut aside = aside;
+        aside.clear();
+        if let Some(s) = self.ext.dragon.as_mut() {
+            s.aside = aside;
         }
     }
 
@@ -778,9 +784,11 @@ impl Expansion for PrincessDragon {
             active: Seat::default(),
             flown: false,
         });
-        // An earlier deal's vectors are reused.
+        // An earlier deal's vectors are reused; room for the whole pile
+        // set aside, so that the list never grows in a game.
         s.dragon = None;
         s.aside.clear();
+        s.aside.reserve(n);
         s.pile_at_start = n;
         s.fairy = None;
         s.moves = 0;
