@@ -208,6 +208,13 @@ pub struct LimitArgs {
     /// resigned by nobody (0: never).
     #[arg(long, default_value_t = 7)]
     pub end_adjourned_days: u64,
+    /// Games held in memory at once, across every address; a new game
+    /// beyond them is refused (503), its last tenth kept for games with
+    /// people. About 40 KiB a game with its sockets (the abuse example's
+    /// 20,320 games from 254 networks: +805 MiB), so the default keeps a
+    /// crowd of networks under about half a GiB.
+    #[arg(long, default_value_t = 12_000)]
+    pub max_live_games: usize,
 }
 
 fn parse_rate(s: &str) -> Result<guard::Rate, String> {
@@ -260,6 +267,7 @@ impl LimitArgs {
                 .then(|| Duration::from_secs(self.adjourn_minutes.saturating_mul(60))),
             end_adjourned_after: (self.end_adjourned_days > 0)
                 .then(|| Duration::from_secs(self.end_adjourned_days.saturating_mul(86_400))),
+            max_live_games: self.max_live_games.max(1),
             ..settings
         }
     }
