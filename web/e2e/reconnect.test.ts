@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launch, replayScores, startServer, startedGame, type Server } from './harness';
-import { act, shownScores, status, waitForChange } from './table';
+import { act, shownScores, status, turnOf, waitForChange } from './table';
 
 let browser: Browser;
 before(async () => { browser = await launch(); });
@@ -23,12 +23,12 @@ test('a Pass clicked while the server is down is sent again after the restart, a
     const { id, token } = await startedGame(first, { players: ['RED', 'BLUE'], deck: DECK, deck_only: true }, ['human', 'greedy']);
     await page.goto(`${first.url}/play/${id}#seat=0&token=${token}`);
     // The first tile placed: the follower step, where Pass is offered.
-    const s0 = await status(page);
-    assert.ok(s0.mine);
-    await page.locator(`svg.board[data-version="${s0.version}"]`).waitFor();
+    // (The seat's turn is waited for: the page may show the table before
+    // the server's state says whose move it is.)
+    const v0 = await turnOf(page);
     await page.locator('.target').first().click();
     await page.click('#confirm');
-    await waitForChange(page, s0.version);
+    await waitForChange(page, v0);
     const v = (await status(page)).version;
     await page.locator('#pass').waitFor();
 
