@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use bastide_bots::{Bot, BotSpec, View};
-use bastide_engine::expansions::plague::TileAt;
 use bastide_engine::record::{ActionJson, Record};
-use bastide_engine::{Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileIdx};
+use bastide_engine::{
+    Action, Corner, FeatureKind, Figure, Game, Phase, Place, Pos, TileAt, TileIdx,
+};
 use bastide_engine::{Event, Reason};
 use bastide_engine::{TagSet, NO_FEATURE, PLACE_COUNT};
 use clap::Args;
@@ -900,6 +901,20 @@ fn at_text(pos: Pos, half: Option<Corner>) -> String {
     }
 }
 
+/// A figure as a player names it ("large follower", "mayor", ...): one
+/// wording for every action that names a figure, so that a captured
+/// mayor or wagon is never called a follower.
+fn figure_noun(figure: Figure) -> &'static str {
+    match figure {
+        Figure::Normal => "follower",
+        Figure::Big => "large follower",
+        Figure::Builder => "builder",
+        Figure::Pig => "pig",
+        Figure::Mayor => "mayor",
+        Figure::Wagon => "wagon",
+    }
+}
+
 fn tile_at_text(t: TileAt) -> String {
     at_text(t.pos(), t.half)
 }
@@ -964,14 +979,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
             figure,
         } => format!(
             "{} on the {} at {} {place}",
-            match figure {
-                Figure::Normal => "follower",
-                Figure::Big => "large follower",
-                Figure::Builder => "builder",
-                Figure::Pig => "pig",
-                Figure::Mayor => "mayor",
-                Figure::Wagon => "wagon",
-            },
+            figure_noun(figure),
             kind_at(game, pos, corner, place),
             at_text(pos, corner)
         ),
@@ -1036,10 +1044,9 @@ pub fn describe(game: &Game, a: &Action) -> String {
         Action::Princess { at, seat, figure } => format!(
             "the princess sends home {}'s {} at {} {}",
             seat_label(game, usize::from(seat)),
-            if figure == Figure::Big {
-                "large follower"
-            } else {
-                "knight"
+            match figure {
+                Figure::Normal => "knight",
+                other => figure_noun(other),
             },
             at_text(at.pos(), at.half),
             at.place
@@ -1047,11 +1054,7 @@ pub fn describe(game: &Game, a: &Action) -> String {
         Action::Tower { to } => format!("a tower floor onto {}", tile_at_text(to)),
         Action::TowerTop { to, figure } => format!(
             "{} on top of the tower at {}",
-            if figure == Figure::Big {
-                "large follower"
-            } else {
-                "follower"
-            },
+            figure_noun(figure),
             tile_at_text(to)
         ),
         Action::Capture {
@@ -1063,30 +1066,18 @@ pub fn describe(game: &Game, a: &Action) -> String {
         } => format!(
             "capture {}'s {} at {} {}{}",
             seat_label(game, usize::from(seat)),
-            if figure == Figure::Big {
-                "large follower"
-            } else {
-                "follower"
-            },
+            figure_noun(figure),
             tile_at_text(at),
             place.map_or("on the tower", Place::name),
             exchange.map_or(String::new(), |k| format!(
                 " (your {} comes back)",
-                if k == Figure::Big {
-                    "large follower"
-                } else {
-                    "follower"
-                }
+                figure_noun(k)
             ))
         ),
         Action::Ransom { seat, figure } => format!(
             "pay 3 points to {} for your {}",
             seat_label(game, usize::from(seat)),
-            if figure == Figure::Big {
-                "large follower"
-            } else {
-                "follower"
-            }
+            figure_noun(figure)
         ),
         Action::Wagon { to } => format!(
             "move the wagon onto the {} at {} {}",
@@ -1390,6 +1381,27 @@ mod tests {
             "follower on the field at (0, -1) I1"
         );
         assert_eq!(grid_spot(Place::I1), (1, 1));
+    }
+
+    #[test]
+    fn captures_and_ransoms_name_the_figure_taken() {
+        let game = game_with_deck(&["base/D"]);
+        let at = TileAt::new(Pos::new(0, 0), None).expect("a cell");
+        let capture = Action::Capture {
+            at,
+            place: Some(Place::N),
+            seat: 1,
+            figure: Figure::Mayor,
+            exchange: Some(Figure::Wagon),
+        };
+        let text = describe(&game, &capture);
+        assert!(text.contains("'s mayor at"), "{text}");
+        assert!(text.ends_with("(your wagon comes back)"), "{text}");
+        let ransom = Action::Ransom {
+            seat: 1,
+            figure: Figure::Big,
+        };
+        assert!(describe(&game, &ransom).ends_with("for your large follower"));
     }
 
     #[test]
