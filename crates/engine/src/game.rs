@@ -968,6 +968,14 @@ impl Game {
         }
     }
 
+    /// Where an event names the feature of segment `node`: the cell, half
+    /// and canonical place of its first segment ([`Game::feature_anchor`]).
+    pub(crate) fn feature_spot(&self, node: NodeId) -> (Pos, Option<Corner>, Place) {
+        let (pi, fi) = self.board.features().origin(node);
+        let (pos, place) = self.feature_anchor(pi, fi);
+        (pos, self.board.pieces()[pi as usize].corner, place)
+    }
+
     /// The cell and canonical place naming feature `fi` of piece `pi`:
     /// the centre for a monastery, else the first side middle it touches
     /// (clockwise from north), else its first border place.

@@ -515,9 +515,7 @@ impl Game {
             p.score += add;
         }
         if self.log_events {
-            let (pi, fi) = self.board.features().origin(root);
-            let (pos, place) = self.feature_anchor(pi, fi);
-            let corner = self.board.pieces()[pi as usize].corner;
+            let (pos, corner, place) = self.feature_spot(root);
             self.events.push(Event {
                 reason,
                 feature: Some(self.board.features().kind(root)),

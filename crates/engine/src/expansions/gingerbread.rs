@@ -88,9 +88,7 @@ impl Game {
             points[seat] = *c as u32 * tiles;
             self.players[seat].score += points[seat];
         }
-        let (pi, fi) = self.board.features().origin(root);
-        let (pos, place) = self.feature_anchor(pi, fi);
-        let corner = self.board.pieces()[pi as usize].corner;
+        let (pos, corner, place) = self.feature_spot(root);
         self.events.push(Event {
             reason: Reason::Gingerbread,
             feature: Some(FeatureKind::City),

@@ -131,9 +131,7 @@ impl Game {
         if !self.log_events {
             return;
         }
-        let (pi, fi) = self.board.features().origin(root);
-        let (pos, place) = self.feature_anchor(pi, fi);
-        let corner = self.board.pieces()[pi as usize].corner;
+        let (pos, corner, place) = self.feature_spot(root);
         for (k, n) in found.into_iter().enumerate().filter(|(_, n)| *n > 0) {
             let mut tokens = [0u8; 6];
             tokens[seat] = n;

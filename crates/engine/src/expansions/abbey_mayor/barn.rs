@@ -438,9 +438,7 @@ impl Game {
             p.score += add;
         }
         if self.log_events {
-            let (pi, fi) = self.board.features().origin(root);
-            let (pos, place) = self.feature_anchor(pi, fi);
-            let corner = self.board.pieces()[pi as usize].corner;
+            let (pos, corner, place) = self.feature_spot(root);
             let cat = &*self.rules.catalog;
             let tiles = self.board.feature_tiles(cat, root, self.count_per_cell());
             self.events.push(Event {
