@@ -80,4 +80,9 @@ fn public_globals_hide_the_observers_own_hand_but_keep_its_size() {
     let changed = public.iter().zip(&private).filter(|(x, y)| x != y).count();
     assert_eq!(changed, 2, "the two halves of the own hand, nothing else");
     assert!(public.iter().filter(|&&v| v == 0.5).count() >= 2);
+    // Written into a buffer: the seat's own cell planes, the public globals.
+    let mut cells = vec![0f32; codec.tensor_cells(&a)];
+    let globals = codec.public_observation_tensor_into(&a, me, &mut cells);
+    assert_eq!(globals, Some(public));
+    assert_eq!(cells, codec.observation_tensor(&a, me).cells);
 }

@@ -72,25 +72,24 @@ impl Core {
             let global_bytes = &mut rest[..n_globals * 4];
             // A bytearray's memory comes from Python's allocator, aligned
             // for `f32` in practice; a misaligned one takes the copy.
+            // The public observer: the same cell planes (nothing hidden
+            // there), the globals without the seat's own halves and chips.
             let globals = match bytemuck::try_cast_slice_mut::<u8, f32>(cell_bytes) {
-                Ok(cells) => match self {
-                    Core::Plain(g) => codec.observation_tensor_into(g, seat, cells),
-                    Core::Explicit(s) => codec.state_tensor_into(s, seat, cells),
+                Ok(cells) => match (self, public) {
+                    (Core::Plain(g), false) => codec.observation_tensor_into(g, seat, cells),
+                    (Core::Plain(g), true) => codec.public_observation_tensor_into(g, seat, cells),
+                    (Core::Explicit(s), false) => codec.state_tensor_into(s, seat, cells),
+                    (Core::Explicit(s), true) => codec.public_state_tensor_into(s, seat, cells),
                 },
                 Err(_) => {
                     let t = self.tensor(codec, seat);
                     cell_bytes.copy_from_slice(bytemuck::cast_slice(&t.cells));
-                    Some(t.globals)
+                    Some(match (self, public) {
+                        (_, false) => t.globals,
+                        (Core::Plain(g), true) => codec.public_observation_globals(g, seat),
+                        (Core::Explicit(s), true) => codec.public_state_globals(s, seat),
+                    })
                 }
-            };
-            // The public observer: the same cell planes (nothing hidden
-            // there), the globals without the seat's own halves and chips.
-            let globals = match (public, globals) {
-                (true, Some(_)) => Some(match self {
-                    Core::Plain(g) => codec.public_observation_globals(g, seat),
-                    Core::Explicit(s) => codec.public_state_globals(s, seat),
-                }),
-                (_, g) => g,
             };
             if let Some(g) = globals.filter(|g| g.len() == n_globals) {
                 global_bytes.copy_from_slice(bytemuck::cast_slice(&g));

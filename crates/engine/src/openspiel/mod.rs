@@ -873,7 +873,7 @@ impl ActionCodec {
         player: Seat,
         cells: &mut [f32],
     ) -> Option<Vec<f32>> {
-        self.tensor_into(game, player, game.visible_drawn_tile(), cells)
+        self.tensor_into(game, player, game.visible_drawn_tile(), cells, true)
     }
 
     /// [`ActionCodec::state_tensor`] written into `cells` (as
@@ -885,7 +885,30 @@ impl ActionCodec {
         cells: &mut [f32],
     ) -> Option<Vec<f32>> {
         let o = state.observation(player);
-        self.tensor_into(state.game(), player, o.drawn, cells)
+        self.tensor_into(state.game(), player, o.drawn, cells, true)
+    }
+
+    /// [`ActionCodec::observation_tensor_into`] as the public observer
+    /// sees it: the globals are [`ActionCodec::public_observation_globals`]
+    /// (the cell planes hold nothing hidden).
+    pub fn public_observation_tensor_into(
+        &self,
+        game: &Game,
+        player: Seat,
+        cells: &mut [f32],
+    ) -> Option<Vec<f32>> {
+        self.tensor_into(game, player, game.visible_drawn_tile(), cells, false)
+    }
+
+    /// [`ActionCodec::state_tensor_into`] as the public observer sees it.
+    pub fn public_state_tensor_into(
+        &self,
+        state: &State,
+        player: Seat,
+        cells: &mut [f32],
+    ) -> Option<Vec<f32>> {
+        let o = state.observation(player);
+        self.tensor_into(state.game(), player, o.drawn, cells, false)
     }
 
     /// The number of cell values of `game`'s tensor: `planes · width²`.
@@ -899,7 +922,7 @@ impl ActionCodec {
         let planes = self.tensor_shape(game).0;
         let mut cells = vec![0f32; planes * w * w];
         let globals = self
-            .tensor_into(game, player, drawn, &mut cells)
+            .tensor_into(game, player, drawn, &mut cells, true)
             .unwrap_or_default();
         ObservationTensor {
             planes,
@@ -909,12 +932,14 @@ impl ActionCodec {
         }
     }
 
+    /// `private`: as [`ActionCodec::globals`]'s.
     fn tensor_into(
         &self,
         game: &Game,
         player: Seat,
         drawn: Option<TileIdx>,
         cells: &mut [f32],
+        private: bool,
     ) -> Option<Vec<f32>> {
         let n = game.player_count();
         let w = self.width();
@@ -998,7 +1023,7 @@ impl ActionCodec {
             set(CELL_PLANES + 4 * rel + kind, pos, 1.0);
         }
         let shared = CELL_PLANES + 4 * n;
-        let g = self.globals(game, player, drawn, &mut cells[shared * w * w..], true);
+        let g = self.globals(game, player, drawn, &mut cells[shared * w * w..], private);
         debug_assert_eq!(g.len(), globals_len);
         Some(g)
     }
