@@ -1179,6 +1179,20 @@ impl Game {
     /// them was about 1 % of a random base game).
     fn spot_on_last(&self, pos: Pos, corner: Option<Corner>, place: Place) -> Option<(u16, u8)> {
         let pi = self.last?;
+        let fi = self.feature_at_place(pi, pos, corner, place)?;
+        (fi != NO_FEATURE).then_some((pi, fi))
+    }
+
+    /// The feature index at `place` of piece `pi`'s cell `pos` (half
+    /// `corner`), [`NO_FEATURE`] where the tile has none; `None` if the
+    /// cell is not the piece's.
+    fn feature_at_place(
+        &self,
+        pi: u16,
+        pos: Pos,
+        corner: Option<Corner>,
+        place: Place,
+    ) -> Option<u8> {
         let piece = self.board.pieces()[pi as usize];
         if piece.corner != corner {
             return None;
@@ -1188,8 +1202,7 @@ impl Game {
             .cells
             .iter()
             .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)?;
-        let fi = o.place_feature[part][place.index()];
-        (fi != NO_FEATURE).then_some((pi, fi))
+        Some(o.place_feature[part][place.index()])
     }
 
     /// Whether the cell `pos` (and half `corner`) is one of piece `pi`'s.
@@ -1223,19 +1236,14 @@ impl Game {
             return Err(illegal("follower", why));
         }
         let piece = self.board.pieces()[pi as usize];
-        let o = cat.tile(piece.tile).oriented(piece.rot);
-        let part = o
-            .cells
-            .iter()
-            .position(|&(dx, dy)| piece.pos.offset(dx, dy) == pos)
-            .filter(|_| piece.corner == corner)
+        let fi = self
+            .feature_at_place(pi, pos, corner, place)
             .ok_or_else(|| {
                 illegal(
                     "follower",
                     format!("a follower goes on the tile just placed, at {}", piece.pos),
                 )
             })?;
-        let fi = o.place_feature[part][place.index()];
         if fi == NO_FEATURE {
             return Err(illegal(
                 "follower",
